@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command-line layer: a table of commands, each a thin wrapper over the
+ * libraries.  Exit codes: 0 success, 1 runtime failure, 2 usage error,
+ * 130/143 interrupted by SIGINT/SIGTERM.
+ */
+#ifndef SLCSCOPE_CLI_H
+#define SLCSCOPE_CLI_H
+
+#include <stdio.h>
+
+enum {
+	CLI_OK = 0,
+	CLI_FAIL = 1,
+	CLI_USAGE = 2,
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *summary;                   /* one line for 'slcscope --help' */
+	int (*run)(int argc, char **argv);     /* argv[0] is the command name */
+	void (*help)(FILE *out);               /* full help for 'slcscope help CMD' */
+};
+
+/* Commands (one file each). */
+extern const struct cli_cmd cli_cmd_sim;
+
+/*
+ * cli_usage() - print "slcscope CMD: <message>" and a pointer to the help to
+ * stderr; returns CLI_USAGE for 'return cli_usage(...)'.
+ */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_fail() - print "slcscope CMD: <message>" to stderr; returns CLI_FAIL. */
+int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * cli_is_help() - true when @arg is -h or --help; every command checks its
+ * arguments with it before anything else.
+ */
+int cli_is_help(const char *arg);
+
+#endif

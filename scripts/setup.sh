@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# slcscope set-up: install the Debian 12 packages the project builds and tests
+# with, then configure and build into ./build.  Idempotent; run as root (or
+# with sudo available).  Usage: ./scripts/setup.sh [--no-install] [--no-build]
+#   SLCSCOPE_BUILD_DIR   build directory (default: build)
+#   SLCSCOPE_CMAKE_ARGS  extra arguments for cmake configure
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${SLCSCOPE_BUILD_DIR:-build}
+do_install=1
+do_build=1
+for a in "$@"; do
+	case "$a" in
+	--no-install) do_install=0 ;;
+	--no-build) do_build=0 ;;
+	-h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "setup.sh: unknown option '$a'" >&2; exit 2 ;;
+	esac
+done
+
+# One line per package, with why it is needed.
+packages=(
+	build-essential    # C compiler, make
+	cmake              # build system, ctest
+	pkg-config         # finds the libraries below
+	libhdf5-dev        # trace store (HDF5)
+	zlib1g-dev         # deflate, compressibility estimate
+	libnvme-dev        # NVMe identify / SMART probes
+	libjson-c-dev      # named by libnvme.pc (Requires.private)
+	libssl-dev         # named by libnvme.pc (Requires.private)
+	libatasmart-dev    # SATA SMART probes
+	liburing-dev       # io_uring write engine
+	libcairo2-dev      # graphs (PNG, SVG, PDF)
+	libjansson-dev     # JSON: drive models, phase breakdown
+	libblkid-dev       # partition table / filesystem signature checks
+	libcmocka-dev      # unit tests
+	python3            # test helpers
+)
+
+if [ "$do_install" = 1 ]; then
+	sudo=""
+	if [ "$(id -u)" != 0 ]; then
+		command -v sudo >/dev/null || { echo "setup.sh: run as root (or install sudo)" >&2; exit 1; }
+		sudo=sudo
+	fi
+	missing=()
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "setup.sh: installing ${missing[*]}"
+		$sudo apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+	else
+		echo "setup.sh: all ${#packages[@]} Debian packages already installed"
+	fi
+fi
+
+if [ "$do_build" = 1 ]; then
+	cd "$here"
+	echo "setup.sh: configuring in $build_dir"
+	# shellcheck disable=SC2086
+	cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${SLCSCOPE_CMAKE_ARGS:-}
+	echo "setup.sh: building"
+	cmake --build "$build_dir" -j "$(nproc)"
+	echo "setup.sh: done; binary at $build_dir/slcscope"
+fi
