@@ -28,6 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "slcscope/sample.h"
+#include "slcscope/sim.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

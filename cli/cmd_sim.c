@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * slcscope sim: list and show the simulated drive models, and run one
+ * workload on a simulated drive in virtual time.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slcscope/core.h"
+#include "cli.h"
+
+static void sim_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: slcscope sim list\n"
+		"       slcscope sim show MODEL\n"
+		"       slcscope sim run MODEL [options]\n"
+		"\n"
+		"The simulated drive: a flash translation layer (SLC cache, direct-to-TLC writes,\n"
+		"greedy garbage collection, idle folding, TRIM) in virtual time.  MODEL is a preset\n"
+		"name from 'sim list' or a model file (JSON, see docs/sim-model.md).  Anywhere a\n"
+		"device is accepted, 'sim:MODEL' names a simulated drive ('sim:' alone: %s).\n"
+		"\n"
+		"sim run writes one workload on a fresh (trimmed) drive and prints a CSV of\n"
+		"per-interval samples; the drive's own events (cache exhausted, erase-bound\n"
+		"begins, ...) and a summary go to stderr.\n"
+		"\n"
+		"Options for sim run:\n"
+		"  -w, --workload seq|rand   sequential or random writes (default seq)\n"
+		"  -b, --bs SIZE             block size (default 128k for seq, 4k for rand)\n"
+		"  -q, --qd N                queue depth (default 32)\n"
+		"  -s, --bytes SIZE          stop after this much (default 1x = one capacity for\n"
+		"                            seq; e.g. 2x, 100GB, 4GiB)\n"
+		"  -t, --time DURATION       stop after this much virtual time (e.g. 2h, 90s)\n"
+		"  -i, --interval DURATION   sampling interval (default 1s, down to 10ms)\n"
+		"      --seed N              noise and offset seed (default 1)\n"
+		"      --idle DURATION       let the drive idle this long first (after a fill)\n"
+		"      --prefill SIZE        write this much sequentially before the measured run\n"
+		"      --repeat-data         write one repeating block (compressibility tests)\n"
+		"  -o, --output FILE         write the CSV here instead of stdout\n"
+		"      --quiet               no events or summary on stderr\n",
+		SLC_SIM_DEFAULT_PRESET);
+}
+
+static int cmd_list(void)
+{
+	size_t n;
+	const struct slc_sim_preset *p = slc_sim_presets(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct slc_sim_model m;
+		char err[256], cap[32];
+
+		if (slc_sim_model_parse(&m, p[i].json, p[i].name, err, sizeof(err)))
+			return cli_fail("sim", "%s", err);
+		printf("%-18s %8s  %s%s\n", m.name, slc_format_bytes(cap, sizeof(cap), (double)m.capacity_bytes, SLC_UNITS_DECIMAL),
+		       m.description, strcmp(m.name, SLC_SIM_DEFAULT_PRESET) == 0 ? " [default]" : "");
+	}
+	return CLI_OK;
+}
+
+static int cmd_show(const char *spec)
+{
+	struct slc_sim_model m;
+	char err[256], a[32], b[32], c[32];
+	double spare;
+	uint64_t units, slots;
+
+	int rc = slc_sim_model_load(&m, spec, err, sizeof(err));
+	if (rc)
+		return cli_fail("sim", "%s", err);
+	units = m.capacity_bytes / m.unit_bytes;
+	slots = m.raw_bytes / m.block_bytes * (m.block_bytes / m.unit_bytes);
+	spare = (double)(m.raw_bytes - m.capacity_bytes) / (double)m.capacity_bytes * 100;
+	printf("model        %s\n", m.name);
+	printf("description  %s\n", m.description);
+	printf("interface    %s\n", m.interface[0] ? m.interface : "-");
+	printf("capacity     %s (%" PRIu64 " bytes)\n", slc_format_bytes(a, sizeof(a), (double)m.capacity_bytes, SLC_UNITS_DECIMAL), m.capacity_bytes);
+	printf("flash        %s raw, %u bits per cell, %.1f%% spare, erase blocks of %s\n",
+	       slc_format_bytes(a, sizeof(a), (double)m.raw_bytes, SLC_UNITS_BINARY), m.bits_per_cell, spare,
+	       slc_format_bytes(b, sizeof(b), (double)m.block_bytes, SLC_UNITS_BINARY));
+	printf("mapping      %u-byte units, %s of tables\n", m.unit_bytes,
+	       slc_format_bytes(c, sizeof(c), (double)(units + slots) * 4, SLC_UNITS_BINARY));
+	printf("controller   %.0f IOPS per command, link %s\n", m.max_iops, slc_format_rate(a, sizeof(a), m.link_bps, SLC_UNITS_DECIMAL));
+	if (m.slc_static_bytes || m.slc_dynamic_max_bytes) {
+		printf("SLC cache    static %s, dynamic up to %s (%.0f%% of unwritten space), %s; when full: %s\n",
+		       slc_format_bytes(a, sizeof(a), (double)m.slc_static_bytes, SLC_UNITS_DECIMAL),
+		       slc_format_bytes(b, sizeof(b), (double)m.slc_dynamic_max_bytes, SLC_UNITS_DECIMAL),
+		       m.slc_dynamic_free_ratio * 100,
+		       slc_format_rate(c, sizeof(c), m.slc_static_bps, SLC_UNITS_DECIMAL),
+		       m.when_full == SLC_SIM_FULL_FOLD ? "fold" : "write direct to native");
+	} else {
+		printf("SLC cache    none\n");
+	}
+	printf("native       %s program, GC copies %s, idle folding %s\n",
+	       slc_format_rate(a, sizeof(a), m.native_bps, SLC_UNITS_DECIMAL),
+	       slc_format_rate(b, sizeof(b), m.gc_copy_bps, SLC_UNITS_DECIMAL),
+	       slc_format_rate(c, sizeof(c), m.fold_idle_bps, SLC_UNITS_DECIMAL));
+	printf("idle GC      %s\n", m.idle_gc ? slc_format_bytes(a, sizeof(a), (double)m.idle_gc_target_bytes, SLC_UNITS_DECIMAL) : "no");
+	printf("DRAM         %s\n", m.map_cache_entries ? "none (small mapping cache)" : "full mapping table");
+	printf("thermal      %s\n", m.thermal_enabled ? "modelled" : "not modelled");
+	printf("compression  %s\n", m.compression ? "yes" : "no");
+	return CLI_OK;
+}
+
+struct run_out {
+	FILE *f;
+	int quiet;
+	uint32_t block_bytes;
+};
+
+static int on_sample(void *arg, const struct slc_sample *s)
+{
+	struct run_out *o = arg;
+	fprintf(o->f, "%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", s->t_s, s->interval_s,
+		s->bytes_total, s->ios, s->lat_p50_us, s->lat_p99_us, s->lat_p999_us, s->lat_max_us, s->temp_c);
+	return ferror(o->f) ? -EIO : 0;
+}
+
+static int on_event(void *arg, const struct slc_sim_event *e, uint64_t t0)
+{
+	struct run_out *o = arg;
+	char b[32], v[32];
+
+	if (!o->quiet)
+		fprintf(stderr, "event %-20s at %9.3f s, %s written%s%s\n", slc_sim_event_name(e->kind),
+			(double)(e->t_ns - t0) * 1e-9, slc_format_bytes(b, sizeof(b), (double)e->host_bytes, SLC_UNITS_DECIMAL),
+			e->kind == SLC_SIM_EV_CACHE_CAPACITY ? ", cache free " : "",
+			e->kind == SLC_SIM_EV_CACHE_CAPACITY ? slc_format_bytes(v, sizeof(v), e->value, SLC_UNITS_DECIMAL) : "");
+	return 0;
+}
+
+static volatile int stop_flag;
+static void on_signal(int sig) { stop_flag = sig; }
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' }, { "bs", required_argument, NULL, 'b' },
+		{ "qd", required_argument, NULL, 'q' }, { "bytes", required_argument, NULL, 's' },
+		{ "time", required_argument, NULL, 't' }, { "interval", required_argument, NULL, 'i' },
+		{ "seed", required_argument, NULL, 'S' }, { "idle", required_argument, NULL, 'I' },
+		{ "prefill", required_argument, NULL, 'P' }, { "repeat-data", no_argument, NULL, 'R' },
+		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'Q' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct slc_sim_workload w = { .kind = SLC_WL_SEQ_WRITE };
+	struct slc_size bytes = { 0, 0 }, prefill = { 0, 0 };
+	struct slc_sim_model m;
+	struct slc_sim *s = NULL;
+	struct slc_sim_counters c;
+	struct run_out o = { stdout, 0, 0 };
+	const char *out_path = NULL;
+	uint64_t clock = 0, idle_ns = 0, v;
+	char err[256], a[32], b[32];
+	int opt, rc, have_bytes = 0, have_time = 0;
+
+	while ((opt = getopt_long(argc, argv, "w:b:q:s:t:i:o:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'w':
+			if (strcmp(optarg, "seq") == 0) w.kind = SLC_WL_SEQ_WRITE;
+			else if (strcmp(optarg, "rand") == 0) w.kind = SLC_WL_RAND_WRITE;
+			else return cli_usage("sim", "--workload: '%s' is not seq or rand", optarg);
+			break;
+		case 'b':
+			if (slc_parse_bytes(&v, optarg, err, sizeof(err)))
+				return cli_usage("sim", "--bs: %s", err);
+			if (v == 0 || v % 512 || v > (64u << 20))
+				return cli_usage("sim", "--bs: must be a multiple of 512 bytes, at most 64MiB");
+			w.block_bytes = (uint32_t)v;
+			break;
+		case 'q': {
+			char *end;
+			unsigned long qd = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || qd < 1 || qd > 65536)
+				return cli_usage("sim", "--qd: '%s' is not a queue depth from 1 to 65536", optarg);
+			w.queue_depth = (uint32_t)qd;
+			break;
+		}
+		case 's':
+			if (slc_parse_size(&bytes, optarg, err, sizeof(err)))
+				return cli_usage("sim", "--bytes: %s", err);
+			have_bytes = 1;
+			break;
+		case 't':
+			if (slc_parse_duration_ns(&w.max_ns, optarg, err, sizeof(err)))
+				return cli_usage("sim", "--time: %s", err);
+			have_time = 1;
+			break;
+		case 'i':
+			if (slc_parse_duration_ns(&w.interval_ns, optarg, err, sizeof(err)))
+				return cli_usage("sim", "--interval: %s", err);
+			if (w.interval_ns < 10000000ull)
+				return cli_usage("sim", "--interval: the shortest interval is 10ms");
+			break;
+		case 'S': {
+			char *end;
+			errno = 0;
+			w.seed = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-')
+				return cli_usage("sim", "--seed: '%s' is not a whole number", optarg);
+			break;
+		}
+		case 'I':
+			if (slc_parse_duration_ns(&idle_ns, optarg, err, sizeof(err)))
+				return cli_usage("sim", "--idle: %s", err);
+			break;
+		case 'P':
+			if (slc_parse_size(&prefill, optarg, err, sizeof(err)))
+				return cli_usage("sim", "--prefill: %s", err);
+			break;
+		case 'R': w.data = SLC_DATA_REPEAT; break;
+		case 'o': out_path = optarg; break;
+		case 'Q': o.quiet = 1; break;
+		default:
+			return cli_usage("sim", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage("sim", optind >= argc ? "run needs a MODEL" : "run takes one MODEL");
+	if (!w.seed) w.seed = 1;
+	if ((rc = slc_sim_model_load(&m, argv[optind], err, sizeof(err))))
+		return cli_fail("sim", "%s", err);
+	if (!have_bytes && !have_time)
+		bytes.capacity_multiple = 1.0;
+	if (slc_size_resolve(&w.max_bytes, &bytes, m.capacity_bytes))
+		return cli_usage("sim", "--bytes: too large for this drive");
+	if ((rc = slc_sim_open(&s, &m, w.seed, err, sizeof(err))))
+		return cli_fail("sim", "%s", err);
+	if (out_path && !(o.f = fopen(out_path, "we"))) {
+		rc = cli_fail("sim", "cannot write '%s': %s", out_path, strerror(errno));
+		goto out;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (prefill.bytes || prefill.capacity_multiple > 0) {
+		struct slc_sim_workload pw = { .kind = SLC_WL_SEQ_WRITE, .seed = w.seed };
+		if (slc_size_resolve(&pw.max_bytes, &prefill, m.capacity_bytes) || !pw.max_bytes) {
+			rc = cli_usage("sim", "--prefill: must be more than 0 and fit the drive");
+			goto out;
+		}
+		if ((rc = slc_sim_run(s, &clock, &pw, NULL, NULL, NULL, &stop_flag, err, sizeof(err)))) {
+			rc = rc == -ECANCELED ? 128 + stop_flag : cli_fail("sim", "prefill: %s", err);
+			goto out;
+		}
+	}
+	if (idle_ns) {
+		clock += idle_ns;
+		slc_sim_idle(s, clock);
+	}
+	fprintf(o.f, "time_s,interval_s,bytes_total,ios,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,temp_c\n");
+	rc = slc_sim_run(s, &clock, &w, on_sample, on_event, &o, &stop_flag, err, sizeof(err));
+	if (rc == -ECANCELED) {
+		fprintf(stderr, "slcscope sim: interrupted; samples up to the interruption were written\n");
+		rc = 128 + stop_flag;
+		goto out;
+	} else if (rc) {
+		rc = cli_fail("sim", "%s", rc == -EINVAL ? err : strerror(-rc));
+		goto out;
+	}
+	slc_sim_get_counters(s, &c);
+	if (!o.quiet) {
+		fprintf(stderr, "host writes %s, NAND writes %s (write amplification %.2f), %" PRIu64 " erases, drive memory %s\n",
+			slc_format_bytes(a, sizeof(a), (double)c.host_write_bytes, SLC_UNITS_DECIMAL),
+			slc_format_bytes(b, sizeof(b), (double)c.nand_write_bytes, SLC_UNITS_DECIMAL),
+			c.host_write_bytes ? (double)c.nand_write_bytes / (double)c.host_write_bytes : 0.0,
+			c.erases, slc_format_bytes(err, sizeof(err), (double)slc_sim_memory_bytes(s), SLC_UNITS_BINARY));
+	}
+	rc = CLI_OK;
+out:
+	if (o.f && o.f != stdout && fclose(o.f) && rc == CLI_OK)
+		rc = cli_fail("sim", "writing '%s' failed", out_path);
+	slc_sim_close(s);
+	return rc;
+}
+
+static int sim_run(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage("sim", "needs a subcommand: list, show or run");
+	if (strcmp(argv[1], "list") == 0) {
+		if (argc != 2) return cli_usage("sim", "list takes no arguments");
+		return cmd_list();
+	}
+	if (strcmp(argv[1], "show") == 0) {
+		if (argc != 3) return cli_usage("sim", "show takes one MODEL");
+		return cmd_show(argv[2]);
+	}
+	if (strcmp(argv[1], "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	return cli_usage("sim", "unknown subcommand '%s' (list, show, run)", argv[1]);
+}
+
+const struct cli_cmd cli_cmd_sim = {
+	.name = "sim",
+	.summary = "list, show and run the simulated drives",
+	.run = sim_run,
+	.help = sim_help,
+};

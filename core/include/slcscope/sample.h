@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Per-interval samples and the sampler that makes them: bytes, I/Os and a
+ * latency histogram per interval, constant memory however long the run.
+ * Included from slcscope/core.h.
+ */
+#ifndef SLCSCOPE_SAMPLE_H
+#define SLCSCOPE_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One sampling interval. */
+struct slc_sample {
+	double t_s;               /* end of the interval, seconds since segment start */
+	double interval_s;        /* its length */
+	uint64_t bytes_total;     /* cumulative host bytes at t_s within the segment */
+	uint64_t ios;             /* I/Os completed in the interval */
+	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us;  /* NAN when no I/O */
+	double temp_c;            /* NAN when unknown */
+};
+
+/*
+ * Latency histogram: exact below 64 ns, then 32 sub-buckets per power of
+ * two (relative error under 1.6%) up to 2^42 ns (73 minutes); longer
+ * latencies land in the last bucket, the maximum is kept exactly.
+ */
+#define SLC_LAT_SUB 32
+#define SLC_LAT_BUCKETS (64 + (42 - 6) * SLC_LAT_SUB)
+
+struct slc_lat_hist {
+	uint64_t count[SLC_LAT_BUCKETS];
+	uint64_t n;
+	uint64_t max_ns;
+};
+
+/** slc_lat_hist_reset() - empty the histogram. */
+void slc_lat_hist_reset(struct slc_lat_hist *h);
+
+/** slc_lat_hist_add() - count one latency. */
+void slc_lat_hist_add(struct slc_lat_hist *h, uint64_t lat_ns);
+
+/**
+ * slc_lat_hist_quantile_us() - the q-quantile (0..1) in microseconds, the
+ * middle of its bucket; q = 1 gives the exact maximum; NAN when empty.
+ */
+double slc_lat_hist_quantile_us(const struct slc_lat_hist *h, double q);
+
+/* Called for every finished interval; return non-zero to stop the run. */
+typedef int (*slc_sample_fn)(void *arg, const struct slc_sample *s);
+
+struct slc_sampler {
+	uint64_t t0_ns;           /* segment start (target clock) */
+	uint64_t interval_ns;
+	uint64_t edge_ns;         /* end of the current interval */
+	uint64_t bytes_total;
+	uint64_t ios;             /* in the current interval */
+	double temp_c;
+	struct slc_lat_hist hist;
+};
+
+/** slc_sampler_init() - start sampling at @t0_ns with intervals of @interval_ns. */
+void slc_sampler_init(struct slc_sampler *s, uint64_t t0_ns, uint64_t interval_ns);
+
+/**
+ * slc_sampler_add() - count an I/O of @bytes that completed at @t_ns after
+ * @lat_ns.  Completion times must not go backwards.  Emits every interval
+ * that ended before @t_ns through @fn (empty intervals too: a stall is a run
+ * of zero samples, not a gap).
+ *
+ * Return: 0, or what @fn returned when non-zero.
+ */
+int slc_sampler_add(struct slc_sampler *s, uint64_t t_ns, uint32_t bytes, uint64_t lat_ns,
+		    slc_sample_fn fn, void *arg);
+
+/**
+ * slc_sampler_finish() - emit the intervals up to @t_end_ns, the last one
+ * possibly shorter (it is dropped when it lasted under 1% of an interval
+ * and saw no I/O).
+ */
+int slc_sampler_finish(struct slc_sampler *s, uint64_t t_end_ns, slc_sample_fn fn, void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
