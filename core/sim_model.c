@@ -278,11 +278,14 @@ out:
 
 int slc_sim_model_load(struct slc_sim_model *out, const char *spec, char *err, size_t errlen)
 {
-	size_t n, len = spec ? strlen(spec) : 0;
+	size_t n, len;
 	const struct slc_sim_preset *p;
 
+	if (spec && strncmp(spec, "sim:", 4) == 0)
+		spec += 4;
 	if (!spec || !*spec)
 		spec = SLC_SIM_DEFAULT_PRESET;
+	len = strlen(spec);
 	if (strchr(spec, '/') || (len > 5 && strcmp(spec + len - 5, ".json") == 0)) {
 		char text[1 << 20];
 		size_t got;

@@ -122,7 +122,8 @@ int slc_sim_model_parse(struct slc_sim_model *out, const char *json, const char 
 
 /**
  * slc_sim_model_load() - load a preset by name, or a model file when @spec
- * contains a '/' or ends in ".json".  An empty @spec loads the default.
+ * contains a '/' or ends in ".json".  A leading "sim:" is skipped; an empty
+ * @spec (or "sim:") loads the default preset.
  *
  * Return: 0, -ENOENT (no such preset or file), -EINVAL (bad model).
  */
