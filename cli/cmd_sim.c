@@ -150,22 +150,25 @@ static int cmd_run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct slc_sim_workload w = { .kind = SLC_WL_SEQ_WRITE };
+	struct slc_job w = { .kind = SLC_JOB_SEQ_WRITE };
+	struct slc_engine_cb cb = { .sample = on_sample, .event = on_event, .arg = NULL };
+	struct slc_job_result res;
+	struct slc_target *t = NULL;
 	struct slc_size bytes = { 0, 0 }, prefill = { 0, 0 };
 	struct slc_sim_model m;
 	struct slc_sim *s = NULL;
 	struct slc_sim_counters c;
 	struct run_out o = { stdout, 0, 0 };
 	const char *out_path = NULL;
-	uint64_t clock = 0, idle_ns = 0, v;
+	uint64_t idle_ns = 0, v;
 	char err[256], a[32], b[32];
 	int opt, rc, have_bytes = 0, have_time = 0;
 
 	while ((opt = getopt_long(argc, argv, "w:b:q:s:t:i:o:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
-			if (strcmp(optarg, "seq") == 0) w.kind = SLC_WL_SEQ_WRITE;
-			else if (strcmp(optarg, "rand") == 0) w.kind = SLC_WL_RAND_WRITE;
+			if (strcmp(optarg, "seq") == 0) w.kind = SLC_JOB_SEQ_WRITE;
+			else if (strcmp(optarg, "rand") == 0) w.kind = SLC_JOB_RAND_WRITE;
 			else return cli_usage("sim", "--workload: '%s' is not seq or rand", optarg);
 			break;
 		case 'b':
@@ -215,7 +218,7 @@ static int cmd_run(int argc, char **argv)
 			if (slc_parse_size(&prefill, optarg, err, sizeof(err)))
 				return cli_usage("sim", "--prefill: %s", err);
 			break;
-		case 'R': w.data = SLC_DATA_REPEAT; break;
+		case 'R': w.data = SLC_DATA_REPEATING; break;
 		case 'o': out_path = optarg; break;
 		case 'Q': o.quiet = 1; break;
 		default:
@@ -233,6 +236,12 @@ static int cmd_run(int argc, char **argv)
 		return cli_usage("sim", "--bytes: too large for this drive");
 	if ((rc = slc_sim_open(&s, &m, w.seed, err, sizeof(err))))
 		return cli_fail("sim", "%s", err);
+	if (slc_target_from_sim(&t, s, argv[optind])) {
+		slc_sim_close(s);
+		return cli_fail("sim", "out of memory");
+	}
+	s = NULL;
+	cb.arg = &o;
 	if (out_path && !(o.f = fopen(out_path, "we"))) {
 		rc = cli_fail("sim", "cannot write '%s': %s", out_path, strerror(errno));
 		goto out;
@@ -240,22 +249,20 @@ static int cmd_run(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (prefill.bytes || prefill.capacity_multiple > 0) {
-		struct slc_sim_workload pw = { .kind = SLC_WL_SEQ_WRITE, .seed = w.seed };
+		struct slc_job pw = { .kind = SLC_JOB_SEQ_WRITE, .seed = w.seed };
 		if (slc_size_resolve(&pw.max_bytes, &prefill, m.capacity_bytes) || !pw.max_bytes) {
 			rc = cli_usage("sim", "--prefill: must be more than 0 and fit the drive");
 			goto out;
 		}
-		if ((rc = slc_sim_run(s, &clock, &pw, NULL, NULL, NULL, &stop_flag, err, sizeof(err)))) {
+		if ((rc = slc_engine_run(t, &pw, NULL, &stop_flag, &res, err, sizeof(err)))) {
 			rc = rc == -ECANCELED ? 128 + stop_flag : cli_fail("sim", "prefill: %s", err);
 			goto out;
 		}
 	}
-	if (idle_ns) {
-		clock += idle_ns;
-		slc_sim_idle(s, clock);
-	}
+	if (idle_ns)
+		t->ops->idle(t, t->ops->now_ns(t) + idle_ns);
 	fprintf(o.f, "time_s,interval_s,bytes_total,ios,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,temp_c\n");
-	rc = slc_sim_run(s, &clock, &w, on_sample, on_event, &o, &stop_flag, err, sizeof(err));
+	rc = slc_engine_run(t, &w, &cb, &stop_flag, &res, err, sizeof(err));
 	if (rc == -ECANCELED) {
 		fprintf(stderr, "slcscope sim: interrupted; samples up to the interruption were written\n");
 		rc = 128 + stop_flag;
@@ -264,19 +271,19 @@ static int cmd_run(int argc, char **argv)
 		rc = cli_fail("sim", "%s", rc == -EINVAL ? err : strerror(-rc));
 		goto out;
 	}
-	slc_sim_get_counters(s, &c);
+	slc_sim_get_counters(t->sim, &c);
 	if (!o.quiet) {
 		fprintf(stderr, "host writes %s, NAND writes %s (write amplification %.2f), %" PRIu64 " erases, drive memory %s\n",
 			slc_format_bytes(a, sizeof(a), (double)c.host_write_bytes, SLC_UNITS_DECIMAL),
 			slc_format_bytes(b, sizeof(b), (double)c.nand_write_bytes, SLC_UNITS_DECIMAL),
 			c.host_write_bytes ? (double)c.nand_write_bytes / (double)c.host_write_bytes : 0.0,
-			c.erases, slc_format_bytes(err, sizeof(err), (double)slc_sim_memory_bytes(s), SLC_UNITS_BINARY));
+			c.erases, slc_format_bytes(err, sizeof(err), (double)slc_sim_memory_bytes(t->sim), SLC_UNITS_BINARY));
 	}
 	rc = CLI_OK;
 out:
 	if (o.f && o.f != stdout && fclose(o.f) && rc == CLI_OK)
 		rc = cli_fail("sim", "writing '%s' failed", out_path);
-	slc_sim_close(s);
+	slc_target_close(t);
 	return rc;
 }
 

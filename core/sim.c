@@ -57,6 +57,8 @@ struct slc_sim {
 	struct slc_sim_model m;
 	uint32_t nunits;             /* host units */
 	uint32_t nblocks, ppb, spb;  /* blocks, slots per native / SLC block */
+	uint32_t unit_shift;         /* log2(unit_bytes) */
+	uint64_t ppb_magic;          /* slot / ppb == (slot * ppb_magic) >> 64 */
 	uint32_t nstatic;            /* static SLC blocks */
 	uint32_t gc_thresh;          /* foreground GC keeps more free blocks than this */
 	uint32_t *l2p, *p2l;
@@ -109,6 +111,15 @@ struct slc_sim {
 	struct slc_sim_event ev[EVQ];
 	size_t ev_head, ev_n;
 };
+
+/*
+ * Block of a slot without a division: m = ceil(2^64 / ppb) makes
+ * (p * m) >> 64 exact for every 32-bit p (the error term stays under 1/ppb).
+ */
+static inline uint32_t blk_of(const struct slc_sim *s, uint32_t p)
+{
+	return (uint32_t)(((unsigned __int128)p * s->ppb_magic) >> 64);
+}
 
 /* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
 
@@ -255,7 +266,7 @@ static void erase_block(struct slc_sim *s, uint32_t b, double *cost)
 /* Invalidate the slot a unit was mapped to. */
 static inline void invalidate(struct slc_sim *s, uint32_t p)
 {
-	uint32_t b = p / s->ppb;
+	uint32_t b = blk_of(s, p);
 	struct blk *k = &s->blk[b];
 
 	if (k->in_bucket) {
@@ -311,7 +322,7 @@ static uint32_t relocate(struct slc_sim *s, uint32_t b, uint32_t *pos, uint32_t 
 		np = open_gc_slot(s);
 		s->l2p[u] = np;
 		s->p2l[np] = u;
-		s->blk[np / s->ppb].valid++;
+		s->blk[blk_of(s, np)].valid++;
 		(*moved)++;
 	}
 	/* the moved units are no longer valid here */
@@ -658,8 +669,8 @@ uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, u
 	if (offset + len > s->m.capacity_bytes)
 		len = (uint32_t)(s->m.capacity_bytes - offset);
 	ratio = compress_ratio(s, data, len);
-	u0 = offset / s->m.unit_bytes;
-	u1 = (offset + len - 1) / s->m.unit_bytes;
+	u0 = offset >> s->unit_shift;
+	u1 = (offset + len - 1) >> s->unit_shift;
 	for (uint64_t u = u0; u <= u1; u++) {
 		uint32_t old, p;
 		double unit_ns;
@@ -694,7 +705,7 @@ uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, u
 		else s->mapped_units++;
 		s->l2p[u] = p;
 		s->p2l[p] = (uint32_t)u;
-		s->blk[p / s->ppb].valid++;
+		s->blk[blk_of(s, p)].valid++;
 		cost += unit_ns * ratio + map_cost(s, (uint32_t)u, 1);
 		s->c.nand_write_bytes += (uint64_t)(s->m.unit_bytes * ratio);
 	}
@@ -806,7 +817,7 @@ static void *table_alloc(size_t bytes)
 void slc_sim_prefetch(const struct slc_sim *s, uint64_t offset)
 {
 	if (offset < s->m.capacity_bytes)
-		__builtin_prefetch(&s->l2p[offset / s->m.unit_bytes], 1, 0);
+		__builtin_prefetch(&s->l2p[offset >> s->unit_shift], 1, 0);
 }
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
@@ -869,6 +880,8 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	s->ppb = (uint32_t)ppb;
 	s->spb = (uint32_t)spb;
 	s->nstatic = (uint32_t)nstatic;
+	s->unit_shift = (uint32_t)__builtin_ctz(m->unit_bytes);
+	s->ppb_magic = ppb > 1 ? (uint64_t)(((unsigned __int128)1 << 64) / ppb) + 1 : 0;
 	s->gc_thresh = (uint32_t)thresh;
 	s->dyn_max_units = m->slc_dynamic_max_bytes / m->unit_bytes;
 	s->l2p = table_alloc(nunits * sizeof(*s->l2p));

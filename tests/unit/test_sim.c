@@ -40,6 +40,28 @@ static void open_small(struct slc_sim **s, const char *json, uint64_t seed)
 		fail_msg("open: %s", err);
 }
 
+/* Run a job on an open drive through the engine; the drive stays the caller's. */
+static int run_job(struct slc_sim *s, uint64_t *clock, const struct slc_job *job,
+		   slc_sample_fn fs, slc_event_fn fe, void *arg)
+{
+	struct slc_target *t;
+	struct slc_engine_cb cb = { .sample = fs, .event = fe, .arg = arg };
+	struct slc_job_result res;
+	char err[256];
+	int rc;
+
+	assert_int_equal(slc_target_from_sim(&t, s, "test"), 0);
+	t->ops->idle(t, *clock);
+	rc = slc_engine_run(t, job, &cb, NULL, &res, err, sizeof(err));
+	if (rc)
+		print_message("engine: %s\n", err);
+	*clock = t->ops->now_ns(t);
+	t->sim = NULL;               /* hand the drive back */
+	free(t->priv);
+	free(t);
+	return rc;
+}
+
 static void check(struct slc_sim *s, const char *when)
 {
 	char err[256];
@@ -95,9 +117,8 @@ static void test_invariants_random_ops(void **state)
 static void test_no_lba_lost(void **state)
 {
 	struct slc_sim *s;
-	struct slc_sim_workload w = { .kind = SLC_WL_RAND_WRITE, .max_bytes = 3ull * (64u << 20), .seed = 3 };
+	struct slc_job w = { .kind = SLC_JOB_RAND_WRITE, .max_bytes = 3ull * (64u << 20), .seed = 3 };
 	uint64_t clock = 0;
-	char err[256];
 	struct slc_sim_counters c;
 	(void)state;
 
@@ -107,7 +128,7 @@ static void test_no_lba_lost(void **state)
 		clock = slc_sim_write(s, clock, off, 131072, NULL);
 	check(s, "after fill");
 	/* three capacities of random overwrites force GC many times over */
-	assert_int_equal(slc_sim_run(s, &clock, &w, NULL, NULL, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(run_job(s, &clock, &w, NULL, NULL, NULL), 0);
 	check(s, "after random overwrites");
 	slc_sim_get_counters(s, &c);
 	assert_true(c.gc_copy_bytes > 0);
@@ -170,20 +191,20 @@ static double mean_bps(const struct series *x, double a, double b, double interv
 	return n ? sum / n : NAN;
 }
 
-static void run_preset(struct series *x, const char *preset, enum slc_workload_kind kind, uint64_t max_bytes,
+static void run_preset(struct series *x, const char *preset, enum slc_job_kind kind, uint64_t max_bytes,
 		       uint64_t max_ns, uint64_t interval_ns, uint64_t seed)
 {
 	struct slc_sim_model m;
 	struct slc_sim *s;
-	struct slc_sim_workload w = { .kind = kind, .max_bytes = max_bytes, .max_ns = max_ns,
-				      .interval_ns = interval_ns, .seed = seed };
+	struct slc_job w = { .kind = kind, .max_bytes = max_bytes, .max_ns = max_ns,
+			     .interval_ns = interval_ns, .seed = seed };
 	uint64_t clock = 0;
 	char err[256];
 
 	memset(x, 0, sizeof(*x));
 	if (slc_sim_model_load(&m, preset, err, sizeof(err))) fail_msg("%s", err);
 	if (slc_sim_open(&s, &m, seed, err, sizeof(err))) fail_msg("%s", err);
-	if (slc_sim_run(s, &clock, &w, collect, collect_ev, x, NULL, err, sizeof(err))) fail_msg("%s", err);
+	if (run_job(s, &clock, &w, collect, collect_ev, x)) fail_msg("engine failed");
 	check(s, preset);
 	slc_sim_close(s);
 }
@@ -196,7 +217,7 @@ static void test_tiny_tlc_random_phases(void **state)
 	double cache, direct, erase;
 	(void)state;
 
-	run_preset(&x, "tiny-tlc", SLC_WL_RAND_WRITE, 3ull << 32, 0, 100000000ull, 1);
+	run_preset(&x, "tiny-tlc", SLC_JOB_RAND_WRITE, 3ull << 32, 0, 100000000ull, 1);
 	cap = find_ev(&x, SLC_SIM_EV_CACHE_CAPACITY);
 	ce = find_ev(&x, SLC_SIM_EV_CACHE_EXHAUSTED);
 	fe = find_ev(&x, SLC_SIM_EV_FREE_POOL_EXHAUSTED);
@@ -225,7 +246,7 @@ static void test_tiny_qlc2_sequential_tiers(void **state)
 	double t_tier, tier1, tier2, native;
 	(void)state;
 
-	run_preset(&x, "tiny-qlc2", SLC_WL_SEQ_WRITE, 4294967296ull, 0, 10000000ull, 1);
+	run_preset(&x, "tiny-qlc2", SLC_JOB_SEQ_WRITE, 4294967296ull, 0, 10000000ull, 1);
 	ce = find_ev(&x, SLC_SIM_EV_CACHE_EXHAUSTED);
 	assert_non_null(ce);
 	t_tier = 268435456.0 / 5e9;                    /* the fast tier lasts ~54 ms */
@@ -249,7 +270,7 @@ static void test_tiny_mlc_decay(void **state)
 	double flat, early, late, t_end;
 	(void)state;
 
-	run_preset(&x, "tiny-mlc", SLC_WL_RAND_WRITE, 4ull << 32, 0, 1000000000ull, 1);
+	run_preset(&x, "tiny-mlc", SLC_JOB_RAND_WRITE, 4ull << 32, 0, 1000000000ull, 1);
 	ce = find_ev(&x, SLC_SIM_EV_CACHE_EXHAUSTED);
 	fe = find_ev(&x, SLC_SIM_EV_FREE_POOL_EXHAUSTED);
 	assert_non_null(ce);
@@ -270,14 +291,14 @@ static void test_idle_fold_recovers_cache(void **state)
 {
 	struct slc_sim_model m;
 	struct slc_sim *s;
-	struct slc_sim_workload w = { .kind = SLC_WL_RAND_WRITE, .max_bytes = 512u << 20, .seed = 1 };
+	struct slc_job w = { .kind = SLC_JOB_RAND_WRITE, .max_bytes = 512u << 20, .seed = 1 };
 	uint64_t clock = 0, before, after;
 	char err[256];
 	(void)state;
 
 	assert_int_equal(slc_sim_model_load(&m, "tiny-tlc", err, sizeof(err)), 0);
 	assert_int_equal(slc_sim_open(&s, &m, 1, err, sizeof(err)), 0);
-	assert_int_equal(slc_sim_run(s, &clock, &w, NULL, NULL, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(run_job(s, &clock, &w, NULL, NULL, NULL), 0);
 	before = slc_sim_cache_free_bytes(s);
 	assert_true(before < 4096 * 1024);
 	/* 268 MB at 40 MB/s of idle folding: 3 s gives about 120 MB back */
@@ -318,9 +339,9 @@ static void test_determinism(void **state)
 	static struct series a, b, c;
 	(void)state;
 
-	run_preset(&a, "tiny-tlc", SLC_WL_RAND_WRITE, 1ull << 30, 0, 100000000ull, 5);
-	run_preset(&b, "tiny-tlc", SLC_WL_RAND_WRITE, 1ull << 30, 0, 100000000ull, 5);
-	run_preset(&c, "tiny-tlc", SLC_WL_RAND_WRITE, 1ull << 30, 0, 100000000ull, 6);
+	run_preset(&a, "tiny-tlc", SLC_JOB_RAND_WRITE, 1ull << 30, 0, 100000000ull, 5);
+	run_preset(&b, "tiny-tlc", SLC_JOB_RAND_WRITE, 1ull << 30, 0, 100000000ull, 5);
+	run_preset(&c, "tiny-tlc", SLC_JOB_RAND_WRITE, 1ull << 30, 0, 100000000ull, 6);
 	assert_int_equal(a.n, b.n);
 	assert_memory_equal(a.bps, b.bps, a.n * sizeof(double));
 	assert_memory_equal(a.t, b.t, a.n * sizeof(double));
@@ -333,7 +354,7 @@ static void test_thermal_throttle(void **state)
 	static struct series x;
 	(void)state;
 
-	run_preset(&x, "thermal-nvme", SLC_WL_SEQ_WRITE, 16ull << 30, 0, 100000000ull, 1);
+	run_preset(&x, "thermal-nvme", SLC_JOB_SEQ_WRITE, 16ull << 30, 0, 100000000ull, 1);
 	assert_non_null(find_ev(&x, SLC_SIM_EV_THROTTLE_ON));
 	assert_non_null(find_ev(&x, SLC_SIM_EV_THROTTLE_OFF));
 }
@@ -352,11 +373,10 @@ static void test_compression(void **state)
 	for (int i = 0; i < 2; i++) {
 		struct slc_sim *s;
 		struct slc_sim_counters c;
-		struct slc_sim_workload w = { .kind = SLC_WL_SEQ_WRITE, .max_bytes = 32u << 20, .seed = 1,
-					      .data = i ? SLC_DATA_REPEAT : SLC_DATA_RANDOM };
-		char err[256];
+		struct slc_job w = { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 32u << 20, .seed = 1,
+				     .data = i ? SLC_DATA_REPEATING : SLC_DATA_INCOMPRESSIBLE };
 		open_small(&s, json, 1);
-		assert_int_equal(slc_sim_run(s, &clock[i], &w, NULL, NULL, NULL, NULL, err, sizeof(err)), 0);
+		assert_int_equal(run_job(s, &clock[i], &w, NULL, NULL, NULL), 0);
 		slc_sim_get_counters(s, &c);
 		nand[i] = c.nand_write_bytes;
 		slc_sim_close(s);

@@ -30,6 +30,7 @@
 
 #include "slcscope/sample.h"
 #include "slcscope/sim.h"
+#include "slcscope/engine.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -246,50 +246,6 @@ int slc_sim_check(const struct slc_sim *s, char *err, size_t errlen);
 /** slc_sim_memory_bytes() - memory the drive holds (tables included). */
 uint64_t slc_sim_memory_bytes(const struct slc_sim *s);
 
-/* ---- running a workload on the drive in virtual time ---- */
-
-enum slc_workload_kind {
-	SLC_WL_SEQ_WRITE = 0,     /* sequential, wraps at the end of the range */
-	SLC_WL_RAND_WRITE,        /* uniform, block-aligned */
-	SLC_WL_RAND_READ,
-};
-
-enum slc_data_pattern {
-	SLC_DATA_RANDOM = 0,      /* incompressible, never repeating */
-	SLC_DATA_REPEAT,          /* the same block over and over */
-};
-
-struct slc_sim_workload {
-	enum slc_workload_kind kind;
-	uint32_t block_bytes;     /* default 128 KiB sequential, 4 KiB random */
-	uint32_t queue_depth;     /* default 32 */
-	uint64_t offset_bytes;    /* region start */
-	uint64_t range_bytes;     /* region length; 0 = to the end of the drive */
-	uint64_t max_bytes;       /* stop after this many host bytes (0 = no limit) */
-	uint64_t max_ns;          /* stop submitting after this long (0 = no limit) */
-	uint64_t interval_ns;     /* sampling interval, default 1 s */
-	uint64_t seed;            /* offsets and data */
-	enum slc_data_pattern data;
-};
-
-/* Called with the drive's events as they are drained (host_bytes from the mark). */
-typedef int (*slc_sim_event_fn)(void *arg, const struct slc_sim_event *ev, uint64_t seg_t0_ns);
-
-/**
- * slc_sim_run() - run @w on @s from virtual time *@clock_ns, calling
- * @on_sample for every interval and @on_event for the drive's events.  The
- * drive is marked (slc_sim_mark()) at the start, so events count host bytes
- * from the start of this run.  *@clock_ns is advanced to the last
- * completion.  @stop, when not NULL, is polled: a non-zero value ends the
- * run early (Ctrl-C).
- *
- * Return: 0, -EINVAL for a bad workload (reason in @err), -ECANCELED when
- * @stop ended it, or what a callback returned.
- */
-int slc_sim_run(struct slc_sim *s, uint64_t *clock_ns, const struct slc_sim_workload *w,
-		slc_sample_fn on_sample, slc_sim_event_fn on_event, void *arg,
-		const volatile int *stop, char *err, size_t errlen);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Targets and the write engine.
+ *
+ * A target is what gets written: a block device, a regular file, a
+ * simulated drive ("sim:MODEL") or nothing ("null:SIZE").  Each kind is a
+ * const ops table; the engine drives any of them with the same loop: keep
+ * queue_depth commands in flight, reap completions, feed the sampler.  Real
+ * targets go through io_uring with registered buffers and a registered file;
+ * the simulated drive answers in virtual time; the null target completes at
+ * once and so measures the engine's own overhead.
+ *
+ * Included from slcscope/core.h.
+ */
+#ifndef SLCSCOPE_ENGINE_H
+#define SLCSCOPE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slcscope/sample.h"
+#include "slcscope/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum slc_target_kind {
+	SLC_TARGET_BLOCKDEV = 0,
+	SLC_TARGET_FILE,
+	SLC_TARGET_SIM,
+	SLC_TARGET_NULL,
+};
+
+/* How to open a target. */
+struct slc_target_opts {
+	uint64_t file_size_bytes;     /* regular files: create/extend to this size (0: keep) */
+	int destructive;              /* block devices: the user asked to destroy the data */
+	int force;                    /* block devices: write despite signatures/partitions */
+	uint64_t seed;                /* simulated drive noise */
+	uint32_t max_queue_depth;     /* ring size; default 256 */
+};
+
+/* One command in flight. */
+struct slc_io {
+	uint64_t offset;
+	uint32_t len;
+	uint32_t slot;                /* buffer index */
+	int is_read;
+	uint64_t submit_ns;           /* target clock */
+	uint64_t complete_ns;
+	int result;                   /* bytes done, or -errno */
+};
+
+struct slc_target;
+
+struct slc_target_ops {
+	const char *name;
+	/* submit: queue @io (the engine calls flush after a batch) */
+	int (*submit)(struct slc_target *t, struct slc_io *io, void *buf);
+	/* flush: send queued commands, then wait until at least @min completed;
+	 * returns completions in @done (at most @max), count, or -errno */
+	int (*reap)(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min);
+	uint64_t (*now_ns)(struct slc_target *t);
+	/* discard a range (TRIM); whole device when len covers it */
+	int (*discard)(struct slc_target *t, uint64_t offset, uint64_t len);
+	/* idle until @until_ns on the target clock (sleep, or virtual time) */
+	void (*idle)(struct slc_target *t, uint64_t until_ns);
+	/* optional: a command at @offset comes soon */
+	void (*hint)(struct slc_target *t, uint64_t offset);
+	/* optional: register @n buffers of @bytes for fixed I/O */
+	int (*register_buffers)(struct slc_target *t, void **bufs, unsigned n, size_t bytes);
+	void (*close)(struct slc_target *t);
+};
+
+struct slc_target {
+	const struct slc_target_ops *ops;
+	enum slc_target_kind kind;
+	char spec[256];               /* as given: "/dev/nvme0n1", "sim:tiny-tlc", ... */
+	uint64_t capacity_bytes;
+	uint32_t logical_block_bytes;
+	uint32_t physical_block_bytes;
+	int fd;                       /* -1 for sim and null */
+	struct slc_sim *sim;          /* SLC_TARGET_SIM only */
+	void *priv;
+};
+
+/**
+ * slc_target_open() - open @spec: "sim:MODEL", "null:SIZE", a block device
+ * (needs @o->destructive) or a regular file (created when
+ * @o->file_size_bytes is set).  Block devices are opened O_DIRECT|O_EXCL
+ * and refused when mounted, held, or carrying a partition table or
+ * filesystem signature, unless @o->force.
+ * @out: the target; close with slc_target_close()
+ *
+ * Return: 0 or -errno with a one-line reason in @err.
+ */
+int slc_target_open(struct slc_target **out, const char *spec, const struct slc_target_opts *o,
+		    char *err, size_t errlen);
+
+/**
+ * slc_target_from_sim() - wrap an open simulated drive as a target; the
+ * target owns @sim from then on (slc_target_close() frees it).
+ * Return: 0 or -ENOMEM (then @sim is still the caller's).
+ */
+int slc_target_from_sim(struct slc_target **out, struct slc_sim *sim, const char *spec);
+
+/** slc_target_close() - close and free; NULL is allowed. */
+void slc_target_close(struct slc_target *t);
+
+/**
+ * slc_blockdev_check() - the safety checks for writing block device @path:
+ * whether it is mounted, has holders, partitions, or a partition table or
+ * filesystem signature (libblkid).  Fills @what with what was found.
+ *
+ * Return: 0 when nothing was found, 1 when something was (see @what),
+ * -errno when the checks could not be made.
+ */
+int slc_blockdev_check(const char *path, char *what, size_t whatlen);
+
+/* ---- data written ---- */
+
+enum slc_data_kind {
+	SLC_DATA_INCOMPRESSIBLE = 0,  /* random, every 4 KiB block stamped unique */
+	SLC_DATA_REPEATING,           /* one constant block, over and over */
+	SLC_DATA_COMPRESSIBLE,        /* random then zeros, to a target ratio */
+};
+
+struct slc_datagen {
+	enum slc_data_kind kind;
+	double compress_ratio;        /* for SLC_DATA_COMPRESSIBLE: compressed/original */
+	uint64_t nonce;               /* differs per run */
+	uint64_t seq;                 /* blocks stamped so far */
+};
+
+/** slc_datagen_init() - a generator; @seed makes the random fill repeatable. */
+void slc_datagen_init(struct slc_datagen *g, enum slc_data_kind kind, double ratio, uint64_t seed);
+
+/** slc_datagen_fill() - fill @buf once (random part) before it is first used. */
+void slc_datagen_fill(struct slc_datagen *g, void *buf, size_t len);
+
+/**
+ * slc_datagen_stamp() - make @buf unique before each write: a 16-byte stamp
+ * (nonce, sequence number, offset) at the start of every 4 KiB.  Costs 16
+ * bytes of stores per 4 KiB, so the data never repeats at no throughput cost.
+ */
+void slc_datagen_stamp(struct slc_datagen *g, void *buf, size_t len, uint64_t offset);
+
+/* ---- the engine ---- */
+
+enum slc_job_kind {
+	SLC_JOB_SEQ_WRITE = 0,
+	SLC_JOB_RAND_WRITE,
+	SLC_JOB_RAND_READ,
+};
+
+struct slc_job {
+	enum slc_job_kind kind;
+	uint32_t block_bytes;         /* default 128 KiB sequential, 4 KiB random */
+	uint32_t queue_depth;         /* default 32, at most 256 */
+	uint64_t offset_bytes;        /* region start */
+	uint64_t range_bytes;         /* region length; 0 = to the end */
+	uint64_t max_bytes;           /* stop after this many bytes (0: no limit) */
+	uint64_t max_ns;              /* stop submitting after this long (0: no limit) */
+	uint64_t interval_ns;         /* sampling interval; default 1 s */
+	uint64_t seed;
+	enum slc_data_kind data;
+	double compress_ratio;
+};
+
+/* Progress, called about twice a second of target time with totals so far. */
+struct slc_progress {
+	uint64_t bytes;               /* done in this job */
+	uint64_t elapsed_ns;          /* target clock since the job started */
+	double bps;                   /* over the last interval */
+};
+typedef void (*slc_progress_fn)(void *arg, const struct slc_progress *p);
+typedef int (*slc_event_fn)(void *arg, const struct slc_sim_event *ev, uint64_t job_t0_ns);
+
+struct slc_engine_cb {
+	slc_sample_fn sample;         /* every interval */
+	slc_event_fn event;           /* simulated drive ground truth */
+	slc_progress_fn progress;
+	void *arg;
+};
+
+/* Where a job stopped, for the report. */
+struct slc_job_result {
+	uint64_t bytes;               /* completed successfully */
+	uint64_t ios;
+	uint64_t elapsed_ns;
+	int error;                    /* first I/O error (-errno), 0 if none */
+	uint64_t error_offset;        /* where it happened */
+};
+
+/**
+ * slc_engine_run() - run @job on @t until its byte or time limit, a stop
+ * request (*@stop non-zero: Ctrl-C) or an I/O error.  Samples go to
+ * @cb->sample as intervals finish, including the partial last one, so an
+ * interrupted job keeps every sample up to the interruption.
+ *
+ * Return: 0; -ECANCELED when stopped; -EIO (or the I/O's -errno) on a device
+ * error, with @res->error_offset set; -EINVAL for a bad job (reason in @err);
+ * or a callback's non-zero return.
+ */
+int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
+		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
