@@ -202,7 +202,7 @@ static double time_unit(const char *raw)
 		{ "ms", 1e-3 }, { "msec", 1e-3 }, { "us", 1e-6 }, { "usec", 1e-6 }, { "ns", 1e-9 },
 		{ "min", 60 }, { "h", 3600 }, { "hour", 3600 }, { "hours", 3600 },
 	};
-	char s[128], *sep;
+	char s[128], *sep, *unit;
 	size_t n = 0, bl;
 
 	for (const char *p = raw; *p && n + 1 < sizeof(s); p++) {
@@ -220,6 +220,7 @@ static double time_unit(const char *raw)
 	sep = strrchr(s, '_');
 	if (!sep)
 		return 0;
+	unit = sep + 1;
 	*sep = 0;
 	while (sep > s && sep[-1] == '_')
 		*--sep = 0;
@@ -227,7 +228,7 @@ static double time_unit(const char *raw)
 	if (!in_list(s, bases) && !(bl > 5 && strcmp(s + bl - 5, "_time") == 0))
 		return 0;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(sep + 1 + strspn(sep + 1, "_"), units[i].unit) == 0)
+		if (strcmp(unit, units[i].unit) == 0)
 			return units[i].s;
 	return 0;
 }
@@ -526,7 +527,7 @@ static int fio_parse(struct fio_job *job, const char *name, const char *text, si
 {
 	struct lines l = { text, text + len, 0 };
 	char line[MAX_LINE], *f[8];
-	int r, any_bs = 0;
+	int r, any_bs = 0, any_zero = 0;
 
 	while ((r = next_line(&l, line, sizeof(line))) != 0) {
 		double v[6];
@@ -570,8 +571,12 @@ static int fio_parse(struct fio_job *job, const char *name, const char *text, si
 		job->r[job->n].value = v[1];
 		job->r[job->n].bs = (uint64_t)v[3];
 		any_bs |= v[3] > 0;
+		any_zero |= v[3] == 0;
 		job->n++;
 	}
+	if (any_bs && any_zero)
+		return seterr(err, errlen, -EINVAL,
+			      "%s: lines mix block size 0 (log_avg_msec) and per-I/O block sizes", name);
 	job->averaged = !any_bs;
 	return 0;
 }
@@ -614,7 +619,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 		     const struct slc_import_opts *opts, char *err, size_t errlen)
 {
 	int have_bw = 0, averaged = -1, rc;
-	size_t nwrite = 0, other = 0, nbins, first_bin;
+	size_t nbw = 0, niops = 0, nwrite = 0, other = 0, nbins, first_bin;
 	double g_ms = 0, base_ms = INFINITY, max_ms = 0, cum = 0;
 	struct fio_bin *bins = NULL;
 	uint64_t bs_seen = 0;
@@ -623,6 +628,8 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 
 	for (size_t j = 0; j < njobs; j++) {
 		have_bw |= !jobs[j].is_iops;
+		nbw += !jobs[j].is_iops;
+		niops += jobs[j].is_iops;
 		nwrite += jobs[j].n;
 		other += jobs[j].other_dirs;
 		if (jobs[j].n == 0)
@@ -695,7 +702,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 			 njobs, g_ms, other);
 	rc = set_meta(in, name, notes);
 	if (!rc)
-		rc = make_segment(in, nbins - first_bin, g_ms / 1e3, (uint32_t)njobs,
+		rc = make_segment(in, nbins - first_bin, g_ms / 1e3, (uint32_t)(nbw ? nbw : niops),
 				  !averaged && bs_same ? (uint32_t)(bs_seen > UINT32_MAX ? 0 : bs_seen) : 0);
 	if (rc) {
 		seterr(err, errlen, rc, "out of memory");
@@ -871,7 +878,7 @@ static int fio_load_family(struct slc_input *in, const char *path, size_t dir_le
 			if (rc)
 				break;
 			jobs[njobs].is_iops = kind;
-			rc = fio_parse(&jobs[njobs], base_name(file), text, len, err, errlen);
+			rc = fio_parse(&jobs[njobs], file, text, len, err, errlen);
 			njobs++;
 			free(text);
 		}
@@ -879,7 +886,7 @@ static int fio_load_family(struct slc_input *in, const char *path, size_t dir_le
 	if (!rc && njobs == 0)
 		rc = seterr(err, errlen, -ENOENT, "%s: fio logs must be numbered from 1 (NAME_bw.1.log)", path);
 	if (!rc)
-		rc = fio_build(in, base_name(path), jobs, njobs, opts, err, errlen);
+		rc = fio_build(in, path, jobs, njobs, opts, err, errlen);
 out:
 	if (jobs)
 		fio_jobs_free(jobs, njobs);
