@@ -122,13 +122,27 @@ static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
 	return 0;
 }
 
-const char *h5_reason(char *buf, size_t len)
+/*
+ * Every HDF5 call clears the error stack, so the reason is taken right where
+ * a call fails (h5_capture()) and kept until h5_reason() hands it out.
+ */
+static _Thread_local char captured[160];
+
+void h5_capture(void)
 {
 	char *msg = NULL;
 
 	H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &msg);
-	snprintf(buf, len, "%s", msg ? msg : "HDF5 error");
+	if (msg)
+		snprintf(captured, sizeof(captured), "%s", msg);
 	H5Eclear2(H5E_DEFAULT);
+}
+
+const char *h5_reason(char *buf, size_t len)
+{
+	h5_capture();
+	snprintf(buf, len, "%s", captured[0] ? captured : "HDF5 error");
+	captured[0] = 0;
 	return buf;
 }
 
@@ -295,11 +309,21 @@ static hid_t file_access_plist(void)
 hid_t trace_open_file(const char *path, unsigned flags)
 {
 	hid_t fapl = file_access_plist();
-	hid_t f;
+	hid_t f = H5I_INVALID_HID;
 
 	if (fapl < 0)
 		return fapl;
-	f = H5Fopen(path, flags, fapl);
+	/*
+	 * HDF5 writes the superblock, with the end-of-allocation address, last
+	 * in a flush; a writer killed just before leaves data past that address.
+	 * SWMR-read mode does not check reads against it, so such a file reads.
+	 */
+	if (flags == H5F_ACC_RDONLY)
+		f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+	if (f < 0)
+		f = H5Fopen(path, flags, fapl);
+	if (f < 0)
+		h5_capture();
 	H5Pclose(fapl);
 	return f;
 }
@@ -334,9 +358,13 @@ static hid_t make_dataset(hid_t loc, const char *name, hid_t type, hsize_t chunk
 {
 	hsize_t dim = 0, maxdim = H5S_UNLIMITED;
 	hid_t space, dcpl, ds = H5I_INVALID_HID;
+	double nan_fill = NAN;
 
 	space = H5Screate_simple(1, &dim, &maxdim);
 	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	/* NaN fill: a sample that was counted but never written reads as unknown, not 0. */
+	if (H5Tget_class(type) == H5T_FLOAT && dcpl >= 0)
+		H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan_fill);
 	if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, &chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
 	    H5Pset_deflate(dcpl, DEFLATE_LEVEL) >= 0)
 		ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
@@ -360,16 +388,20 @@ static int append_rows(hid_t ds, hid_t memtype, uint64_t old, size_t n, const vo
 
 	if (n == 0)
 		return 0;
-	if (H5Dset_extent(ds, &size) < 0)
+	if (H5Dset_extent(ds, &size) < 0) {
+		h5_capture();
 		return -EIO;
+	}
 	fspace = H5Dget_space(ds);
 	mspace = H5Screate_simple(1, &count, NULL);
 	if (fspace < 0 || mspace < 0)
 		goto out;
 	if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0)
 		goto out;
-	if (H5Dwrite(ds, memtype, mspace, fspace, H5P_DEFAULT, data) < 0)
+	if (H5Dwrite(ds, memtype, mspace, fspace, H5P_DEFAULT, data) < 0) {
+		h5_capture();
 		goto out;
+	}
 	rc = 0;
 out:
 	if (mspace >= 0)
@@ -448,7 +480,7 @@ int slc_trace_flush(struct slc_trace *t)
 		if (rc)
 			return twerr(t, rc, "cannot write samples");
 	}
-	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0)
+	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0 && (h5_capture(), 1))
 		return twerr(t, -EIO, "cannot flush trace");
 	/* Survive power loss too, not only the death of this process. */
 	if (fsync(t->fd) < 0)
@@ -496,7 +528,7 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 		     char *err, size_t errlen)
 {
 	struct slc_trace *t;
-	hid_t fapl = H5I_INVALID_HID, segs = H5I_INVALID_HID;
+	hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID, segs = H5I_INVALID_HID;
 	char why[160];
 	int rc = -ENOMEM;
 
@@ -525,7 +557,17 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 		goto fail;
 	}
 	fapl = file_access_plist();
-	t->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+	fcpl = H5Pcreate(H5P_FILE_CREATE);
+	/*
+	 * Never reuse freed file space: a chunk that grows is written to new
+	 * space at the end of the file, so the old copy the on-disk metadata
+	 * still points to stays intact until the new metadata is written.
+	 */
+	if (fcpl < 0 || H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) < 0) {
+		seterr(err, errlen, rc, "cannot set up file creation: %s", h5_reason(why, sizeof(why)));
+		goto fail;
+	}
+	t->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
 	if (t->file < 0) {
 		seterr(err, errlen, rc, "cannot create %s: %s", path, h5_reason(why, sizeof(why)));
 		goto fail;
@@ -547,6 +589,7 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 		goto fail;
 	}
 	H5Gclose(segs);
+	H5Pclose(fcpl);
 	H5Pclose(fapl);
 	*out = t;
 	return 0;
@@ -555,6 +598,8 @@ fail:
 		H5Gclose(segs);
 	if (fapl >= 0)
 		H5Pclose(fapl);
+	if (fcpl >= 0)
+		H5Pclose(fcpl);
 	if (t->file >= 0) {
 		H5Fclose(t->file);
 		unlink(path);

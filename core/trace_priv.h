@@ -28,7 +28,10 @@ int seterr(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__
 /* Silence HDF5's own error printing (once per process). */
 void h5_quiet(void);
 
-/* The most specific message on HDF5's error stack, or "HDF5 error". */
+/* Keep the most specific message on HDF5's error stack; call right after a failing call. */
+void h5_capture(void);
+
+/* The message kept by h5_capture() or on the stack now, or "HDF5 error". */
 const char *h5_reason(char *buf, size_t len);
 
 /* Scalar attributes; strings are variable-length UTF-8. Return 0 or -EIO. */
@@ -40,7 +43,11 @@ int h5_put_f64(hid_t obj, const char *name, double v);
 /* Write @json_text as the string dataset /analysis/@name of an open file. */
 int trace_put_json(hid_t file, const char *name, const char *json_text, char *err, size_t errlen);
 
-/* H5Fopen() with the trace's file access properties (no file locking). */
+/*
+ * H5Fopen() with the trace's file access properties (no file locking).
+ * Read-only opens use SWMR-read mode first: it tolerates a superblock whose
+ * end-of-allocation lags the data written (a writer killed inside a flush).
+ */
 hid_t trace_open_file(const char *path, unsigned flags);
 
 /* Check the schema attributes of an open file; 0 or -EINVAL with a reason. */

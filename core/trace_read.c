@@ -237,6 +237,8 @@ static int read_column(hid_t ds, hid_t memtype, size_t n, void *buf)
 	    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
 	    H5Dread(ds, memtype, mspace, fspace, H5P_DEFAULT, buf) >= 0)
 		rc = 0;
+	else
+		h5_capture();
 	if (mspace >= 0)
 		H5Sclose(mspace);
 	if (fspace >= 0)
@@ -437,6 +439,22 @@ static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment 
 			rc = seterr(err, errlen, -EIO, "segment %s: cannot read %s: %s", segname, trace_cols[c].name,
 				    h5_reason(why, sizeof(why)));
 			goto out;
+		}
+	}
+	{
+		size_t keep = seg->n_samples;
+
+		while (keep && isnan(seg->t_s[keep - 1]))
+			keep--;
+		if (keep < seg->n_samples) {
+			char note[160];
+
+			snprintf(note, sizeof(note), "segment %s: %zu trailing samples never written (writer stopped in a flush)",
+				 segname, seg->n_samples - keep);
+			seg->n_samples = keep;
+			rc = append_note(in, note);
+			if (rc)
+				goto out;
 		}
 	}
 	rc = check_samples(seg, segname, err, errlen);
