@@ -146,6 +146,22 @@ const char *h5_reason(char *buf, size_t len)
 	return buf;
 }
 
+void h5_close(hid_t id)
+{
+	if (id < 0)
+		return;
+	switch (H5Iget_type(id)) {
+	case H5I_FILE: H5Fclose(id); break;
+	case H5I_GROUP: H5Gclose(id); break;
+	case H5I_DATATYPE: H5Tclose(id); break;
+	case H5I_DATASPACE: H5Sclose(id); break;
+	case H5I_DATASET: H5Dclose(id); break;
+	case H5I_ATTR: H5Aclose(id); break;
+	case H5I_GENPROP_LST: H5Pclose(id); break;
+	default: break;
+	}
+}
+
 static int put_attr(hid_t obj, const char *name, hid_t type, const void *v)
 {
 	hid_t space, attr;
@@ -224,6 +240,17 @@ int fsync_path(const char *path)
 	return rc;
 }
 
+int publish_tmp(const char *tmp, const char *path, int rc, char *err, size_t errlen)
+{
+	if (!rc)
+		rc = fsync_path(tmp);
+	if (!rc && rename(tmp, path) < 0)
+		rc = seterr(err, errlen, -errno, "cannot rename into %s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
 char *dup_or_null(const char *s, int *rc)
 {
 	char *d;
@@ -280,14 +307,10 @@ int trace_put_json(hid_t file, const char *name, const char *json_text, char *er
 out:
 	if (rc)
 		seterr(err, errlen, rc, "cannot store analysis '%s': %s", name, h5_reason(why, sizeof(why)));
-	if (ds >= 0)
-		H5Dclose(ds);
-	if (space >= 0)
-		H5Sclose(space);
-	if (type >= 0)
-		H5Tclose(type);
-	if (grp >= 0)
-		H5Gclose(grp);
+	h5_close(ds);
+	h5_close(space);
+	h5_close(type);
+	h5_close(grp);
 	return rc;
 }
 
@@ -362,20 +385,25 @@ static hid_t make_dataset(hid_t loc, const char *name, hid_t type, hsize_t chunk
 
 	space = H5Screate_simple(1, &dim, &maxdim);
 	dcpl = H5Pcreate(H5P_DATASET_CREATE);
-	/* NaN fill: a sample that was counted but never written reads as unknown, not 0. */
+	/*
+	 * NaN fill: a sample that was counted but never written reads as unknown,
+	 * not 0.  The last, partial chunk stays unfiltered (full size, written in
+	 * place) until it is full: a flush then rewrites only new bytes instead of
+	 * recompressing and moving the chunk, so it is short and leaves no dead
+	 * copies behind.
+	 */
 	if (H5Tget_class(type) == H5T_FLOAT && dcpl >= 0)
 		H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan_fill);
 	if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, &chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
-	    H5Pset_deflate(dcpl, DEFLATE_LEVEL) >= 0)
+	    H5Pset_deflate(dcpl, DEFLATE_LEVEL) >= 0 &&
+	    H5Pset_chunk_opts(dcpl, H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) >= 0)
 		ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
 	if (ds >= 0 && units && units[0] && h5_put_str(ds, "units", units) < 0) {
 		H5Dclose(ds);
 		ds = H5I_INVALID_HID;
 	}
-	if (dcpl >= 0)
-		H5Pclose(dcpl);
-	if (space >= 0)
-		H5Sclose(space);
+	h5_close(dcpl);
+	h5_close(space);
 	return ds;
 }
 
@@ -404,10 +432,8 @@ static int append_rows(hid_t ds, hid_t memtype, uint64_t old, size_t n, const vo
 	}
 	rc = 0;
 out:
-	if (mspace >= 0)
-		H5Sclose(mspace);
-	if (fspace >= 0)
-		H5Sclose(fspace);
+	h5_close(mspace);
+	h5_close(fspace);
 	return rc;
 }
 
@@ -594,20 +620,16 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 	*out = t;
 	return 0;
 fail:
-	if (segs >= 0)
-		H5Gclose(segs);
-	if (fapl >= 0)
-		H5Pclose(fapl);
-	if (fcpl >= 0)
-		H5Pclose(fcpl);
+	h5_close(segs);
+	h5_close(fapl);
+	h5_close(fcpl);
 	if (t->file >= 0) {
 		H5Fclose(t->file);
 		unlink(path);
 	}
 	if (t->fd >= 0)
 		close(t->fd);
-	if (t->kind_type >= 0)
-		H5Tclose(t->kind_type);
+	h5_close(t->kind_type);
 	free(t->scratch);
 	free(t->buf);
 	free(t->path);
@@ -626,13 +648,10 @@ int slc_trace_set_flush_interval(struct slc_trace *t, double flush_s)
 static void close_segment_handles(struct slc_trace *t)
 {
 	for (size_t c = 0; c < NCOLS; c++)
-		if (t->cols[c] >= 0)
-			H5Dclose(t->cols[c]);
+		h5_close(t->cols[c]);
 	for (size_t c = 0; c < EV_NCOLS; c++)
-		if (t->ev[c] >= 0)
-			H5Dclose(t->ev[c]);
-	if (t->seg >= 0)
-		H5Gclose(t->seg);
+		h5_close(t->ev[c]);
+	h5_close(t->seg);
 	t->seg_open = 0;
 }
 
@@ -706,8 +725,7 @@ int slc_trace_segment_begin(struct slc_trace *t, const struct slc_segment_params
 	return 0;
 fail:
 	twerr(t, rc, "cannot start segment");
-	if (evg >= 0)
-		H5Gclose(evg);
+	h5_close(evg);
 	close_segment_handles(t);
 	return rc;
 }
@@ -866,14 +884,8 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 		rc = trace_put_json(f, name, json_text, err, errlen);
 	if (H5Fclose(f) < 0 && !rc)
 		rc = seterr(err, errlen, -EIO, "cannot close %s: %s", path, h5_reason(why, sizeof(why)));
-	f = H5I_INVALID_HID;
-	if (!rc)
-		rc = fsync_path(tmp);
-	if (!rc && rename(tmp, path) < 0)
-		rc = seterr(err, errlen, -errno, "cannot rename into %s: %s", path, strerror(errno));
 out:
-	if (rc)
-		unlink(tmp);
+	rc = publish_tmp(tmp, path, rc, err, errlen);
 	free(tmp);
 	return rc;
 }

@@ -28,6 +28,9 @@ int seterr(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__
 /* Silence HDF5's own error printing (once per process). */
 void h5_quiet(void);
 
+/* Close any HDF5 identifier by its kind; negative ones are ignored. */
+void h5_close(hid_t id);
+
 /* Keep the most specific message on HDF5's error stack; call right after a failing call. */
 void h5_capture(void);
 
@@ -81,6 +84,12 @@ void input_segment_clear(struct slc_input_segment *seg);
 int trace_load_hdf5(struct slc_input *in, const char *path, char *err, size_t errlen);
 int import_load_file(struct slc_input *in, const char *path, const struct slc_import_opts *opts,
 		     char *err, size_t errlen);
+
+/*
+ * Finish a write through a temporary file: when @rc is 0, fsync @tmp and
+ * rename it to @path; on any failure remove @tmp.  Returns the final rc.
+ */
+int publish_tmp(const char *tmp, const char *path, int rc, char *err, size_t errlen);
 
 /* strdup() that maps NULL to NULL; sets *@rc to -ENOMEM on failure. */
 char *dup_or_null(const char *s, int *rc);

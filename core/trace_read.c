@@ -68,12 +68,9 @@ static int get_str(hid_t obj, const char *name, char **out)
 	}
 	rc = *out ? 0 : -ENOMEM;
 out:
-	if (mtype >= 0)
-		H5Tclose(mtype);
-	if (ftype >= 0)
-		H5Tclose(ftype);
-	if (attr >= 0)
-		H5Aclose(attr);
+	h5_close(mtype);
+	h5_close(ftype);
+	h5_close(attr);
 	return rc;
 }
 
@@ -93,10 +90,8 @@ static int get_num(hid_t obj, const char *name, hid_t memtype, void *out)
 	if (type >= 0 && space >= 0 && (H5Tget_class(type) == H5T_INTEGER || H5Tget_class(type) == H5T_FLOAT) &&
 	    H5Sget_simple_extent_npoints(space) == 1)
 		rc = H5Aread(attr, memtype, out) < 0 ? -EINVAL : 0;
-	if (space >= 0)
-		H5Sclose(space);
-	if (type >= 0)
-		H5Tclose(type);
+	h5_close(space);
+	h5_close(type);
 	H5Aclose(attr);
 	return rc;
 }
@@ -215,10 +210,8 @@ static int64_t column_length(hid_t ds, int want_string)
 				: cls == H5T_INTEGER || cls == H5T_FLOAT)
 			n = (int64_t)dim;
 	}
-	if (type >= 0)
-		H5Tclose(type);
-	if (space >= 0)
-		H5Sclose(space);
+	h5_close(type);
+	h5_close(space);
 	return n;
 }
 
@@ -239,10 +232,8 @@ static int read_column(hid_t ds, hid_t memtype, size_t n, void *buf)
 		rc = 0;
 	else
 		h5_capture();
-	if (mspace >= 0)
-		H5Sclose(mspace);
-	if (fspace >= 0)
-		H5Sclose(fspace);
+	h5_close(mspace);
+	h5_close(fspace);
 	return rc;
 }
 
@@ -356,15 +347,13 @@ static int read_events(hid_t seg_group, struct slc_input_segment *seg, const cha
 out:
 	if (rc == -ENOMEM)
 		seterr(err, errlen, rc, "out of memory");
-	if (kind_type >= 0)
-		H5Tclose(kind_type);
+	h5_close(kind_type);
 	free(t);
 	free(v);
 	free(hb);
 	free(kinds);
 	for (int c = 0; c < 4; c++)
-		if (ds[c] >= 0)
-			H5Dclose(ds[c]);
+		h5_close(ds[c]);
 	H5Gclose(g);
 	return rc;
 }
@@ -464,8 +453,7 @@ static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment 
 		input_segment_derive_bw(seg);
 out:
 	for (size_t c = 0; c < trace_ncols; c++)
-		if (ds[c] >= 0)
-			H5Dclose(ds[c]);
+		h5_close(ds[c]);
 	return rc;
 }
 
@@ -510,8 +498,7 @@ static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info,
 		}
 		H5Tclose(mtype);
 	}
-	if (type >= 0)
-		H5Tclose(type);
+	h5_close(type);
 	H5Dclose(ds);
 	return w->rc ? -1 : 0;
 }
@@ -599,8 +586,7 @@ int trace_load_hdf5(struct slc_input *in, const char *path, char *err, size_t er
 			seterr(err, errlen, rc, "out of memory");
 	}
 out:
-	if (segs >= 0)
-		H5Gclose(segs);
+	h5_close(segs);
 	H5Fclose(f);
 	H5Eclear2(H5E_DEFAULT);
 	return rc;
@@ -709,11 +695,8 @@ int slc_input_write_trace(const struct slc_input *in, const char *path, const ch
 	}
 	if (slc_trace_close(t) && !rc)
 		rc = seterr(err, errlen, -EIO, "cannot close %s", path);
-	if (!rc && rename(tmp, path) < 0)
-		rc = seterr(err, errlen, -errno, "cannot rename into %s: %s", path, strerror(errno));
 out:
-	if (rc)
-		unlink(tmp);
+	rc = publish_tmp(tmp, path, rc, err, errlen);
 	free(tmp);
 	return rc;
 }
