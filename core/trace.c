@@ -506,8 +506,10 @@ int slc_trace_flush(struct slc_trace *t)
 		if (rc)
 			return twerr(t, rc, "cannot write samples");
 	}
-	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0 && (h5_capture(), 1))
+	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0) {
+		h5_capture();
 		return twerr(t, -EIO, "cannot flush trace");
+	}
 	/* Survive power loss too, not only the death of this process. */
 	if (fsync(t->fd) < 0)
 		return twerr(t, -errno, "cannot sync trace");
@@ -740,6 +742,13 @@ int slc_trace_append(struct slc_trace *t, const struct slc_sample *s)
 		return twerr(t, -EINVAL, "sample time not finite");
 	if (t->have_last && (s->t_s < t->last_t_s || s->bytes_total < t->last_bytes))
 		return twerr(t, -EINVAL, "sample time or byte count goes backwards");
+	/* A failed flush left the buffer full: try again before adding. */
+	if (t->nbuf >= SLC_TRACE_BUFFER_SAMPLES) {
+		int rc = slc_trace_flush(t);
+
+		if (rc)
+			return rc;
+	}
 	t->buf[t->nbuf++] = *s;
 	t->last_t_s = s->t_s;
 	t->last_bytes = s->bytes_total;
@@ -757,6 +766,12 @@ int slc_trace_event(struct slc_trace *t, const struct slc_event *e)
 		return twerr(t, -EINVAL, "event without a segment");
 	if (!e->kind || !e->kind[0] || strlen(e->kind) > SLC_TRACE_KIND_MAX)
 		return twerr(t, -EINVAL, "event kind empty or longer than 31 bytes");
+	if (t->nev >= EVENT_BUFFER) {
+		int rc = slc_trace_flush(t);
+
+		if (rc)
+			return rc;
+	}
 	b = &t->evbuf[t->nev++];
 	memset(b, 0, sizeof(*b));
 	b->t_s = e->t_s;
