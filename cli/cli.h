@@ -24,6 +24,8 @@ struct cli_cmd {
 
 /* Commands (one file each). */
 extern const struct cli_cmd cli_cmd_sim;
+extern const struct cli_cmd cli_cmd_import;
+extern const struct cli_cmd cli_cmd_export;
 
 /*
  * cli_usage() - print "slcscope CMD: <message>" and a pointer to the help to

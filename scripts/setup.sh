@@ -36,6 +36,9 @@ packages=(
 	libblkid-dev       # partition table / filesystem signature checks
 	libcmocka-dev      # unit tests
 	python3            # test helpers
+	python3-h5py       # tests/trace/test_h5py.py reads traces without slcscope
+	clang              # libFuzzer build of tests/fuzz (bounded run in ctest)
+	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang
 )
 
 if [ "$do_install" = 1 ]; then

@@ -31,6 +31,7 @@
 #include "slcscope/sample.h"
 #include "slcscope/sim.h"
 #include "slcscope/engine.h"
+#include "slcscope/trace.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/* Export of a loaded input as CSV or JSON (slcscope export). */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_priv.h"
+
+static const char *format_name(enum slc_input_format f)
+{
+	switch (f) {
+	case SLC_INPUT_TRACE: return "trace";
+	case SLC_INPUT_FIO: return "fio";
+	case SLC_INPUT_CSV: return "csv";
+	}
+	return "unknown";
+}
+
+/* Shortest of %.15g / %.17g that reads back as the same double; "" for NaN. */
+static const char *fmt_double(char *buf, size_t len, double v)
+{
+	if (isnan(v)) {
+		buf[0] = 0;
+		return buf;
+	}
+	snprintf(buf, len, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+int slc_input_export_csv(const struct slc_input *in, FILE *out)
+{
+	char a[40], b[40], c[40], d[40], e[40], f[40], g[40], h[40];
+
+	fprintf(out, "# slcscope export of %s (%s)\n", str_or_empty(in->source), format_name(in->format));
+	if (in->import_notes)
+		fprintf(out, "# notes: %s\n", in->import_notes);
+	for (size_t i = 0; i < in->n_segments; i++) {
+		const struct slc_segment_params *p = &in->segments[i].params;
+
+		fprintf(out,
+			"# segment %zu: step=%s workload=%s block_bytes=%u queue_depth=%u jobs=%u offset_bytes=%llu "
+			"range_bytes=%llu idle_before_s=%s seed=%llu data_pattern=%s interval_s=%s clock=%s\n",
+			i, str_or_empty(p->step), str_or_empty(p->workload), p->block_bytes, p->queue_depth, p->jobs,
+			(unsigned long long)p->offset_bytes, (unsigned long long)p->range_bytes,
+			fmt_double(a, sizeof(a), p->idle_before_s), (unsigned long long)p->seed,
+			str_or_empty(p->data_pattern), fmt_double(b, sizeof(b), p->interval_s), str_or_empty(p->clock));
+	}
+	fprintf(out, "segment,t_s,interval_s,bytes_total,ios,write_bytes_per_s,lat_p50_us,lat_p99_us,lat_p999_us,"
+		     "lat_max_us,temp_c\n");
+	for (size_t i = 0; i < in->n_segments; i++) {
+		const struct slc_input_segment *s = &in->segments[i];
+
+		for (size_t j = 0; j < s->n_samples; j++)
+			fprintf(out, "%zu,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s\n", i, fmt_double(a, sizeof(a), s->t_s[j]),
+				fmt_double(b, sizeof(b), s->interval_s[j]), (unsigned long long)s->bytes_total[j],
+				(unsigned long long)s->ios[j], fmt_double(c, sizeof(c), s->bw_bps[j]),
+				fmt_double(d, sizeof(d), s->lat_p50_us[j]), fmt_double(e, sizeof(e), s->lat_p99_us[j]),
+				fmt_double(f, sizeof(f), s->lat_p999_us[j]), fmt_double(g, sizeof(g), s->lat_max_us[j]),
+				fmt_double(h, sizeof(h), s->temp_c[j]));
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+/* Helpers that tolerate NULL children: json_object_set_new() then fails and we report ENOMEM. */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *ju64(uint64_t v)
+{
+	if (v > (uint64_t)INT64_MAX) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+		return json_string(buf);
+	}
+	return json_integer((json_int_t)v);
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static int set(json_t *obj, const char *key, json_t *v)
+{
+	return json_object_set_new(obj, key, v) ? -ENOMEM : 0;
+}
+
+static json_t *params_json(const struct slc_segment_params *p, int *rc)
+{
+	json_t *o = json_object();
+
+	if (!o) {
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	*rc |= set(o, "step", jstr(p->step));
+	*rc |= set(o, "workload", jstr(p->workload));
+	*rc |= set(o, "block_bytes", ju64(p->block_bytes));
+	*rc |= set(o, "queue_depth", ju64(p->queue_depth));
+	*rc |= set(o, "jobs", ju64(p->jobs));
+	*rc |= set(o, "offset_bytes", ju64(p->offset_bytes));
+	*rc |= set(o, "range_bytes", ju64(p->range_bytes));
+	*rc |= set(o, "idle_before_s", jreal(p->idle_before_s));
+	*rc |= set(o, "seed", ju64(p->seed));
+	*rc |= set(o, "data_pattern", jstr(p->data_pattern));
+	*rc |= set(o, "interval_s", jreal(p->interval_s));
+	*rc |= set(o, "clock", jstr(p->clock));
+	return o;
+}
+
+static json_t *column_json(const void *data, int is_u64, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		json_t *v = is_u64 ? ju64(((const uint64_t *)data)[i]) : jreal(((const double *)data)[i]);
+
+		if (json_array_append_new(a, v)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+static json_t *segment_json(const struct slc_input_segment *s, size_t index, int *rc)
+{
+	json_t *o = json_object(), *cols = json_object(), *evs = json_array();
+
+	if (!o || !cols || !evs) {
+		json_decref(o);
+		json_decref(cols);
+		json_decref(evs);
+		*rc = -ENOMEM;
+		return NULL;
+	}
+	*rc |= set(o, "index", ju64(index));
+	*rc |= set(o, "params", params_json(&s->params, rc));
+	*rc |= set(o, "n_samples", ju64(s->n_samples));
+	for (size_t c = 0; c < trace_ncols; c++) {
+		const void *data = *(void *const *)((const char *)s + trace_cols[c].input_off);
+
+		*rc |= set(cols, trace_cols[c].name, column_json(data, trace_cols[c].is_u64, s->n_samples));
+	}
+	*rc |= set(cols, "write_bytes_per_s", column_json(s->bw_bps, 0, s->n_samples));
+	*rc |= set(o, "samples", cols);
+	for (size_t i = 0; i < s->n_events; i++) {
+		json_t *e = json_object();
+
+		if (!e || json_array_append_new(evs, e)) {
+			*rc = -ENOMEM;
+			break;
+		}
+		*rc |= set(e, "t_s", jreal(s->events[i].t_s));
+		*rc |= set(e, "host_bytes", ju64(s->events[i].host_bytes));
+		*rc |= set(e, "kind", jstr(s->events[i].kind));
+		*rc |= set(e, "value", jreal(s->events[i].value));
+	}
+	*rc |= set(o, "events", evs);
+	return o;
+}
+
+int slc_input_export_json(const struct slc_input *in, FILE *out)
+{
+	json_t *root = json_object(), *meta = json_object(), *segs = json_array(), *an = json_object();
+	int rc = 0;
+
+	if (!root || !meta || !segs || !an) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc |= set(root, "schema", json_string(SLC_TRACE_SCHEMA));
+	rc |= set(root, "schema_version", json_integer(SLC_TRACE_SCHEMA_VERSION));
+	rc |= set(root, "source", jstr(in->source));
+	rc |= set(root, "format", json_string(format_name(in->format)));
+	rc |= set(meta, "command_line", jstr(in->meta.command_line));
+	rc |= set(meta, "target", jstr(in->meta.target));
+	rc |= set(meta, "device_model", jstr(in->meta.device_model));
+	rc |= set(meta, "device_serial", jstr(in->meta.device_serial));
+	rc |= set(meta, "device_firmware", jstr(in->meta.device_firmware));
+	rc |= set(meta, "capacity_bytes", ju64(in->meta.capacity_bytes));
+	rc |= set(meta, "logical_block_bytes", ju64(in->meta.logical_block_bytes));
+	rc |= set(meta, "tool_version", jstr(in->tool_version));
+	rc |= set(meta, "created_utc", jstr(in->created_utc));
+	rc |= set(meta, "host", jstr(in->host));
+	rc |= set(root, "meta", meta);
+	meta = NULL;
+	rc |= set(root, "notes", jstr(in->import_notes));
+	for (size_t i = 0; i < in->n_segments && !rc; i++)
+		if (json_array_append_new(segs, segment_json(&in->segments[i], i, &rc)))
+			rc = -ENOMEM;
+	rc |= set(root, "segments", segs);
+	segs = NULL;
+	for (size_t i = 0; i < in->n_analysis && !rc; i++) {
+		/* Stored results are JSON text; keep them as JSON when they parse. */
+		json_t *v = json_loads(in->analysis[i].json_text, JSON_DECODE_ANY, NULL);
+
+		rc |= set(an, in->analysis[i].name, v ? v : json_string(in->analysis[i].json_text));
+	}
+	rc |= set(root, "analysis", an);
+	an = NULL;
+	if (rc) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) < 0 ||
+	    fputc('\n', out) == EOF || ferror(out))
+		rc = -EIO;
+out:
+	json_decref(root);
+	json_decref(meta);
+	json_decref(segs);
+	json_decref(an);
+	return rc;
+}

@@ -1,0 +1,906 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Trace writer: streamed, chunked + deflate HDF5, flushed to a consistent
+ * state on disk at least every flush interval.
+ *
+ * Crash safety.  Samples and events are kept in a bounded memory buffer and
+ * handed to HDF5 only inside slc_trace_flush(), which ends with H5Fflush()
+ * and fsync().  Between flushes the library is not touched at all, so the
+ * bytes on disk are exactly those of the last completed flush: a process
+ * killed there leaves a file that opens normally (format of the earliest
+ * HDF5 library version, superblock v0: no "file open for writing" flags
+ * that SWMR's superblock v3 leaves behind and that make a plain open refuse
+ * the file).  Only a kill inside the flush itself (milliseconds every flush
+ * interval) can leave a damaged file; docs/trace-format.md measures this.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace_priv.h"
+
+#define CHUNK_SAMPLES 4096
+#define CHUNK_EVENTS 256
+#define DEFLATE_LEVEL 4
+#define EVENT_BUFFER 256
+
+const struct trace_col trace_cols[] = {
+	{ "t_s", "s", 0, 1, offsetof(struct slc_sample, t_s), offsetof(struct slc_input_segment, t_s) },
+	{ "interval_s", "s", 0, 1, offsetof(struct slc_sample, interval_s),
+	  offsetof(struct slc_input_segment, interval_s) },
+	{ "bytes_total", "bytes", 1, 1, offsetof(struct slc_sample, bytes_total),
+	  offsetof(struct slc_input_segment, bytes_total) },
+	{ "ios", "count", 1, 0, offsetof(struct slc_sample, ios), offsetof(struct slc_input_segment, ios) },
+	{ "lat_p50_us", "us", 0, 0, offsetof(struct slc_sample, lat_p50_us),
+	  offsetof(struct slc_input_segment, lat_p50_us) },
+	{ "lat_p99_us", "us", 0, 0, offsetof(struct slc_sample, lat_p99_us),
+	  offsetof(struct slc_input_segment, lat_p99_us) },
+	{ "lat_p999_us", "us", 0, 0, offsetof(struct slc_sample, lat_p999_us),
+	  offsetof(struct slc_input_segment, lat_p999_us) },
+	{ "lat_max_us", "us", 0, 0, offsetof(struct slc_sample, lat_max_us),
+	  offsetof(struct slc_input_segment, lat_max_us) },
+	{ "temp_c", "degC", 0, 0, offsetof(struct slc_sample, temp_c), offsetof(struct slc_input_segment, temp_c) },
+};
+const size_t trace_ncols = sizeof(trace_cols) / sizeof(trace_cols[0]);
+#define NCOLS (sizeof(trace_cols) / sizeof(trace_cols[0]))
+
+/* Event columns, in the segment's "events" group. */
+enum { EV_T, EV_BYTES, EV_KIND, EV_VALUE, EV_NCOLS };
+static const char *const ev_names[EV_NCOLS] = { "t_s", "host_bytes", "kind", "value" };
+static const char *const ev_units[EV_NCOLS] = { "s", "bytes", "", "see kind" };
+
+struct buffered_event {
+	double t_s;
+	uint64_t host_bytes;
+	char kind[SLC_TRACE_KIND_MAX + 1];
+	double value;
+};
+
+struct slc_trace {
+	hid_t file;
+	int fd;                          /* for fsync() */
+	char *path;
+	double flush_s;
+	struct timespec last_flush;
+	/* current segment */
+	int seg_open;
+	size_t seg_count;
+	hid_t seg;
+	hid_t cols[NCOLS];
+	hid_t ev[EV_NCOLS];
+	hid_t kind_type;
+	uint64_t n_written, ev_written;
+	double last_t_s;
+	uint64_t last_bytes;
+	int have_last;
+	/* buffers */
+	struct slc_sample *buf;
+	size_t nbuf;
+	struct buffered_event evbuf[EVENT_BUFFER];
+	size_t nev;
+	void *scratch;                   /* one column of the buffer */
+	char err[256];
+};
+
+/* ---- helpers shared with the reader --------------------------------- */
+
+int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+void h5_quiet(void)
+{
+	static int done;
+
+	if (!done) {
+		H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+		done = 1;
+	}
+}
+
+static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
+{
+	char **msg = data;
+
+	/* Walked upward: the first entry is the deepest, most specific one. */
+	if (n == 0 && e->desc && e->desc[0])
+		*msg = (char *)e->desc;
+	return 0;
+}
+
+/*
+ * Every HDF5 call clears the error stack, so the reason is taken right where
+ * a call fails (h5_capture()) and kept until h5_reason() hands it out.
+ */
+static _Thread_local char captured[160];
+
+void h5_capture(void)
+{
+	char *msg = NULL;
+
+	H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &msg);
+	if (msg)
+		snprintf(captured, sizeof(captured), "%s", msg);
+	H5Eclear2(H5E_DEFAULT);
+}
+
+const char *h5_reason(char *buf, size_t len)
+{
+	h5_capture();
+	snprintf(buf, len, "%s", captured[0] ? captured : "HDF5 error");
+	captured[0] = 0;
+	return buf;
+}
+
+void h5_close(hid_t id)
+{
+	if (id < 0)
+		return;
+	switch (H5Iget_type(id)) {
+	case H5I_FILE: H5Fclose(id); break;
+	case H5I_GROUP: H5Gclose(id); break;
+	case H5I_DATATYPE: H5Tclose(id); break;
+	case H5I_DATASPACE: H5Sclose(id); break;
+	case H5I_DATASET: H5Dclose(id); break;
+	case H5I_ATTR: H5Aclose(id); break;
+	case H5I_GENPROP_LST: H5Pclose(id); break;
+	default: break;
+	}
+}
+
+static int put_attr(hid_t obj, const char *name, hid_t type, const void *v)
+{
+	hid_t space, attr;
+	int rc = -EIO;
+
+	if (H5Aexists(obj, name) > 0)
+		H5Adelete(obj, name);
+	space = H5Screate(H5S_SCALAR);
+	if (space < 0)
+		return -EIO;
+	attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+	if (attr >= 0) {
+		if (H5Awrite(attr, type, v) >= 0)
+			rc = 0;
+		H5Aclose(attr);
+	}
+	H5Sclose(space);
+	return rc;
+}
+
+int h5_put_str(hid_t obj, const char *name, const char *value)
+{
+	hid_t type = H5Tcopy(H5T_C_S1);
+	const char *v = value ? value : "";
+	int rc;
+
+	if (type < 0)
+		return -EIO;
+	H5Tset_size(type, H5T_VARIABLE);
+	H5Tset_cset(type, H5T_CSET_UTF8);
+	rc = put_attr(obj, name, type, &v);
+	H5Tclose(type);
+	return rc;
+}
+
+int h5_put_u64(hid_t obj, const char *name, uint64_t v)
+{
+	return put_attr(obj, name, H5T_NATIVE_UINT64, &v);
+}
+
+int h5_put_u32(hid_t obj, const char *name, uint32_t v)
+{
+	return put_attr(obj, name, H5T_NATIVE_UINT32, &v);
+}
+
+int h5_put_f64(hid_t obj, const char *name, double v)
+{
+	return put_attr(obj, name, H5T_NATIVE_DOUBLE, &v);
+}
+
+void trace_segment_name(char *buf, size_t len, size_t index)
+{
+	snprintf(buf, len, "%04zu", index);
+}
+
+char *tmp_name_beside(const char *path)
+{
+	size_t n = strlen(path) + 32;
+	char *s = malloc(n);
+
+	if (s)
+		snprintf(s, n, "%s.tmp.%ld", path, (long)getpid());
+	return s;
+}
+
+int fsync_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+int publish_tmp(const char *tmp, const char *path, int rc, char *err, size_t errlen)
+{
+	if (!rc)
+		rc = fsync_path(tmp);
+	if (!rc && rename(tmp, path) < 0)
+		rc = seterr(err, errlen, -errno, "cannot rename into %s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+char *dup_or_null(const char *s, int *rc)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*rc = -ENOMEM;
+	return d;
+}
+
+static int valid_json_name(const char *name)
+{
+	if (!name || !name[0] || strlen(name) > 64)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_' || *p == '-'))
+			return 0;
+	return 1;
+}
+
+int trace_put_json(hid_t file, const char *name, const char *json_text, char *err, size_t errlen)
+{
+	hid_t grp = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID, ds = H5I_INVALID_HID;
+	char why[160];
+	int rc = -EIO;
+
+	if (!valid_json_name(name))
+		return seterr(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
+	if (!json_text)
+		return seterr(err, errlen, -EINVAL, "no JSON text");
+	if (H5Lexists(file, "analysis", H5P_DEFAULT) > 0)
+		grp = H5Gopen2(file, "analysis", H5P_DEFAULT);
+	else
+		grp = H5Gcreate2(file, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (grp < 0)
+		goto out;
+	if (H5Lexists(grp, name, H5P_DEFAULT) > 0 && H5Ldelete(grp, name, H5P_DEFAULT) < 0)
+		goto out;
+	type = H5Tcopy(H5T_C_S1);
+	space = H5Screate(H5S_SCALAR);
+	if (type < 0 || space < 0)
+		goto out;
+	H5Tset_size(type, H5T_VARIABLE);
+	H5Tset_cset(type, H5T_CSET_UTF8);
+	ds = H5Dcreate2(grp, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (ds < 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &json_text) < 0)
+		goto out;
+	if (h5_put_str(ds, "content_type", "application/json") < 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc)
+		seterr(err, errlen, rc, "cannot store analysis '%s': %s", name, h5_reason(why, sizeof(why)));
+	h5_close(ds);
+	h5_close(space);
+	h5_close(type);
+	h5_close(grp);
+	return rc;
+}
+
+static hid_t file_access_plist(void)
+{
+	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+
+	if (fapl < 0)
+		return fapl;
+	/* Earliest format: readable by old MATLAB/h5py, no SWMR status flags. */
+	H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST);
+#if H5_VERSION_GE(1, 10, 7)
+	/* Let readers look at a trace while it is being written. */
+	H5Pset_file_locking(fapl, 0, 1);
+#endif
+	return fapl;
+}
+
+hid_t trace_open_file(const char *path, unsigned flags)
+{
+	hid_t fapl = file_access_plist();
+	hid_t f = H5I_INVALID_HID;
+
+	if (fapl < 0)
+		return fapl;
+	/*
+	 * HDF5 writes the superblock, with the end-of-allocation address, last
+	 * in a flush; a writer killed just before leaves data past that address.
+	 * SWMR-read mode does not check reads against it, so such a file reads.
+	 */
+	if (flags == H5F_ACC_RDONLY)
+		f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+	if (f < 0)
+		f = H5Fopen(path, flags, fapl);
+	if (f < 0)
+		h5_capture();
+	H5Pclose(fapl);
+	return f;
+}
+
+/* ---- writer ---------------------------------------------------------- */
+
+static int twerr(struct slc_trace *t, int rc, const char *what)
+{
+	char why[160];
+
+	if (rc == -EIO)
+		snprintf(t->err, sizeof(t->err), "%s: %s", what, h5_reason(why, sizeof(why)));
+	else
+		snprintf(t->err, sizeof(t->err), "%s: %s", what, strerror(-rc));
+	return rc;
+}
+
+const char *slc_trace_errmsg(const struct slc_trace *t)
+{
+	return t ? t->err : "";
+}
+
+static double since_s(const struct timespec *a)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - a->tv_sec) + (double)(now.tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+static hid_t make_dataset(hid_t loc, const char *name, hid_t type, hsize_t chunk, const char *units)
+{
+	hsize_t dim = 0, maxdim = H5S_UNLIMITED;
+	hid_t space, dcpl, ds = H5I_INVALID_HID;
+	double nan_fill = NAN;
+
+	space = H5Screate_simple(1, &dim, &maxdim);
+	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	/*
+	 * NaN fill: a sample that was counted but never written reads as unknown,
+	 * not 0.  The last, partial chunk stays unfiltered (full size, written in
+	 * place) until it is full: a flush then rewrites only new bytes instead of
+	 * recompressing and moving the chunk, so it is short and leaves no dead
+	 * copies behind.
+	 */
+	if (H5Tget_class(type) == H5T_FLOAT && dcpl >= 0)
+		H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan_fill);
+	if (space >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, &chunk) >= 0 && H5Pset_shuffle(dcpl) >= 0 &&
+	    H5Pset_deflate(dcpl, DEFLATE_LEVEL) >= 0 &&
+	    H5Pset_chunk_opts(dcpl, H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) >= 0)
+		ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	if (ds >= 0 && units && units[0] && h5_put_str(ds, "units", units) < 0) {
+		H5Dclose(ds);
+		ds = H5I_INVALID_HID;
+	}
+	h5_close(dcpl);
+	h5_close(space);
+	return ds;
+}
+
+/* Extend a 1-D dataset from @old to @old + @n elements and write @data there. */
+static int append_rows(hid_t ds, hid_t memtype, uint64_t old, size_t n, const void *data)
+{
+	hsize_t size = old + n, start = old, count = n;
+	hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+	int rc = -EIO;
+
+	if (n == 0)
+		return 0;
+	if (H5Dset_extent(ds, &size) < 0) {
+		h5_capture();
+		return -EIO;
+	}
+	fspace = H5Dget_space(ds);
+	mspace = H5Screate_simple(1, &count, NULL);
+	if (fspace < 0 || mspace < 0)
+		goto out;
+	if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0)
+		goto out;
+	if (H5Dwrite(ds, memtype, mspace, fspace, H5P_DEFAULT, data) < 0) {
+		h5_capture();
+		goto out;
+	}
+	rc = 0;
+out:
+	h5_close(mspace);
+	h5_close(fspace);
+	return rc;
+}
+
+static int write_sample_buffer(struct slc_trace *t)
+{
+	for (size_t c = 0; c < NCOLS; c++) {
+		const struct trace_col *col = &trace_cols[c];
+		int rc;
+
+		for (size_t i = 0; i < t->nbuf; i++) {
+			const char *src = (const char *)&t->buf[i] + col->sample_off;
+
+			if (col->is_u64)
+				memcpy((uint64_t *)t->scratch + i, src, sizeof(uint64_t));
+			else
+				memcpy((double *)t->scratch + i, src, sizeof(double));
+		}
+		rc = append_rows(t->cols[c], col->is_u64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_DOUBLE, t->n_written,
+				 t->nbuf, t->scratch);
+		if (rc)
+			return rc;
+	}
+	t->n_written += t->nbuf;
+	t->nbuf = 0;
+	return 0;
+}
+
+static int write_event_buffer(struct slc_trace *t)
+{
+	double d[EVENT_BUFFER];
+	uint64_t u[EVENT_BUFFER];
+	char kinds[EVENT_BUFFER][SLC_TRACE_KIND_MAX + 1];
+	size_t n = t->nev;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		d[i] = t->evbuf[i].t_s;
+	rc = append_rows(t->ev[EV_T], H5T_NATIVE_DOUBLE, t->ev_written, n, d);
+	for (size_t i = 0; i < n; i++)
+		u[i] = t->evbuf[i].host_bytes;
+	if (!rc)
+		rc = append_rows(t->ev[EV_BYTES], H5T_NATIVE_UINT64, t->ev_written, n, u);
+	for (size_t i = 0; i < n; i++)
+		memcpy(kinds[i], t->evbuf[i].kind, sizeof(kinds[i]));
+	if (!rc)
+		rc = append_rows(t->ev[EV_KIND], t->kind_type, t->ev_written, n, kinds);
+	for (size_t i = 0; i < n; i++)
+		d[i] = t->evbuf[i].value;
+	if (!rc)
+		rc = append_rows(t->ev[EV_VALUE], H5T_NATIVE_DOUBLE, t->ev_written, n, d);
+	if (rc)
+		return rc;
+	t->ev_written += n;
+	t->nev = 0;
+	return 0;
+}
+
+int slc_trace_flush(struct slc_trace *t)
+{
+	int rc = 0;
+
+	if (!t)
+		return -EINVAL;
+	if (t->seg_open) {
+		rc = write_sample_buffer(t);
+		if (!rc)
+			rc = write_event_buffer(t);
+		if (rc)
+			return twerr(t, rc, "cannot write samples");
+	}
+	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0) {
+		h5_capture();
+		return twerr(t, -EIO, "cannot flush trace");
+	}
+	/* Survive power loss too, not only the death of this process. */
+	if (fsync(t->fd) < 0)
+		return twerr(t, -errno, "cannot sync trace");
+	clock_gettime(CLOCK_MONOTONIC, &t->last_flush);
+	return 0;
+}
+
+static int maybe_flush(struct slc_trace *t)
+{
+	if (t->nbuf >= SLC_TRACE_BUFFER_SAMPLES || t->nev >= EVENT_BUFFER || since_s(&t->last_flush) >= t->flush_s)
+		return slc_trace_flush(t);
+	return 0;
+}
+
+static int write_root_attrs(hid_t f, const struct slc_trace_meta *m)
+{
+	char host[256] = "", created[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	gmtime_r(&now, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rc |= h5_put_str(f, "schema", SLC_TRACE_SCHEMA);
+	rc |= h5_put_u32(f, "schema_version", SLC_TRACE_SCHEMA_VERSION);
+	rc |= h5_put_str(f, "tool_version", SLCSCOPE_VERSION);
+	rc |= h5_put_str(f, "created_utc", created);
+	rc |= h5_put_str(f, "host", host);
+	rc |= h5_put_str(f, "command_line", m->command_line);
+	rc |= h5_put_str(f, "target", m->target);
+	if (m->device_model)
+		rc |= h5_put_str(f, "device_model", m->device_model);
+	if (m->device_serial)
+		rc |= h5_put_str(f, "device_serial", m->device_serial);
+	if (m->device_firmware)
+		rc |= h5_put_str(f, "device_firmware", m->device_firmware);
+	rc |= h5_put_u64(f, "capacity_bytes", m->capacity_bytes);
+	rc |= h5_put_u32(f, "logical_block_bytes", m->logical_block_bytes);
+	return rc ? -EIO : 0;
+}
+
+int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_trace_meta *meta,
+		     char *err, size_t errlen)
+{
+	struct slc_trace *t;
+	hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID, segs = H5I_INVALID_HID;
+	char why[160];
+	int rc = -ENOMEM;
+
+	*out = NULL;
+	if (!path || !meta)
+		return seterr(err, errlen, -EINVAL, "no path or metadata");
+	h5_quiet();
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return seterr(err, errlen, -ENOMEM, "out of memory");
+	t->file = H5I_INVALID_HID;
+	t->fd = -1;
+	t->flush_s = 2.0;
+	t->path = strdup(path);
+	t->buf = malloc(SLC_TRACE_BUFFER_SAMPLES * sizeof(*t->buf));
+	t->scratch = malloc(SLC_TRACE_BUFFER_SAMPLES * sizeof(double));
+	t->kind_type = H5Tcopy(H5T_C_S1);
+	if (!t->path || !t->buf || !t->scratch) {
+		seterr(err, errlen, rc, "out of memory");
+		goto fail;
+	}
+	rc = -EIO;
+	if (t->kind_type < 0 || H5Tset_size(t->kind_type, SLC_TRACE_KIND_MAX + 1) < 0 ||
+	    H5Tset_strpad(t->kind_type, H5T_STR_NULLTERM) < 0) {
+		seterr(err, errlen, rc, "cannot create string type: %s", h5_reason(why, sizeof(why)));
+		goto fail;
+	}
+	fapl = file_access_plist();
+	fcpl = H5Pcreate(H5P_FILE_CREATE);
+	/*
+	 * Never reuse freed file space: a chunk that grows is written to new
+	 * space at the end of the file, so the old copy the on-disk metadata
+	 * still points to stays intact until the new metadata is written.
+	 */
+	if (fcpl < 0 || H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) < 0) {
+		seterr(err, errlen, rc, "cannot set up file creation: %s", h5_reason(why, sizeof(why)));
+		goto fail;
+	}
+	t->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+	if (t->file < 0) {
+		seterr(err, errlen, rc, "cannot create %s: %s", path, h5_reason(why, sizeof(why)));
+		goto fail;
+	}
+	segs = H5Gcreate2(t->file, "segments", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (segs < 0 || write_root_attrs(t->file, meta) < 0) {
+		seterr(err, errlen, rc, "cannot write trace header: %s", h5_reason(why, sizeof(why)));
+		goto fail;
+	}
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0) {
+		rc = -errno;
+		seterr(err, errlen, rc, "cannot open %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	rc = slc_trace_flush(t);
+	if (rc) {
+		seterr(err, errlen, rc, "%s", t->err);
+		goto fail;
+	}
+	H5Gclose(segs);
+	H5Pclose(fcpl);
+	H5Pclose(fapl);
+	*out = t;
+	return 0;
+fail:
+	h5_close(segs);
+	h5_close(fapl);
+	h5_close(fcpl);
+	if (t->file >= 0) {
+		H5Fclose(t->file);
+		unlink(path);
+	}
+	if (t->fd >= 0)
+		close(t->fd);
+	h5_close(t->kind_type);
+	free(t->scratch);
+	free(t->buf);
+	free(t->path);
+	free(t);
+	return rc;
+}
+
+int slc_trace_set_flush_interval(struct slc_trace *t, double flush_s)
+{
+	if (!t || !isfinite(flush_s) || flush_s < 0)
+		return -EINVAL;
+	t->flush_s = flush_s;
+	return 0;
+}
+
+static void close_segment_handles(struct slc_trace *t)
+{
+	for (size_t c = 0; c < NCOLS; c++)
+		h5_close(t->cols[c]);
+	for (size_t c = 0; c < EV_NCOLS; c++)
+		h5_close(t->ev[c]);
+	h5_close(t->seg);
+	t->seg_open = 0;
+}
+
+static int write_params(hid_t g, const struct slc_segment_params *p, size_t index)
+{
+	int rc = 0;
+
+	rc |= h5_put_u32(g, "index", (uint32_t)index);
+	rc |= h5_put_str(g, "step", p->step);
+	rc |= h5_put_str(g, "workload", p->workload);
+	rc |= h5_put_u32(g, "block_bytes", p->block_bytes);
+	rc |= h5_put_u32(g, "queue_depth", p->queue_depth);
+	rc |= h5_put_u32(g, "jobs", p->jobs);
+	rc |= h5_put_u64(g, "offset_bytes", p->offset_bytes);
+	rc |= h5_put_u64(g, "range_bytes", p->range_bytes);
+	rc |= h5_put_f64(g, "idle_before_s", p->idle_before_s);
+	rc |= h5_put_u64(g, "seed", p->seed);
+	rc |= h5_put_str(g, "data_pattern", p->data_pattern);
+	rc |= h5_put_f64(g, "interval_s", p->interval_s);
+	rc |= h5_put_str(g, "clock", p->clock);
+	return rc ? -EIO : 0;
+}
+
+int slc_trace_segment_begin(struct slc_trace *t, const struct slc_segment_params *p)
+{
+	char name[32];
+	hid_t evg = H5I_INVALID_HID;
+	int rc;
+
+	if (!t || !p)
+		return -EINVAL;
+	if (t->seg_open) {
+		rc = slc_trace_segment_end(t);
+		if (rc)
+			return rc;
+	}
+	t->seg = H5I_INVALID_HID;
+	for (size_t c = 0; c < NCOLS; c++)
+		t->cols[c] = H5I_INVALID_HID;
+	for (size_t c = 0; c < EV_NCOLS; c++)
+		t->ev[c] = H5I_INVALID_HID;
+	t->seg_open = 1;
+	snprintf(name, sizeof(name), "segments/");
+	trace_segment_name(name + 9, sizeof(name) - 9, t->seg_count);
+	rc = -EIO;
+	t->seg = H5Gcreate2(t->file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (t->seg < 0 || write_params(t->seg, p, t->seg_count) < 0)
+		goto fail;
+	for (size_t c = 0; c < NCOLS; c++) {
+		t->cols[c] = make_dataset(t->seg, trace_cols[c].name,
+					  trace_cols[c].is_u64 ? H5T_STD_U64LE : H5T_IEEE_F64LE, CHUNK_SAMPLES,
+					  trace_cols[c].units);
+		if (t->cols[c] < 0)
+			goto fail;
+	}
+	evg = H5Gcreate2(t->seg, "events", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (evg < 0)
+		goto fail;
+	for (size_t c = 0; c < EV_NCOLS; c++) {
+		hid_t type = c == EV_KIND ? t->kind_type : c == EV_BYTES ? H5T_STD_U64LE : H5T_IEEE_F64LE;
+
+		t->ev[c] = make_dataset(evg, ev_names[c], type, CHUNK_EVENTS, ev_units[c]);
+		if (t->ev[c] < 0)
+			goto fail;
+	}
+	H5Gclose(evg);
+	t->seg_count++;
+	t->n_written = t->ev_written = 0;
+	t->nbuf = t->nev = 0;
+	t->have_last = 0;
+	return 0;
+fail:
+	twerr(t, rc, "cannot start segment");
+	h5_close(evg);
+	close_segment_handles(t);
+	return rc;
+}
+
+int slc_trace_append(struct slc_trace *t, const struct slc_sample *s)
+{
+	if (!t || !s)
+		return -EINVAL;
+	if (!t->seg_open)
+		return twerr(t, -EINVAL, "append without a segment");
+	if (!isfinite(s->t_s) || !isfinite(s->interval_s) || s->interval_s < 0)
+		return twerr(t, -EINVAL, "sample time not finite");
+	if (t->have_last && (s->t_s < t->last_t_s || s->bytes_total < t->last_bytes))
+		return twerr(t, -EINVAL, "sample time or byte count goes backwards");
+	/* A failed flush left the buffer full: try again before adding. */
+	if (t->nbuf >= SLC_TRACE_BUFFER_SAMPLES) {
+		int rc = slc_trace_flush(t);
+
+		if (rc)
+			return rc;
+	}
+	t->buf[t->nbuf++] = *s;
+	t->last_t_s = s->t_s;
+	t->last_bytes = s->bytes_total;
+	t->have_last = 1;
+	return maybe_flush(t);
+}
+
+int slc_trace_event(struct slc_trace *t, const struct slc_event *e)
+{
+	struct buffered_event *b;
+
+	if (!t || !e)
+		return -EINVAL;
+	if (!t->seg_open)
+		return twerr(t, -EINVAL, "event without a segment");
+	if (!e->kind || !e->kind[0] || strlen(e->kind) > SLC_TRACE_KIND_MAX)
+		return twerr(t, -EINVAL, "event kind empty or longer than 31 bytes");
+	if (t->nev >= EVENT_BUFFER) {
+		int rc = slc_trace_flush(t);
+
+		if (rc)
+			return rc;
+	}
+	b = &t->evbuf[t->nev++];
+	memset(b, 0, sizeof(*b));
+	b->t_s = e->t_s;
+	b->host_bytes = e->host_bytes;
+	memcpy(b->kind, e->kind, strlen(e->kind));
+	b->value = e->value;
+	return maybe_flush(t);
+}
+
+int slc_trace_segment_end(struct slc_trace *t)
+{
+	int rc;
+
+	if (!t)
+		return -EINVAL;
+	if (!t->seg_open)
+		return twerr(t, -EINVAL, "no segment to end");
+	rc = slc_trace_flush(t);
+	close_segment_handles(t);
+	return rc;
+}
+
+int slc_trace_close(struct slc_trace *t)
+{
+	int rc = 0, rc2;
+
+	if (!t)
+		return 0;
+	if (t->seg_open)
+		rc = slc_trace_segment_end(t);
+	else
+		rc = slc_trace_flush(t);
+	if (H5Fclose(t->file) < 0 && !rc)
+		rc = -EIO;
+	rc2 = fsync(t->fd) < 0 ? -errno : 0;
+	if (!rc)
+		rc = rc2;
+	close(t->fd);
+	H5Tclose(t->kind_type);
+	free(t->scratch);
+	free(t->buf);
+	free(t->path);
+	free(t);
+	return rc;
+}
+
+/* ---- analysis results ------------------------------------------------ */
+
+int trace_put_root_str(struct slc_trace *t, const char *name, const char *value)
+{
+	return h5_put_str(t->file, name, value);
+}
+
+int trace_put_json_writer(struct slc_trace *t, const char *name, const char *json_text, char *err, size_t errlen)
+{
+	return trace_put_json(t->file, name, json_text, err, errlen);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, outfd, rc = 0;
+	ssize_t n;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	outfd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (outfd < 0) {
+		rc = -errno;
+		close(in);
+		return rc;
+	}
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(outfd, buf + off, (size_t)(n - off));
+
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				rc = -errno;
+				goto out;
+			}
+			off += w;
+		}
+	}
+out:
+	close(in);
+	if (close(outfd) < 0 && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int slc_trace_store_json(const char *path, const char *name, const char *json_text, char *err, size_t errlen)
+{
+	char *tmp = NULL;
+	hid_t f = H5I_INVALID_HID;
+	char why[160];
+	int rc;
+
+	h5_quiet();
+	if (!valid_json_name(name))
+		return seterr(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
+	tmp = tmp_name_beside(path);
+	if (!tmp)
+		return seterr(err, errlen, -ENOMEM, "out of memory");
+	rc = copy_file(path, tmp);
+	if (rc) {
+		seterr(err, errlen, rc, "cannot copy %s: %s", path, strerror(-rc));
+		goto out;
+	}
+	f = trace_open_file(tmp, H5F_ACC_RDWR);
+	if (f < 0) {
+		rc = seterr(err, errlen, -EINVAL, "%s: not an HDF5 file (%s)", path, h5_reason(why, sizeof(why)));
+		goto out;
+	}
+	rc = trace_check_schema(f, err, errlen);
+	if (!rc)
+		rc = trace_put_json(f, name, json_text, err, errlen);
+	if (H5Fclose(f) < 0 && !rc)
+		rc = seterr(err, errlen, -EIO, "cannot close %s: %s", path, h5_reason(why, sizeof(why)));
+out:
+	rc = publish_tmp(tmp, path, rc, err, errlen);
+	free(tmp);
+	return rc;
+}

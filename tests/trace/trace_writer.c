@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Test helper: writes traces the Python tests check.
+ *
+ *   trace_writer PATH fixed
+ *       a small deterministic trace (two segments, events, unknown values,
+ *       an analysis result) for the h5py test
+ *   trace_writer PATH loop FLUSH_EVERY FLUSH_S
+ *       appends sample i (t_s = i + 1, bytes_total = (i + 1) * 4096, ...)
+ *       every millisecond until killed; with FLUSH_EVERY > 0 it calls
+ *       slc_trace_flush() every FLUSH_EVERY samples and prints "flushed N"
+ *       after each; FLUSH_S sets the automatic flush interval (default 2).
+ *       Prints "appended N T" (T: CLOCK_MONOTONIC seconds) every 100 samples.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slcscope/trace.h"
+
+static const struct slc_trace_meta meta = {
+	.command_line = "trace_writer",
+	.target = "sim:sata240-tlc",
+	.device_model = "SIM SATA 240 TLC",
+	.device_serial = "SIM0001",
+	.device_firmware = "1.0",
+	.capacity_bytes = 240057409536ull,
+	.logical_block_bytes = 512,
+};
+
+static struct slc_sample loop_sample(uint64_t i)
+{
+	struct slc_sample s = {
+		.t_s = (double)(i + 1),
+		.interval_s = 1.0,
+		.bytes_total = (i + 1) * 4096,
+		.ios = i,
+		.lat_p50_us = (double)i * 0.5,
+		.lat_p99_us = (double)i,
+		.lat_p999_us = (double)i * 2,
+		.lat_max_us = (double)i * 4,
+		.temp_c = i % 3 ? 40.0 + (double)(i % 10) : NAN,
+	};
+	return s;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int fixed(const char *path)
+{
+	static const struct slc_segment_params p[2] = {
+		{ "seq_fill", "seq_write", 131072, 32, 1, 0, 240057409536ull, 0, 7, "random", 1.0, "virtual" },
+		{ "idle_recovery", "rand_write", 4096, 32, 4, 4096, 1073741824ull, 900.5, 8, "compressible:2.0", 0.5,
+		  "monotonic" },
+	};
+	struct slc_trace *t;
+	char err[256];
+	int rc;
+
+	rc = slc_trace_create(&t, path, &meta, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "trace_writer: %s\n", err);
+		return 1;
+	}
+	for (int g = 0; g < 2 && !rc; g++) {
+		rc = slc_trace_segment_begin(t, &p[g]);
+		for (uint64_t i = 0; i < (g ? 5u : 10000u) && !rc; i++) {
+			struct slc_sample s = loop_sample(i);
+
+			rc = slc_trace_append(t, &s);
+		}
+		if (!rc) {
+			struct slc_event e = { 123.25, 3000000000ull, g ? "fold_done" : "cache_exhausted", 3e9 };
+
+			rc = slc_trace_event(t, &e);
+		}
+	}
+	if (slc_trace_close(t) || rc) {
+		fprintf(stderr, "trace_writer: write failed\n");
+		return 1;
+	}
+	if (slc_trace_store_json(path, "phases", "{\"cache_bytes\": 2300000000}", err, sizeof(err))) {
+		fprintf(stderr, "trace_writer: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+static int loop(const char *path, unsigned long flush_every, double flush_s)
+{
+	static const struct slc_segment_params p = { "rand_curve", "rand_write", 4096, 32, 1, 0, 0, 0, 1, "random",
+						     1.0, "monotonic" };
+	struct slc_trace *t;
+	struct timespec pause = { 0, 1000000 };
+	char err[256];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (slc_trace_create(&t, path, &meta, err, sizeof(err)) || slc_trace_set_flush_interval(t, flush_s) ||
+	    slc_trace_segment_begin(t, &p)) {
+		fprintf(stderr, "trace_writer: cannot start\n");
+		return 1;
+	}
+	for (uint64_t i = 0;; i++) {
+		struct slc_sample s = loop_sample(i);
+
+		if (slc_trace_append(t, &s)) {
+			fprintf(stderr, "trace_writer: %s\n", slc_trace_errmsg(t));
+			return 1;
+		}
+		if (flush_every && (i + 1) % flush_every == 0) {
+			if (slc_trace_flush(t)) {
+				fprintf(stderr, "trace_writer: %s\n", slc_trace_errmsg(t));
+				return 1;
+			}
+			printf("flushed %llu\n", (unsigned long long)(i + 1));
+		}
+		if ((i + 1) % 100 == 0)
+			printf("appended %llu %.6f\n", (unsigned long long)(i + 1), now_s());
+		nanosleep(&pause, NULL);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[2], "fixed") == 0)
+		return fixed(argv[1]);
+	if (argc >= 3 && strcmp(argv[2], "loop") == 0)
+		return loop(argv[1], argc > 3 ? strtoul(argv[3], NULL, 10) : 0, argc > 4 ? atof(argv[4]) : 2.0);
+	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]]\n");
+	return 2;
+}

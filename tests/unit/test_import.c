@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Importers, table-driven: fio logs and CSV files in testdata/import with
+ * their expected sample counts, totals and notes; the bad inputs with their
+ * one-line reasons; in-memory texts through slc_input_parse_text().
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "slcscope/trace.h"
+
+struct file_case {
+	const char *file;              /* under testdata/import */
+	int rc;
+	const char *reason;            /* substring of the error when rc != 0 */
+	size_t n_samples;
+	double first_t_s, interval_s;
+	uint64_t last_bytes;
+	uint64_t first_ios;
+	uint32_t jobs, block_bytes;
+	const char *notes;             /* substring of the notes, NULL: none */
+};
+
+#define MiB 1048576.0
+
+static const struct file_case file_cases[] = {
+	/* 2 jobs x 100 MiB/s for 2 s then 2 x 50 MiB/s for 2 s, averaged over 1 s */
+	{ "avg_bw.1.log", 0, NULL, 4, 1, 1, (uint64_t)(600 * MiB), 51200, 2, 0, "1 non-write lines skipped" },
+	{ "avg_iops.2.log", 0, NULL, 4, 1, 1, (uint64_t)(600 * MiB), 51200, 2, 0, "merged on a 1000 ms grid" },
+	/* per-I/O: three 4 KiB writes in the first second, one in the second, one 128 KiB in the third */
+	{ "raw_bw.1.log", 0, NULL, 3, 1, 1, 4 * 4096 + 131072, 3, 1, 0, "1 non-write lines skipped" },
+	{ "t_ms_MBps.csv", 0, NULL, 4, 0.5, 0.5, 300000000, 0, 1, 0, NULL },
+	{ "time_s_bytes_per_s.csv", 0, NULL, 3, 10, 10, 60000, 0, 1, 0, NULL },
+	{ "direction.csv", 0, NULL, 3, 1, 1, 4000 * 1024, 0, 1, 0, "2 non-write rows skipped" },
+	/* real data: 1 s samples in MiB/s, Apache-2.0 (testdata/import/realdata/README.md) */
+	{ "realdata/biwin_x570_1tb_fresh_200g_seqwrite_1s.csv", 0, NULL, 101, 1, 1, 0, 0, 1, 0, NULL },
+	{ "realdata/biwin_x570_1tb_postprecond_200g_seqwrite_1s.csv", 0, NULL, 80, 1, 1, 0, 0, 1, 0, NULL },
+	{ "realdata/biwin_x570_1tb_mixed5050_nocliff_1s.csv", 0, NULL, 79, 1, 1, 0, 0, 1, 0,
+	  "79 rows sharing a time step with the row before were summed" },
+	/* bad inputs */
+	{ .file = "bad/empty.csv", .rc = -EINVAL, .reason = "empty file" },
+	{ .file = "bad/header_only.csv", .rc = -EINVAL, .reason = "no data rows" },
+	{ .file = "bad/one_row.csv", .rc = -EINVAL, .reason = "only one time step" },
+	{ .file = "bad/garbage.csv", .rc = -EINVAL, .reason = "line 3: not a number" },
+	{ .file = "bad/backwards.csv", .rc = -EINVAL, .reason = "line 4: time goes backwards" },
+	{ .file = "bad/huge.csv", .rc = -EINVAL, .reason = "line 3: throughput out of range" },
+	{ .file = "bad/bits.csv", .rc = -EINVAL, .reason = "bits per second" },
+	{ .file = "bad/no_time.csv", .rc = -EINVAL, .reason = "no time column" },
+	{ .file = "bad/no_rate.csv", .rc = -EINVAL, .reason = "no throughput column" },
+	{ .file = "bad/fields.csv", .rc = -EINVAL, .reason = "line 2: 3 fields, the header has 2" },
+	{ .file = "bad/binary.csv", .rc = -EINVAL, .reason = "line 3: binary data" },
+	{ .file = "bad/garbage_bw.1.log", .rc = -EINVAL, .reason = "line 2: not a number" },
+	{ .file = "bad/backwards_bw.1.log", .rc = -EINVAL, .reason = "line 2: time goes backwards" },
+	{ .file = "bad/huge_bw.1.log", .rc = -EINVAL, .reason = "line 2: time out of range" },
+	{ .file = "bad/readonly_bw.1.log", .rc = -EINVAL, .reason = "no write samples" },
+	{ .file = "bad/empty_bw.1.log", .rc = -EINVAL, .reason = "no write samples" },
+	{ .file = "bad/avg_iops.1.log", .rc = -EINVAL, .reason = "averaged IOPS log has no block size" },
+	{ .file = "bad/missing.csv", .rc = -ENOENT, .reason = "No such file" },
+};
+
+/* Integral of a CSV's MiB/s: rows of one time summed, the first interval as long as the second. */
+static double csv_total_mib(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	double t[1024], v[1024], sum = 0, tt, vv;
+	size_t n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) && n < 1024) {
+		if (sscanf(line, "%lf,%lf", &tt, &vv) != 2)
+			continue;
+		if (n && tt == t[n - 1]) {
+			v[n - 1] += vv;
+		} else {
+			t[n] = tt;
+			v[n++] = vv;
+		}
+	}
+	fclose(f);
+	assert_true(n >= 2);
+	for (size_t i = 0; i < n; i++)
+		sum += v[i] * (i ? t[i] - t[i - 1] : t[1] - t[0]);
+	return sum;
+}
+
+static void test_files(void **state)
+{
+	for (size_t i = 0; i < sizeof(file_cases) / sizeof(file_cases[0]); i++) {
+		const struct file_case *c = &file_cases[i];
+		struct slc_input *in = NULL;
+		char path[512], err[256] = "";
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/import/%s", TESTDATA_DIR, c->file);
+		rc = slc_input_load(&in, path, err, sizeof(err));
+		if (rc != c->rc)
+			fail_msg("%s: rc %d, expected %d (%s)", c->file, rc, c->rc, err);
+		if (rc) {
+			assert_null(in);
+			if (!strstr(err, c->reason))
+				fail_msg("%s: reason '%s' lacks '%s'", c->file, err, c->reason);
+			assert_null(strchr(err, '\n'));
+			continue;
+		}
+		assert_int_equal(in->n_segments, 1);
+		{
+			const struct slc_input_segment *s = &in->segments[0];
+			uint64_t want_last = c->last_bytes;
+
+			if (strncmp(c->file, "realdata/", 9) == 0)
+				want_last = (uint64_t)llround(csv_total_mib(path) * MiB);
+			if (s->n_samples != c->n_samples)
+				fail_msg("%s: %zu samples, expected %zu", c->file, s->n_samples, c->n_samples);
+			assert_true(fabs(s->t_s[0] - c->first_t_s) < 1e-9);
+			assert_true(fabs(s->interval_s[0] - c->interval_s) < 1e-9);
+			if (s->bytes_total[s->n_samples - 1] != want_last)
+				fail_msg("%s: %llu bytes, expected %llu", c->file,
+					 (unsigned long long)s->bytes_total[s->n_samples - 1], (unsigned long long)want_last);
+			assert_int_equal(s->ios[0], c->first_ios);
+			assert_int_equal(s->params.jobs, c->jobs);
+			assert_int_equal(s->params.block_bytes, c->block_bytes);
+			assert_string_equal(s->params.step, "import");
+			assert_true(isnan(s->lat_p99_us[0]) && isnan(s->temp_c[0]));
+		}
+		if (c->notes) {
+			if (!in->import_notes || !strstr(in->import_notes, c->notes))
+				fail_msg("%s: notes '%s' lack '%s'", c->file, in->import_notes ? in->import_notes : "",
+					 c->notes);
+		}
+		slc_input_free(in);
+	}
+}
+
+struct text_case {
+	const char *name;
+	const char *text;
+	int rc;
+	const char *reason;
+	size_t n_samples;
+	double last_bw_bps;
+};
+
+static const struct text_case text_cases[] = {
+	/* headers naming time and throughput with units */
+	{ "a.csv", "second,write_MiB_s\n1,1\n2,2\n", 0, NULL, 2, 2 * MiB },
+	{ "a.csv", "time_s,bytes_per_s\n1,5\n2,7\n", 0, NULL, 2, 7 },
+	{ "a.csv", "t_ms,MBps\n1000,1\n2000,3\n", 0, NULL, 2, 3e6 },
+	{ "a.csv", "Time (s),Throughput (MB/s)\n1,1\n2,3\n", 0, NULL, 2, 3e6 },
+	{ "a.csv", "time_us,GiB/s\n1000000,1\n2000000,2\n", 0, NULL, 2, 2 * 1073741824.0 },
+	{ "a.csv", "elapsed_s,kB_s\r\n1,1\r\n2,2\r\n", 0, NULL, 2, 2000 },
+	{ "a.csv", "second,read_MiB_s,write_MiB_s\n1,9,1\n2,9,2\n", 0, NULL, 2, 2 * MiB },
+	{ "a.csv", "\"second\",\"write_MiB_s\"\n\"1\",\"1\"\n\"2\",\"4\"\n", 0, NULL, 2, 4 * MiB },
+	{ "a.csv", "second,write_MiB_s\n1,1\n\n# gap\n2,2\n", 0, NULL, 2, 2 * MiB },
+	{ "a.csv", "second,write_MiB_s\n1,1\n1,1\n2,2\n2,3\n", 0, NULL, 2, 5 * MiB },
+	{ "a.csv", "second,op,write_MiB_s\n1,read,1\n1,write,1\n2,write,2\n2,trim,3\n", 0, NULL, 2, 2 * MiB },
+	{ "a.csv", "second,write_MiB_s\n1,0\n5,0\n", 0, NULL, 2, 0 },
+	/* bad */
+	{ .name = "a.csv", .text = "", .rc = -EINVAL, .reason = "empty file" },
+	{ .name = "a.csv", .text = "\n\n# only comments\n", .rc = -EINVAL, .reason = "empty file" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n1,-5\n2,1\n", .rc = -EINVAL, .reason = "throughput out of range" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n1,nan\n2,1\n", .rc = -EINVAL, .reason = "not a number" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n1,inf\n2,1\n", .rc = -EINVAL, .reason = "not a number" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n-1,1\n2,1\n", .rc = -EINVAL, .reason = "time out of range" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n1e20,1\n2e20,1\n", .rc = -EINVAL, .reason = "time out of range" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n1,1e400\n", .rc = -EINVAL, .reason = "not a number" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n0,900000000\n1e9,900000000\n", .rc = -ERANGE, .reason = "total bytes overflow" },
+	{ .name = "a.csv", .text = "second,write_Gbps\n1,1\n2,1\n", .rc = -EINVAL, .reason = "bits per second" },
+	{ .name = "a.csv", .text = "second,dir,write_MiB_s\n1,sideways,1\n", .rc = -EINVAL, .reason = "unknown direction" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n1,1\n2\n", .rc = -EINVAL, .reason = "1 fields, the header has 2" },
+	{ .name = "a.csv", .text = "second,write_MiB_s\n1,1 2\n", .rc = -EINVAL, .reason = "not a number" },
+	/* fio */
+	{ "j_bw.1.log", "1000, 1024, 1, 0\n2000, 2048, 1, 0\n", 0, NULL, 2, 2048 * 1024.0 },
+	{ "j_iops.1.log", "5, 1, 1, 4096, 0\n6, 1, 1, 4096, 0\n", 0, NULL, 1, 8192 },
+	{ "noname.log", "1000, 1024, 1, 0, 0\n2000, 1024, 1, 0, 0\n", 0, NULL, 2, 1024 * 1024.0 },
+	{ .name = "j_bw.1.log", .text = "1000, 1024, 1\n", .rc = -EINVAL, .reason = "expected 'msec, value, ddir, bs" },
+	{ .name = "j_bw.1.log", .text = "1000, 1024, 5, 0\n", .rc = -EINVAL, .reason = "direction must be 0, 1 or 2" },
+	{ .name = "j_bw.1.log", .text = "1000, 1024, 1, -4\n", .rc = -EINVAL, .reason = "block size out of range" },
+	{ .name = "j_bw.1.log", .text = "1000, 1e30, 1, 0\n", .rc = -EINVAL, .reason = "value out of range" },
+	{ .name = "j_bw.1.log", .text = "1000, 1, 1, 0\n2000, 1, 1, 4096\n", .rc = -EINVAL, .reason = "mix" },
+};
+
+static void test_texts(void **state)
+{
+	for (size_t i = 0; i < sizeof(text_cases) / sizeof(text_cases[0]); i++) {
+		const struct text_case *c = &text_cases[i];
+		struct slc_input *in = NULL;
+		char err[256] = "";
+		int rc = slc_input_parse_text(&in, c->name, c->text, strlen(c->text), NULL, err, sizeof(err));
+
+		if (rc != c->rc)
+			fail_msg("case %zu: rc %d, expected %d (%s)", i, rc, c->rc, err);
+		if (rc) {
+			assert_null(in);
+			if (!strstr(err, c->reason))
+				fail_msg("case %zu: reason '%s' lacks '%s'", i, err, c->reason);
+			continue;
+		}
+		if (in->segments[0].n_samples != c->n_samples)
+			fail_msg("case %zu: %zu samples, expected %zu", i, in->segments[0].n_samples, c->n_samples);
+		if (fabs(in->segments[0].bw_bps[c->n_samples - 1] - c->last_bw_bps) > 1e-6 * (1 + c->last_bw_bps))
+			fail_msg("case %zu: last bw %g, expected %g", i, in->segments[0].bw_bps[c->n_samples - 1],
+				 c->last_bw_bps);
+		slc_input_free(in);
+	}
+}
+
+/* A per-I/O log binned at 250 ms instead of 1 s. */
+static void test_bin_option(void **state)
+{
+	static const char text[] = "100, 1, 1, 4096, 0\n300, 1, 1, 4096, 0\n900, 1, 1, 4096, 0\n";
+	struct slc_import_opts o = { 0.25 };
+	struct slc_input *in = NULL;
+	char err[256];
+
+	assert_int_equal(slc_input_parse_text(&in, "x_bw.1.log", text, strlen(text), &o, err, sizeof(err)), 0);
+	assert_int_equal(in->segments[0].n_samples, 4);
+	assert_true(fabs(in->segments[0].t_s[0] - 0.25) < 1e-12);
+	assert_int_equal(in->segments[0].ios[2], 0);
+	assert_int_equal(in->segments[0].bytes_total[3], 3 * 4096);
+	slc_input_free(in);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_bin_option),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
