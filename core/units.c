@@ -276,8 +276,8 @@ static char *format_scaled(char *buf, size_t len, double v, enum slc_unit_system
 		v /= base;
 		i++;
 	}
-	if (i == 0)
-		snprintf(buf, len, "%.0f %s%s", v, names[0], suffix);
+	if (i == 0 || v == floor(v))
+		snprintf(buf, len, "%.0f %s%s", v, names[i], suffix);
 	else if (a < 10)
 		snprintf(buf, len, "%.2f %s%s", v, names[i], suffix);
 	else if (a < 100)

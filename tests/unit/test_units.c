@@ -189,7 +189,9 @@ static void test_format(void **state)
 		{ 2.3e9, SLC_UNITS_DECIMAL, "2.30 GB" },
 		{ 71.5 * 1073741824.0, SLC_UNITS_BINARY, "71.5 GiB" },
 		{ 1023, SLC_UNITS_BINARY, "1023 B" },
-		{ 1024, SLC_UNITS_BINARY, "1.00 KiB" },
+		{ 1024, SLC_UNITS_BINARY, "1 KiB" },
+		{ 4096, SLC_UNITS_BINARY, "4 KiB" },
+		{ 1536, SLC_UNITS_BINARY, "1.50 KiB" },
 	};
 	char buf[64];
 	(void)state;

@@ -18,8 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "slcscope/units.h"
 #include "slcscope/sample.h"
 #include "slcscope/sim.h"
+
+struct slc_trace;
 
 #ifdef __cplusplus
 extern "C" {
@@ -205,6 +208,81 @@ struct slc_job_result {
  */
 int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
 		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen);
+
+/* ---- run plans ---- */
+
+enum slc_step_kind {
+	SLC_STEP_TRIM = 0,            /* discard the whole target, then wait */
+	SLC_STEP_IDLE,                /* do nothing for a while */
+	SLC_STEP_JOB,                 /* a write (or read) curve */
+};
+
+struct slc_step {
+	char name[32];                /* "trim", "seq_fill", "rand_curve", "idle", "idle_burst", ... */
+	enum slc_step_kind kind;
+	struct slc_job job;           /* JOB: max_bytes is resolved from @bytes at run time */
+	struct slc_size bytes;        /* JOB: size limit, may be a capacity multiple */
+	uint64_t wait_ns;             /* TRIM: wait after it; IDLE: how long */
+};
+
+#define SLC_PLAN_MAX_STEPS 16
+
+struct slc_plan {
+	char name[16];
+	size_t n;
+	struct slc_step step[SLC_PLAN_MAX_STEPS];
+};
+
+/* What the plans are made of; slc_plan_opts_default() gives the lab's values. */
+struct slc_plan_opts {
+	struct slc_size seq_bytes;    /* sequential fill: 1x */
+	uint32_t seq_block_bytes;     /* 128 KiB */
+	uint32_t rand_block_bytes;    /* 4 KiB */
+	uint32_t queue_depth;         /* 32 */
+	uint64_t rand_ns;             /* random curve: 2 h */
+	struct slc_size rand_bytes;   /* ... or this many bytes (0: time only) */
+	uint64_t idle_ns;             /* idle before the recovery burst: 15 min */
+	uint64_t burst_ns;            /* each recovery burst: 60 s */
+	uint64_t trim_wait_ns;        /* wait after each TRIM: 30 s */
+	uint64_t interval_ns;         /* sampling: 1 s */
+	uint64_t seed;
+};
+
+/** slc_plan_opts_default() - the lab methodology's values. */
+void slc_plan_opts_default(struct slc_plan_opts *o);
+
+/**
+ * slc_plan_build() - make the plan called @name:
+ *   "lab"  TRIM and wait; sequential fill; TRIM and wait; random curve;
+ *          idle; recovery burst; TRIM of the whole device; recovery burst
+ *   "seq"  TRIM and wait; sequential fill (a quick cache size)
+ *   "rand" TRIM and wait; random curve
+ *
+ * Return: 0, or -EINVAL for an unknown name (reason in @err).
+ */
+int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
+		   char *err, size_t errlen);
+
+/* Hooks the plan runner calls; all optional. */
+struct slc_plan_hooks {
+	void (*step_begin)(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes);
+	void (*progress)(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr);
+	void (*step_end)(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *r);
+	void *arg;
+};
+
+/**
+ * slc_plan_run() - run every step of @p on @t, one trace segment per step
+ * in @trace (may be NULL), the simulated drive's events included.
+ * Steps 0..@first-1 are skipped.
+ *
+ * Return: 0; -ECANCELED when *@stop was set (the trace holds everything up
+ * to the interruption); an I/O error (-errno, @res says where); or another
+ * -errno with a reason in @err.  @failed_step says which step stopped.
+ */
+int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trace *trace,
+		 const struct slc_plan_hooks *hooks, const volatile int *stop,
+		 struct slc_job_result *res, size_t *failed_step, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

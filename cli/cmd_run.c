@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * slcscope run: the lab plan (or a shorter one) on a target, into a trace.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "slcscope/core.h"
+#include "cli.h"
+
+static void run_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: slcscope run TARGET -o FILE.h5 [options]\n"
+		"\n"
+		"Run the lab's write-behaviour plan on TARGET and record every step in an HDF5\n"
+		"trace (docs/trace-format.md).  TARGET is a simulated drive (sim:MODEL, 'sim:'\n"
+		"for the default), a regular file, a whole block device (destroys its data: needs\n"
+		"--destructive) or null:SIZE (no I/O; measures slcscope's own overhead).\n"
+		"\n"
+		"Plans (--plan):\n"
+		"  lab   TRIM the whole target and wait; sequential fill (128 KiB QD32, one\n"
+		"        capacity); TRIM and wait; 4 KiB QD32 random writes for 2 h; idle 15 min;\n"
+		"        recovery burst; TRIM of the whole target; recovery burst   [default]\n"
+		"  seq   TRIM and wait; sequential fill (a quick cache size)\n"
+		"  rand  TRIM and wait; the random write curve\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE.h5     the trace to write (replaced if it exists)\n"
+		"  -p, --plan NAME          lab, seq or rand\n"
+		"      --seq-bytes SIZE     sequential fill size (default 1x = one capacity)\n"
+		"      --rand-time DURATION random curve length (default 2h)\n"
+		"      --rand-bytes SIZE    ... or stop it after this much (e.g. 2x, 500GB)\n"
+		"      --bs-seq SIZE        sequential block size (default 128k)\n"
+		"      --bs-rand SIZE       random block size (default 4k)\n"
+		"  -q, --qd N               queue depth, 1 to 256 (default 32)\n"
+		"  -i, --interval DURATION  sampling interval (default 1s, down to 10ms)\n"
+		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
+		"      --burst DURATION     length of each recovery burst (default 60s)\n"
+		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
+		"      --seed N             offsets, data and simulated noise (default 1)\n"
+		"      --size SIZE          regular files: create or extend to this size\n"
+		"      --destructive        allow writing a block device (destroys its data)\n"
+		"      --force              write a block device even with partitions or a\n"
+		"                           filesystem signature on it\n"
+		"  -n, --dry-run            print the plan and what would be destroyed; write nothing\n"
+		"      --quiet              no progress or step lines\n"
+		"\n"
+		"Ctrl-C or SIGTERM stops the I/O and closes the trace with every sample up to\n"
+		"that moment (exit 130 or 143).  A device error stops the run, keeps the trace\n"
+		"and reports the offset (exit 1).\n");
+}
+
+static volatile int stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+struct ui {
+	int quiet, tty;
+	enum slc_unit_system units;
+	uint64_t limit_bytes;
+	uint64_t limit_ns;
+	struct timespec last;
+	int virtual_clock;
+};
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void step_begin(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes)
+{
+	struct ui *u = arg;
+	const struct slc_step *s = &p->step[i];
+
+	u->limit_bytes = limit_bytes;
+	u->limit_ns = s->kind == SLC_STEP_JOB ? s->job.max_ns : s->wait_ns;
+	if (u->quiet)
+		return;
+	if (u->tty && s->kind != SLC_STEP_JOB)
+		fprintf(stderr, "\r\033[K[%zu/%zu %s] ...", i + 1, p->n, s->name);
+}
+
+static void progress(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr)
+{
+	struct ui *u = arg;
+	char b[32], r[32], e[32], eta[32] = "";
+	static double last;
+	double now;
+	uint64_t left_ns = 0;
+
+	if (u->quiet || !u->tty)
+		return;
+	now = wall_s();
+	if (now - last < 0.25)
+		return;
+	last = now;
+	if (u->limit_bytes && pr->bps > 0)
+		left_ns = (uint64_t)((double)(u->limit_bytes > pr->bytes ? u->limit_bytes - pr->bytes : 0) / pr->bps * 1e9);
+	if (u->limit_ns && u->limit_ns > pr->elapsed_ns && (!left_ns || u->limit_ns - pr->elapsed_ns < left_ns))
+		left_ns = u->limit_ns - pr->elapsed_ns;
+	if (left_ns)
+		snprintf(eta, sizeof(eta), "  ETA %s", slc_format_duration(e, sizeof(e), left_ns));
+	fprintf(stderr, "\r\033[K[%zu/%zu %s] %s%s  %s written  %s%s", i + 1, p->n, p->step[i].name,
+		slc_format_duration(e, sizeof(e), pr->elapsed_ns), u->virtual_clock ? " (virtual)" : "",
+		slc_format_bytes(b, sizeof(b), (double)pr->bytes, u->units),
+		slc_format_rate(r, sizeof(r), pr->bps, u->units), eta);
+}
+
+static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *res)
+{
+	struct ui *u = arg;
+	const struct slc_step *s = &p->step[i];
+	char b[32], r[32], d[32];
+
+	if (u->quiet)
+		return;
+	if (u->tty)
+		fprintf(stderr, "\r\033[K");
+	if (s->kind == SLC_STEP_JOB)
+		fprintf(stderr, "[%zu/%zu %s] %s in %s, %s average\n", i + 1, p->n, s->name,
+			slc_format_bytes(b, sizeof(b), (double)res->bytes, u->units),
+			slc_format_duration(d, sizeof(d), res->elapsed_ns),
+			slc_format_rate(r, sizeof(r), res->elapsed_ns ? (double)res->bytes / ((double)res->elapsed_ns * 1e-9) : 0, u->units));
+	else
+		fprintf(stderr, "[%zu/%zu %s] %s%s\n", i + 1, p->n, s->name,
+			s->kind == SLC_STEP_TRIM ? "TRIM of the whole target, then waited " : "idle ",
+			slc_format_duration(d, sizeof(d), s->wait_ns));
+}
+
+static int parse_dur(const char *opt, uint64_t *out, const char *arg)
+{
+	char err[128];
+	if (slc_parse_duration_ns(out, arg, err, sizeof(err)))
+		return cli_usage("run", "%s: %s", opt, err);
+	return 0;
+}
+
+static int parse_blk(const char *opt, uint32_t *out, const char *arg)
+{
+	char err[128];
+	uint64_t v;
+	if (slc_parse_bytes(&v, arg, err, sizeof(err)))
+		return cli_usage("run", "%s: %s", opt, err);
+	if (v == 0 || v % 512 || v > (64u << 20))
+		return cli_usage("run", "%s: must be a multiple of 512 bytes, at most 64MiB", opt);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static void print_plan(const struct slc_plan *p, const struct slc_target *t, enum slc_unit_system units)
+{
+	uint64_t fixed_ns = 0;
+	int open_ended = 0;
+	char a[32], b[32];
+
+	printf("plan %s on %s (%s):\n", p->name, t->spec, slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, units));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slc_step *s = &p->step[i];
+		uint64_t bytes = 0;
+
+		printf("  %zu. %-17s ", i + 1, s->name);
+		switch (s->kind) {
+		case SLC_STEP_TRIM:
+			printf("TRIM all %s, wait %s\n", slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, units),
+			       slc_format_duration(b, sizeof(b), s->wait_ns));
+			fixed_ns += s->wait_ns;
+			break;
+		case SLC_STEP_IDLE:
+			printf("idle %s\n", slc_format_duration(b, sizeof(b), s->wait_ns));
+			fixed_ns += s->wait_ns;
+			break;
+		case SLC_STEP_JOB:
+			slc_size_resolve(&bytes, &s->bytes, t->capacity_bytes);
+			printf("%s %s QD%u", s->job.kind == SLC_JOB_SEQ_WRITE ? "sequential" : "random",
+			       slc_format_bytes(a, sizeof(a), (double)s->job.block_bytes, SLC_UNITS_BINARY), s->job.queue_depth);
+			if (bytes)
+				printf(", until %s written", slc_format_bytes(a, sizeof(a), (double)bytes, units));
+			if (s->job.max_ns)
+				printf("%s %s", bytes ? " or" : ",", slc_format_duration(b, sizeof(b), s->job.max_ns));
+			printf("\n");
+			if (s->job.max_ns)
+				fixed_ns += s->job.max_ns;
+			else
+				open_ended = 1;
+		}
+	}
+	printf("time: %s%s%s\n", open_ended ? "at least " : "", slc_format_duration(a, sizeof(a), fixed_ns),
+	       open_ended ? " plus the sequential fill at the drive's speed" : "");
+	if (t->kind == SLC_TARGET_SIM)
+		printf("(virtual time: a simulated drive runs much faster than that)\n");
+}
+
+/* What a dry run says about a block device, without opening it for writing. */
+static int dry_run_blockdev(const char *path, const struct slc_plan *p, int destructive, int force,
+			    enum slc_unit_system units)
+{
+	struct slc_target t = { .kind = SLC_TARGET_BLOCKDEV, .fd = -1 };
+	char what[512], a[32];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return cli_fail("run", "%s: cannot open: %s", path, strerror(errno));
+	if (ioctl(fd, BLKGETSIZE64, &t.capacity_bytes)) {
+		close(fd);
+		return cli_fail("run", "%s: cannot read its size: %s", path, strerror(errno));
+	}
+	close(fd);
+	snprintf(t.spec, sizeof(t.spec), "%s", path);
+	print_plan(p, &t, units);
+	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)t.capacity_bytes, units), path);
+	rc = slc_blockdev_check(path, what, sizeof(what));
+	if (rc > 0)
+		printf("; found: %s%s", what, force ? " (--force given)" : " (refused without --force)");
+	else if (rc < 0)
+		printf("; could not check: %s", what);
+	printf("\n");
+	if (!destructive)
+		printf("needs --destructive to run\n");
+	return CLI_OK;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	enum {
+		O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
+		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET,
+	};
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
+		{ "seq-bytes", required_argument, NULL, O_SEQ_BYTES }, { "rand-time", required_argument, NULL, O_RAND_TIME },
+		{ "rand-bytes", required_argument, NULL, O_RAND_BYTES }, { "bs-seq", required_argument, NULL, O_BS_SEQ },
+		{ "bs-rand", required_argument, NULL, O_BS_RAND }, { "qd", required_argument, NULL, 'q' },
+		{ "interval", required_argument, NULL, 'i' }, { "idle", required_argument, NULL, O_IDLE },
+		{ "burst", required_argument, NULL, O_BURST }, { "trim-wait", required_argument, NULL, O_TRIM_WAIT },
+		{ "seed", required_argument, NULL, O_SEED }, { "size", required_argument, NULL, O_SIZE },
+		{ "destructive", no_argument, NULL, O_DESTRUCTIVE }, { "force", no_argument, NULL, O_FORCE },
+		{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct slc_plan_opts po;
+	struct slc_plan plan;
+	struct slc_target_opts to = { 0 };
+	struct slc_target *t = NULL;
+	struct slc_trace *trace = NULL;
+	struct slc_job_result res;
+	struct ui u = { 0 };
+	struct sigaction sa;
+	const char *out = NULL, *plan_name = "lab", *target;
+	char err[512], cmdline[2048] = "", a[32];
+	size_t failed = 0;
+	int opt, rc, dry = 0;
+	struct stat st;
+
+	slc_plan_opts_default(&po);
+	while ((opt = getopt_long(argc, argv, "o:p:q:i:n", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': out = optarg; break;
+		case 'p': plan_name = optarg; break;
+		case O_SEQ_BYTES:
+			if (slc_parse_size(&po.seq_bytes, optarg, err, sizeof(err)))
+				return cli_usage("run", "--seq-bytes: %s", err);
+			break;
+		case O_RAND_TIME: if ((rc = parse_dur("--rand-time", &po.rand_ns, optarg))) return rc; break;
+		case O_RAND_BYTES:
+			if (slc_parse_size(&po.rand_bytes, optarg, err, sizeof(err)))
+				return cli_usage("run", "--rand-bytes: %s", err);
+			break;
+		case O_BS_SEQ: if ((rc = parse_blk("--bs-seq", &po.seq_block_bytes, optarg))) return rc; break;
+		case O_BS_RAND: if ((rc = parse_blk("--bs-rand", &po.rand_block_bytes, optarg))) return rc; break;
+		case 'q': {
+			char *end;
+			unsigned long qd = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || qd < 1 || qd > 256)
+				return cli_usage("run", "--qd: '%s' is not a queue depth from 1 to 256", optarg);
+			po.queue_depth = (uint32_t)qd;
+			break;
+		}
+		case 'i':
+			if ((rc = parse_dur("--interval", &po.interval_ns, optarg))) return rc;
+			if (po.interval_ns < 10000000ull)
+				return cli_usage("run", "--interval: the shortest interval is 10ms");
+			break;
+		case O_IDLE: if ((rc = parse_dur("--idle", &po.idle_ns, optarg))) return rc; break;
+		case O_BURST: if ((rc = parse_dur("--burst", &po.burst_ns, optarg))) return rc; break;
+		case O_TRIM_WAIT: if ((rc = parse_dur("--trim-wait", &po.trim_wait_ns, optarg))) return rc; break;
+		case O_SEED: {
+			char *end;
+			errno = 0;
+			po.seed = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-')
+				return cli_usage("run", "--seed: '%s' is not a whole number", optarg);
+			break;
+		}
+		case O_SIZE:
+			if (slc_parse_bytes(&to.file_size_bytes, optarg, err, sizeof(err)))
+				return cli_usage("run", "--size: %s", err);
+			break;
+		case O_DESTRUCTIVE: to.destructive = 1; break;
+		case O_FORCE: to.force = 1; break;
+		case 'n': dry = 1; break;
+		case O_QUIET: u.quiet = 1; break;
+		default:
+			return cli_usage("run", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage("run", "needs a TARGET (sim:MODEL, a file, a block device or null:SIZE)");
+	if (optind < argc - 1)
+		return cli_usage("run", "takes one TARGET, got '%s' too", argv[optind + 1]);
+	target = argv[optind];
+	if (!out && !dry)
+		return cli_usage("run", "needs -o FILE.h5 for the trace");
+	if ((rc = slc_plan_build(&plan, plan_name, &po, err, sizeof(err))))
+		return cli_usage("run", "--plan: %s", err);
+	u.units = SLC_UNITS_DECIMAL;
+	u.tty = isatty(STDERR_FILENO);
+	to.seed = po.seed;
+
+	if (dry && stat(target, &st) == 0 && S_ISBLK(st.st_mode))
+		return dry_run_blockdev(target, &plan, to.destructive, to.force, u.units);
+	if (dry && strncmp(target, "sim:", 4) && strncmp(target, "null:", 5) && stat(target, &st) != 0) {
+		struct slc_target ft = { .kind = SLC_TARGET_FILE, .fd = -1, .capacity_bytes = to.file_size_bytes };
+		if (!to.file_size_bytes)
+			return cli_fail("run", "%s: no such file (give --size to create it)", target);
+		snprintf(ft.spec, sizeof(ft.spec), "%s", target);
+		print_plan(&plan, &ft, u.units);
+		printf("creates: %s of %s\n", target, slc_format_bytes(a, sizeof(a), (double)to.file_size_bytes, u.units));
+		return CLI_OK;
+	}
+	if ((rc = slc_target_open(&t, target, &to, err, sizeof(err))))
+		return cli_fail("run", "%s", err);
+	u.virtual_clock = t->kind == SLC_TARGET_SIM;
+	if (dry) {
+		print_plan(&plan, t, u.units);
+		if (t->kind == SLC_TARGET_FILE)
+			printf("destroys: the contents of %s\n", target);
+		slc_target_close(t);
+		return CLI_OK;
+	}
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(cmdline);
+		snprintf(cmdline + n, sizeof(cmdline) - n, "%s%s", i ? " " : "slcscope ", argv[i]);
+	}
+	{
+		struct slc_trace_meta meta = {
+			.command_line = cmdline, .target = t->spec,
+			.device_model = t->sim ? slc_sim_model_of(t->sim)->description : NULL,
+			.capacity_bytes = t->capacity_bytes, .logical_block_bytes = t->logical_block_bytes,
+		};
+		if ((rc = slc_trace_create(&trace, out, &meta, err, sizeof(err)))) {
+			slc_target_close(t);
+			return cli_fail("run", "%s", err);
+		}
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!u.quiet && t->kind == SLC_TARGET_BLOCKDEV)
+		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
+			slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, u.units), t->spec);
+	{
+		struct slc_plan_hooks hooks = { step_begin, progress, step_end, &u };
+		rc = slc_plan_run(&plan, t, trace, &hooks, &stop_sig, &res, &failed, err, sizeof(err));
+	}
+	if (u.tty && !u.quiet)
+		fprintf(stderr, "\r\033[K");
+	{
+		int crc = slc_trace_close(trace);
+		if (crc && !rc) {
+			rc = crc;
+			snprintf(err, sizeof(err), "closing the trace %s failed", out);
+		}
+	}
+	slc_target_close(t);
+	if (rc == -ECANCELED || (stop_sig && !rc)) {
+		fprintf(stderr, "slcscope run: interrupted by %s during step %s; the trace %s holds every sample up to now\n",
+			stop_sig == SIGTERM ? "SIGTERM" : "SIGINT", plan.step[failed].name, out);
+		return 128 + (stop_sig ? stop_sig : SIGINT);
+	}
+	if (rc) {
+		if (res.error)
+			return cli_fail("run", "step %s: I/O error at offset %" PRIu64 " (%s); the trace %s keeps every sample before it",
+					plan.step[failed].name, res.error_offset, strerror(-res.error), out);
+		return cli_fail("run", "step %s: %s", plan.step[failed].name, err);
+	}
+	if (!u.quiet)
+		fprintf(stderr, "slcscope run: trace written to %s\n", out);
+	return CLI_OK;
+}
+
+const struct cli_cmd cli_cmd_run = {
+	.name = "run",
+	.summary = "run the lab's write plan on a drive, file or simulated drive",
+	.run = cmd_run,
+	.help = run_help,
+};

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Run plans: the lab methodology as a list of steps, and the runner that
+ * executes them on a target, one trace segment per step.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "slcscope/core.h"
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+void slc_plan_opts_default(struct slc_plan_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->seq_bytes.capacity_multiple = 1.0;
+	o->seq_block_bytes = 128u << 10;
+	o->rand_block_bytes = 4096;
+	o->queue_depth = 32;
+	o->rand_ns = 7200ull * 1000000000ull;
+	o->idle_ns = 900ull * 1000000000ull;
+	o->burst_ns = 60ull * 1000000000ull;
+	o->trim_wait_ns = 30ull * 1000000000ull;
+	o->interval_ns = 1000000000ull;
+	o->seed = 1;
+}
+
+static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_kind kind)
+{
+	struct slc_step *s = &p->step[p->n++];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->kind = kind;
+	return s;
+}
+
+static void add_trim(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
+{
+	add(p, name, SLC_STEP_TRIM)->wait_ns = o->trim_wait_ns;
+}
+
+static void add_job(struct slc_plan *p, const char *name, enum slc_job_kind kind, const struct slc_plan_opts *o,
+		    uint64_t max_ns, struct slc_size bytes)
+{
+	struct slc_step *s = add(p, name, SLC_STEP_JOB);
+
+	s->job.kind = kind;
+	s->job.block_bytes = kind == SLC_JOB_SEQ_WRITE ? o->seq_block_bytes : o->rand_block_bytes;
+	s->job.queue_depth = o->queue_depth;
+	s->job.max_ns = max_ns;
+	s->job.interval_ns = o->interval_ns;
+	s->job.seed = o->seed + p->n;
+	s->bytes = bytes;
+}
+
+int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
+		   char *err, size_t errlen)
+{
+	static const struct slc_size none = { 0, 0 };
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	if (strcmp(name, "lab") == 0) {
+		add_trim(p, "trim", o);
+		add_job(p, "seq_fill", SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
+		add_trim(p, "trim_before_rand", o);
+		add_job(p, "rand_curve", SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+		add(p, "idle", SLC_STEP_IDLE)->wait_ns = o->idle_ns;
+		add_job(p, "idle_burst", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		add_trim(p, "trim_full", o);
+		add_job(p, "trim_burst", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	} else if (strcmp(name, "seq") == 0) {
+		add_trim(p, "trim", o);
+		add_job(p, "seq_fill", SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
+	} else if (strcmp(name, "rand") == 0) {
+		add_trim(p, "trim", o);
+		add_job(p, "rand_curve", SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+	} else {
+		return fail(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand)", name);
+	}
+	return 0;
+}
+
+struct step_ctx {
+	struct slc_trace *trace;
+	const struct slc_plan *p;
+	const struct slc_plan_hooks *h;
+	size_t i;
+	int trace_rc;
+};
+
+static int on_sample(void *arg, const struct slc_sample *s)
+{
+	struct step_ctx *c = arg;
+
+	if (c->trace && (c->trace_rc = slc_trace_append(c->trace, s)))
+		return c->trace_rc;
+	return 0;
+}
+
+static int on_event(void *arg, const struct slc_sim_event *e, uint64_t t0)
+{
+	struct step_ctx *c = arg;
+	struct slc_event ev = {
+		.t_s = e->t_ns >= t0 ? (double)(e->t_ns - t0) * 1e-9 : 0,
+		.host_bytes = e->host_bytes,
+		.kind = slc_sim_event_name(e->kind),
+		.value = e->value,
+	};
+
+	if (c->trace && (c->trace_rc = slc_trace_event(c->trace, &ev)))
+		return c->trace_rc;
+	return 0;
+}
+
+static void on_progress(void *arg, const struct slc_progress *pr)
+{
+	struct step_ctx *c = arg;
+
+	if (c->h && c->h->progress)
+		c->h->progress(c->h->arg, c->i, c->p, pr);
+}
+
+static const char *workload_name(const struct slc_step *s)
+{
+	if (s->kind == SLC_STEP_TRIM) return "trim";
+	if (s->kind == SLC_STEP_IDLE) return "idle";
+	switch (s->job.kind) {
+	case SLC_JOB_SEQ_WRITE: return "seq_write";
+	case SLC_JOB_RAND_WRITE: return "rand_write";
+	default: return "rand_read";
+	}
+}
+
+static const char *data_name(const struct slc_job *j, char *buf, size_t len)
+{
+	if (j->data == SLC_DATA_REPEATING) return "repeat";
+	if (j->data == SLC_DATA_COMPRESSIBLE) {
+		snprintf(buf, len, "compressible:%.2f", j->compress_ratio);
+		return buf;
+	}
+	return "random";
+}
+
+int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trace *trace,
+		 const struct slc_plan_hooks *hooks, const volatile int *stop,
+		 struct slc_job_result *res, size_t *failed_step, char *err, size_t errlen)
+{
+	double idle_before_s = 0;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slc_step *s = &p->step[i];
+		struct step_ctx ctx = { trace, p, hooks, i, 0 };
+		struct slc_engine_cb cb = { on_sample, on_event, on_progress, &ctx };
+		struct slc_job job = s->job;
+		struct slc_segment_params sp = { 0 };
+		char dbuf[32];
+
+		*failed_step = i;
+		if (stop && *stop)
+			return -ECANCELED;
+		if (s->kind == SLC_STEP_JOB && slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes))
+			return fail(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
+		if (hooks && hooks->step_begin)
+			hooks->step_begin(hooks->arg, i, p, job.max_bytes);
+		sp.step = s->name;
+		sp.workload = workload_name(s);
+		sp.block_bytes = s->kind == SLC_STEP_JOB ? (job.block_bytes ? job.block_bytes :
+			(job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
+		sp.queue_depth = s->kind == SLC_STEP_JOB ? (job.queue_depth ? job.queue_depth : 32) : 0;
+		sp.jobs = 1;
+		sp.offset_bytes = job.offset_bytes;
+		sp.range_bytes = job.range_bytes ? job.range_bytes : t->capacity_bytes;
+		sp.idle_before_s = idle_before_s;
+		sp.seed = job.seed;
+		sp.data_pattern = data_name(&job, dbuf, sizeof(dbuf));
+		sp.interval_s = (double)(job.interval_ns ? job.interval_ns : 1000000000ull) * 1e-9;
+		sp.clock = t->kind == SLC_TARGET_SIM ? "virtual" : "monotonic";
+		if (trace && (rc = slc_trace_segment_begin(trace, &sp)))
+			return fail(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
+
+		switch (s->kind) {
+		case SLC_STEP_TRIM: {
+			uint64_t t0 = t->ops->now_ns(t);
+			if ((rc = t->ops->discard(t, 0, t->capacity_bytes)))
+				return fail(err, errlen, rc, "step %s: TRIM of the whole target failed: %s",
+					    s->name, strerror(-rc));
+			if (trace) {
+				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, "trim",
+							(double)t->capacity_bytes };
+				slc_trace_event(trace, &ev);
+			}
+			t->ops->idle(t, t->ops->now_ns(t) + s->wait_ns);
+			idle_before_s = (double)s->wait_ns / 1e9;
+			break;
+		}
+		case SLC_STEP_IDLE:
+			/* in slices, so that Ctrl-C is noticed during a long idle */
+			for (uint64_t end = t->ops->now_ns(t) + s->wait_ns; t->ops->now_ns(t) < end;) {
+				uint64_t now = t->ops->now_ns(t), slice = 200000000ull;
+				if (stop && *stop)
+					break;
+				t->ops->idle(t, end - now < slice ? end : now + slice);
+			}
+			idle_before_s = (double)s->wait_ns / 1e9;
+			break;
+		case SLC_STEP_JOB:
+			rc = slc_engine_run(t, &job, &cb, stop, res, err, errlen);
+			if (ctx.trace_rc)
+				return fail(err, errlen, ctx.trace_rc, "trace: %s", slc_trace_errmsg(trace));
+			idle_before_s = 0;
+			break;
+		}
+		if (hooks && hooks->step_end)
+			hooks->step_end(hooks->arg, i, p, res);
+		if (trace) {
+			int r2 = slc_trace_segment_end(trace);
+			if (r2 && !rc)
+				return fail(err, errlen, r2, "trace: %s", slc_trace_errmsg(trace));
+		}
+		if (rc)
+			return rc;
+		if (stop && *stop)
+			return -ECANCELED;
+	}
+	return 0;
+}
