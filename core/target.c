@@ -168,6 +168,14 @@ static void uring_close(struct slc_target *t)
 	struct uring_priv *u = t->priv;
 
 	if (u) {
+		/* Drop the ring's references to the file before tearing the ring
+		 * down: ring teardown runs asynchronously after exit, and a held
+		 * registered file would keep the O_EXCL claim on the device for a
+		 * moment, so an immediate next run could find it busy. */
+		if (u->fixed_bufs)
+			io_uring_unregister_buffers(&u->ring);
+		if (u->fixed_file)
+			io_uring_unregister_files(&u->ring);
 		io_uring_queue_exit(&u->ring);
 		free(u->bufs);
 		free(u);

@@ -39,6 +39,9 @@ packages=(
 	python3-h5py       # tests/trace/test_h5py.py reads traces without slcscope
 	clang              # libFuzzer build of tests/fuzz (bounded run in ctest)
 	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang
+	util-linux         # losetup, blkdiscard: loop-device integration tests
+	e2fsprogs          # mkfs.ext4: the "refuse a filesystem" test
+	fdisk              # sfdisk: the "refuse a partition table" test
 )
 
 if [ "$do_install" = 1 ]; then

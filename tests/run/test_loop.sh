@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# slcscope run against real block devices: loop devices over files.
+# Needs root and loop devices; exits 77 (skipped) with the reason otherwise.
+set -u
+bin=$1
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
+command -v losetup >/dev/null || { echo "SKIP: losetup missing (util-linux)"; exit 77; }
+command -v mkfs.ext4 >/dev/null || { echo "SKIP: mkfs.ext4 missing (e2fsprogs)"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/slcscope-loop.XXXXXX")
+loops=()
+cleanup() { for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+newloop() {  # newloop FILE SIZE: sets $loop to the new /dev/loopN
+	truncate -s "$2" "$1"
+	loop=$(losetup -f --show "$1") || { echo "SKIP: cannot attach a loop device"; exit 77; }
+	loops+=("$loop")
+}
+fails=0 passes=0
+ok() { passes=$((passes+1)); echo "ok: $*"; }
+bad() { fails=$((fails+1)); echo "FAIL: $*"; }
+allocated_mib() { echo $(( $(stat -c '%b * %B' "$1") / 1048576 )); }
+
+newloop "$tmp/disk.img" 128M; dev=$loop
+
+# no --destructive: refused, nothing written
+"$bin" run "$dev" --plan seq -o "$tmp/a.h5" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "destroys everything on it; add --destructive" "$tmp/err" && [ ! -e "$tmp/a.h5" ] \
+	&& ok "block device refused without --destructive" || bad "no --destructive: rc $rc $(cat "$tmp/err")"
+
+# dry run says what will be destroyed
+"$bin" run "$dev" -n >"$tmp/dry" && grep -q "^destroys: all 134 MB on $dev" "$tmp/dry" \
+	&& ok "dry run names what is destroyed" || bad "dry run: $(cat "$tmp/dry")"
+
+# fill the backing file, then a run: its first step TRIMs the whole device,
+# which must reach the file as punched holes
+dd if=/dev/urandom of="$dev" bs=1M count=128 oflag=direct status=none
+before=$(allocated_mib "$tmp/disk.img")
+if "$bin" run "$dev" --destructive --plan seq --seq-bytes 16MiB --trim-wait 0 -o "$tmp/seq.h5" --quiet; then
+	after=$(allocated_mib "$tmp/disk.img")
+	[ "$before" -ge 120 ] && [ "$after" -le 40 ] && ok "TRIM reached the backing file ($before -> $after MiB)" \
+		|| bad "TRIM did not reach the file: $before -> $after MiB allocated"
+	last=$("$bin" export "$tmp/seq.h5" --csv | grep -v '^#' | tail -1 | cut -d, -f4)
+	[ "$last" = 16777216 ] && ok "16 MiB written through io_uring" || bad "wrote $last bytes"
+else
+	bad "run on $dev failed"
+fi
+
+# the whole lab plan, scaled to seconds
+"$bin" run "$dev" --destructive -o "$tmp/lab.h5" --seq-bytes 32MiB --rand-time 2s --idle 1s --burst 1s \
+	--trim-wait 0 --interval 100ms --quiet && [ "$("$bin" export "$tmp/lab.h5" --csv | grep -c '^# segment ')" = 8 ] \
+	&& ok "lab plan on a loop device" || bad "lab plan on a loop device"
+
+# a filesystem on it: refused without --force, with the signature named
+mkfs.ext4 -q -F "$dev"
+"$bin" run "$dev" --destructive --plan seq -o "$tmp/b.h5" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "refusing to write: .*a ext4 signature" "$tmp/err" && grep -q -- "--force" "$tmp/err" \
+	&& ok "ext4 refused without --force" || bad "ext4: rc $rc $(cat "$tmp/err")"
+# mounted: refused even with --force (O_EXCL and the mount check)
+mkdir -p "$tmp/mnt"
+if mount "$dev" "$tmp/mnt" 2>/dev/null; then
+	"$bin" run "$dev" --destructive --force --plan seq -o "$tmp/c.h5" 2>"$tmp/err"; rc=$?
+	umount "$tmp/mnt"
+	[ $rc = 1 ] && grep -Eq "in use|mounted on" "$tmp/err" && ok "mounted device refused" || bad "mounted: rc $rc $(cat "$tmp/err")"
+else
+	echo "note: cannot mount here; mounted-device check not exercised"
+fi
+"$bin" run "$dev" --destructive --force --plan seq --seq-bytes 8MiB --trim-wait 0 -o "$tmp/d.h5" --quiet \
+	&& ok "--force writes over the signature" || bad "--force did not write"
+
+# a partition table is refused too
+newloop "$tmp/disk2.img" 64M; dev2=$loop
+if command -v sfdisk >/dev/null; then
+	echo 'label: gpt' | sfdisk -q "$dev2" >/dev/null 2>&1
+	"$bin" run "$dev2" --destructive --plan seq -o "$tmp/e.h5" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -q "gpt partition table" "$tmp/err" && ok "partition table refused" || bad "gpt: rc $rc $(cat "$tmp/err")"
+fi
+
+# Ctrl-C in the middle of a run on a real device: a readable trace, exit 130
+"$bin" run "$dev" --destructive --force --plan rand --rand-time 60s --trim-wait 0 -o "$tmp/int.h5" --quiet 2>"$tmp/err" &
+pid=$!
+sleep 4
+kill -INT $pid
+wait $pid; rc=$?
+n=$("$bin" export "$tmp/int.h5" --csv | grep -vc '^#')
+[ $rc = 130 ] && [ "$n" -ge 2 ] && ok "Ctrl-C on a loop device: exit 130, $n samples kept" || bad "Ctrl-C: rc $rc, $n samples, $(cat "$tmp/err")"
+
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]

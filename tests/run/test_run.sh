@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# slcscope run on targets that need no privileges: simulated drives, null,
+# regular files; dry runs, argument errors, Ctrl-C and SIGTERM mid-run.
+set -u
+bin=$1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/slcscope-run.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fails=0 passes=0
+ok() { passes=$((passes+1)); echo "ok: $*"; }
+bad() { fails=$((fails+1)); echo "FAIL: $*"; }
+segments() { "$bin" export "$1" --csv | grep -c '^# segment '; }
+samples() { "$bin" export "$1" --csv | grep -vc '^#'; }
+
+# the whole lab plan on a small simulated drive, scaled down
+if "$bin" run sim:tiny-tlc -o "$tmp/lab.h5" --rand-time 120s --idle 30s --burst 5s --trim-wait 2s \
+	--interval 100ms --quiet; then
+	[ "$(segments "$tmp/lab.h5")" = 8 ] && ok "lab plan: 8 segments" || bad "lab plan: $(segments "$tmp/lab.h5") segments"
+	"$bin" export "$tmp/lab.h5" --json >"$tmp/lab.json"
+	grep -q '"cache_exhausted"' "$tmp/lab.json" && ok "ground-truth events stored" || bad "no cache_exhausted event in the trace"
+	grep -q '"free_pool_exhausted"' "$tmp/lab.json" && ok "erase-bound onset stored" || bad "no free_pool_exhausted event"
+else
+	bad "lab plan on sim:tiny-tlc failed"
+fi
+# same seed, same samples
+"$bin" run sim:tiny-tlc --plan rand --rand-time 20s --trim-wait 0 -o "$tmp/a.h5" --quiet --seed 4
+"$bin" run sim:tiny-tlc --plan rand --rand-time 20s --trim-wait 0 -o "$tmp/b.h5" --quiet --seed 4
+cmp -s <("$bin" export "$tmp/a.h5" --csv | grep -v '^#') <("$bin" export "$tmp/b.h5" --csv | grep -v '^#') \
+	&& ok "same seed, same samples" || bad "same seed gave different samples"
+
+# null target: the engine alone
+"$bin" run null:1GB --plan rand --rand-time 1s --trim-wait 0 -o "$tmp/null.h5" --quiet \
+	&& [ "$(samples "$tmp/null.h5")" -ge 1 ] && ok "null target" || bad "null target"
+
+# regular file, created with --size, O_DIRECT through io_uring
+if "$bin" run "$tmp/f.img" --size 64MiB --plan seq --trim-wait 0 -o "$tmp/file.h5" --quiet; then
+	last=$("$bin" export "$tmp/file.h5" --csv | grep -v '^#' | tail -1 | cut -d, -f4)
+	[ "$last" = 67108864 ] && ok "file target: one capacity written" || bad "file target wrote $last bytes"
+else
+	bad "file target failed"
+fi
+"$bin" run "$tmp/missing.img" --plan seq -o "$tmp/x.h5" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "no such file (give --size" "$tmp/err" && ok "missing file refused" || bad "missing file: rc $rc $(cat "$tmp/err")"
+
+# dry run: the plan and what would be destroyed, nothing written
+"$bin" run sim:tiny-tlc -n >"$tmp/dry" && grep -q '^  4. rand_curve ' "$tmp/dry" && ok "dry run prints the plan" || bad "dry run"
+"$bin" run "$tmp/new.img" --size 1GiB -n >"$tmp/dry" && grep -q '^creates: ' "$tmp/dry" && [ ! -e "$tmp/new.img" ] \
+	&& ok "dry run creates nothing" || bad "dry run on a new file"
+
+# usage errors: one line of reason, exit 2
+"$bin" run sim:tiny-tlc 2>"$tmp/err"; [ $? = 2 ] && grep -q 'needs -o FILE.h5' "$tmp/err" && ok "missing -o" || bad "missing -o"
+"$bin" run sim:tiny-tlc -o "$tmp/x.h5" --plan nope 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown plan 'nope'" "$tmp/err" && ok "bad plan" || bad "bad plan"
+"$bin" run sim:tiny-tlc -o "$tmp/x.h5" --rand-time 2fortnights 2>"$tmp/err"; [ $? = 2 ] && grep -q 'unknown duration unit' "$tmp/err" && ok "bad duration" || bad "bad duration"
+"$bin" run sim:tiny-tlc -o "$tmp/x.h5" --seq-bytes 1.5.5G 2>"$tmp/err"; [ $? = 2 ] && ok "bad size" || bad "bad size"
+"$bin" run sim:nosuch -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q "no simulated drive preset 'nosuch'" "$tmp/err" && ok "unknown preset" || bad "unknown preset"
+"$bin" run null:12 -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q 'at least 4k' "$tmp/err" && ok "tiny null" || bad "tiny null: $(cat "$tmp/err")"
+
+# Ctrl-C and SIGTERM mid-run: exit 130 / 143, the trace keeps what was sampled
+for sig in INT TERM; do
+	"$bin" run sim:sata240-tlc --plan rand --trim-wait 0 -o "$tmp/int.h5" --quiet 2>"$tmp/err" &
+	pid=$!
+	sleep 3
+	kill -$sig $pid
+	wait $pid; rc=$?
+	want=$([ $sig = INT ] && echo 130 || echo 143)
+	if [ $rc = "$want" ] && grep -q "interrupted by SIG$sig during step rand_curve" "$tmp/err"; then
+		n=$(samples "$tmp/int.h5")
+		[ "$n" -ge 10 ] && ok "SIG$sig: exit $rc, trace readable with $n samples" || bad "SIG$sig: only $n samples readable"
+	else
+		bad "SIG$sig: exit $rc, stderr: $(cat "$tmp/err")"
+	fi
+done
+
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]
