@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Write-curve graphs with cairo.
+ *
+ * One drawing function renders to any cairo surface, so PNG, SVG and PDF
+ * come out identical.  Sizes are in points relative to the canvas so that
+ * a 1200 x 700 graph reads well on a web page and in print.  The palette is
+ * Okabe and Ito's (colour-blind safe); text uses DejaVu Sans (Debian's
+ * fonts-dejavu-core, which the set-up script installs).
+ */
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "slcscope/plot.h"
+
+#define FONT "DejaVu Sans"
+
+/* Okabe-Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue */
+static const double palette[6][3] = {
+	{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 },
+	{ 0.902, 0.624, 0.000 }, { 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 },
+};
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+void slc_moving_average(double *out, const double *t_s, const double *y, size_t n, double window_s)
+{
+	double sum = 0;
+	size_t lo = 0, cnt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(y[i])) { sum += y[i]; cnt++; }
+		while (lo < i && t_s[i] - t_s[lo] >= window_s) {
+			if (isfinite(y[lo])) { sum -= y[lo]; cnt--; }
+			lo++;
+		}
+		out[i] = cnt ? sum / (double)cnt : NAN;
+	}
+}
+
+/* A "nice" tick step (1, 2, 2.5 or 5 x 10^k) for about @want ticks over @range. */
+static double nice_step(double range, int want)
+{
+	double raw = range / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	if (f <= 1) return mag;
+	if (f <= 2) return 2 * mag;
+	if (f <= 2.5) return 2.5 * mag;
+	if (f <= 5) return 5 * mag;
+	return 10 * mag;
+}
+
+static void tick_label(char *buf, size_t len, double v, double step)
+{
+	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	if (decimals > 6) decimals = 6;
+	snprintf(buf, len, "%.*f", decimals, v);
+}
+
+static void text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold)
+{
+	cairo_text_extents_t e;
+
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - e.width * ax - e.x_bearing, y - e.height * ay - e.y_bearing);
+	cairo_show_text(cr, s);
+}
+
+struct frame {
+	double x0, y0, w, h;          /* plot area */
+	double xmin, xmax, ymin, ymax;
+};
+
+static double px(const struct frame *f, double x) { return f->x0 + (x - f->xmin) / (f->xmax - f->xmin) * f->w; }
+static double py(const struct frame *f, double y) { return f->y0 + f->h - (y - f->ymin) / (f->ymax - f->ymin) * f->h; }
+
+static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
+{
+	struct frame f;
+	double fs = H / 50.0;         /* base font size */
+	double xmax = -INFINITY, ymax = 0, step;
+	char buf[64];
+	double *ma = NULL;
+
+	for (size_t k = 0; k < s->n_series; k++)
+		for (size_t i = 0; i < s->series[k].n; i++) {
+			double x = s->series[k].x[i] / s->x_scale, y = s->series[k].y[i] / s->y_scale;
+			if (isfinite(x) && x > xmax) xmax = x;
+			if (isfinite(y) && y > ymax) ymax = y;
+		}
+	if (!isfinite(xmax) || xmax <= 0) xmax = 1;
+	if (ymax <= 0) ymax = 1;
+
+	/* background */
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+
+	f.x0 = fs * 5.5;
+	f.y0 = fs * (s->subtitle ? 4.6 : 3.4);
+	f.w = W - f.x0 - fs * 1.5;
+	f.h = H - f.y0 - fs * 4.0;
+	f.xmin = 0;
+	f.xmax = xmax;
+	f.ymin = 0;
+	step = nice_step(ymax * 1.08, 6);
+	f.ymax = ceil(ymax * 1.08 / step) * step;
+
+	/* title */
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	text(cr, f.x0, fs * 1.6, s->title ? s->title : "", fs * 1.25, 0, 0.5, 1);
+	if (s->subtitle) {
+		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+		text(cr, f.x0, fs * 3.0, s->subtitle, fs * 0.9, 0, 0.5, 0);
+	}
+
+	/* phase bands, shaded, with their labels stacked at the top */
+	for (size_t b = 0; b < s->n_bands; b++) {
+		const struct slc_plot_band *band = &s->bands[b];
+		const double *c = palette[band->style % 6];
+		double a = px(&f, band->x0 / s->x_scale), z = px(&f, band->x1 / s->x_scale);
+		if (z < f.x0 || a > f.x0 + f.w) continue;
+		if (a < f.x0) a = f.x0;
+		if (z > f.x0 + f.w) z = f.x0 + f.w;
+		cairo_set_source_rgba(cr, c[0], c[1], c[2], 0.13);
+		cairo_rectangle(cr, a, f.y0, z - a, f.h);
+		cairo_fill(cr);
+		if (band->label) {
+			cairo_set_source_rgb(cr, c[0] * 0.75, c[1] * 0.75, c[2] * 0.75);
+			text(cr, a + fs * 0.4, f.y0 + fs * (1.0 + 1.2 * (double)(b % 3)), band->label, fs * 0.8, 0, 0.5, 0);
+		}
+	}
+
+	/* grid and ticks */
+	cairo_set_line_width(cr, fs * 0.05);
+	for (double v = 0; v <= f.ymax + step * 1e-9; v += step) {
+		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+		cairo_move_to(cr, f.x0, py(&f, v));
+		cairo_line_to(cr, f.x0 + f.w, py(&f, v));
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		tick_label(buf, sizeof(buf), v, step);
+		text(cr, f.x0 - fs * 0.4, py(&f, v), buf, fs * 0.8, 1, 0.5, 0);
+	}
+	step = nice_step(f.xmax, 8);
+	for (double v = 0; v <= f.xmax + step * 1e-9; v += step) {
+		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+		cairo_move_to(cr, px(&f, v), f.y0);
+		cairo_line_to(cr, px(&f, v), f.y0 + f.h);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		tick_label(buf, sizeof(buf), v, step);
+		text(cr, px(&f, v), f.y0 + f.h + fs * 0.5, buf, fs * 0.8, 0.5, 0, 0);
+	}
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	text(cr, f.x0 + f.w / 2, H - fs * 1.2, s->xlabel ? s->xlabel : "", fs * 0.95, 0.5, 0.5, 0);
+	cairo_save(cr);
+	cairo_translate(cr, fs * 1.2, f.y0 + f.h / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	text(cr, 0, 0, s->ylabel ? s->ylabel : "", fs * 0.95, 0.5, 0.5, 0);
+	cairo_restore(cr);
+
+	/* samples as dots, then the moving average */
+	cairo_save(cr);
+	cairo_rectangle(cr, f.x0, f.y0, f.w, f.h);
+	cairo_clip(cr);
+	for (size_t k = 0; k < s->n_series; k++) {
+		const struct slc_plot_series *sr = &s->series[k];
+		const double *c = palette[(k + (s->n_series > 1 ? 0 : 0)) % 6];
+		double r = fs * (sr->n > 20000 ? 0.08 : sr->n > 3000 ? 0.12 : 0.18);
+
+		cairo_set_source_rgba(cr, c[0], c[1], c[2], sr->n > 3000 ? 0.45 : 0.7);
+		for (size_t i = 0; i < sr->n; i++) {
+			double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
+			if (!isfinite(x) || !isfinite(y)) continue;
+			cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
+		}
+		cairo_fill(cr);
+		if (sr->t_s && sr->n > 1) {
+			int started = 0;
+			free(ma);
+			ma = malloc(sr->n * sizeof(*ma));
+			if (!ma) { cairo_restore(cr); return -ENOMEM; }
+			slc_moving_average(ma, sr->t_s, sr->y, sr->n, s->ma_window_s > 0 ? s->ma_window_s : 30);
+			/* one series: the black line of the reviews; several: each its colour */
+			if (s->n_series == 1) cairo_set_source_rgb(cr, 0, 0, 0);
+			else cairo_set_source_rgb(cr, c[0] * 0.8, c[1] * 0.8, c[2] * 0.8);
+			cairo_set_line_width(cr, fs * 0.14);
+			cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+			for (size_t i = 0; i < sr->n; i++) {
+				double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, ma[i] / s->y_scale);
+				if (!isfinite(x) || !isfinite(y)) continue;
+				if (!started) { cairo_move_to(cr, x, y); started = 1; }
+				else cairo_line_to(cr, x, y);
+			}
+			cairo_stroke(cr);
+		}
+	}
+	cairo_restore(cr);
+	free(ma);
+
+	/* axes frame */
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_set_line_width(cr, fs * 0.08);
+	cairo_rectangle(cr, f.x0, f.y0, f.w, f.h);
+	cairo_stroke(cr);
+
+	/* legend */
+	{
+		double lx = f.x0 + f.w - fs * 0.6, ly = f.y0 + f.h - fs * 0.8;
+		int lines = 0;
+		for (size_t k = s->n_series; k-- > 0;) {
+			const double *c = palette[k % 6];
+			if (!s->series[k].label) continue;
+			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+			text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, s->series[k].label, fs * 0.8, 1, 0.5, 0);
+			cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+			cairo_rectangle(cr, lx - fs * 1.2, ly - lines * fs * 1.3 - fs * 0.3, fs * 0.6, fs * 0.6);
+			cairo_fill(cr);
+			lines++;
+		}
+		if (s->n_series == 1 && s->series[0].t_s) {
+			char l[64];
+			snprintf(l, sizeof(l), "%.0f s moving average", s->ma_window_s > 0 ? s->ma_window_s : 30);
+			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+			text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, l, fs * 0.8, 1, 0.5, 0);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			cairo_set_line_width(cr, fs * 0.14);
+			cairo_move_to(cr, lx - fs * 1.3, ly - lines * fs * 1.3);
+			cairo_line_to(cr, lx - fs * 0.5, ly - lines * fs * 1.3);
+			cairo_stroke(cr);
+		}
+	}
+	return 0;
+}
+
+int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err, size_t errlen)
+{
+	struct slc_plot_spec s = *spec;
+	const char *ext = strrchr(path, '.');
+	char tmp[4096];
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	int rc, kind;
+	size_t total = 0;
+
+	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
+		return fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
+	kind = ext[1] == 'p' ? (ext[2] == 'n' ? 0 : 2) : 1;
+	for (size_t k = 0; k < s.n_series; k++) total += s.series[k].n;
+	if (!total)
+		return fail(err, errlen, -EINVAL, "nothing to plot: no samples");
+	if (s.width <= 0) s.width = 1200;
+	if (s.height <= 0) s.height = 700;
+	if (s.width < 200 || s.height < 150 || s.width > 20000 || s.height > 20000)
+		return fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", s.width, s.height);
+	if (!(s.x_scale > 0)) s.x_scale = 1;
+	if (!(s.y_scale > 0)) s.y_scale = 1;
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
+		return fail(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
+	if (kind == 0)
+		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, s.width, s.height);
+	else if (kind == 1)
+		surf = cairo_svg_surface_create(tmp, s.width, s.height);
+	else
+		surf = cairo_pdf_surface_create(tmp, s.width, s.height);
+	if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
+		rc = fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+		cairo_surface_destroy(surf);
+		unlink(tmp);
+		return rc;
+	}
+	cr = cairo_create(surf);
+	rc = draw(cr, &s, s.width, s.height);
+	cairo_destroy(cr);
+	if (!rc && kind == 0 && cairo_surface_write_to_png(surf, tmp) != CAIRO_STATUS_SUCCESS)
+		rc = fail(err, errlen, -EIO, "%s: cannot write the PNG", path);
+	cairo_surface_finish(surf);
+	if (!rc && cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+		rc = fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+	cairo_surface_destroy(surf);
+	if (!rc && rename(tmp, path))
+		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
