@@ -21,6 +21,15 @@
 #include "slcscope/analysis.h"
 
 #define MEDIAN_WIDTH 5
+/*
+ * PELT prunes a candidate start only once a change lies after it, so on a
+ * long homogeneous phase the candidate set grows and the search becomes
+ * quadratic.  Beyond GRID_MAX samples the search therefore runs on a grid
+ * of every B-th sample (B = ceil(n / GRID_MAX)) with the exact costs of
+ * the full-resolution samples, and each change found is then placed
+ * exactly by a local search over the 2B samples around it.
+ */
+#define GRID_MAX 2048
 /* Autocorrelation estimates from a few hundred samples are noisy and real
  * traces wander slowly; beyond 0.5 the deflation would hide real steps. */
 #define RHO_MAX 0.5
@@ -94,6 +103,9 @@ static int estimate_noise(const double *x, size_t n, double *sigma, double *rho)
 	return 0;
 }
 
+/* Sample position of grid point k (the last one is n). */
+#define GRID_POS(k) ((k) * step < n ? (k) * step : n)
+
 static double penalty_for(const struct slc_cpd_opts *o, size_t n)
 {
 	double ln = log((double)(n > 1 ? n : 2));
@@ -109,8 +121,8 @@ static double penalty_for(const struct slc_cpd_opts *o, size_t n)
 
 struct pelt {
 	const double *s1, *s2;	/* prefix sums of z and z^2, n + 1 entries */
+	const double *log_len;	/* log(len) - log(n), MBIC only; n + 1 entries */
 	double inv_phi;		/* 1 / variance inflation */
-	double log_n;
 	int mbic;
 };
 
@@ -127,7 +139,7 @@ static double seg_cost(const struct pelt *p, size_t a, size_t b)
 	double rss = (p->s2[b] - p->s2[a]) - sum * sum / len;
 	double c = (rss > 0 ? rss : 0) * p->inv_phi;
 
-	if (p->mbic) c += log(len) - p->log_n;
+	if (p->mbic) c += p->log_len[b - a];
 	return c;
 }
 
@@ -138,7 +150,8 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 	struct slc_cpd_opts def;
 	struct pelt p;
 	double *s1 = NULL, *s2 = NULL, *f = NULL, *vals = NULL;
-	size_t *last = NULL, *cand = NULL, ncand, m, k;
+	size_t *last = NULL, *cand = NULL, ncand, m, k, step, ng, mg;
+	double *loglen = NULL;
 	double sigma, rho, beta, clip, center, phi;
 	int ret;
 
@@ -190,24 +203,36 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 	p.s1 = s1;
 	p.s2 = s2;
 	p.inv_phi = 1.0 / phi;
-	p.log_n = log((double)n);
 	p.mbic = opts->penalty == SLC_PENALTY_MBIC;
+	p.log_len = NULL;
+	if (p.mbic) {
+		double ln = log((double)n);
+		loglen = malloc((n + 1) * sizeof(*loglen));
+		if (!loglen) goto out;
+		loglen[0] = 0;
+		for (size_t i = 1; i <= n; i++) loglen[i] = log((double)i) - ln;
+		p.log_len = loglen;
+	}
 
-	if (n < 2 * m) {
+	step = (n + GRID_MAX - 1) / GRID_MAX;
+	if (step < 1) step = 1;
+	ng = (n + step - 1) / step;	/* grid points 1..ng at pos(k) */
+	mg = (m + step - 1) / step;
+	if (ng < 2 * mg) {
 		/* too short for two segments */
-		last[n] = 0;
+		last[ng] = 0;
 	} else {
 		f[0] = -beta;
 		ncand = 0;
 		cand[ncand++] = 0;
-		for (size_t t = m; t <= n; t++) {
+		for (size_t t = mg; t <= ng; t++) {
 			double best = INFINITY;
-			size_t arg = 0, kept = 0;
+			size_t arg = 0, kept = 0, pt = GRID_POS(t);
 
-			if (t >= 2 * m) cand[ncand++] = t - m;
+			if (t >= 2 * mg) cand[ncand++] = t - mg;
 			for (size_t i = 0; i < ncand; i++) {
 				size_t s = cand[i];
-				double v = f[s] + seg_cost(&p, s, t);
+				double v = f[s] + seg_cost(&p, GRID_POS(s), pt);
 				vals[i] = v;
 				if (v < best) {
 					best = v;
@@ -226,13 +251,32 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 
 	/* backtrack */
 	k = 0;
-	for (size_t t = n; t > 0; t = last[t]) k++;
+	for (size_t t = ng; t > 0; t = last[t]) k++;
 	if (k > max_ends) {
 		ret = -ENOSPC;
 		goto out;
 	}
 	*n_ends = k;
-	for (size_t t = n; t > 0; t = last[t]) ends[--k] = t;
+	for (size_t t = ng; t > 0; t = last[t]) ends[--k] = GRID_POS(t);
+
+	/* place each change exactly within the grid cells around it */
+	for (size_t i = 0; step > 1 && i + 1 < *n_ends; i++) {
+		size_t a = i ? ends[i - 1] : 0, c = ends[i + 1], lo, hi, arg = ends[i];
+		double best = INFINITY;
+
+		lo = ends[i] > step ? ends[i] - step + 1 : 1;
+		hi = ends[i] + step - 1;
+		if (lo < a + m) lo = a + m;
+		if (hi + m > c) hi = c - m;
+		for (size_t q = lo; q <= hi; q++) {
+			double v = seg_cost(&p, a, q) + seg_cost(&p, q, c);
+			if (v < best) {
+				best = v;
+				arg = q;
+			}
+		}
+		ends[i] = arg;
+	}
 	if (info) {
 		info->sigma = sigma;
 		info->rho = rho;
@@ -248,5 +292,6 @@ out:
 	free(vals);
 	free(last);
 	free(cand);
+	free(loglen);
 	return ret;
 }

@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "slcscope/analysis.h"
-#include "private.h"
 
 /* Levels closer than this (relative) are one level: smaller than any phase
  * change that matters (a cache/native ratio of 0.7 is a 30% step). */
@@ -137,9 +136,7 @@ static double sample_quantile(const struct trace *tr, size_t i0, size_t i1,
 
 	for (size_t i = i0; i < i1; i++) tmp[m++] = tr->v[i];
 	for (size_t i = j0; i < j1; i++) tmp[m++] = tr->v[i];
-	if (m == 0) return NAN;
-	qsort(tmp, m, sizeof(*tmp), slc_cmp_double);
-	return slc_sorted_quantile(tmp, m, q);
+	return slc_quantile(tmp, m, q);
 }
 
 /* Welch t statistic between the sample means of two blocks. */
@@ -495,10 +492,9 @@ static void phase_stats(const struct trace *tr, struct slc_phase *p, size_t i0,
 		s += tr->v[i];
 		s2 += tr->v[i] * tr->v[i];
 	}
-	qsort(tmp, m, sizeof(*tmp), slc_cmp_double);
-	p->median_bps = slc_sorted_quantile(tmp, m, 0.5);
-	p->p5_bps = slc_sorted_quantile(tmp, m, 0.05);
-	p->p95_bps = slc_sorted_quantile(tmp, m, 0.95);
+	p->median_bps = slc_quantile(tmp, m, 0.5);
+	p->p5_bps = slc_quantile(tmp, m, 0.05);
+	p->p95_bps = slc_quantile(tmp, m, 0.95);
 	p->mean_bps = dur > 0 ? (p->end_bytes - p->start_bytes) / dur : s / (double)m;
 	if (m > 1 && s > 0) {
 		double mean = s / (double)m, var = (s2 - s * mean) / (double)(m - 1);

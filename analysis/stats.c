@@ -7,27 +7,6 @@
 #include <string.h>
 
 #include "slcscope/analysis.h"
-#include "private.h"
-
-int slc_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-double slc_sorted_quantile(const double *s, size_t n, double q)
-{
-	double h, lo;
-	size_t i;
-
-	if (q <= 0) return s[0];
-	if (q >= 1) return s[n - 1];
-	h = (double)(n - 1) * q;
-	lo = floor(h);
-	i = (size_t)lo;
-	if (i + 1 >= n) return s[n - 1];
-	return s[i] + (h - lo) * (s[i + 1] - s[i]);
-}
 
 /*
  * Partially order s so that s[k] is the k-th smallest and nothing after it
