@@ -143,6 +143,48 @@ static double seg_cost(const struct pelt *p, size_t a, size_t b)
 	return c;
 }
 
+/* Place each change exactly within the grid cells around it. */
+static void refine(const struct pelt *p, size_t *ends, size_t k, size_t step, size_t m)
+{
+	for (size_t i = 0; i + 1 < k; i++) {
+		size_t a = i ? ends[i - 1] : 0, c = ends[i + 1], lo, hi, arg = ends[i];
+		double best = INFINITY;
+
+		lo = ends[i] > step ? ends[i] - step + 1 : 1;
+		hi = ends[i] + step - 1;
+		if (lo < a + m) lo = a + m;
+		if (hi + m > c) hi = c - m;
+		for (size_t q = lo; q <= hi; q++) {
+			double v = seg_cost(p, a, q) + seg_cost(p, q, c);
+			if (v < best) {
+				best = v;
+				arg = q;
+			}
+		}
+		ends[i] = arg;
+	}
+}
+
+/* Remove changes whose cost reduction is below the penalty; 1 if any. */
+static int prune(const struct pelt *p, size_t *ends, size_t *k, double beta)
+{
+	int any = 0;
+
+	for (size_t i = 0; i + 1 < *k;) {
+		size_t a = i ? ends[i - 1] : 0, c = ends[i + 1];
+		double gain = seg_cost(p, a, c) - seg_cost(p, a, ends[i]) - seg_cost(p, ends[i], c);
+
+		if (gain < beta) {
+			memmove(ends + i, ends + i + 1, (*k - i - 1) * sizeof(*ends));
+			(*k)--;
+			any = 1;
+			continue;
+		}
+		i++;
+	}
+	return any;
+}
+
 int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 		     struct slc_cpd_info *info, const double *x, size_t n,
 		     const struct slc_cpd_opts *opts)
@@ -259,23 +301,11 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 	*n_ends = k;
 	for (size_t t = ng; t > 0; t = last[t]) ends[--k] = GRID_POS(t);
 
-	/* place each change exactly within the grid cells around it */
-	for (size_t i = 0; step > 1 && i + 1 < *n_ends; i++) {
-		size_t a = i ? ends[i - 1] : 0, c = ends[i + 1], lo, hi, arg = ends[i];
-		double best = INFINITY;
-
-		lo = ends[i] > step ? ends[i] - step + 1 : 1;
-		hi = ends[i] + step - 1;
-		if (lo < a + m) lo = a + m;
-		if (hi + m > c) hi = c - m;
-		for (size_t q = lo; q <= hi; q++) {
-			double v = seg_cost(&p, a, q) + seg_cost(&p, q, c);
-			if (v < best) {
-				best = v;
-				arg = q;
-			}
-		}
-		ends[i] = arg;
+	if (step > 1) {
+		refine(&p, ends, *n_ends, step, m);
+		/* a change that straddles a grid cell can come out as two, one
+		 * cell apart; drop any change that no longer pays its penalty */
+		if (prune(&p, ends, n_ends, beta)) refine(&p, ends, *n_ends, step, m);
 	}
 	if (info) {
 		info->sigma = sigma;

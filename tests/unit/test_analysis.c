@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the analysis library: change points, sub-sample phase
+ * boundaries, SNIA steady state, the phases JSON document, argument checks.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "slcscope/analysis.h"
+
+/* Deterministic unit-variance noise (LCG + Box-Muller). */
+static double gauss(uint64_t *r)
+{
+	double u1, u2;
+
+	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
+	u1 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
+	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
+	u2 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* Piecewise-constant levels plus noise; returns a malloc'd array of n. */
+static double *levels(const double *lv, const size_t *len, size_t k, double noise,
+		      uint64_t seed, size_t *n)
+{
+	double *x;
+	size_t m = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < k; i++) *n += len[i];
+	x = malloc(*n * sizeof(*x));
+	assert_non_null(x);
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < len[i]; j++) x[m++] = lv[i] + noise * gauss(&seed);
+	return x;
+}
+
+struct cp_case {
+	const char *name;
+	double lv[4];
+	size_t len[4];
+	size_t k;
+	double noise;
+	size_t outlier;		/* index of a single-sample dip, 0 = none */
+	size_t ends[4];		/* expected segment ends */
+	size_t n_ends;
+};
+
+static const struct cp_case cp_cases[] = {
+	{ "flat", { 100 }, { 300 }, 1, 1.0, 0, { 300 }, 1 },
+	{ "one step", { 100, 80 }, { 150, 150 }, 2, 1.0, 0, { 150, 300 }, 2 },
+	{ "two steps", { 100, 60, 30 }, { 50, 100, 200 }, 3, 2.0, 0, { 50, 150, 350 }, 3 },
+	{ "short first segment", { 300, 90 }, { 5, 600 }, 2, 3.0, 0, { 5, 605 }, 2 },
+	{ "outlier is not a change", { 100 }, { 400 }, 1, 1.0, 200, { 400 }, 1 },
+	{ "grid search, exact placement", { 100, 70, 40 }, { 3001, 4999, 2000 }, 3, 2.0, 0,
+	  { 3001, 8000, 10000 }, 3 },
+};
+
+static void test_changepoints_table(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(cp_cases) / sizeof(cp_cases[0]); c++) {
+		const struct cp_case *t = cp_cases + c;
+		size_t n, n_ends = 0, *ends;
+		struct slc_cpd_info info;
+		double *x = levels(t->lv, t->len, t->k, t->noise, 7 + c, &n);
+
+		if (t->outlier) x[t->outlier] *= 0.1;
+		ends = malloc(n * sizeof(*ends));
+		assert_non_null(ends);
+		assert_int_equal(slc_changepoints(ends, n, &n_ends, &info, x, n, NULL), 0);
+		if (n_ends != t->n_ends) {
+			for (size_t i = 0; i < n_ends; i++) print_message("end %zu\n", ends[i]);
+			fail_msg("%s: %zu segments", t->name, n_ends);
+		}
+		for (size_t i = 0; i < n_ends; i++)
+			if (ends[i] != t->ends[i])
+				fail_msg("%s: end %zu at %zu, expected %zu", t->name, i, ends[i], t->ends[i]);
+		assert_int_equal(info.n_changes, n_ends - 1);
+		assert_true(info.sigma > 0.5 * t->noise && info.sigma < 1.5 * t->noise);
+		free(ends);
+		free(x);
+	}
+}
+
+static void test_changepoints_options(void **state)
+{
+	const double lv[] = { 100, 95, 100 };
+	const size_t len[] = { 200, 200, 200 };
+	size_t n, ends[600], n_mbic = 0, n_aic = 0, n_man = 0;
+	struct slc_cpd_opts o;
+	struct slc_cpd_info info;
+	double *x = levels(lv, len, 3, 2.0, 3, &n);
+	(void)state;
+
+	assert_int_equal(slc_changepoints(ends, n, &n_mbic, NULL, x, n, NULL), 0);
+	slc_cpd_opts_init(&o);
+	o.penalty = SLC_PENALTY_AIC;
+	assert_int_equal(slc_changepoints(ends, n, &n_aic, NULL, x, n, &o), 0);
+	assert_true(n_aic >= n_mbic);
+	o.penalty = SLC_PENALTY_MANUAL;
+	o.penalty_value = 1e9;	/* no change is worth that */
+	assert_int_equal(slc_changepoints(ends, n, &n_man, &info, x, n, &o), 0);
+	assert_int_equal(n_man, 1);
+	assert_float_equal(info.penalty, 1e9, 0);
+	o.penalty = SLC_PENALTY_BIC;
+	o.min_seg_len = 250;	/* the 200-sample middle level cannot stand alone */
+	o.sigma = 2.0;
+	assert_int_equal(slc_changepoints(ends, n, &n_man, &info, x, n, &o), 0);
+	assert_int_equal(info.min_seg_len, 250);
+	assert_float_equal(info.sigma, 2.0, 0);
+	for (size_t i = 0; i + 1 < n_man; i++) assert_true(ends[i + 1] - ends[i] >= 250);
+	free(x);
+}
+
+static void test_changepoints_errors(void **state)
+{
+	double x[4] = { 1, 2, NAN, 4 }, y[6] = { 9, 9, 9, 1, 1, 1 };
+	size_t ends[6], n_ends;
+	(void)state;
+
+	assert_int_equal(slc_changepoints(ends, 4, &n_ends, NULL, x, 0, NULL), -EINVAL);
+	assert_int_equal(slc_changepoints(ends, 4, &n_ends, NULL, x, 4, NULL), -EINVAL);
+	assert_int_equal(slc_changepoints(NULL, 4, &n_ends, NULL, y, 6, NULL), -EINVAL);
+	assert_int_equal(slc_changepoints(ends, 1, &n_ends, NULL, y, 6, NULL), -ENOSPC);
+	assert_int_equal(slc_changepoints(ends, 6, &n_ends, NULL, y, 6, NULL), 0);
+	assert_int_equal(n_ends, 2);
+	assert_int_equal(ends[0], 3);
+}
+
+static void test_quantile_matches_sort(void **state)
+{
+	uint64_t r = 11;
+	double x[101], s[101];
+	(void)state;
+
+	for (size_t n = 1; n <= 101; n += 10) {
+		for (size_t i = 0; i < n; i++) x[i] = s[i] = floor(10 * gauss(&r));	/* ties */
+		for (size_t i = 1; i < n; i++)	/* insertion sort as the reference */
+			for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
+				double t = s[j]; s[j] = s[j - 1]; s[j - 1] = t;
+			}
+		for (double q = 0; q <= 1.0001; q += 0.05) {
+			double h = (double)(n - 1) * fmin(q, 1.0), lo = floor(h);
+			size_t i = (size_t)lo;
+			double want = i + 1 < n ? s[i] + (h - lo) * (s[i + 1] - s[i]) : s[i];
+			assert_float_equal(slc_quantile(x, n, fmin(q, 1.0)), want, 1e-9);
+		}
+	}
+}
+
+/*
+ * Noise-free two-speed curve whose cache ends inside a sample: the
+ * straddling sample carries frac of a second at the fast speed.  The cache
+ * size must come out exact, from bytes or from bps, with given intervals.
+ */
+struct straddle_case {
+	size_t full;		/* whole cache samples */
+	double frac;		/* fraction of the next one at cache speed */
+	double fast_bps, slow_bps, dt_s;
+};
+
+static const struct straddle_case straddle_cases[] = {
+	{ 7, 0.4, 3e9, 9e8, 1.0 },
+	{ 60, 0.9, 2e9, 1.4e9, 1.0 },	/* ratio 0.7 */
+	{ 300, 0.05, 5e9, 1.3e8, 0.5 },
+	{ 2500, 0.5, 3e9, 1e9, 1.0 },	/* grid search */
+};
+
+static void test_straddle_exact(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(straddle_cases) / sizeof(straddle_cases[0]); c++) {
+		const struct straddle_case *k = straddle_cases + c;
+		size_t n = k->full * 3 + 100;
+		double *t = malloc(n * sizeof(*t)), *b = malloc(n * sizeof(*b));
+		double *dt = malloc(n * sizeof(*dt));
+		double want = (k->full + k->frac) * k->dt_s * k->fast_bps;
+		struct slc_trace_in in = { 0 };
+		struct slc_analysis a;
+
+		assert_true(t && b && dt);
+		for (size_t i = 0; i < n; i++) {
+			double f = i < k->full ? 1.0 : i == k->full ? k->frac : 0.0;
+			t[i] = (double)(i + 1) * k->dt_s;
+			dt[i] = k->dt_s;
+			b[i] = k->dt_s * (f * k->fast_bps + (1 - f) * k->slow_bps);
+		}
+		in.t_s = t;
+		in.interval_s = dt;
+		in.bytes = b;
+		in.n = n;
+		in.block_bytes = 4096;
+		assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+		assert_true(a.has_cache);
+		if (fabs(a.cache_bytes - want) > 1e-6 * want)
+			fail_msg("case %zu: cache %.6g B, expected %.6g B", c, a.cache_bytes, want);
+		assert_float_equal(a.cache_end_s, (k->full + k->frac) * k->dt_s, 1e-6);
+		assert_float_equal(a.cache_bps, k->fast_bps, 1e-6 * k->fast_bps);
+		assert_int_equal(a.n_phases, 2);
+		assert_int_equal(a.phases[0].kind, SLC_PHASE_SLC_CACHE);
+		assert_int_equal(a.phases[1].kind, SLC_PHASE_DIRECT_TO_TLC);
+		assert_float_equal(a.phases[1].mean_bps, k->slow_bps, 1e-6 * k->slow_bps);
+		assert_float_equal(a.phases[0].iops_mean, k->fast_bps / 4096, 1e-3);
+		slc_analysis_free(&a);
+		free(t);
+		free(b);
+		free(dt);
+	}
+}
+
+static void test_analyze_errors(void **state)
+{
+	double t[3] = { 1, 2, 2 }, v[3] = { 1, 1, 1 };
+	struct slc_trace_in in = { .t_s = t, .bps = v, .bytes = v, .n = 3 };
+	struct slc_analysis a;
+	(void)state;
+
+	assert_int_equal(slc_analyze(&a, &in, NULL), -EINVAL);	/* bytes and bps */
+	slc_analysis_free(&a);
+	in.bytes = NULL;
+	assert_int_equal(slc_analyze(&a, &in, NULL), -EINVAL);	/* time not increasing */
+	slc_analysis_free(&a);
+	in.n = 0;
+	assert_int_equal(slc_analyze(&a, &in, NULL), -EINVAL);
+	slc_analysis_free(&a);
+	assert_int_equal(slc_analyze(&a, NULL, NULL), -EINVAL);
+	slc_analysis_free(&a);
+	slc_analysis_free(NULL);
+}
+
+struct ss_case {
+	const char *name;
+	double base_bps, drop_s, slope_per_s;	/* level, drop to half at drop_s, trend */
+	size_t n;
+	int reached;
+	double start_s;
+};
+
+static const struct ss_case ss_cases[] = {
+	{ "flat", 1e9, 1e9, 0, 600, 1, 0 },
+	{ "too short", 1e9, 1e9, 0, 299, 0, NAN },
+	{ "steep trend", 1e9, 1e9, -1e6, 900, 0, NAN },	/* -6%/round: range 24% */
+	{ "settles after a drop", 1e9, 130, 0, 900, 1, 180 },
+};
+
+static void test_steady_state_table(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(ss_cases) / sizeof(ss_cases[0]); c++) {
+		const struct ss_case *k = ss_cases + c;
+		double *t = malloc(k->n * sizeof(*t)), *dt = malloc(k->n * sizeof(*dt));
+		double *v = malloc(k->n * sizeof(*v));
+		struct slc_steady_state ss;
+
+		assert_true(t && dt && v);
+		for (size_t i = 0; i < k->n; i++) {
+			t[i] = (double)i + 1;
+			dt[i] = 1;
+			v[i] = (t[i] > k->drop_s ? 0.5 : 1.0) * k->base_bps + k->slope_per_s * t[i];
+		}
+		assert_int_equal(slc_steady_state(&ss, t, dt, v, k->n, 0, 60, 5), 0);
+		if (ss.reached != k->reached) fail_msg("%s: reached %d", k->name, ss.reached);
+		if (k->reached) {
+			assert_float_equal(ss.start_s, k->start_s, 1e-9);
+			assert_float_equal(ss.end_s, k->start_s + 300, 1e-9);
+			assert_true(ss.range_frac <= 0.2 && ss.slope_frac <= 0.1);
+		} else {
+			assert_true(isnan(ss.start_s));
+		}
+		free(t);
+		free(dt);
+		free(v);
+	}
+	{
+		struct slc_steady_state ss;
+		double one = 1;
+		assert_int_equal(slc_steady_state(&ss, &one, &one, &one, 1, 0, 60, 1), -EINVAL);
+		assert_int_equal(slc_steady_state(&ss, &one, &one, &one, 1, 0, 0, 5), -EINVAL);
+	}
+}
+
+static void test_phases_json(void **state)
+{
+	size_t n = 200;
+	double t[200], v[200];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 200 };
+	struct slc_analysis a[2];
+	json_t *doc, *cache, *ph, *segs;
+	json_error_t err;
+	char *s = NULL;
+	(void)state;
+
+	for (size_t i = 0; i < n; i++) {
+		t[i] = (double)i + 1;
+		v[i] = i < 50 ? 3e9 : 1e9;
+	}
+	assert_int_equal(slc_analyze(a, &in, NULL), 0);
+	for (size_t i = 0; i < n; i++) v[i] = 2e9;	/* a second segment, no cache */
+	assert_int_equal(slc_analyze(a + 1, &in, NULL), 0);
+	assert_int_equal(slc_phases_json(&s, a, 2), 0);
+	doc = json_loads(s, 0, &err);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "slcscope.phases/1");
+	cache = json_object_get(doc, "cache");
+	assert_float_equal(json_number_value(json_object_get(cache, "size_bytes")), 150e9, 1e3);
+	assert_float_equal(json_number_value(json_object_get(cache, "speed_bps")), 3e9, 1);
+	ph = json_object_get(doc, "phases");
+	assert_int_equal(json_array_size(ph), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ph, 0), "kind")), "slc_cache");
+	assert_true(json_is_null(json_object_get(json_array_get(ph, 0), "iops_mean")));
+	assert_true(json_is_boolean(json_object_get(json_object_get(doc, "steady_state"), "reached")));
+	segs = json_object_get(doc, "segments");
+	assert_int_equal(json_array_size(segs), 2);
+	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(segs, 1), "cache"),
+						 "size_bytes")));
+	json_decref(doc);
+	free(s);
+	assert_int_equal(slc_phases_json(&s, a, 0), -EINVAL);
+	slc_analysis_free(a);
+	slc_analysis_free(a + 1);
+}
+
+static void test_kind_names(void **state)
+{
+	static const struct { enum slc_phase_kind k; const char *name; } names[] = {
+		{ SLC_PHASE_SLC_CACHE, "slc_cache" },
+		{ SLC_PHASE_DIRECT_TO_TLC, "direct_to_tlc" },
+		{ SLC_PHASE_ERASE_BOUND, "erase_bound" },
+		{ SLC_PHASE_STALL, "stall" },
+		{ SLC_PHASE_THROTTLED, "throttled" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(slc_phase_kind_name(names[i].k), names[i].name);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_changepoints_table),
+		cmocka_unit_test(test_changepoints_options),
+		cmocka_unit_test(test_changepoints_errors),
+		cmocka_unit_test(test_quantile_matches_sort),
+		cmocka_unit_test(test_straddle_exact),
+		cmocka_unit_test(test_analyze_errors),
+		cmocka_unit_test(test_steady_state_table),
+		cmocka_unit_test(test_phases_json),
+		cmocka_unit_test(test_kind_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
