@@ -164,12 +164,15 @@ static void test_golden(void **state)
 		for (tok = strtok_r(means, ",", &save); tok; tok = strtok_r(NULL, ",", &save), k++) {
 			double m = strtod(tok, NULL);
 			assert_true(k < a.n_phases);
+			printf("#   phase %zu mean error %.2f%%\n", k, 100 * fabs(a.phases[k].mean_bps - m) / m);
 			if (fabs(a.phases[k].mean_bps - m) > MEAN_TOL * m)
 				fail_msg("phase %zu mean %.4g, truth %.4g", k, a.phases[k].mean_bps, m);
 		}
 	}
 	if (!isnan(t.eb_bytes)) {
 		assert_false(isnan(a.erase_bound_start_bytes));
+		printf("#   erase-bound onset error %.2f%%\n",
+		       100 * fabs(a.erase_bound_start_bytes - t.eb_bytes) / t.eb_bytes);
 		if (fabs(a.erase_bound_start_bytes - t.eb_bytes) > ONSET_TOL * t.eb_bytes)
 			fail_msg("erase-bound onset %.4g B, truth %.4g B",
 				 a.erase_bound_start_bytes, t.eb_bytes);
