@@ -46,7 +46,7 @@
 #define DECAY_TREND 1.25
 /* Rule 4 texture test: the context is up to TEXTURE_CONTEXT_LEN drop
  * lengths (at least TEXTURE_CONTEXT_MIN samples) each side, over the blocks
- * reached without passing a level clearly below the drop.  When more than
+ * reached without passing a long stretch clearly below the drop.  When more than
  * TEXTURE_FRAC of the context lies below the midpoint between the drop and
  * the context median, such drops recur: they are the phase's texture (comb,
  * sawtooth), not an event. */
@@ -165,6 +165,16 @@ static double below_fraction(const struct trace *tr, size_t i0, size_t i1,
 	return m ? (double)k / (double)m : 0;
 }
 
+/*
+ * Does block x end the context of a drop at level lm?  Only a clearly
+ * slower stretch that is long on the context's scale (a phase): short
+ * slower blocks are the comb's other teeth.
+ */
+static int slower_phase(const struct trace *tr, const struct block *x, double lm, size_t ctx)
+{
+	return blevel(tr, x) < (1 - DELTA_SAME) * lm && 3 * (x->i1 - x->i0) >= ctx;
+}
+
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 static int merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {
@@ -209,6 +219,7 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			int down = la > lm;
 
 			while (k + 2 < *nb && !b[k + 2].dip &&
+			       2 * (run + bdur(tr, b + k + 1)) < da &&
 			       (down ? blevel(tr, b + k + 2) < blevel(tr, b + k + 1)
 				     : blevel(tr, b + k + 2) > blevel(tr, b + k + 1))) {
 				k++;
@@ -228,13 +239,13 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		}
 		if (lm > la && lm > lc) {
 			/* rule 3: a short burst */
-			if (dm >= fmin(da, dc)) continue;
+			if (dm > fmin(da, dc)) continue;
 			if (reldiff(la, lc) < DELTA_SAME) merge_range(b, nb, j - 1, j + 1);
 			else if (la - lm >= lc - lm) merge_range(b, nb, j - 1, j);
 			else merge_range(b, nb, j, j + 1);
 			return 1;
 		}
-		if (lm < (1 - DELTA_SAME) * fmin(la, lc) && dm < dc) {
+		if (lm < (1 - DELTA_SAME) * fmin(la, lc) && dm <= dc) {
 			/* rule 4: a temporary drop */
 			/* context: a few times the drop's length each side */
 			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
@@ -243,10 +254,10 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
 			size_t l = j, r = j;
 
-			while (l > 0 && blevel(tr, b + l - 1) >= (1 - DELTA_SAME) * lm &&
+			while (l > 0 && !slower_phase(tr, b + l - 1, lm, ctx) &&
 			       m->i0 - b[l - 1].i1 < ctx)
 				l--;
-			while (r + 1 < *nb && blevel(tr, b + r + 1) >= (1 - DELTA_SAME) * lm &&
+			while (r + 1 < *nb && !slower_phase(tr, b + r + 1, lm, ctx) &&
 			       b[r + 1].i0 - m->i1 < ctx)
 				r++;
 			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
@@ -271,6 +282,8 @@ struct group {
 	size_t first, last;	/* block indices (main blocks, dips between) */
 	double level;		/* bytes / time over its main blocks */
 	double bytes, dur_s;	/* over its main blocks */
+	double s1, s2, cnt;	/* sum, sum of squares, count of its samples */
+	double p90;		/* 90th percentile of its samples */
 	double cov;		/* coefficient of variation of its samples */
 	int decay;		/* part of a smooth decay */
 };
@@ -290,8 +303,15 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	g->level = dur > 0 ? bytes / dur : 0;
 	g->bytes = bytes;
 	g->dur_s = dur;
+	g->s1 = g->s2 = 0;
+	g->cnt = (double)m;
+	for (size_t i = 0; i < m; i++) {
+		g->s1 += tmp[i];
+		g->s2 += tmp[i] * tmp[i];
+	}
 	g->cov = 0;
 	g->decay = 0;
+	g->p90 = m ? slc_quantile(tmp, m, 0.9) : 0;
 	if (m < 2) return;
 	/* trend: medians of the first and the last quarter, in time order */
 	q = m / 4 ? m / 4 : 1;
@@ -345,7 +365,8 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 		size_t lx = x->i1 - x->i0 < BALANCE_REF_MAX ? x->i1 - x->i0 : BALANCE_REF_MAX;
 		size_t ly = y->i1 - y->i0 < BALANCE_REF_MAX ? y->i1 - y->i0 : BALANCE_REF_MAX;
 
-		if (!g[q + 1].decay || g[q].decay || y != x + 1 || g[q].level <= g[q + 1].level)
+		if (!g[q + 1].decay || g[q].decay || y != x + 1 ||
+		    g[q].level < (1 - DELTA_SAME) * g[q + 1].level)
 			continue;
 		if (reldiff(sample_quantile(tr, x->i1 - lx, x->i1, 0, 0, 0.5, tmp),
 			    sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
@@ -354,49 +375,112 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 	return ng;
 }
 
+/* Speed (bytes / time) and sample sums of groups [a, e). */
+struct span {
+	double level, s1, s2, cnt;
+};
+
+static struct span span_of(const struct group *g, size_t a, size_t e)
+{
+	struct span r = { 0, 0, 0, 0 };
+	double bytes = 0, dur = 0;
+
+	for (size_t q = a; q < e; q++) {
+		bytes += g[q].bytes;
+		dur += g[q].dur_s;
+		r.s1 += g[q].s1;
+		r.s2 += g[q].s2;
+		r.cnt += g[q].cnt;
+	}
+	r.level = dur > 0 ? bytes / dur : 0;
+	return r;
+}
+
+static double span_sse(const struct span *s)
+{
+	return s->cnt > 0 ? s->s2 - s->s1 * s->s1 / s->cnt : 0;
+}
+
+/* A lasting drop: clearly slower, and significant against the spread. */
+static int is_drop(const struct span *before, const struct span *after)
+{
+	double mb, ma, vb, va, se;
+
+	if (!(after->level < (1 - DELTA_ERASE) * before->level)) return 0;
+	if (before->cnt < 2 || after->cnt < 2) return 1;
+	mb = before->s1 / before->cnt;
+	ma = after->s1 / after->cnt;
+	vb = span_sse(before) / (before->cnt - 1);
+	va = span_sse(after) / (after->cnt - 1);
+	se = sqrt(fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt);
+	return se <= 0 || (mb - ma) / se >= T_SAME;
+}
+
+/*
+ * First erase-bound group among the native groups [k, ng), or ng.  A decay
+ * starts it when everything from there on is a lasting drop.  Otherwise
+ * the native groups are split in two where a two-level fit is best; a
+ * lasting drop there is an onset, and the part before is searched again
+ * for an earlier one (direct-to-TLC, erase-bound, then slower still).
+ */
+static size_t erase_onset(const struct group *g, size_t k, size_t ng)
+{
+	size_t onset = ng, end = ng;
+
+	for (size_t q = k + 1; q < ng; q++) {
+		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
+		if (g[q].decay && is_drop(&before, &after)) {
+			onset = end = q;
+			break;
+		}
+	}
+	while (end > k + 1) {
+		size_t best = 0;
+		double bs = INFINITY;
+		struct span before, after;
+
+		for (size_t q = k + 1; q < end; q++) {
+			double sse;
+			before = span_of(g, k, q);
+			after = span_of(g, q, end);
+			sse = span_sse(&before) + span_sse(&after);
+			if (sse < bs) {
+				bs = sse;
+				best = q;
+			}
+		}
+		before = span_of(g, k, best);
+		after = span_of(g, best, end);
+		if (!is_drop(&before, &after)) break;
+		onset = end = best;
+	}
+	return onset;
+}
+
 /* Label groups (and so blocks); returns 1 when a cache was found. */
 static int label(struct block *b, size_t nb, struct group *g, size_t ng)
 {
-	size_t k = 0;
-	int eb = 0;
+	size_t k = 0, onset;
 
 	if (ng >= 2 && !g[1].decay && !g[0].decay) {
 		while (k + 1 < ng) {
 			double later = 0;
 			for (size_t q = k + 1; q < ng; q++) later = fmax(later, g[q].level);
 			if (g[k].level <= (1 + DELTA_CACHE) * later) break;
-			if (k > 0 && (g[k].decay ||
+			/* a later tier is steady, and faster than most samples
+			 * after it (a tooth-free stretch of a comb is not) */
+			if (k > 0 && (g[k].decay || g[k].level <= g[k + 1].p90 ||
 				      g[k].cov > fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN)))
 				break;
 			k++;
 		}
 	}
+	onset = erase_onset(g, k, ng);
 	for (size_t q = 0; q < ng; q++) {
-		int kind;
-		unsigned tier = 0;
+		int kind = q < k ? SLC_PHASE_SLC_CACHE :
+			   q >= onset ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+		unsigned tier = q < k ? (unsigned)q + 1 : 0;
 
-		if (q < k) {
-			kind = SLC_PHASE_SLC_CACHE;
-			tier = (unsigned)q + 1;
-		} else {
-			/* erase-bound: a decay, or a lasting drop: this level and
-			 * everything after it clearly below all native before */
-			double bb = 0, bd = 0, rb = 0, rd = 0, ref, rest;
-			for (size_t r = k; r < q; r++) {
-				bb += g[r].bytes;
-				bd += g[r].dur_s;
-			}
-			for (size_t r = q; r < ng; r++) {
-				rb += g[r].bytes;
-				rd += g[r].dur_s;
-			}
-			ref = bd > 0 ? bb / bd : INFINITY;
-			rest = rd > 0 ? rb / rd : 0;
-			if (q > k && (g[q].decay || g[q].level < (1 - DELTA_ERASE) * ref) &&
-			    rest < (1 - DELTA_ERASE) * ref)
-				eb = 1;
-			kind = eb ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
-		}
 		for (size_t j = g[q].first; j <= g[q].last; j++) {
 			if (b[j].dip) continue;
 			b[j].kind = kind;

@@ -22,6 +22,9 @@ import random
 
 MIB = 1048576.0
 SUB = 20  # sub-steps per second to integrate ramps and boundaries
+# Robustness sweeps: SLC_GEN_SEED_OFFSET=k SLC_GEN_OUT=dir regenerate the
+# same cases with other noise into dir (the committed files use 0, here).
+SEED_OFFSET = int(os.environ.get("SLC_GEN_SEED_OFFSET", "0"))
 
 
 def flat(v):
@@ -42,7 +45,7 @@ def decay(v0, vinf, tau):
 
 def generate(name, seed, phases, note, block=0, outlier_rate=0.0):
     """phases: list of dicts kind, dur, f, noise, comb (prob, lo, hi) or None."""
-    rnd = random.Random(seed)
+    rnd = random.Random(seed + SEED_OFFSET)
     total = sum(p["dur"] for p in phases)
     n = int(math.floor(total + 1e-9))
     starts = []
@@ -119,7 +122,7 @@ def ph(kind, dur, f, noise, comb=None):
 
 
 def main():
-    os.chdir(os.path.dirname(os.path.abspath(__file__)))
+    os.chdir(os.environ.get("SLC_GEN_OUT") or os.path.dirname(os.path.abspath(__file__)))
     generate("short_cache", 1, [
         ph("slc_cache", 7.4, flat(3000), 0.01),
         ph("direct_to_tlc", 592.6, flat(900), 0.05)],
