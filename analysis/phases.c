@@ -46,16 +46,19 @@
 #define DECAY_TREND 1.25
 /* Rule 4 texture test: the context is up to TEXTURE_CONTEXT_LEN drop
  * lengths (at least TEXTURE_CONTEXT_MIN samples) each side, over the blocks
- * reached without passing a long stretch clearly below the drop.  When more than
- * TEXTURE_FRAC of the context lies below the midpoint between the drop and
- * the context median, such drops recur: they are the phase's texture (comb,
- * sawtooth), not an event. */
+ * reached without passing a long stretch clearly below the drop.  When more
+ * than TEXTURE_FRAC of the context on either side (of at least
+ * TEXTURE_SIDE_MIN samples) lies below the midpoint between the drop and
+ * that side's median, such drops recur: they are the phase's texture
+ * (comb, sawtooth), not an event. */
 #define TEXTURE_CONTEXT_LEN 10
 #define TEXTURE_CONTEXT_MIN 30
 #define TEXTURE_FRAC 0.10
+#define TEXTURE_SIDE_MIN 10
 /* Fewest samples for a trend (first vs last quarter) to mean anything. */
 #define TREND_MIN_SAMPLES 40
 #define BETWEEN_K 2.0
+#define BALANCE_SEEK 2
 /* Samples (at most) each side used for the local speeds of a boundary. */
 #define BALANCE_REF_MAX 30
 /* Half-width cap (samples) of the byte-balance window at a boundary. */
@@ -154,15 +157,20 @@ static double welch_t(const struct trace *tr, const struct block *a, const struc
 	return se > 0 ? fabs(ma - mc) / se : INFINITY;
 }
 
-/* Fraction of samples [i0, i1) and [j0, j1) below x. */
-static double below_fraction(const struct trace *tr, size_t i0, size_t i1,
-			     size_t j0, size_t j1, double x)
+/*
+ * Do drops to level lm recur in samples [i0, i1), one side of a drop?
+ * Each side is judged alone: a drop between a cache and a comb phase is
+ * texture of the comb even though the cache never drops.
+ */
+static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp)
 {
-	size_t k = 0, m = (i1 - i0) + (j1 - j0);
+	size_t k = 0;
+	double mid;
 
-	for (size_t i = i0; i < i1; i++) k += tr->v[i] < x;
-	for (size_t i = j0; i < j1; i++) k += tr->v[i] < x;
-	return m ? (double)k / (double)m : 0;
+	if (i1 - i0 < TEXTURE_SIDE_MIN) return 0;
+	mid = 0.5 * (sample_quantile(tr, i0, i1, 0, 0, 0.5, tmp) + lm);
+	for (size_t i = i0; i < i1; i++) k += tr->v[i] < mid;
+	return (double)k > TEXTURE_FRAC * (double)(i1 - i0);
 }
 
 /*
@@ -249,8 +257,6 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			/* rule 4: a temporary drop */
 			/* context: a few times the drop's length each side */
 			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
-			double q;
-
 			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
 			size_t l = j, r = j;
 
@@ -262,8 +268,7 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 				r++;
 			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
 			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
-			q = sample_quantile(tr, lo, m->i0, m->i1, hi, 0.5, tmp);
-			if (below_fraction(tr, lo, m->i0, m->i1, hi, 0.5 * (q + lm)) <= TEXTURE_FRAC) {
+			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp)) {
 				m->dip = 1;
 				m->kind = lm < STALL_FRAC * la ?
 					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;
@@ -530,18 +535,25 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	*t_out = t_start(tr, j);
 	*bytes_out = tr->cum[j];
 	if (j - a0 < 2 || b1 - j < 2) return;
+	if (wmax > (j - a0) / 2) wmax = (j - a0) / 2;
+	if (wmax > (b1 - j) / 2) wmax = (b1 - j) / 2;
 	/* the window holds the samples that are at neither level: the one
 	 * straddling a sharp step, or a ramp; samples at a level stay out so
 	 * that their noise (or a comb's teeth) does not move the estimate */
 	local_level(tr, (j - 1) - a0 > l ? j - 1 - l : a0, j - 1, &va, &sa, tmp);
 	local_level(tr, j + 1, b1 - (j + 1) > l ? j + 1 + l : b1, &vb, &sb, tmp);
-	if (between(tr->v[j - 1], va, sa, vb, sb)) lo = j - 1;
-	if (between(tr->v[j], va, sa, vb, sb)) hi = j + 1;
+	/* the segmentation may put the edge a sample or two off the
+	 * straddling sample (a comb's first sample can look like either) */
+	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
+		if (j - d > a0 && between(tr->v[j - d], va, sa, vb, sb)) lo = j - d;
+		if (j + d < b1 && between(tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
+	}
 	if (lo == hi) return;	/* the step falls on a sample edge */
 	while (lo > a0 + 1 && j - lo < wmax && between(tr->v[lo - 1], va, sa, vb, sb)) lo--;
 	while (hi + 1 < b1 && hi - j < wmax && between(tr->v[hi], va, sa, vb, sb)) hi++;
-	local_level(tr, lo - a0 > l ? lo - l : a0, lo, &va, &sa, tmp);
-	local_level(tr, hi, b1 - hi > l ? hi + l : b1, &vb, &sb, tmp);
+	/* the bytes balance needs expected speeds: means, teeth included */
+	va = level(tr, lo - a0 > l ? lo - l : a0, lo);
+	vb = level(tr, hi, b1 - hi > l ? hi + l : b1);
 	if (!(fabs(va - vb) > 1e-9 * fmax(fabs(va), fabs(vb)))) return;
 	ta = t_start(tr, lo);
 	tb = tr->t[hi - 1];

@@ -4,7 +4,8 @@
 
 Writes NAME.csv (columns second,write_MiB_s: 1 s samples, end-of-interval
 time) and NAME.expected (key=value lines read by tests/unit/test_analysis_golden.c)
-into this directory.  Run: python3 gen_synthetic.py  (no arguments; output is
+into this directory, and VARIANTS more of each (other noise, first phase
+longer by a fraction of a sample) into variants/NAME.vK.*.  Run: python3 gen_synthetic.py  (no arguments; output is
 identical on every run: each case has a fixed seed).
 
 Each case is a list of truth phases (kind, duration_s, speed function of the
@@ -22,9 +23,14 @@ import random
 
 MIB = 1048576.0
 SUB = 20  # sub-steps per second to integrate ramps and boundaries
+# Variants: the same cases with other noise and the first phase longer by a
+# fraction of a sample, written to variants/NAME.vK.* (K = 1..VARIANTS) for
+# the baseline scorer, which compares mean errors per case class.
+VARIANTS = 3
 # Robustness sweeps: SLC_GEN_SEED_OFFSET=k SLC_GEN_OUT=dir regenerate the
 # same cases with other noise into dir (the committed files use 0, here).
 SEED_OFFSET = int(os.environ.get("SLC_GEN_SEED_OFFSET", "0"))
+VARIANT = 0
 
 
 def flat(v):
@@ -45,7 +51,11 @@ def decay(v0, vinf, tau):
 
 def generate(name, seed, phases, note, block=0, outlier_rate=0.0):
     """phases: list of dicts kind, dur, f, noise, comb (prob, lo, hi) or None."""
-    rnd = random.Random(seed + SEED_OFFSET)
+    rnd = random.Random(seed + SEED_OFFSET + 1000 * VARIANT)
+    if VARIANT:
+        phases = [dict(p) for p in phases]
+        phases[0]["dur"] += (0.31 * VARIANT) % 1.0
+        name = "variants/%s.v%d" % (name, VARIANT)
     total = sum(p["dur"] for p in phases)
     n = int(math.floor(total + 1e-9))
     starts = []
@@ -82,7 +92,7 @@ def generate(name, seed, phases, note, block=0, outlier_rate=0.0):
             f.write("%d,%.3f\n" % (t, v))
     # truth (bytes rounded the same way as the CSV is not needed: 1e-3 MiB/s)
     exp = ["# truth for %s.csv, written by gen_synthetic.py: %s" % (name, note)]
-    exp.append("class=%s" % name)
+    exp.append("class=%s" % name.split("/")[-1].split(".")[0])
     if block:
         exp.append("block_bytes=%d" % block)
     kinds = [p["kind"] for p in phases if p["kind"] != "ramp"]
@@ -122,7 +132,14 @@ def ph(kind, dur, f, noise, comb=None):
 
 
 def main():
+    global VARIANT
     os.chdir(os.environ.get("SLC_GEN_OUT") or os.path.dirname(os.path.abspath(__file__)))
+    os.makedirs("variants", exist_ok=True)
+    for VARIANT in range(VARIANTS + 1):
+        cases()
+
+
+def cases():
     generate("short_cache", 1, [
         ph("slc_cache", 7.4, flat(3000), 0.01),
         ph("direct_to_tlc", 592.6, flat(900), 0.05)],

@@ -24,32 +24,51 @@
 #define MEAN_TOL 0.03		/* phase mean speeds within 3% */
 #define ONSET_TOL 0.05		/* erase-bound onset within 5% */
 
+#define VARIANTS 3		/* variants/NAME.vK of each synthetic case */
+#define MAX_CASES 64
+
 struct golden_case {
-	const char *name;	/* testdata/analysis/NAME.csv and NAME.expected */
+	char name[128];		/* testdata/analysis/NAME.csv and NAME.expected */
 };
 
-static const struct golden_case cases[] = {
-	{ "short_cache" },
-	{ "close_ratio" },
-	{ "two_tier" },
-	{ "throttle_dip" },
-	{ "ramp" },
-	{ "comb" },
-	{ "sawtooth" },
-	{ "flat_enterprise" },
-	{ "mlc_decay" },
-	{ "three_phase_outliers" },
-	{ "realdata/biwin_x570_1tb_fresh_200g_seqwrite_1s" },
-	{ "realdata/biwin_x570_1tb_postprecond_200g_seqwrite_1s" },
-	{ "realdata/biwin_x570_1tb_mixed5050_nocliff_1s" },
+static const struct {
+	const char *name;
+	int variants;		/* synthetic: also variants/NAME.v1..VARIANTS */
+} base_cases[] = {
+	{ "short_cache", 1 },
+	{ "close_ratio", 1 },
+	{ "two_tier", 1 },
+	{ "throttle_dip", 1 },
+	{ "ramp", 1 },
+	{ "comb", 1 },
+	{ "sawtooth", 1 },
+	{ "flat_enterprise", 1 },
+	{ "mlc_decay", 1 },
+	{ "three_phase_outliers", 1 },
+	{ "realdata/biwin_x570_1tb_fresh_200g_seqwrite_1s", 0 },
+	{ "realdata/biwin_x570_1tb_postprecond_200g_seqwrite_1s", 0 },
+	{ "realdata/biwin_x570_1tb_mixed5050_nocliff_1s", 0 },
 };
-#define N_CASES (sizeof(cases) / sizeof(cases[0]))
+
+static struct golden_case cases[MAX_CASES];
+static size_t n_cases;
+
+static void expand_cases(void)
+{
+	for (size_t i = 0; i < sizeof(base_cases) / sizeof(base_cases[0]); i++) {
+		snprintf(cases[n_cases++].name, sizeof(cases[0].name), "%s", base_cases[i].name);
+		for (int v = 1; base_cases[i].variants && v <= VARIANTS; v++)
+			snprintf(cases[n_cases++].name, sizeof(cases[0].name), "variants/%s.v%d",
+				 base_cases[i].name, v);
+	}
+}
 
 struct truth {
 	int has_cache;
 	double cache_lo, cache_hi;	/* equal for an exact truth */
 	char kinds[256];		/* "" when not checked */
 	char means[512];
+	char cls[64];			/* case class the scorer averages over */
 	double eb_bytes;		/* NAN when none / not given */
 	double block_bytes;
 };
@@ -77,6 +96,7 @@ static int load_truth(struct truth *t, const char *exp)
 	} else {
 		return -EINVAL;
 	}
+	if (golden_expected_get(exp, "class", t->cls, sizeof(t->cls))) return -EINVAL;
 	golden_expected_get(exp, "kinds", t->kinds, sizeof(t->kinds));
 	golden_expected_get(exp, "means_bps", t->means, sizeof(t->means));
 	if (golden_expected_get(exp, "erase_bound_start_bytes", buf, sizeof(buf)) == 0 &&
@@ -228,19 +248,28 @@ static int baseline_half(const struct golden_trace *tr, double *bytes)
 	return 0;
 }
 
+struct class_score {
+	char cls[64];
+	double err[3];		/* summed: slcscope, midpoint, half-plateau */
+	int n;
+};
+
 static void test_baseline_scores(void **state)
 {
+	struct class_score cs[MAX_CASES];
 	double tot[3] = { 0 };
+	size_t nc = 0;
 	(void)state;
 
 	printf("| case | truth (GiB) | slcscope (GiB) | err | midpoint (GiB) | err | half-plateau (GiB) | err |\n");
 	printf("|---|---|---|---|---|---|---|---|\n");
-	for (size_t i = 0; i < N_CASES; i++) {
+	for (size_t i = 0; i < n_cases; i++) {
 		struct golden_trace tr;
 		struct truth t;
 		struct slc_analysis a;
 		double bm = NAN, bh = NAN, e[3];
 		int hm, hh;
+		size_t c;
 		char truth[64];
 
 		assert_int_equal(run_case(cases + i, &tr, &t, &a), 0);
@@ -260,29 +289,50 @@ static void test_baseline_scores(void **state)
 		printf(" | %.2f%% | ", 100 * e[1]);
 		if (hh) printf("%.2f", bh / 1073741824.0); else printf("none");
 		printf(" | %.2f%% |\n", 100 * e[2]);
-		for (int k = 0; k < 3; k++) tot[k] += e[k];
-		/* at least as accurate as either baseline on every case */
-		assert_true(e[0] <= e[1] + 1e-12);
-		assert_true(e[0] <= e[2] + 1e-12);
+		for (c = 0; c < nc && strcmp(cs[c].cls, t.cls); c++)
+			;
+		if (c == nc) {
+			memset(cs + nc, 0, sizeof(cs[0]));
+			snprintf(cs[nc++].cls, sizeof(cs[0].cls), "%s", t.cls);
+		}
+		cs[c].n++;
+		for (int k = 0; k < 3; k++) {
+			cs[c].err[k] += e[k];
+			tot[k] += e[k];
+		}
 		slc_analysis_free(&a);
 		golden_trace_free(&tr);
 	}
-	printf("| **mean error** | | | %.2f%% | | %.2f%% | | %.2f%% |\n",
-	       100 * tot[0] / N_CASES, 100 * tot[1] / N_CASES, 100 * tot[2] / N_CASES);
+	printf("\n| class | cases | slcscope mean err | midpoint mean err | half-plateau mean err |\n");
+	printf("|---|---|---|---|---|\n");
+	for (size_t c = 0; c < nc; c++) {
+		printf("| %s | %d | %.3f%% | %.3f%% | %.3f%% |\n", cs[c].cls, cs[c].n,
+		       100 * cs[c].err[0] / cs[c].n, 100 * cs[c].err[1] / cs[c].n,
+		       100 * cs[c].err[2] / cs[c].n);
+	}
+	printf("| **all** | %zu | %.3f%% | %.3f%% | %.3f%% |\n", n_cases, 100 * tot[0] / (double)n_cases,
+	       100 * tot[1] / (double)n_cases, 100 * tot[2] / (double)n_cases);
+	/* at least as accurate as either baseline on every case class,
+	 * better overall */
+	for (size_t c = 0; c < nc; c++) {
+		if (cs[c].err[0] > cs[c].err[1] + 1e-12 || cs[c].err[0] > cs[c].err[2] + 1e-12)
+			fail_msg("class %s: slcscope less accurate than a baseline", cs[c].cls);
+	}
 	assert_true(tot[0] < tot[1] && tot[0] < tot[2]);
 }
 
 int main(void)
 {
-	struct CMUnitTest tests[N_CASES + 1];
+	struct CMUnitTest tests[MAX_CASES + 1];
 
-	for (size_t i = 0; i < N_CASES; i++) {
+	expand_cases();
+	for (size_t i = 0; i < n_cases; i++) {
 		tests[i].name = cases[i].name;
 		tests[i].test_func = test_golden;
 		tests[i].setup_func = NULL;
 		tests[i].teardown_func = NULL;
 		tests[i].initial_state = (void *)(uintptr_t)(cases + i);
 	}
-	tests[N_CASES] = (struct CMUnitTest)cmocka_unit_test(test_baseline_scores);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	tests[n_cases] = (struct CMUnitTest)cmocka_unit_test(test_baseline_scores);
+	return _cmocka_run_group_tests("golden", tests, n_cases + 1, NULL, NULL);
 }
