@@ -27,17 +27,20 @@ static double gauss(void)
 }
 
 /* cache 10% of the run at 3 GB/s, direct-to-TLC 40% at 1.5 GB/s (15% noise),
- * erase-bound at 0.6 GB/s (25% noise), 1% of samples dip to 5-40% */
-static void make_curve(double *t, double *bps, size_t n)
+ * erase-bound at 0.6 GB/s (25% noise), 1% of samples dip to 5-40%; with
+ * comb, 30% of the direct-to-TLC samples fall to 5-30% (the hard case:
+ * hundreds of change points to consolidate) */
+static void make_curve(double *t, double *bps, size_t n, int comb)
 {
 	for (size_t i = 0; i < n; i++) {
 		double f = (double)i / (double)n, v, e;
 
 		if (f < 0.1) { v = 3e9; e = 0.01; }
-		else if (f < 0.5) { v = 1.5e9; e = 0.15; }
+		else if (f < 0.5) { v = 1.5e9; e = comb ? 0.05 : 0.15; }
 		else { v = 0.6e9; e = 0.25; }
 		v *= 1 + e * gauss();
-		if (uniform() < 0.01) v *= 0.05 + 0.35 * uniform();
+		if (comb && f >= 0.1 && f < 0.5 && uniform() < 0.3) v *= 0.05 + 0.25 * uniform();
+		else if (uniform() < 0.01) v *= 0.05 + 0.35 * uniform();
 		t[i] = (double)(i + 1);
 		bps[i] = v > 0 ? v : 0;
 	}
@@ -57,7 +60,7 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int bench(size_t n, int runs)
+static int bench(size_t n, int runs, int comb)
 {
 	double *t = malloc(n * sizeof(*t)), *bps = malloc(n * sizeof(*bps));
 	double *dt = malloc((size_t)runs * sizeof(*dt));
@@ -68,7 +71,7 @@ static int bench(size_t n, int runs)
 		free(t); free(bps); free(dt);
 		return -1;
 	}
-	make_curve(t, bps, n);
+	make_curve(t, bps, n, comb);
 	in.t_s = t;
 	in.bps = bps;
 	in.n = n;
@@ -88,7 +91,7 @@ static int bench(size_t n, int runs)
 		}
 	}
 	qsort(dt, (size_t)runs, sizeof(*dt), cmp);
-	printf("| %zu | %d | %.2f | %.2f | %zu | %zu |\n", n, runs, 1e3 * dt[0],
+	printf("| %s | %zu | %d | %.2f | %.2f | %zu | %zu |\n", comb ? "comb" : "3-phase", n, runs, 1e3 * dt[0],
 	       1e3 * dt[runs / 2], changes, phases);
 	free(t);
 	free(bps);
@@ -101,9 +104,11 @@ int main(int argc, char **argv)
 	int runs = argc > 1 ? atoi(argv[1]) : 5;
 
 	if (runs < 1) runs = 1;
-	printf("| samples | runs | best (ms) | median (ms) | change points | phases |\n");
-	printf("|---|---|---|---|---|---|\n");
+	printf("| curve | samples | runs | best (ms) | median (ms) | change points | phases |\n");
+	printf("|---|---|---|---|---|---|---|\n");
 	setvbuf(stdout, NULL, _IONBF, 0);
-	if (bench(7200, runs * 10) || bench(1000000, runs)) return 1;
+	if (bench(7200, runs * 10, 0) || bench(1000000, runs, 0) ||
+	    bench(7200, runs * 10, 1) || bench(1000000, runs, 1))
+		return 1;
 	return 0;
 }
