@@ -330,6 +330,65 @@ static void test_phases_json(void **state)
 	slc_analysis_free(a + 1);
 }
 
+/* Labelling rules on small piecewise-constant curves (1 s samples, 2% noise). */
+struct label_case {
+	const char *name;
+	double lv[5];		/* GB/s */
+	size_t len[5];		/* samples */
+	size_t k;
+	const char *kinds;
+	int has_cache;
+};
+
+static const struct label_case label_cases[] = {
+	{ "cache, stall, native", { 5, 0.8, 1.8 }, { 15, 20, 300 }, 3,
+	  "slc_cache,stall,direct_to_tlc", 1 },
+	{ "drop that recovers is not a cache end", { 2, 1.3, 2 }, { 300, 20, 300 }, 3,
+	  "direct_to_tlc,throttled,direct_to_tlc", 0 },
+	{ "burst inside native is absorbed", { 3, 1, 2.5, 1 }, { 100, 300, 4, 300 }, 4,
+	  "slc_cache,direct_to_tlc", 1 },
+	{ "cache, direct-to-TLC, erase-bound", { 3, 1.5, 0.6 }, { 100, 500, 500 }, 3,
+	  "slc_cache,direct_to_tlc,erase_bound", 1 },
+	{ "two tiers", { 5, 3.5, 0.5 }, { 60, 120, 500 }, 3,
+	  "slc_cache,slc_cache,direct_to_tlc", 1 },
+	{ "one level", { 1.8 }, { 800 }, 1, "direct_to_tlc", 0 },
+};
+
+static void test_labels_table(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(label_cases) / sizeof(label_cases[0]); c++) {
+		const struct label_case *k = label_cases + c;
+		size_t n;
+		double *v = levels(k->lv, k->len, k->k, 0, 0, &n), *t = malloc(n * sizeof(*t));
+		struct slc_trace_in in = { 0 };
+		struct slc_analysis a;
+		char kinds[256] = "";
+		uint64_t r = 99 + c;
+
+		assert_non_null(t);
+		for (size_t i = 0; i < n; i++) {
+			t[i] = (double)i + 1;
+			v[i] *= 1e9 * (1 + 0.02 * gauss(&r));
+		}
+		in.t_s = t;
+		in.bps = v;
+		in.n = n;
+		assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+		for (size_t i = 0; i < a.n_phases; i++) {
+			strcat(kinds, i ? "," : "");
+			strcat(kinds, slc_phase_kind_name(a.phases[i].kind));
+		}
+		if (strcmp(kinds, k->kinds) || a.has_cache != k->has_cache)
+			fail_msg("%s: %s, cache %d", k->name, kinds, a.has_cache);
+		if (k->has_cache)
+			assert_int_equal(a.phases[0].tier, 1);
+		slc_analysis_free(&a);
+		free(t);
+		free(v);
+	}
+}
+
 static void test_kind_names(void **state)
 {
 	static const struct { enum slc_phase_kind k; const char *name; } names[] = {
@@ -355,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_analyze_errors),
 		cmocka_unit_test(test_steady_state_table),
 		cmocka_unit_test(test_phases_json),
+		cmocka_unit_test(test_labels_table),
 		cmocka_unit_test(test_kind_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
