@@ -97,6 +97,27 @@ static int fill(json_t *o, const struct slc_analysis *a)
 	return e ? -1 : 0;
 }
 
+/* "recovery" of a later segment against the first. */
+static int add_recovery(json_t *o, const struct slc_analysis *fresh,
+			const struct slc_analysis *seg)
+{
+	struct slc_recovery r;
+	json_t *rec;
+	int e = 0;
+
+	if (slc_recovery(&r, fresh, seg)) return set(o, "recovery", json_null());
+	rec = json_object();
+	if (!rec) return -1;
+	e |= set(rec, "burst_bps", num(r.burst_bps));
+	e |= set(rec, "cache_bytes", num(r.cache_bytes));
+	e |= set(rec, "cache_frac", num(r.cache_frac));
+	if (e) {
+		json_decref(rec);
+		return -1;
+	}
+	return set(o, "recovery", rec);
+}
+
 int slc_phases_json(char **out, const struct slc_analysis *seg, size_t n)
 {
 	json_t *doc, *segs;
@@ -119,7 +140,7 @@ int slc_phases_json(char **out, const struct slc_analysis *seg, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		json_t *o = json_object();
 		if (!o) goto out;
-		if (fill(o, seg + i)) {
+		if (fill(o, seg + i) || (i > 0 && add_recovery(o, seg, seg + i))) {
 			json_decref(o);
 			goto out;
 		}

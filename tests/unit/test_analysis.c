@@ -323,6 +323,9 @@ static void test_phases_json(void **state)
 	assert_int_equal(json_array_size(segs), 2);
 	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(segs, 1), "cache"),
 						 "size_bytes")));
+	assert_null(json_object_get(json_array_get(segs, 0), "recovery"));
+	assert_float_equal(json_number_value(json_object_get(json_object_get(json_array_get(segs, 1),
+									     "recovery"), "cache_frac")), 0, 0);
 	json_decref(doc);
 	free(s);
 	assert_int_equal(slc_phases_json(&s, a, 0), -EINVAL);
@@ -389,6 +392,29 @@ static void test_labels_table(void **state)
 	}
 }
 
+static void test_recovery(void **state)
+{
+	struct slc_phase fp = { .mean_bps = 3e9 }, sp = { .mean_bps = 2.5e9 };
+	struct slc_analysis fresh = { .has_cache = 1, .cache_bytes = 100e9, .phases = &fp, .n_phases = 1 };
+	struct slc_analysis idle = { .has_cache = 1, .cache_bytes = 25e9, .phases = &sp, .n_phases = 1 };
+	struct slc_analysis none = { .has_cache = 0, .cache_bytes = NAN, .phases = &sp, .n_phases = 1 };
+	struct slc_recovery r;
+	(void)state;
+
+	assert_int_equal(slc_recovery(&r, &fresh, &idle), 0);
+	assert_float_equal(r.burst_bps, 2.5e9, 0);
+	assert_float_equal(r.cache_bytes, 25e9, 0);
+	assert_float_equal(r.cache_frac, 0.25, 1e-12);
+	assert_int_equal(slc_recovery(&r, &fresh, &none), 0);
+	assert_float_equal(r.cache_bytes, 0, 0);
+	assert_float_equal(r.cache_frac, 0, 0);
+	assert_int_equal(slc_recovery(&r, &none, &idle), 0);
+	assert_true(isnan(r.cache_frac));
+	none.n_phases = 0;
+	assert_int_equal(slc_recovery(&r, &fresh, &none), -EINVAL);
+	assert_int_equal(slc_recovery(NULL, &fresh, &idle), -EINVAL);
+}
+
 static void test_kind_names(void **state)
 {
 	static const struct { enum slc_phase_kind k; const char *name; } names[] = {
@@ -415,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_steady_state_table),
 		cmocka_unit_test(test_phases_json),
 		cmocka_unit_test(test_labels_table),
+		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -205,11 +205,33 @@ int slc_steady_state(struct slc_steady_state *out, const double *t_s,
 		     const double *dt_s, const double *bps, size_t n,
 		     double from_s, double round_s, unsigned rounds);
 
+/* ---- recovery (recovery.c) ---- */
+
+/** struct slc_recovery - a burst after idle or TRIM against the fresh run. */
+struct slc_recovery {
+	double burst_bps;		/* mean speed of the segment's first phase */
+	double cache_bytes;		/* cache seen in the segment, 0 if none */
+	double cache_frac;		/* cache_bytes / fresh cache; NAN without one */
+};
+
+/**
+ * slc_recovery() - how much of the fresh drive's cache a later trace
+ * segment (a burst after an idle wait, or after TRIM) found again.
+ * @out:   result.
+ * @fresh: analysis of the fresh write curve (the reference).
+ * @seg:   analysis of the later segment.
+ *
+ * Return: 0, -EINVAL (NULL arguments, @seg without phases).
+ */
+int slc_recovery(struct slc_recovery *out, const struct slc_analysis *fresh,
+		 const struct slc_analysis *seg);
+
 /* ---- JSON (phases_json.c) ---- */
 
 /**
  * slc_phases_json() - the "slcscope.phases/1" document (docs/phases-json.md)
- * for @n trace segments; top-level cache and phases describe @seg[0].
+ * for @n trace segments; top-level cache and phases describe @seg[0], and
+ * each later segment carries its recovery against @seg[0].
  * @out:  output, a NUL-terminated string the caller frees with free().
  * @seg:  analyses, one per trace segment.
  * @n:    number of segments (>= 1).
