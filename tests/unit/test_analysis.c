@@ -238,6 +238,31 @@ static void test_analyze_errors(void **state)
 	slc_analysis_free(NULL);
 }
 
+/* Tiny and degenerate inputs: one phase, no crash, no cache. */
+static void test_analyze_tiny(void **state)
+{
+	static const double t[] = { 1, 2, 3, 4, 5, 6 };
+	static const double flat[] = { 5, 5, 5, 5, 5, 5 }, zero[] = { 0, 0, 0, 0, 0, 0 };
+	(void)state;
+
+	for (size_t n = 1; n <= 6; n++) {
+		const double *v[] = { flat, zero };
+		for (size_t k = 0; k < 2; k++) {
+			struct slc_trace_in in = { .t_s = t, .bps = v[k], .n = n };
+			struct slc_analysis a;
+			char *js = NULL;
+
+			assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+			assert_false(a.has_cache);
+			assert_int_equal(a.n_phases, 1);
+			assert_float_equal(a.phases[0].end_bytes, (double)n * v[k][0], 1e-9);
+			assert_int_equal(slc_phases_json(&js, &a, 1), 0);
+			free(js);
+			slc_analysis_free(&a);
+		}
+	}
+}
+
 struct ss_case {
 	const char *name;
 	double base_bps, drop_s, slope_per_s;	/* level, drop to half at drop_s, trend */
@@ -438,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_quantile_matches_sort),
 		cmocka_unit_test(test_straddle_exact),
 		cmocka_unit_test(test_analyze_errors),
+		cmocka_unit_test(test_analyze_tiny),
 		cmocka_unit_test(test_steady_state_table),
 		cmocka_unit_test(test_phases_json),
 		cmocka_unit_test(test_labels_table),
