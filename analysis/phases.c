@@ -5,14 +5,15 @@
  * The segmentation finds every statistically credible level change; most
  * are not phase changes.  Segments are first consolidated into blocks by
  * a few rules applied until nothing changes:
- *   1. neighbours within DELTA_SAME of each other are one level;
+ *   1. neighbours within DELTA_SAME of each other, or not significantly
+ *      different (Welch t < T_SAME), are one level;
  *   2. a short block between a higher and a lower one is a transition
  *      (a ramp) and joins the neighbour closest in level;
  *   3. a short block above both neighbours is a burst (cache recovered
  *      during a pause) and is absorbed;
- *   4. a block below both neighbours that is shorter than what follows is a
- *      temporary drop: absorbed when samples that low already occur in the
- *      neighbours (comb texture), otherwise kept as a stall / throttled.
+ *   4. a block below both neighbours that is no longer than what follows
+ *      is a temporary drop: absorbed when such drops recur around it (comb
+ *      or sawtooth texture), otherwise kept as a stall / throttled.
  * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound) and
  * every boundary is placed to sub-sample precision by a byte balance.
  */
@@ -466,7 +467,7 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 }
 
 /* Label groups (and so blocks); returns 1 when a cache was found. */
-static int label(struct block *b, size_t nb, struct group *g, size_t ng)
+static int label(struct block *b, struct group *g, size_t ng)
 {
 	size_t k = 0, onset;
 
@@ -496,7 +497,6 @@ static int label(struct block *b, size_t nb, struct group *g, size_t ng)
 			b[j].tier = tier;
 		}
 	}
-	(void)nb;
 	return k > 0;
 }
 
@@ -735,7 +735,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	while (merge_same(&tr, b, &nb) || merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = make_groups(&tr, b, nb, g, tmp);
-	out->has_cache = label(b, nb, g, ng);
+	out->has_cache = label(b, g, ng);
 	ret = emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
