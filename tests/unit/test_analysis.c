@@ -122,6 +122,36 @@ static void test_changepoints_options(void **state)
 	free(x);
 }
 
+/* Smoothed (AR(1)) noise: rho, the scale and the minimum length follow it. */
+static void test_changepoints_autocorrelated(void **state)
+{
+	static const struct { double rho, lo, hi; size_t min_seg; } rows[] = {
+		{ 0.0, 0.0, 0.1, 2 },
+		{ 0.3, 0.15, 0.45, 3 },
+		{ 0.8, 0.45, 0.5, 4 },	/* estimate clamped at 0.5 */
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(rows) / sizeof(rows[0]); c++) {
+		size_t n = 4000, ends[4000], n_ends;
+		double x[4000], e = 0, sd = sqrt(1 - rows[c].rho * rows[c].rho);
+		struct slc_cpd_info info;
+		uint64_t r = 5 + c;
+
+		for (size_t i = 0; i < n; i++) {
+			e = rows[c].rho * e + sd * gauss(&r);	/* unit variance */
+			x[i] = 100 + e;
+		}
+		assert_int_equal(slc_changepoints(ends, n, &n_ends, &info, x, n, NULL), 0);
+		if (info.rho < rows[c].lo || info.rho > rows[c].hi)
+			fail_msg("rho %.2f: estimated %.3f", rows[c].rho, info.rho);
+		assert_int_equal(info.min_seg_len, rows[c].min_seg);
+		if (rows[c].rho < 0.5) {
+			assert_true(info.sigma > 0.85 && info.sigma < 1.15);
+			assert_int_equal(n_ends, 1);	/* no level change */
+		}
+	}
+}
+
 static void test_changepoints_errors(void **state)
 {
 	double x[4] = { 1, 2, NAN, 4 }, y[6] = { 9, 9, 9, 1, 1, 1 };
@@ -459,6 +489,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_changepoints_table),
 		cmocka_unit_test(test_changepoints_options),
+		cmocka_unit_test(test_changepoints_autocorrelated),
 		cmocka_unit_test(test_changepoints_errors),
 		cmocka_unit_test(test_quantile_matches_sort),
 		cmocka_unit_test(test_straddle_exact),
