@@ -8,37 +8,59 @@
 
 #include "slcscope/analysis.h"
 
-static int cmp_double(const void *a, const void *b)
+/*
+ * Partially order s so that s[k] is the k-th smallest and nothing after it
+ * is smaller (quickselect, median-of-three pivot).  Expected O(n): the
+ * noise estimates take medians of a million samples, where a full sort
+ * would dominate the analysis time.
+ */
+static void select_kth(double *s, size_t n, size_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+	size_t lo = 0, hi = n - 1;
 
-/* Quantile of an already sorted array. */
-static double sorted_quantile(const double *s, size_t n, double q)
-{
-	double h, lo;
-	size_t i;
+	while (hi > lo) {
+		size_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+		double a = s[lo], b = s[mid], c = s[hi], piv, t;
 
-	if (q <= 0) return s[0];
-	if (q >= 1) return s[n - 1];
-	h = (double)(n - 1) * q;
-	lo = floor(h);
-	i = (size_t)lo;
-	if (i + 1 >= n) return s[n - 1];
-	return s[i] + (h - lo) * (s[i + 1] - s[i]);
+		piv = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		while (i <= j) {
+			while (s[i] < piv) i++;
+			while (s[j] > piv) j--;
+			if (i <= j) {
+				t = s[i]; s[i] = s[j]; s[j] = t;
+				i++;
+				if (j == 0) break;
+				j--;
+			}
+		}
+		if (k <= j) hi = j;
+		else if (k >= i) lo = i;
+		else return;
+	}
 }
 
 double slc_quantile(const double *x, size_t n, double q)
 {
-	double *s, r;
+	double *s, h, lo, r;
+	size_t i;
 
 	if (n == 0) return NAN;
 	s = malloc(n * sizeof(*s));
 	if (!s) return NAN;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	r = sorted_quantile(s, n, q);
+	if (q <= 0) q = 0;
+	if (q >= 1) q = 1;
+	h = (double)(n - 1) * q;
+	lo = floor(h);
+	i = (size_t)lo;
+	select_kth(s, n, i);
+	r = s[i];
+	if (i + 1 < n && h > lo) {
+		double next = s[i + 1];
+		for (size_t j = i + 2; j < n; j++)
+			if (s[j] < next) next = s[j];
+		r += (h - lo) * (next - r);
+	}
 	free(s);
 	return r;
 }

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "slcscope/plot.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,6 +39,208 @@ double slc_mad_sigma(const double *x, size_t n);
  * do not inflate it.  Returns NAN when @n < 2.
  */
 double slc_diff_sigma(const double *x, size_t n);
+
+/* ---- change-point segmentation (changepoint.c) ---- */
+
+/** enum slc_penalty - penalty per change point used by slc_changepoints(). */
+enum slc_penalty {
+	SLC_PENALTY_MBIC = 0,	/* modified BIC (Zhang & Siegmund 2007), default */
+	SLC_PENALTY_BIC,	/* 2 log n per change (one mean parameter + location) */
+	SLC_PENALTY_AIC,	/* 4 per change */
+	SLC_PENALTY_MANUAL,	/* slc_cpd_opts.penalty_value per change */
+};
+
+/**
+ * struct slc_cpd_opts - options of the change-point search.  Zero fields
+ * mean "estimate from the data"; slc_cpd_opts_init() gives the defaults.
+ */
+struct slc_cpd_opts {
+	enum slc_penalty penalty;	/* SLC_PENALTY_MBIC by default */
+	double penalty_value;		/* per change, cost units; MANUAL only */
+	size_t min_seg_len;		/* samples; 0 = estimate (>= 2) */
+	double sigma;			/* noise scale, units of x; 0 = estimate */
+	double clip_k;			/* winsorize at clip_k * sigma around a
+					   running median; 0 = 3.0 */
+};
+
+/**
+ * struct slc_cpd_info - what the search estimated and used.
+ */
+struct slc_cpd_info {
+	double sigma;			/* noise scale (units of x) */
+	double rho;			/* lag-1 autocorrelation of the noise */
+	size_t min_seg_len;		/* samples */
+	double penalty;			/* per change, cost units */
+	size_t n_changes;		/* change points found */
+};
+
+/** slc_cpd_opts_init() - fill @o with the defaults (MBIC, all estimated). */
+void slc_cpd_opts_init(struct slc_cpd_opts *o);
+
+/**
+ * slc_changepoints() - PELT optimal segmentation of @x into segments of
+ * constant mean (Killick, Fearnhead & Eckley 2012).
+ * @ends:     output, end index (exclusive) of each segment, in order; the
+ *            last one is @n.  Caller-allocated.
+ * @max_ends: room in @ends; @n is always enough.
+ * @n_ends:   output, number of segments written.
+ * @info:     output, estimated parameters; may be NULL.
+ * @x:        samples (e.g. throughput per interval), not modified.
+ * @n:        number of samples.
+ * @opts:     options, or NULL for the defaults.
+ *
+ * The cost is the Gaussian mean-change cost on a winsorized copy of @x
+ * (outliers clipped at clip_k * sigma around a running median of 5), scaled
+ * by the noise scale sigma estimated from first differences (MAD) and
+ * corrected for lag-1 autocorrelation.  Runs in O(n) expected time.
+ *
+ * Return: 0, -EINVAL on bad arguments (n == 0, non-finite values),
+ * -ENOSPC when @max_ends is too small, -ENOMEM.
+ */
+int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
+		     struct slc_cpd_info *info, const double *x, size_t n,
+		     const struct slc_cpd_opts *opts);
+
+/* ---- phases (phases.c) ---- */
+
+/** enum slc_phase_kind - what a stretch of a write curve is. */
+enum slc_phase_kind {
+	SLC_PHASE_SLC_CACHE = 0,	/* writes land in SLC-mode flash */
+	SLC_PHASE_DIRECT_TO_TLC,	/* native speed, erased blocks left */
+	SLC_PHASE_ERASE_BOUND,		/* native speed bound by GC/erase */
+	SLC_PHASE_STALL,		/* temporary drop below half speed */
+	SLC_PHASE_THROTTLED,		/* temporary milder drop */
+};
+
+/** slc_phase_kind_name() - "slc_cache", "direct_to_tlc", ... */
+const char *slc_phase_kind_name(enum slc_phase_kind k);
+
+/** struct slc_phase - one phase of a write curve, or one change-point segment. */
+struct slc_phase {
+	enum slc_phase_kind kind;
+	unsigned tier;			/* 1, 2.. for slc_cache phases, else 0 */
+	double start_s, end_s;		/* trace time, sub-sample precision */
+	double start_bytes, end_bytes;	/* host bytes written at start / end */
+	double mean_bps;		/* (end_bytes - start_bytes) / duration */
+	double median_bps, p5_bps, p95_bps;	/* over whole samples inside */
+	double cov;			/* std / mean of whole samples inside */
+	double iops_mean;		/* mean_bps / block size, NAN if unknown */
+};
+
+/**
+ * struct slc_steady_state - SNIA PTS steady-state check.
+ */
+struct slc_steady_state {
+	int reached;			/* 1 when a window meets both criteria */
+	double start_s, end_s;		/* the first such window; NAN if none */
+	double avg_bps;			/* window average; NAN if none */
+	double range_frac;		/* (max - min) / avg of that window */
+	double slope_frac;		/* fitted excursion across it / avg */
+};
+
+/**
+ * struct slc_trace_in - one write-curve segment as plain arrays.
+ * Exactly one of @bytes and @bps must be given.
+ */
+struct slc_trace_in {
+	const double *t_s;		/* end-of-interval time of each sample */
+	const double *interval_s;	/* interval lengths; NULL = derive from t_s */
+	const double *bytes;		/* bytes written in each interval, or NULL */
+	const double *bps;		/* throughput of each interval, or NULL */
+	size_t n;			/* number of samples */
+	double block_bytes;		/* I/O size for IOPS, 0 when unknown */
+};
+
+/**
+ * struct slc_analysis - result of slc_analyze().  Free with
+ * slc_analysis_free().
+ */
+struct slc_analysis {
+	int has_cache;			/* 0: the curve shows no SLC cache */
+	double cache_bytes;		/* host bytes written at cache speed; NAN if none */
+	double cache_bps;		/* mean speed of the first cache tier; NAN if none */
+	double cache_end_s;		/* NAN if none */
+	double erase_bound_start_s;	/* onset of erase_bound; NAN if none */
+	double erase_bound_start_bytes;
+	struct slc_phase *phases;	/* labelled phases, in time order */
+	size_t n_phases;
+	struct slc_phase *segments;	/* raw change-point segments (kind unset) */
+	size_t n_segments;
+	struct slc_steady_state steady;	/* searched from the end of the cache */
+	struct slc_cpd_info cpd;	/* parameters of the segmentation */
+};
+
+/**
+ * slc_analyze() - segment a write curve and label its phases.
+ * @out:  result; free with slc_analysis_free() (also after an error).
+ * @in:   the samples.
+ * @opts: change-point options, or NULL for the defaults.
+ *
+ * Return: 0, -EINVAL (no samples, neither or both of bytes/bps, times not
+ * increasing, non-finite values), -ENOMEM.
+ */
+int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
+		const struct slc_cpd_opts *opts);
+
+/** slc_analysis_free() - release what slc_analyze() allocated in @a. */
+void slc_analysis_free(struct slc_analysis *a);
+
+/* ---- steady state (steady_state.c) ---- */
+
+/**
+ * slc_steady_state() - SNIA PTS steady state: the first window of @rounds
+ * rounds of @round_s seconds (PTS: 5 x 60 s) where max-min of the round
+ * averages is within 20% of the window average and the least-squares line
+ * moves by at most 10% of the average across the window.
+ * @out:     result.
+ * @t_s:     end-of-interval times.
+ * @dt_s:    interval lengths.
+ * @bps:     throughput of each interval (bytes/s).
+ * @n:       samples.
+ * @from_s:  search only rounds starting at or after this time.
+ * @round_s: round length (60 in the PTS).
+ * @rounds:  window length in rounds (5 in the PTS, >= 2).
+ *
+ * Return: 0 (reached or not is in @out), -EINVAL.
+ */
+int slc_steady_state(struct slc_steady_state *out, const double *t_s,
+		     const double *dt_s, const double *bps, size_t n,
+		     double from_s, double round_s, unsigned rounds);
+
+/* ---- recovery (recovery.c) ---- */
+
+/** struct slc_recovery - a burst after idle or TRIM against the fresh run. */
+struct slc_recovery {
+	double burst_bps;		/* mean speed of the segment's first phase */
+	double cache_bytes;		/* cache seen in the segment, 0 if none */
+	double cache_frac;		/* cache_bytes / fresh cache; NAN without one */
+};
+
+/**
+ * slc_recovery() - how much of the fresh drive's cache a later trace
+ * segment (a burst after an idle wait, or after TRIM) found again.
+ * @out:   result.
+ * @fresh: analysis of the fresh write curve (the reference).
+ * @seg:   analysis of the later segment.
+ *
+ * Return: 0, -EINVAL (NULL arguments, @seg without phases).
+ */
+int slc_recovery(struct slc_recovery *out, const struct slc_analysis *fresh,
+		 const struct slc_analysis *seg);
+
+/* ---- JSON (phases_json.c) ---- */
+
+/**
+ * slc_phases_json() - the "slcscope.phases/1" document (docs/phases-json.md)
+ * for @n trace segments; top-level cache and phases describe @seg[0], and
+ * each later segment carries its recovery against @seg[0].
+ * @out:  output, a NUL-terminated string the caller frees with free().
+ * @seg:  analyses, one per trace segment.
+ * @n:    number of segments (>= 1).
+ *
+ * Return: 0, -EINVAL, -ENOMEM.
+ */
+int slc_phases_json(char **out, const struct slc_analysis *seg, size_t n);
 
 #ifdef __cplusplus
 }

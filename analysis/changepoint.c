@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Change-point segmentation: PELT (Killick, Fearnhead & Eckley 2012) with a
+ * Gaussian mean-change cost on winsorized, noise-scaled samples.
+ *
+ * Throughput samples are not Gaussian: single-sample dips (a flush, a GC
+ * hiccup), heavy tails and comb profiles.  Rather than a heavier cost we
+ * clip each sample to within clip_k * sigma of a running median of 5: a
+ * lone outlier or a pair of them cannot move a segment mean by more than a
+ * few sigma, while a step (which a median of 5 follows after 3 samples)
+ * is kept intact.  The noise scale comes from first differences so that
+ * steps between phases do not inflate it, and the cost is divided by the
+ * variance inflation (1 + rho) / (1 - rho) of AR(1) noise so that averaged
+ * (smoothed) logs are not over-segmented.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slcscope/analysis.h"
+
+#define MEDIAN_WIDTH 5
+/*
+ * PELT prunes a candidate start only once a change lies after it, so on a
+ * long homogeneous phase the candidate set grows and the search becomes
+ * quadratic.  Beyond GRID_MAX samples the search therefore runs on a grid
+ * of every B-th sample (B = ceil(n / GRID_MAX)) with the exact costs of
+ * the full-resolution samples, and each change found is then placed
+ * exactly by a local search over the 2B samples around it.
+ */
+#define GRID_MAX 2048
+/* Autocorrelation estimates from a few hundred samples are noisy and real
+ * traces wander slowly; beyond 0.5 the deflation would hide real steps. */
+#define RHO_MAX 0.5
+/* Relative noise floor: throughput readings are never more precise than
+ * about 0.1%, and a zero sigma (perfectly flat synthetic data) would make
+ * every cost infinite. */
+#define SIGMA_FLOOR_REL 1e-3
+
+void slc_cpd_opts_init(struct slc_cpd_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->penalty = SLC_PENALTY_MBIC;
+	o->clip_k = 3.0;
+}
+
+static double median5(const double *x, size_t n)
+{
+	double w[MEDIAN_WIDTH];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		double v = x[i];
+		while (j > 0 && w[j - 1] > v) {
+			w[j] = w[j - 1];
+			j--;
+		}
+		w[j] = v;
+	}
+	if (n & 1) return w[n / 2];
+	return 0.5 * (w[n / 2 - 1] + w[n / 2]);
+}
+
+/* Robust scale of x[i + lag] - x[i], as the standard deviation of one sample. */
+static double lag_diff_sigma(const double *x, size_t n, size_t lag, double *tmp)
+{
+	if (n <= lag) return NAN;
+	for (size_t i = 0; i + lag < n; i++) tmp[i] = x[i + lag] - x[i];
+	return slc_mad_sigma(tmp, n - lag) / sqrt(2.0);
+}
+
+/*
+ * Noise scale and lag-1 autocorrelation.  For AR(1) noise the variance of
+ * lag-k differences is 2 sigma^2 (1 - rho^k), so the ratio of the lag-2 to
+ * the lag-1 difference variance is 1 + rho.  MADs keep both insensitive to
+ * the few large differences at phase changes.
+ */
+static int estimate_noise(const double *x, size_t n, double *sigma, double *rho)
+{
+	double *tmp, s1, s2, r = 0, med;
+
+	*sigma = NAN;
+	*rho = 0;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp) return -ENOMEM;
+	s1 = lag_diff_sigma(x, n, 1, tmp);
+	s2 = lag_diff_sigma(x, n, 2, tmp);
+	for (size_t i = 0; i < n; i++) tmp[i] = fabs(x[i]);
+	med = slc_median(tmp, n);
+	free(tmp);
+	if (isfinite(s1) && isfinite(s2) && s1 > 0) {
+		r = (s2 * s2) / (s1 * s1) - 1.0;
+		if (r < 0) r = 0;
+		if (r > RHO_MAX) r = RHO_MAX;
+	}
+	if (!isfinite(s1)) s1 = 0;
+	s1 /= sqrt(1.0 - r);
+	if (s1 < SIGMA_FLOOR_REL * med) s1 = SIGMA_FLOOR_REL * med;
+	if (s1 <= 0) s1 = 1.0;	/* all zero: any positive scale will do */
+	*sigma = s1;
+	*rho = r;
+	return 0;
+}
+
+/* Sample position of grid point k (the last one is n). */
+#define GRID_POS(k) ((k) * step < n ? (k) * step : n)
+
+static double penalty_for(const struct slc_cpd_opts *o, size_t n)
+{
+	double ln = log((double)(n > 1 ? n : 2));
+
+	switch (o->penalty) {
+	case SLC_PENALTY_BIC: return 2.0 * ln;
+	case SLC_PENALTY_AIC: return 4.0;
+	case SLC_PENALTY_MANUAL: return o->penalty_value;
+	case SLC_PENALTY_MBIC:
+	default: return 3.0 * ln;
+	}
+}
+
+struct pelt {
+	const double *s1, *s2;	/* prefix sums of z and z^2, n + 1 entries */
+	const double *log_len;	/* log(len) - log(n), MBIC only; n + 1 entries */
+	double inv_phi;		/* 1 / variance inflation */
+	int mbic;
+};
+
+/*
+ * Cost of z[a..b): residual sum of squares in noise units, deflated for
+ * autocorrelation.  MBIC adds log(len / n) per segment (Zhang & Siegmund
+ * 2007); folding the -log n into each segment keeps the cost additive with
+ * pruning constant K = 0, since log(l1) + log(l2) - log(l1 + l2) <= log n.
+ */
+static double seg_cost(const struct pelt *p, size_t a, size_t b)
+{
+	double len = (double)(b - a);
+	double sum = p->s1[b] - p->s1[a];
+	double rss = (p->s2[b] - p->s2[a]) - sum * sum / len;
+	double c = (rss > 0 ? rss : 0) * p->inv_phi;
+
+	if (p->mbic) c += p->log_len[b - a];
+	return c;
+}
+
+/* Place each change exactly within the grid cells around it. */
+static void refine(const struct pelt *p, size_t *ends, size_t k, size_t step, size_t m)
+{
+	for (size_t i = 0; i + 1 < k; i++) {
+		size_t a = i ? ends[i - 1] : 0, c = ends[i + 1], lo, hi, arg = ends[i];
+		double best = INFINITY;
+
+		lo = ends[i] > step ? ends[i] - step + 1 : 1;
+		hi = ends[i] + step - 1;
+		if (lo < a + m) lo = a + m;
+		if (hi + m > c) hi = c - m;
+		for (size_t q = lo; q <= hi; q++) {
+			double v = seg_cost(p, a, q) + seg_cost(p, q, c);
+			if (v < best) {
+				best = v;
+				arg = q;
+			}
+		}
+		ends[i] = arg;
+	}
+}
+
+/* Remove changes whose cost reduction is below the penalty; 1 if any. */
+static int prune(const struct pelt *p, size_t *ends, size_t *k, double beta)
+{
+	int any = 0;
+
+	for (size_t i = 0; i + 1 < *k;) {
+		size_t a = i ? ends[i - 1] : 0, c = ends[i + 1];
+		double gain = seg_cost(p, a, c) - seg_cost(p, a, ends[i]) - seg_cost(p, ends[i], c);
+
+		if (gain < beta) {
+			memmove(ends + i, ends + i + 1, (*k - i - 1) * sizeof(*ends));
+			(*k)--;
+			any = 1;
+			continue;
+		}
+		i++;
+	}
+	return any;
+}
+
+int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
+		     struct slc_cpd_info *info, const double *x, size_t n,
+		     const struct slc_cpd_opts *opts)
+{
+	struct slc_cpd_opts def;
+	struct pelt p;
+	double *s1 = NULL, *s2 = NULL, *f = NULL, *vals = NULL;
+	size_t *last = NULL, *cand = NULL, ncand, m, k, step, ng, mg;
+	double *loglen = NULL;
+	double sigma, rho, beta, clip, center, phi;
+	int ret;
+
+	if (!ends || !n_ends || !x || n == 0) return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i])) return -EINVAL;
+	if (!opts) {
+		slc_cpd_opts_init(&def);
+		opts = &def;
+	}
+	ret = estimate_noise(x, n, &sigma, &rho);
+	if (ret) return ret;
+	if (opts->sigma > 0) sigma = opts->sigma;
+	phi = (1.0 + rho) / (1.0 - rho);
+	m = opts->min_seg_len;
+	if (m == 0) {
+		/* a segment needs two effectively independent samples:
+		 * phi + 1 samples of AR(1) noise carry about as much */
+		m = (size_t)lround(phi + 1.0);
+		if (m < 2) m = 2;
+	}
+	beta = penalty_for(opts, n);
+	clip = (opts->clip_k > 0 ? opts->clip_k : 3.0) * sigma;
+
+	ret = -ENOMEM;
+	s1 = malloc((n + 1) * sizeof(*s1));
+	s2 = malloc((n + 1) * sizeof(*s2));
+	f = malloc((n + 1) * sizeof(*f));
+	vals = malloc((n + 1) * sizeof(*vals));
+	last = calloc(n + 1, sizeof(*last));
+	cand = malloc((n + 1) * sizeof(*cand));
+	if (!s1 || !s2 || !f || !vals || !last || !cand) goto out;
+
+	/* winsorize around a running median, centre and scale, prefix sums */
+	center = x[0];
+	s1[0] = s2[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = i >= MEDIAN_WIDTH / 2 ? i - MEDIAN_WIDTH / 2 : 0;
+		size_t hi = i + MEDIAN_WIDTH / 2 + 1 < n ? i + MEDIAN_WIDTH / 2 + 1 : n;
+		double med = median5(x + lo, hi - lo), v = x[i], z;
+
+		if (v > med + clip) v = med + clip;
+		if (v < med - clip) v = med - clip;
+		z = (v - center) / sigma;
+		s1[i + 1] = s1[i] + z;
+		s2[i + 1] = s2[i] + z * z;
+	}
+
+	p.s1 = s1;
+	p.s2 = s2;
+	p.inv_phi = 1.0 / phi;
+	p.mbic = opts->penalty == SLC_PENALTY_MBIC;
+	p.log_len = NULL;
+	if (p.mbic) {
+		double ln = log((double)n);
+		loglen = malloc((n + 1) * sizeof(*loglen));
+		if (!loglen) goto out;
+		loglen[0] = 0;
+		for (size_t i = 1; i <= n; i++) loglen[i] = log((double)i) - ln;
+		p.log_len = loglen;
+	}
+
+	step = (n + GRID_MAX - 1) / GRID_MAX;
+	if (step < 1) step = 1;
+	ng = (n + step - 1) / step;	/* grid points 1..ng at pos(k) */
+	mg = (m + step - 1) / step;
+	if (ng < 2 * mg) {
+		/* too short for two segments */
+		last[ng] = 0;
+	} else {
+		f[0] = -beta;
+		ncand = 0;
+		cand[ncand++] = 0;
+		for (size_t t = mg; t <= ng; t++) {
+			double best = INFINITY;
+			size_t arg = 0, kept = 0, pt = GRID_POS(t);
+
+			if (t >= 2 * mg) cand[ncand++] = t - mg;
+			for (size_t i = 0; i < ncand; i++) {
+				size_t s = cand[i];
+				double v = f[s] + seg_cost(&p, GRID_POS(s), pt);
+				vals[i] = v;
+				if (v < best) {
+					best = v;
+					arg = s;
+				}
+			}
+			f[t] = best + beta;
+			last[t] = arg;
+			/* PELT pruning: a start that is already worse than
+			 * the optimum can never become optimal later */
+			for (size_t i = 0; i < ncand; i++)
+				if (vals[i] <= f[t]) cand[kept++] = cand[i];
+			ncand = kept;
+		}
+	}
+
+	/* backtrack */
+	k = 0;
+	for (size_t t = ng; t > 0; t = last[t]) k++;
+	if (k > max_ends) {
+		ret = -ENOSPC;
+		goto out;
+	}
+	*n_ends = k;
+	for (size_t t = ng; t > 0; t = last[t]) ends[--k] = GRID_POS(t);
+
+	if (step > 1) {
+		refine(&p, ends, *n_ends, step, m);
+		/* a change that straddles a grid cell can come out as two, one
+		 * cell apart; drop any change that no longer pays its penalty */
+		if (prune(&p, ends, n_ends, beta)) refine(&p, ends, *n_ends, step, m);
+	}
+	if (info) {
+		info->sigma = sigma;
+		info->rho = rho;
+		info->min_seg_len = m;
+		info->penalty = beta;
+		info->n_changes = *n_ends - 1;
+	}
+	ret = 0;
+out:
+	free(s1);
+	free(s2);
+	free(f);
+	free(vals);
+	free(last);
+	free(cand);
+	free(loglen);
+	return ret;
+}

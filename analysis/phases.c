@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From change-point segments to labelled phases (docs/analysis.md).
+ *
+ * The segmentation finds every statistically credible level change; most
+ * are not phase changes.  Segments are first consolidated into blocks by
+ * a few rules applied until nothing changes:
+ *   1. neighbours within DELTA_SAME of each other, or not significantly
+ *      different (Welch t < T_SAME), are one level;
+ *   2. a short block between a higher and a lower one is a transition
+ *      (a ramp) and joins the neighbour closest in level;
+ *   3. a short block above both neighbours is a burst (cache recovered
+ *      during a pause) and is absorbed;
+ *   4. a block below both neighbours that is no longer than what follows
+ *      is a temporary drop: absorbed when such drops recur around it (comb
+ *      or sawtooth texture), otherwise kept as a stall / throttled.
+ * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound) and
+ * every boundary is placed to sub-sample precision by a byte balance.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slcscope/analysis.h"
+
+/* Levels closer than this (relative) are one level: smaller than any phase
+ * change that matters (a cache/native ratio of 0.7 is a 30% step). */
+#define DELTA_SAME 0.12
+/* A cache tier must be this much faster than everything after it. */
+#define DELTA_CACHE 0.15
+/* Erase-bound: this much slower than the first native phase. */
+#define DELTA_ERASE 0.15
+/* A drop below this fraction of the level before it is a stall. */
+#define STALL_FRAC 0.5
+/* Later cache tiers are as steady as the first (native writes are not) and
+ * close to its speed: QLC tiers step 5 -> 3.5 GB/s (0.7), while the
+ * methodology's direct-to-TLC speeds are 0.24-0.44 of the cache's. */
+#define TIER_RATIO_MIN 0.6
+#define TIER_COV_FACTOR 2.0
+#define TIER_COV_MIN 0.05
+/* Neighbours whose means differ by less than this many standard errors
+ * (Welch) are one level whatever their relative difference: the split was
+ * noise (a comb's teeth cluster by chance). */
+#define T_SAME 3.0
+/* A decay: at least this many consecutive falling levels, each step small,
+ * or one level whose first quarter is this much faster than its last. */
+#define DECAY_MIN_BLOCKS 3
+#define DECAY_STEP_MIN 0.75
+#define DECAY_TREND 1.25
+/* Rule 4 texture test: the context is up to TEXTURE_CONTEXT_LEN drop
+ * lengths (at least TEXTURE_CONTEXT_MIN samples) each side, over the blocks
+ * reached without passing a long stretch clearly below the drop.  When more
+ * than TEXTURE_FRAC of the context on either side (of at least
+ * TEXTURE_SIDE_MIN samples) lies below the midpoint between the drop and
+ * that side's median, such drops recur: they are the phase's texture
+ * (comb, sawtooth), not an event. */
+#define TEXTURE_CONTEXT_LEN 10
+#define TEXTURE_CONTEXT_MIN 30
+#define TEXTURE_FRAC 0.10
+#define TEXTURE_SIDE_MIN 10
+/* Fewest samples for a trend (first vs last quarter) to mean anything. */
+#define TREND_MIN_SAMPLES 40
+#define BETWEEN_K 2.0
+#define BALANCE_SEEK 2
+/* Samples (at most) each side used for the local speeds of a boundary. */
+#define BALANCE_REF_MAX 30
+/* Half-width cap (samples) of the byte-balance window at a boundary. */
+#define BALANCE_HALF_MAX 10
+
+struct trace {
+	size_t n;
+	const double *t;	/* end of each interval */
+	double *dt;		/* interval lengths */
+	double *v;		/* bytes per second */
+	double *cum;		/* bytes written before sample i; n + 1 entries */
+	double *sv, *sv2;	/* prefix sums of v and v^2; n + 1 entries */
+	double block_bytes;
+};
+
+struct block {
+	size_t i0, i1;		/* samples [i0, i1) */
+	int dip;		/* kept as a temporary drop */
+	int kind;		/* enum slc_phase_kind once labelled */
+	unsigned tier;
+	int group;		/* same level across dips */
+};
+
+const char *slc_phase_kind_name(enum slc_phase_kind k)
+{
+	switch (k) {
+	case SLC_PHASE_SLC_CACHE: return "slc_cache";
+	case SLC_PHASE_DIRECT_TO_TLC: return "direct_to_tlc";
+	case SLC_PHASE_ERASE_BOUND: return "erase_bound";
+	case SLC_PHASE_STALL: return "stall";
+	case SLC_PHASE_THROTTLED: return "throttled";
+	}
+	return "unknown";
+}
+
+static double t_start(const struct trace *tr, size_t i)
+{
+	return tr->t[i] - tr->dt[i];
+}
+
+/* Mean speed (bytes / time) of samples [i0, i1). */
+static double level(const struct trace *tr, size_t i0, size_t i1)
+{
+	double dur = tr->t[i1 - 1] - t_start(tr, i0);
+
+	return dur > 0 ? (tr->cum[i1] - tr->cum[i0]) / dur : tr->v[i0];
+}
+
+static double blevel(const struct trace *tr, const struct block *b)
+{
+	return level(tr, b->i0, b->i1);
+}
+
+static double bdur(const struct trace *tr, const struct block *b)
+{
+	return tr->t[b->i1 - 1] - t_start(tr, b->i0);
+}
+
+static double reldiff(double a, double b)
+{
+	double m = fmax(fabs(a), fabs(b));
+
+	return m > 0 ? fabs(a - b) / m : 0;
+}
+
+/* Merge blocks [j, k] into block j. */
+static void merge_range(struct block *b, size_t *nb, size_t j, size_t k)
+{
+	b[j].i1 = b[k].i1;
+	memmove(b + j + 1, b + k + 1, (*nb - k - 1) * sizeof(*b));
+	*nb -= k - j;
+}
+
+static double sample_quantile(const struct trace *tr, size_t i0, size_t i1,
+			      size_t j0, size_t j1, double q, double *tmp)
+{
+	size_t m = 0;
+
+	for (size_t i = i0; i < i1; i++) tmp[m++] = tr->v[i];
+	for (size_t i = j0; i < j1; i++) tmp[m++] = tr->v[i];
+	return slc_quantile(tmp, m, q);
+}
+
+/* Welch t statistic between the sample means of two blocks. */
+static double welch_t(const struct trace *tr, const struct block *a, const struct block *c)
+{
+	double na = (double)(a->i1 - a->i0), nc = (double)(c->i1 - c->i0);
+	double ma, mc, va, vc, se;
+
+	if (na < 2 || nc < 2) return INFINITY;
+	ma = (tr->sv[a->i1] - tr->sv[a->i0]) / na;
+	mc = (tr->sv[c->i1] - tr->sv[c->i0]) / nc;
+	va = ((tr->sv2[a->i1] - tr->sv2[a->i0]) - na * ma * ma) / (na - 1);
+	vc = ((tr->sv2[c->i1] - tr->sv2[c->i0]) - nc * mc * mc) / (nc - 1);
+	se = sqrt(fmax(va, 0) / na + fmax(vc, 0) / nc);
+	return se > 0 ? fabs(ma - mc) / se : INFINITY;
+}
+
+/*
+ * Do drops to level lm recur in samples [i0, i1), one side of a drop?
+ * Each side is judged alone: a drop between a cache and a comb phase is
+ * texture of the comb even though the cache never drops.
+ */
+static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp)
+{
+	size_t k = 0;
+	double mid;
+
+	if (i1 - i0 < TEXTURE_SIDE_MIN) return 0;
+	mid = 0.5 * (sample_quantile(tr, i0, i1, 0, 0, 0.5, tmp) + lm);
+	for (size_t i = i0; i < i1; i++) k += tr->v[i] < mid;
+	return (double)k > TEXTURE_FRAC * (double)(i1 - i0);
+}
+
+/*
+ * Does block x end the context of a drop at level lm?  Only a clearly
+ * slower stretch that is long on the context's scale (a phase): short
+ * slower blocks are the comb's other teeth.
+ */
+static int slower_phase(const struct trace *tr, const struct block *x, double lm, size_t ctx)
+{
+	return blevel(tr, x) < (1 - DELTA_SAME) * lm && 3 * (x->i1 - x->i0) >= ctx;
+}
+
+/* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
+static int merge_same(const struct trace *tr, struct block *b, size_t *nb)
+{
+	size_t best = 0;
+	double bd = INFINITY;
+
+	for (size_t j = 0; j + 1 < *nb; j++) {
+		double d;
+		if (b[j].dip || b[j + 1].dip) continue;
+		d = reldiff(blevel(tr, b + j), blevel(tr, b + j + 1));
+		if (d >= DELTA_SAME && welch_t(tr, b + j, b + j + 1) >= T_SAME) continue;
+		if (d < bd) {
+			bd = d;
+			best = j;
+		}
+	}
+	if (bd == INFINITY) return 0;
+	merge_range(b, nb, best, best + 1);
+	return 1;
+}
+
+/* Rules 2-4 on the first interior block they apply to. */
+static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
+			   double *tmp)
+{
+	for (size_t j = 1; j + 1 < *nb; j++) {
+		struct block *a = b + j - 1, *m = b + j, *c = b + j + 1;
+		double la, lm, lc, dm, da, dc;
+
+		if (a->dip || m->dip || c->dip) continue;
+		la = blevel(tr, a);
+		lm = blevel(tr, m);
+		lc = blevel(tr, c);
+		dm = bdur(tr, m);
+		da = bdur(tr, a);
+		dc = bdur(tr, c);
+		if ((la > lm && lm > lc) || (la < lm && lm < lc)) {
+			/* rule 2: a ramp (one or more monotone blocks)
+			 * between two longer levels */
+			size_t k = j, s;
+			double run = dm, lk;
+			int down = la > lm;
+
+			while (k + 2 < *nb && !b[k + 2].dip &&
+			       2 * (run + bdur(tr, b + k + 1)) < da &&
+			       (down ? blevel(tr, b + k + 2) < blevel(tr, b + k + 1)
+				     : blevel(tr, b + k + 2) > blevel(tr, b + k + 1))) {
+				k++;
+				run += bdur(tr, b + k);
+			}
+			c = b + k + 1;
+			lc = blevel(tr, c);
+			if (2 * run >= fmin(da, bdur(tr, c))) continue;
+			/* blocks closer to a's level join a, the rest join c */
+			for (s = j; s <= k; s++) {
+				lk = blevel(tr, b + s);
+				if (fabs(lk - la) > fabs(lk - lc)) break;
+			}
+			if (s <= k) merge_range(b, nb, s, k + 1);
+			if (s > j) merge_range(b, nb, j - 1, s - 1);
+			return 1;
+		}
+		if (lm > la && lm > lc) {
+			/* rule 3: a short burst */
+			if (dm > fmin(da, dc)) continue;
+			if (reldiff(la, lc) < DELTA_SAME) merge_range(b, nb, j - 1, j + 1);
+			else if (la - lm >= lc - lm) merge_range(b, nb, j - 1, j);
+			else merge_range(b, nb, j, j + 1);
+			return 1;
+		}
+		if (lm < (1 - DELTA_SAME) * fmin(la, lc) && dm <= dc) {
+			/* rule 4: a temporary drop */
+			/* context: a few times the drop's length each side */
+			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
+			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
+			size_t l = j, r = j;
+
+			while (l > 0 && !slower_phase(tr, b + l - 1, lm, ctx) &&
+			       m->i0 - b[l - 1].i1 < ctx)
+				l--;
+			while (r + 1 < *nb && !slower_phase(tr, b + r + 1, lm, ctx) &&
+			       b[r + 1].i0 - m->i1 < ctx)
+				r++;
+			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
+			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
+			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp)) {
+				m->dip = 1;
+				m->kind = lm < STALL_FRAC * la ?
+					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;
+				return 1;
+			}
+			if (reldiff(la, lc) < DELTA_SAME) merge_range(b, nb, j - 1, j + 1);
+			else if (la - lm <= lc - lm) merge_range(b, nb, j - 1, j);
+			else merge_range(b, nb, j, j + 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+struct group {
+	size_t first, last;	/* block indices (main blocks, dips between) */
+	double level;		/* bytes / time over its main blocks */
+	double bytes, dur_s;	/* over its main blocks */
+	double s1, s2, cnt;	/* sum, sum of squares, count of its samples */
+	double p90;		/* 90th percentile of its samples */
+	double cov;		/* coefficient of variation of its samples */
+	int decay;		/* part of a smooth decay */
+};
+
+static void group_stats(const struct trace *tr, const struct block *b,
+			struct group *g, double *tmp)
+{
+	double bytes = 0, dur = 0, med, first, last;
+	size_t m = 0, q;
+
+	for (size_t j = g->first; j <= g->last; j++) {
+		if (b[j].dip) continue;
+		bytes += tr->cum[b[j].i1] - tr->cum[b[j].i0];
+		dur += bdur(tr, b + j);
+		for (size_t i = b[j].i0; i < b[j].i1; i++) tmp[m++] = tr->v[i];
+	}
+	g->level = dur > 0 ? bytes / dur : 0;
+	g->bytes = bytes;
+	g->dur_s = dur;
+	g->s1 = g->s2 = 0;
+	g->cnt = (double)m;
+	for (size_t i = 0; i < m; i++) {
+		g->s1 += tmp[i];
+		g->s2 += tmp[i] * tmp[i];
+	}
+	g->cov = 0;
+	g->decay = 0;
+	g->p90 = m ? slc_quantile(tmp, m, 0.9) : 0;
+	if (m < 2) return;
+	/* trend: medians of the first and the last quarter, in time order */
+	q = m / 4 ? m / 4 : 1;
+	first = slc_median(tmp, q);
+	last = slc_median(tmp + m - q, q);
+	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last) g->decay = 1;
+	/* robust coefficient of variation: outliers do not make a cache noisy */
+	med = slc_median(tmp, m);
+	g->cov = med > 0 ? slc_mad_sigma(tmp, m) / med : 0;
+}
+
+/*
+ * Groups: main blocks at one level, separated only by temporary drops.
+ * Returns the number of groups written to g (room for nb).
+ */
+static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
+			  struct group *g, double *tmp)
+{
+	size_t ng = 0;
+
+	for (size_t j = 0; j < nb; j++) {
+		if (b[j].dip) continue;
+		if (ng > 0) {
+			struct group *p = g + ng - 1;
+			if (reldiff(p->level, blevel(tr, b + j)) < DELTA_SAME) {
+				p->last = j;
+				b[j].group = (int)(ng - 1);
+				group_stats(tr, b, p, tmp);
+				continue;
+			}
+		}
+		g[ng].first = g[ng].last = j;
+		b[j].group = (int)ng;
+		group_stats(tr, b, g + ng, tmp);
+		ng++;
+	}
+	/* smooth decays: runs of falling levels in small steps */
+	for (size_t k = 0; k < ng;) {
+		size_t e = k;
+		while (e + 1 < ng && g[e + 1].level < g[e].level &&
+		       g[e + 1].level >= DECAY_STEP_MIN * g[e].level)
+			e++;
+		/* the head of the run is the level the decay starts from */
+		if (e - k + 1 >= DECAY_MIN_BLOCKS)
+			for (size_t q = k + 1; q <= e; q++) g[q].decay = 1;
+		k = e + 1;
+	}
+	/* a level that runs without a jump into a decay is its beginning */
+	for (size_t q = ng - 1; q-- > 1;) {
+		const struct block *x = b + g[q].last, *y = b + g[q + 1].first;
+		size_t lx = x->i1 - x->i0 < BALANCE_REF_MAX ? x->i1 - x->i0 : BALANCE_REF_MAX;
+		size_t ly = y->i1 - y->i0 < BALANCE_REF_MAX ? y->i1 - y->i0 : BALANCE_REF_MAX;
+
+		if (!g[q + 1].decay || g[q].decay || y != x + 1 ||
+		    g[q].level < (1 - DELTA_SAME) * g[q + 1].level)
+			continue;
+		if (reldiff(sample_quantile(tr, x->i1 - lx, x->i1, 0, 0, 0.5, tmp),
+			    sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
+			g[q].decay = 1;
+	}
+	return ng;
+}
+
+/* Speed (bytes / time) and sample sums of groups [a, e). */
+struct span {
+	double level, s1, s2, cnt;
+};
+
+static struct span span_of(const struct group *g, size_t a, size_t e)
+{
+	struct span r = { 0, 0, 0, 0 };
+	double bytes = 0, dur = 0;
+
+	for (size_t q = a; q < e; q++) {
+		bytes += g[q].bytes;
+		dur += g[q].dur_s;
+		r.s1 += g[q].s1;
+		r.s2 += g[q].s2;
+		r.cnt += g[q].cnt;
+	}
+	r.level = dur > 0 ? bytes / dur : 0;
+	return r;
+}
+
+static double span_sse(const struct span *s)
+{
+	return s->cnt > 0 ? s->s2 - s->s1 * s->s1 / s->cnt : 0;
+}
+
+/* A lasting drop: clearly slower, and significant against the spread. */
+static int is_drop(const struct span *before, const struct span *after)
+{
+	double mb, ma, vb, va, se;
+
+	if (!(after->level < (1 - DELTA_ERASE) * before->level)) return 0;
+	if (before->cnt < 2 || after->cnt < 2) return 1;
+	mb = before->s1 / before->cnt;
+	ma = after->s1 / after->cnt;
+	vb = span_sse(before) / (before->cnt - 1);
+	va = span_sse(after) / (after->cnt - 1);
+	se = sqrt(fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt);
+	return se <= 0 || (mb - ma) / se >= T_SAME;
+}
+
+/*
+ * First erase-bound group among the native groups [k, ng), or ng.  A decay
+ * starts it when everything from there on is a lasting drop.  Otherwise
+ * the native groups are split in two where a two-level fit is best; a
+ * lasting drop there is an onset, and the part before is searched again
+ * for an earlier one (direct-to-TLC, erase-bound, then slower still).
+ */
+static size_t erase_onset(const struct group *g, size_t k, size_t ng)
+{
+	size_t onset = ng, end = ng;
+
+	for (size_t q = k + 1; q < ng; q++) {
+		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
+		if (g[q].decay && is_drop(&before, &after)) {
+			onset = end = q;
+			break;
+		}
+	}
+	while (end > k + 1) {
+		size_t best = 0;
+		double bs = INFINITY;
+		struct span before, after;
+
+		for (size_t q = k + 1; q < end; q++) {
+			double sse;
+			before = span_of(g, k, q);
+			after = span_of(g, q, end);
+			sse = span_sse(&before) + span_sse(&after);
+			if (sse < bs) {
+				bs = sse;
+				best = q;
+			}
+		}
+		before = span_of(g, k, best);
+		after = span_of(g, best, end);
+		if (!is_drop(&before, &after)) break;
+		onset = end = best;
+	}
+	return onset;
+}
+
+/* Label groups (and so blocks); returns 1 when a cache was found. */
+static int label(struct block *b, struct group *g, size_t ng)
+{
+	size_t k = 0, onset;
+
+	if (ng >= 2 && !g[1].decay && !g[0].decay) {
+		while (k + 1 < ng) {
+			double later = 0;
+			for (size_t q = k + 1; q < ng; q++) later = fmax(later, g[q].level);
+			if (g[k].level <= (1 + DELTA_CACHE) * later) break;
+			/* a later tier is steady, and faster than most samples
+			 * after it (a tooth-free stretch of a comb is not) */
+			if (k > 0 && (g[k].decay || g[k].level <= g[k + 1].p90 ||
+				      g[k].level < TIER_RATIO_MIN * g[k - 1].level ||
+				      g[k].cov > fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN)))
+				break;
+			k++;
+		}
+	}
+	onset = erase_onset(g, k, ng);
+	for (size_t q = 0; q < ng; q++) {
+		int kind = q < k ? SLC_PHASE_SLC_CACHE :
+			   q >= onset ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+		unsigned tier = q < k ? (unsigned)q + 1 : 0;
+
+		for (size_t j = g[q].first; j <= g[q].last; j++) {
+			if (b[j].dip) continue;
+			b[j].kind = kind;
+			b[j].tier = tier;
+		}
+	}
+	return k > 0;
+}
+
+/* Median and robust scale of samples [i0, i1). */
+static void local_level(const struct trace *tr, size_t i0, size_t i1,
+			double *med, double *sigma, double *tmp)
+{
+	size_t m = i1 - i0;
+
+	for (size_t i = i0; i < i1; i++) tmp[i - i0] = tr->v[i];
+	*med = slc_median(tmp, m);
+	*sigma = m > 1 ? slc_mad_sigma(tmp, m) : 0;
+}
+
+/*
+ * Is x at neither level (BETWEEN_K sigma from both)?  Generous on purpose:
+ * an at-level sample let into the window costs a little noise, a
+ * straddling sample left out costs up to a whole sample of bytes.
+ */
+static int between(double x, double va, double sa, double vb, double sb)
+{
+	return fabs(x - va) > BETWEEN_K * sa && fabs(x - vb) > BETWEEN_K * sb &&
+	       x > fmin(va, vb) && x < fmax(va, vb);
+}
+
+/*
+ * Place the boundary between phase A (ending at sample j) and phase B
+ * (starting at j) to sub-sample precision.  Over a window of samples around
+ * j, the bytes written equal vA * (t* - ta) + vB * (tb - t*), with vA and
+ * vB the local speeds just outside the window; solving for t* splits a
+ * straddling sample (or a short ramp) by the bytes it carried.  The
+ * boundary's byte count is where the speed vA stops: bytes(ta) + vA (t* - ta).
+ */
+static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
+		    double *t_out, double *bytes_out, double *tmp)
+{
+	size_t wmax = BALANCE_HALF_MAX, l = BALANCE_REF_MAX, lo = j, hi = j;
+	double va, vb, sa, sb, ta, tb, bw, ts;
+
+	*t_out = t_start(tr, j);
+	*bytes_out = tr->cum[j];
+	if (j - a0 < 2 || b1 - j < 2) return;
+	if (wmax > (j - a0) / 2) wmax = (j - a0) / 2;
+	if (wmax > (b1 - j) / 2) wmax = (b1 - j) / 2;
+	/* the window holds the samples that are at neither level: the one
+	 * straddling a sharp step, or a ramp; samples at a level stay out so
+	 * that their noise (or a comb's teeth) does not move the estimate */
+	local_level(tr, (j - 1) - a0 > l ? j - 1 - l : a0, j - 1, &va, &sa, tmp);
+	local_level(tr, j + 1, b1 - (j + 1) > l ? j + 1 + l : b1, &vb, &sb, tmp);
+	/* the segmentation may put the edge a sample or two off the
+	 * straddling sample (a comb's first sample can look like either) */
+	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
+		if (j - d > a0 && between(tr->v[j - d], va, sa, vb, sb)) lo = j - d;
+		if (j + d < b1 && between(tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
+	}
+	if (lo == hi) return;	/* the step falls on a sample edge */
+	while (lo > a0 + 1 && j - lo < wmax && between(tr->v[lo - 1], va, sa, vb, sb)) lo--;
+	while (hi + 1 < b1 && hi - j < wmax && between(tr->v[hi], va, sa, vb, sb)) hi++;
+	/* the bytes balance needs expected speeds: means, teeth included */
+	va = level(tr, lo - a0 > l ? lo - l : a0, lo);
+	vb = level(tr, hi, b1 - hi > l ? hi + l : b1);
+	if (!(fabs(va - vb) > 1e-9 * fmax(fabs(va), fabs(vb)))) return;
+	ta = t_start(tr, lo);
+	tb = tr->t[hi - 1];
+	bw = tr->cum[hi] - tr->cum[lo];
+	ts = ta + (bw - vb * (tb - ta)) / (va - vb);
+	if (ts < ta) ts = ta;
+	if (ts > tb) ts = tb;
+	*t_out = ts;
+	*bytes_out = tr->cum[lo] + va * (ts - ta);
+	if (*bytes_out < tr->cum[lo]) *bytes_out = tr->cum[lo];
+	if (*bytes_out > tr->cum[hi]) *bytes_out = tr->cum[hi];
+}
+
+/* Statistics of the phase [start_s, end_s] from whole samples i0..i1. */
+static void phase_stats(const struct trace *tr, struct slc_phase *p, size_t i0,
+			size_t i1, double *tmp)
+{
+	size_t lo = i0, hi = i1, m;
+	double s = 0, s2 = 0, dur = p->end_s - p->start_s, eps;
+
+	eps = 1e-6 * (tr->dt[i0] > 0 ? tr->dt[i0] : 1);
+	/* drop samples straddling a boundary unless nothing would be left */
+	while (lo < hi && t_start(tr, lo) < p->start_s - eps) lo++;
+	while (hi > lo && tr->t[hi - 1] > p->end_s + eps) hi--;
+	if (lo >= hi) {
+		lo = i0;
+		hi = i1;
+	}
+	m = hi - lo;
+	for (size_t i = lo; i < hi; i++) {
+		tmp[i - lo] = tr->v[i];
+		s += tr->v[i];
+		s2 += tr->v[i] * tr->v[i];
+	}
+	p->median_bps = slc_quantile(tmp, m, 0.5);
+	p->p5_bps = slc_quantile(tmp, m, 0.05);
+	p->p95_bps = slc_quantile(tmp, m, 0.95);
+	p->mean_bps = dur > 0 ? (p->end_bytes - p->start_bytes) / dur : s / (double)m;
+	if (m > 1 && s > 0) {
+		double mean = s / (double)m, var = (s2 - s * mean) / (double)(m - 1);
+		p->cov = var > 0 ? sqrt(var) / mean : 0;
+	} else {
+		p->cov = 0;
+	}
+	p->iops_mean = tr->block_bytes > 0 ? p->mean_bps / tr->block_bytes : NAN;
+}
+
+/* Turn consecutive blocks into phases; same-kind neighbours become one. */
+static int emit_phases(struct slc_phase **out, size_t *n_out,
+		       const struct trace *tr, const struct block *b, size_t nb,
+		       int keep_all, double *tmp)
+{
+	struct block *ph;
+	struct slc_phase *p;
+	size_t np = 0;
+
+	ph = malloc(nb * sizeof(*ph));
+	if (!ph) return -ENOMEM;
+	for (size_t j = 0; j < nb; j++) {
+		if (!keep_all && np > 0 && !b[j].dip && !ph[np - 1].dip &&
+		    ph[np - 1].kind == b[j].kind && ph[np - 1].tier == b[j].tier) {
+			ph[np - 1].i1 = b[j].i1;
+			continue;
+		}
+		ph[np++] = b[j];
+	}
+	p = calloc(np, sizeof(*p));
+	if (!p) {
+		free(ph);
+		return -ENOMEM;
+	}
+	p[0].start_s = t_start(tr, 0);
+	p[0].start_bytes = 0;
+	for (size_t q = 0; q < np; q++) {
+		p[q].kind = (enum slc_phase_kind)ph[q].kind;
+		p[q].tier = ph[q].tier;
+		if (q + 1 < np) {
+			balance(tr, ph[q].i0, ph[q].i1, ph[q + 1].i1,
+				&p[q].end_s, &p[q].end_bytes, tmp);
+			p[q + 1].start_s = p[q].end_s;
+			p[q + 1].start_bytes = p[q].end_bytes;
+		} else {
+			p[q].end_s = tr->t[tr->n - 1];
+			p[q].end_bytes = tr->cum[tr->n];
+		}
+	}
+	for (size_t q = 0; q < np; q++) phase_stats(tr, p + q, ph[q].i0, ph[q].i1, tmp);
+	free(ph);
+	*out = p;
+	*n_out = np;
+	return 0;
+}
+
+void slc_analysis_free(struct slc_analysis *a)
+{
+	if (!a) return;
+	free(a->phases);
+	free(a->segments);
+	a->phases = a->segments = NULL;
+	a->n_phases = a->n_segments = 0;
+}
+
+static int load_trace(struct trace *tr, const struct slc_trace_in *in)
+{
+	size_t n = in->n;
+
+	if (n == 0 || !in->t_s || (!in->bytes == !in->bps)) return -EINVAL;
+	tr->n = n;
+	tr->t = in->t_s;
+	tr->block_bytes = in->block_bytes;
+	tr->dt = malloc(n * sizeof(double));
+	tr->v = malloc(n * sizeof(double));
+	tr->cum = malloc((n + 1) * sizeof(double));
+	tr->sv = malloc((n + 1) * sizeof(double));
+	tr->sv2 = malloc((n + 1) * sizeof(double));
+	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2) return -ENOMEM;
+	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		double dt, bytes;
+
+		if (in->interval_s) dt = in->interval_s[i];
+		else if (i > 0) dt = in->t_s[i] - in->t_s[i - 1];
+		else if (n > 1) dt = in->t_s[1] - in->t_s[0];
+		else dt = in->t_s[0];
+		if (!(dt > 0) || !isfinite(in->t_s[i]) ||
+		    (i > 0 && !(in->t_s[i] > in->t_s[i - 1])))
+			return -EINVAL;
+		bytes = in->bytes ? in->bytes[i] : in->bps[i] * dt;
+		if (!isfinite(bytes)) return -EINVAL;
+		tr->dt[i] = dt;
+		tr->v[i] = bytes / dt;
+		tr->cum[i + 1] = tr->cum[i] + bytes;
+		tr->sv[i + 1] = tr->sv[i] + tr->v[i];
+		tr->sv2[i + 1] = tr->sv2[i] + tr->v[i] * tr->v[i];
+	}
+	return 0;
+}
+
+int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
+		const struct slc_cpd_opts *opts)
+{
+	struct trace tr = { 0 };
+	struct block *b = NULL;
+	struct group *g = NULL;
+	size_t *ends = NULL, nb = 0, ng, start = 0;
+	double *tmp = NULL, from_s;
+	int ret;
+
+	if (!out) return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->cache_bytes = out->cache_bps = out->cache_end_s = NAN;
+	out->erase_bound_start_s = out->erase_bound_start_bytes = NAN;
+	if (!in) return -EINVAL;
+	ret = load_trace(&tr, in);
+	if (ret) goto out;
+
+	ret = -ENOMEM;
+	ends = malloc(tr.n * sizeof(*ends));
+	tmp = malloc(tr.n * sizeof(*tmp));
+	if (!ends || !tmp) goto out;
+	ret = slc_changepoints(ends, tr.n, &nb, &out->cpd, tr.v, tr.n, opts);
+	if (ret) goto out;
+
+	ret = -ENOMEM;
+	b = calloc(nb, sizeof(*b));
+	g = calloc(nb, sizeof(*g));
+	if (!b || !g) goto out;
+	for (size_t j = 0; j < nb; j++) {
+		b[j].i0 = start;
+		b[j].i1 = start = ends[j];
+	}
+	ret = emit_phases(&out->segments, &out->n_segments, &tr, b, nb, 1, tmp);
+	if (ret) goto out;
+
+	while (merge_same(&tr, b, &nb) || merge_transient(&tr, b, &nb, tmp))
+		;
+	ng = make_groups(&tr, b, nb, g, tmp);
+	out->has_cache = label(b, g, ng);
+	ret = emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
+	if (ret) goto out;
+
+	from_s = t_start(&tr, 0);
+	for (size_t q = 0; q < out->n_phases; q++) {
+		const struct slc_phase *p = out->phases + q;
+		if (p->kind == SLC_PHASE_SLC_CACHE) {
+			out->cache_bytes = p->end_bytes;
+			out->cache_end_s = from_s = p->end_s;
+			if (p->tier == 1 && isnan(out->cache_bps)) out->cache_bps = p->mean_bps;
+		} else if (p->kind == SLC_PHASE_DIRECT_TO_TLC ||
+			   p->kind == SLC_PHASE_ERASE_BOUND) {
+			if (p->kind == SLC_PHASE_ERASE_BOUND) {
+				out->erase_bound_start_s = p->start_s;
+				out->erase_bound_start_bytes = p->start_bytes;
+			}
+			break;
+		}
+	}
+	for (size_t q = 0; q < out->n_phases && isnan(out->erase_bound_start_s); q++) {
+		if (out->phases[q].kind == SLC_PHASE_ERASE_BOUND) {
+			out->erase_bound_start_s = out->phases[q].start_s;
+			out->erase_bound_start_bytes = out->phases[q].start_bytes;
+		}
+	}
+	ret = slc_steady_state(&out->steady, tr.t, tr.dt, tr.v, tr.n, from_s, 60.0, 5);
+out:
+	free(tr.dt);
+	free(tr.v);
+	free(tr.cum);
+	free(tr.sv);
+	free(tr.sv2);
+	free(ends);
+	free(tmp);
+	free(b);
+	free(g);
+	return ret;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The "slcscope.phases/1" JSON document (docs/phases-json.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "slcscope/analysis.h"
+
+/* NAN and infinities have no JSON form: they become null. */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int set(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}
+
+static json_t *phase_json(const struct slc_phase *p, int with_kind)
+{
+	json_t *o = json_object();
+	int e = 0;
+
+	if (!o) return NULL;
+	if (with_kind) {
+		e |= set(o, "kind", json_string(slc_phase_kind_name(p->kind)));
+		if (p->kind == SLC_PHASE_SLC_CACHE) e |= set(o, "tier", json_integer(p->tier));
+	}
+	e |= set(o, "start_s", num(p->start_s));
+	e |= set(o, "end_s", num(p->end_s));
+	e |= set(o, "start_bytes", num(p->start_bytes));
+	e |= set(o, "end_bytes", num(p->end_bytes));
+	e |= set(o, "mean_bps", num(p->mean_bps));
+	e |= set(o, "median_bps", num(p->median_bps));
+	e |= set(o, "p5_bps", num(p->p5_bps));
+	e |= set(o, "p95_bps", num(p->p95_bps));
+	e |= set(o, "cov", num(p->cov));
+	e |= set(o, "iops_mean", num(p->iops_mean));
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *phase_list(const struct slc_phase *p, size_t n, int with_kind)
+{
+	json_t *a = json_array();
+
+	if (!a) return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (json_array_append_new(a, phase_json(p + i, with_kind))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+/* The keys shared by the top level and each entry of "segments". */
+static int fill(json_t *o, const struct slc_analysis *a)
+{
+	json_t *cache = json_object(), *ss = json_object(), *cpd = json_object();
+	int e = 0;
+
+	if (!cache || !ss || !cpd) {
+		json_decref(cache);
+		json_decref(ss);
+		json_decref(cpd);
+		return -1;
+	}
+	e |= set(cache, "size_bytes", a->has_cache ? num(a->cache_bytes) : json_null());
+	e |= set(cache, "speed_bps", a->has_cache ? num(a->cache_bps) : json_null());
+	e |= set(cache, "end_s", a->has_cache ? num(a->cache_end_s) : json_null());
+	e |= set(o, "cache", cache);
+	e |= set(o, "erase_bound_start_s", num(a->erase_bound_start_s));
+	e |= set(o, "erase_bound_start_bytes", num(a->erase_bound_start_bytes));
+	e |= set(o, "phases", phase_list(a->phases, a->n_phases, 1));
+	e |= set(ss, "reached", json_boolean(a->steady.reached));
+	e |= set(ss, "start_s", num(a->steady.start_s));
+	e |= set(ss, "end_s", num(a->steady.end_s));
+	e |= set(ss, "avg_bps", num(a->steady.avg_bps));
+	e |= set(ss, "range_frac", num(a->steady.range_frac));
+	e |= set(ss, "slope_frac", num(a->steady.slope_frac));
+	e |= set(o, "steady_state", ss);
+	e |= set(cpd, "sigma_bps", num(a->cpd.sigma));
+	e |= set(cpd, "rho", num(a->cpd.rho));
+	e |= set(cpd, "min_seg_len", json_integer((json_int_t)a->cpd.min_seg_len));
+	e |= set(cpd, "penalty", num(a->cpd.penalty));
+	e |= set(cpd, "changepoints", phase_list(a->segments, a->n_segments, 0));
+	e |= set(o, "changepoint", cpd);
+	return e ? -1 : 0;
+}
+
+/* "recovery" of a later segment against the first. */
+static int add_recovery(json_t *o, const struct slc_analysis *fresh,
+			const struct slc_analysis *seg)
+{
+	struct slc_recovery r;
+	json_t *rec;
+	int e = 0;
+
+	if (slc_recovery(&r, fresh, seg)) return set(o, "recovery", json_null());
+	rec = json_object();
+	if (!rec) return -1;
+	e |= set(rec, "burst_bps", num(r.burst_bps));
+	e |= set(rec, "cache_bytes", num(r.cache_bytes));
+	e |= set(rec, "cache_frac", num(r.cache_frac));
+	if (e) {
+		json_decref(rec);
+		return -1;
+	}
+	return set(o, "recovery", rec);
+}
+
+int slc_phases_json(char **out, const struct slc_analysis *seg, size_t n)
+{
+	json_t *doc, *segs;
+	int ret = -ENOMEM;
+
+	if (!out || !seg || n == 0) return -EINVAL;
+	*out = NULL;
+	doc = json_object();
+	segs = json_array();
+	if (!doc || !segs) {
+		json_decref(doc);
+		json_decref(segs);
+		return -ENOMEM;
+	}
+	if (set(doc, "schema", json_string("slcscope.phases/1")) || fill(doc, seg)) {
+		json_decref(segs);
+		goto out;
+	}
+	if (set(doc, "segments", segs)) goto out;
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+		if (!o) goto out;
+		if (fill(o, seg + i) || (i > 0 && add_recovery(o, seg, seg + i))) {
+			json_decref(o);
+			goto out;
+		}
+		if (json_array_append_new(segs, o)) goto out;	/* steals o */
+	}
+	*out = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	if (*out) ret = 0;
+out:
+	json_decref(doc);
+	return ret;
+}

@@ -1,0 +1,298 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""bench/engine: slcscope's write engine against fio, same target, same run.
+
+4 KiB random writes at queue depth 32, time based, alternating runs
+(slcscope, fio, slcscope, fio, ...), medians and slcscope/fio ratios printed
+as a Markdown table.  Two targets:
+
+  null  slcscope's null:SIZE target (completes at once, no syscalls) against
+        fio's null engine: each tool's own per-I/O overhead.
+  loop  a loop device over a file in a private tmpfs (direct I/O if the
+        kernel allows it), against fio's io_uring engine with its defaults
+        and with --fixedbufs --registerfiles.  Needs root; skipped otherwise.
+
+CPU per I/O is user+sys time of the tool's whole process tree (getrusage of
+the waited-for child) divided by the I/Os it completed.  It does not include
+the loop driver's kernel workers, which do the copy into tmpfs for both tools.
+The per-round ratios pair each slcscope run with the fio run right after it,
+which is less sensitive to other work on the machine than a ratio of medians.
+"""
+import argparse
+import csv
+import io
+import json
+import os
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+
+def die(msg):
+    print(f"engine: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def parse_size(s):
+    mult = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    s = s.strip().lower().removesuffix("ib").removesuffix("b")
+    unit = s[-1] if s and s[-1] in "kmg" else ""
+    return int(float(s[: len(s) - len(unit)]) * mult[unit])
+
+
+def find_slcscope(arg):
+    cands = [arg] if arg else [os.environ.get("SLCSCOPE"), os.path.join(REPO, "build", "slcscope"),
+                               shutil.which("slcscope")]
+    for c in cands:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    die("no slcscope binary: build it (cmake -S . -B build && cmake --build build) "
+        "or pass --slcscope PATH")
+
+
+def host_busy_s():
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal (guest is inside user)
+    busy = v[0] + v[1] + v[2] + v[5] + v[6] + (v[7] if len(v) > 7 else 0)
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def timed(cmd, log):
+    """Run cmd; return (stdout, process-tree CPU s, host busy s, wall s)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    h0, w0 = host_busy_s(), time.monotonic()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    h1, w1 = host_busy_s(), time.monotonic()
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print("$ " + " ".join(cmd), file=log)
+    if p.stderr:
+        print(p.stderr.rstrip(), file=log)
+    log.flush()
+    if p.returncode:
+        die(f"{cmd[0]} failed (exit {p.returncode}):\n{p.stderr.strip()}\ncommand: {' '.join(cmd)}")
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return p.stdout, cpu, h1 - h0, w1 - w0
+
+
+def run_slcscope(a, target, extra, work, log):
+    out = os.path.join(work, "slc.h5")
+    cmd = [a.slcscope, "run", target, *extra, "--plan", "rand", "--rand-time", f"{a.time}s",
+           "--trim-wait", "0", "--qd", str(a.qd), "--bs-rand", a.bs, "-o", out, "--quiet"]
+    _, cpu, host, wall = timed(cmd, log)
+    exp = subprocess.run([a.slcscope, "export", out, "--csv"], stdout=subprocess.PIPE, text=True, check=True)
+    rows = [r for r in csv.reader(io.StringIO(exp.stdout)) if r and not r[0].startswith("#")]
+    hdr, rows = rows[0], rows[1:]
+    seg, ts, ios = hdr.index("segment"), hdr.index("t_s"), hdr.index("ios")
+    rows = [r for r in rows if r[seg] == "1"]          # segment 0 is the TRIM
+    n = sum(int(r[ios]) for r in rows)
+    secs = float(rows[-1][ts])
+    os.unlink(out)
+    return {"iops": n / secs, "ios": n, "cpu": cpu, "host": host, "wall": wall}
+
+
+def run_fio(a, fio_args, work, log):
+    cmd = [a.fio, "--name=bench", "--rw=randwrite", f"--bs={a.bs}", f"--iodepth={a.qd}", "--direct=1",
+           "--time_based", f"--runtime={a.time}", "--output-format=json", *fio_args]
+    outp, cpu, host, wall = timed(cmd, log)
+    d = json.loads(outp[outp.index("{"):])
+    w = d["jobs"][0]["write"]
+    n = int(w["total_ios"])
+    return {"iops": n / (w["runtime"] / 1000.0), "ios": n, "cpu": cpu, "host": host, "wall": wall}
+
+
+class Loop:
+    """A tmpfs of our own, a file in it and a loop device over the file."""
+
+    def __init__(self, size, dio):
+        self.mnt = tempfile.mkdtemp(prefix="slc-engine-")
+        self.dev = None
+        self.mounted = False
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size + (64 << 20)}", "slc-engine", self.mnt],
+                       check=True)
+        self.mounted = True
+        f = os.path.join(self.mnt, "backing")
+        with open(f, "wb") as fh:
+            fh.truncate(size)
+        self.dio = False
+        if dio:
+            p = subprocess.run(["losetup", "-f", "--show", "--direct-io=on", f], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+            if p.returncode == 0:
+                self.dev = p.stdout.strip()
+        if not self.dev:
+            self.dev = subprocess.run(["losetup", "-f", "--show", f], stdout=subprocess.PIPE, text=True,
+                                      check=True).stdout.strip()
+        try:
+            with open(f"/sys/block/{os.path.basename(self.dev)}/loop/dio") as fh:
+                self.dio = fh.read().strip() == "1"
+        except OSError:
+            pass
+
+    def discard(self):
+        subprocess.run(["blkdiscard", self.dev], check=True)
+
+    def close(self):
+        if self.dev:
+            subprocess.run(["losetup", "-d", self.dev])
+            self.dev = None
+        if self.mounted:
+            # the loop device lets go of its file asynchronously after losetup -d
+            for i in range(20):
+                if subprocess.run(["umount", self.mnt], stderr=None if i == 19 else subprocess.DEVNULL
+                                  ).returncode == 0:
+                    break
+                time.sleep(0.25)
+            self.mounted = False
+        try:
+            os.rmdir(self.mnt)
+        except OSError:
+            pass
+
+
+def med(runs, k):
+    return statistics.median(r[k] for r in runs)
+
+
+def table(title, configs, results, note):
+    lines = [f"### {title}", "",
+             "| tool | IOPS (median) | IOPS per run | CPU µs/IO (median) | slcscope/this IOPS | "
+             "per-round IOPS ratios | slcscope/this CPU per I/O |",
+             "|---|---:|---|---:|---:|---|---:|"]
+    s = results[configs[0][0]]
+    s_iops = med(s, "iops")
+    s_cpu = statistics.median(r["cpu"] / r["ios"] for r in s)
+    for name, _ in configs:
+        rs = results[name]
+        iops = med(rs, "iops")
+        cpu = statistics.median(r["cpu"] / r["ios"] for r in rs)
+        runs = ", ".join(f"{r['iops'] / 1e3:,.0f}k" for r in rs)
+        if rs is s:
+            ri, pr, rc = "—", "—", "—"
+        else:
+            ri, rc = f"**{s_iops / iops:.2f}**", f"**{s_cpu / cpu:.2f}**"
+            pr = ", ".join(f"{x['iops'] / y['iops']:.2f}" for x, y in zip(s, rs))
+        lines.append(f"| {name} | {iops:,.0f} | {runs} | {cpu * 1e6:.3f} | {ri} | {pr} | {rc} |")
+    busy = statistics.median(r["host"] / r["wall"] for rs in results.values() for r in rs)
+    lines += ["", note + f"  All CPUs together were busy {busy:.2f} of {os.cpu_count()} during the runs "
+              "(median; the tools plus anything else running).", ""]
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        prog="bench/engine.sh",
+        description="slcscope's write engine against fio: 4 KiB QD32 random writes, alternating runs, "
+                    "medians and slcscope/fio ratios as a Markdown table.  'null': slcscope's null target "
+                    "vs fio's null engine.  'loop' (root only): a loop device over a tmpfs file vs fio's "
+                    "io_uring engine, with its defaults and with --fixedbufs --registerfiles.",
+        epilog="Ratios above 1 mean slcscope does more IOPS (good) or spends more CPU per I/O (bad).")
+    ap.add_argument("--time", type=int, default=10, help="seconds per run (default 10)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of alternating runs (default 3)")
+    ap.add_argument("--targets", default="null,loop", help="comma list of null, loop (default both)")
+    ap.add_argument("--qd", type=int, default=32, help="queue depth (default 32)")
+    ap.add_argument("--bs", default="4k", help="block size (default 4k)")
+    ap.add_argument("--loop-size", default="2GiB", help="size of the tmpfs file behind the loop device "
+                    "(default 2GiB; held in RAM)")
+    ap.add_argument("--no-loop-dio", action="store_true", help="do not ask for direct I/O on the loop device")
+    ap.add_argument("--slcscope", help="the slcscope binary (default: $SLCSCOPE, build/slcscope, PATH)")
+    ap.add_argument("--fio", default=shutil.which("fio") or "fio", help="the fio binary (default: from PATH)")
+    ap.add_argument("--log", help="log every command and its stderr here (default: a temp file)")
+    a = ap.parse_args()
+    # SIGTERM/SIGHUP unwind like Ctrl-C so the loop device and tmpfs go away
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: sys.exit(143))
+
+    a.slcscope = find_slcscope(a.slcscope)
+    if not shutil.which(a.fio):
+        die("fio not found: apt-get install fio (or --fio PATH)")
+    targets = [t.strip() for t in a.targets.split(",") if t.strip()]
+    if set(targets) - {"null", "loop"}:
+        die("--targets takes null and/or loop")
+    if a.rounds < 1 or a.time < 1:
+        die("--rounds and --time must be at least 1")
+
+    work = tempfile.mkdtemp(prefix="slc-engine-work-")
+    logpath = a.log or os.path.join(work, "engine.log")
+    log = open(logpath, "w")
+    fio_ver = subprocess.run([a.fio, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
+    slc_ver = subprocess.run([a.slcscope, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True).stdout.strip().splitlines()
+    load0 = loadavg()
+    out = ["## Write engine vs fio", "",
+           f"- {a.bs} random writes, QD{a.qd}, {a.time} s per run, {a.rounds} rounds of alternating runs; "
+           "medians",
+           f"- {os.cpu_count()} CPUs, kernel {os.uname().release}, {fio_ver}, "
+           f"{slc_ver[0] if slc_ver else 'slcscope ?'} ({a.slcscope})",
+           f"- load average (1/5/15 min) at start: {load0}"]
+    sections = []
+    loop = None
+    try:
+        for tgt in targets:
+            if tgt == "null":
+                configs = [("slcscope null:4GiB", lambda: run_slcscope(a, "null:4GiB", [], work, log)),
+                           ("fio null engine", lambda: run_fio(a, ["--ioengine=null", "--size=4g"], work, log))]
+                note = ("slcscope's null target completes I/Os in-process (no syscalls); fio's null engine "
+                        "also does no I/O.  Both measure the tool's own cost per I/O.")
+                title = "null target"
+                prep = None
+            else:
+                if os.geteuid() != 0:
+                    print("engine: skipping the loop device part: it needs root (losetup, mount)",
+                          file=sys.stderr)
+                    sections.append("### loop device over tmpfs\n\nskipped: needs root\n")
+                    continue
+                loop = Loop(parse_size(a.loop_size), not a.no_loop_dio)
+                dev = loop.dev
+                u = ["--ioengine=io_uring", f"--filename={dev}"]
+                configs = [("slcscope", lambda: run_slcscope(a, dev, ["--destructive", "--force"], work, log)),
+                           ("fio io_uring (defaults)", lambda: run_fio(a, u, work, log)),
+                           ("fio io_uring --fixedbufs --registerfiles",
+                            lambda: run_fio(a, u + ["--fixedbufs", "--registerfiles"], work, log))]
+                title = (f"loop device over a {a.loop_size} tmpfs file "
+                         f"(direct I/O {'on' if loop.dio else 'off'})")
+                note = ("The whole device is discarded before every run (slcscope's plan TRIMs it anyway), so "
+                        "every run starts on an empty tmpfs file.  slcscope's process CPU includes that "
+                        "TRIM and writing its HDF5 trace.")
+                prep = loop.discard
+            results = {n: [] for n, _ in configs}
+            for rnd in range(a.rounds):
+                for name, fn in configs:
+                    if prep:
+                        prep()
+                    r = fn()
+                    results[name].append(r)
+                    print(f"engine: {tgt} round {rnd + 1}/{a.rounds}: {name}: {r['iops']:,.0f} IOPS, "
+                          f"{r['cpu'] / r['ios'] * 1e6:.3f} µs CPU/IO, wall {r['wall']:.1f} s, "
+                          f"host busy {r['host'] / r['wall']:.2f} CPUs",
+                          file=sys.stderr)
+            sections.append(table(title, configs, results, note))
+            if loop:
+                loop.close()
+                loop = None
+    finally:
+        if loop:
+            loop.close()
+    out.append(f"- load average at end: {loadavg()}")
+    out.append("")
+    out += sections
+    print("\n".join(out))
+    log.close()
+    print(f"engine: commands and their stderr are in {logpath}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the analysis library: change points, sub-sample phase
+ * boundaries, SNIA steady state, the phases JSON document, argument checks.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "slcscope/analysis.h"
+
+/* Deterministic unit-variance noise (LCG + Box-Muller). */
+static double gauss(uint64_t *r)
+{
+	double u1, u2;
+
+	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
+	u1 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
+	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
+	u2 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* Piecewise-constant levels plus noise; returns a malloc'd array of n. */
+static double *levels(const double *lv, const size_t *len, size_t k, double noise,
+		      uint64_t seed, size_t *n)
+{
+	double *x;
+	size_t m = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < k; i++) *n += len[i];
+	x = malloc(*n * sizeof(*x));
+	assert_non_null(x);
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < len[i]; j++) x[m++] = lv[i] + noise * gauss(&seed);
+	return x;
+}
+
+struct cp_case {
+	const char *name;
+	double lv[4];
+	size_t len[4];
+	size_t k;
+	double noise;
+	size_t outlier;		/* index of a single-sample dip, 0 = none */
+	size_t ends[4];		/* expected segment ends */
+	size_t n_ends;
+};
+
+static const struct cp_case cp_cases[] = {
+	{ "flat", { 100 }, { 300 }, 1, 1.0, 0, { 300 }, 1 },
+	{ "one step", { 100, 80 }, { 150, 150 }, 2, 1.0, 0, { 150, 300 }, 2 },
+	{ "two steps", { 100, 60, 30 }, { 50, 100, 200 }, 3, 2.0, 0, { 50, 150, 350 }, 3 },
+	{ "short first segment", { 300, 90 }, { 5, 600 }, 2, 3.0, 0, { 5, 605 }, 2 },
+	{ "outlier is not a change", { 100 }, { 400 }, 1, 1.0, 200, { 400 }, 1 },
+	{ "grid search, exact placement", { 100, 70, 40 }, { 3001, 4999, 2000 }, 3, 2.0, 0,
+	  { 3001, 8000, 10000 }, 3 },
+};
+
+static void test_changepoints_table(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(cp_cases) / sizeof(cp_cases[0]); c++) {
+		const struct cp_case *t = cp_cases + c;
+		size_t n, n_ends = 0, *ends;
+		struct slc_cpd_info info;
+		double *x = levels(t->lv, t->len, t->k, t->noise, 7 + c, &n);
+
+		if (t->outlier) x[t->outlier] *= 0.1;
+		ends = malloc(n * sizeof(*ends));
+		assert_non_null(ends);
+		assert_int_equal(slc_changepoints(ends, n, &n_ends, &info, x, n, NULL), 0);
+		if (n_ends != t->n_ends) {
+			for (size_t i = 0; i < n_ends; i++) print_message("end %zu\n", ends[i]);
+			fail_msg("%s: %zu segments", t->name, n_ends);
+		}
+		for (size_t i = 0; i < n_ends; i++)
+			if (ends[i] != t->ends[i])
+				fail_msg("%s: end %zu at %zu, expected %zu", t->name, i, ends[i], t->ends[i]);
+		assert_int_equal(info.n_changes, n_ends - 1);
+		assert_true(info.sigma > 0.5 * t->noise && info.sigma < 1.5 * t->noise);
+		free(ends);
+		free(x);
+	}
+}
+
+static void test_changepoints_options(void **state)
+{
+	const double lv[] = { 100, 95, 100 };
+	const size_t len[] = { 200, 200, 200 };
+	size_t n, ends[600], n_mbic = 0, n_aic = 0, n_man = 0;
+	struct slc_cpd_opts o;
+	struct slc_cpd_info info;
+	double *x = levels(lv, len, 3, 2.0, 3, &n);
+	(void)state;
+
+	assert_int_equal(slc_changepoints(ends, n, &n_mbic, NULL, x, n, NULL), 0);
+	slc_cpd_opts_init(&o);
+	o.penalty = SLC_PENALTY_AIC;
+	assert_int_equal(slc_changepoints(ends, n, &n_aic, NULL, x, n, &o), 0);
+	assert_true(n_aic >= n_mbic);
+	o.penalty = SLC_PENALTY_MANUAL;
+	o.penalty_value = 1e9;	/* no change is worth that */
+	assert_int_equal(slc_changepoints(ends, n, &n_man, &info, x, n, &o), 0);
+	assert_int_equal(n_man, 1);
+	assert_float_equal(info.penalty, 1e9, 0);
+	o.penalty = SLC_PENALTY_BIC;
+	o.min_seg_len = 250;	/* the 200-sample middle level cannot stand alone */
+	o.sigma = 2.0;
+	assert_int_equal(slc_changepoints(ends, n, &n_man, &info, x, n, &o), 0);
+	assert_int_equal(info.min_seg_len, 250);
+	assert_float_equal(info.sigma, 2.0, 0);
+	for (size_t i = 0; i + 1 < n_man; i++) assert_true(ends[i + 1] - ends[i] >= 250);
+	free(x);
+}
+
+/* Smoothed (AR(1)) noise: rho, the scale and the minimum length follow it. */
+static void test_changepoints_autocorrelated(void **state)
+{
+	static const struct { double rho, lo, hi; size_t min_seg; } rows[] = {
+		{ 0.0, 0.0, 0.1, 2 },
+		{ 0.3, 0.15, 0.45, 3 },
+		{ 0.8, 0.45, 0.5, 4 },	/* estimate clamped at 0.5 */
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(rows) / sizeof(rows[0]); c++) {
+		size_t n = 4000, ends[4000], n_ends;
+		double x[4000], e = 0, sd = sqrt(1 - rows[c].rho * rows[c].rho);
+		struct slc_cpd_info info;
+		uint64_t r = 5 + c;
+
+		for (size_t i = 0; i < n; i++) {
+			e = rows[c].rho * e + sd * gauss(&r);	/* unit variance */
+			x[i] = 100 + e;
+		}
+		assert_int_equal(slc_changepoints(ends, n, &n_ends, &info, x, n, NULL), 0);
+		if (info.rho < rows[c].lo || info.rho > rows[c].hi)
+			fail_msg("rho %.2f: estimated %.3f", rows[c].rho, info.rho);
+		assert_int_equal(info.min_seg_len, rows[c].min_seg);
+		if (rows[c].rho < 0.5) {
+			assert_true(info.sigma > 0.85 && info.sigma < 1.15);
+			assert_int_equal(n_ends, 1);	/* no level change */
+		}
+	}
+}
+
+static void test_changepoints_errors(void **state)
+{
+	double x[4] = { 1, 2, NAN, 4 }, y[6] = { 9, 9, 9, 1, 1, 1 };
+	size_t ends[6], n_ends;
+	(void)state;
+
+	assert_int_equal(slc_changepoints(ends, 4, &n_ends, NULL, x, 0, NULL), -EINVAL);
+	assert_int_equal(slc_changepoints(ends, 4, &n_ends, NULL, x, 4, NULL), -EINVAL);
+	assert_int_equal(slc_changepoints(NULL, 4, &n_ends, NULL, y, 6, NULL), -EINVAL);
+	assert_int_equal(slc_changepoints(ends, 1, &n_ends, NULL, y, 6, NULL), -ENOSPC);
+	assert_int_equal(slc_changepoints(ends, 6, &n_ends, NULL, y, 6, NULL), 0);
+	assert_int_equal(n_ends, 2);
+	assert_int_equal(ends[0], 3);
+}
+
+static void test_quantile_matches_sort(void **state)
+{
+	uint64_t r = 11;
+	double x[101], s[101];
+	(void)state;
+
+	for (size_t n = 1; n <= 101; n += 10) {
+		for (size_t i = 0; i < n; i++) x[i] = s[i] = floor(10 * gauss(&r));	/* ties */
+		for (size_t i = 1; i < n; i++)	/* insertion sort as the reference */
+			for (size_t j = i; j > 0 && s[j - 1] > s[j]; j--) {
+				double t = s[j]; s[j] = s[j - 1]; s[j - 1] = t;
+			}
+		for (double q = 0; q <= 1.0001; q += 0.05) {
+			double h = (double)(n - 1) * fmin(q, 1.0), lo = floor(h);
+			size_t i = (size_t)lo;
+			double want = i + 1 < n ? s[i] + (h - lo) * (s[i + 1] - s[i]) : s[i];
+			assert_float_equal(slc_quantile(x, n, fmin(q, 1.0)), want, 1e-9);
+		}
+	}
+}
+
+/*
+ * Noise-free two-speed curve whose cache ends inside a sample: the
+ * straddling sample carries frac of a second at the fast speed.  The cache
+ * size must come out exact, from bytes or from bps, with given intervals.
+ */
+struct straddle_case {
+	size_t full;		/* whole cache samples */
+	double frac;		/* fraction of the next one at cache speed */
+	double fast_bps, slow_bps, dt_s;
+};
+
+static const struct straddle_case straddle_cases[] = {
+	{ 7, 0.4, 3e9, 9e8, 1.0 },
+	{ 60, 0.9, 2e9, 1.4e9, 1.0 },	/* ratio 0.7 */
+	{ 300, 0.05, 5e9, 1.3e8, 0.5 },
+	{ 2500, 0.5, 3e9, 1e9, 1.0 },	/* grid search */
+};
+
+static void test_straddle_exact(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(straddle_cases) / sizeof(straddle_cases[0]); c++) {
+		const struct straddle_case *k = straddle_cases + c;
+		size_t n = k->full * 3 + 100;
+		double *t = malloc(n * sizeof(*t)), *b = malloc(n * sizeof(*b));
+		double *dt = malloc(n * sizeof(*dt));
+		double want = (k->full + k->frac) * k->dt_s * k->fast_bps;
+		struct slc_trace_in in = { 0 };
+		struct slc_analysis a;
+
+		assert_true(t && b && dt);
+		for (size_t i = 0; i < n; i++) {
+			double f = i < k->full ? 1.0 : i == k->full ? k->frac : 0.0;
+			t[i] = (double)(i + 1) * k->dt_s;
+			dt[i] = k->dt_s;
+			b[i] = k->dt_s * (f * k->fast_bps + (1 - f) * k->slow_bps);
+		}
+		in.t_s = t;
+		in.interval_s = dt;
+		in.bytes = b;
+		in.n = n;
+		in.block_bytes = 4096;
+		assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+		assert_true(a.has_cache);
+		if (fabs(a.cache_bytes - want) > 1e-6 * want)
+			fail_msg("case %zu: cache %.6g B, expected %.6g B", c, a.cache_bytes, want);
+		assert_float_equal(a.cache_end_s, (k->full + k->frac) * k->dt_s, 1e-6);
+		assert_float_equal(a.cache_bps, k->fast_bps, 1e-6 * k->fast_bps);
+		assert_int_equal(a.n_phases, 2);
+		assert_int_equal(a.phases[0].kind, SLC_PHASE_SLC_CACHE);
+		assert_int_equal(a.phases[1].kind, SLC_PHASE_DIRECT_TO_TLC);
+		assert_float_equal(a.phases[1].mean_bps, k->slow_bps, 1e-6 * k->slow_bps);
+		assert_float_equal(a.phases[0].iops_mean, k->fast_bps / 4096, 1e-3);
+		slc_analysis_free(&a);
+		free(t);
+		free(b);
+		free(dt);
+	}
+}
+
+static void test_analyze_errors(void **state)
+{
+	double t[3] = { 1, 2, 2 }, v[3] = { 1, 1, 1 };
+	struct slc_trace_in in = { .t_s = t, .bps = v, .bytes = v, .n = 3 };
+	struct slc_analysis a;
+	(void)state;
+
+	assert_int_equal(slc_analyze(&a, &in, NULL), -EINVAL);	/* bytes and bps */
+	slc_analysis_free(&a);
+	in.bytes = NULL;
+	assert_int_equal(slc_analyze(&a, &in, NULL), -EINVAL);	/* time not increasing */
+	slc_analysis_free(&a);
+	in.n = 0;
+	assert_int_equal(slc_analyze(&a, &in, NULL), -EINVAL);
+	slc_analysis_free(&a);
+	assert_int_equal(slc_analyze(&a, NULL, NULL), -EINVAL);
+	slc_analysis_free(&a);
+	slc_analysis_free(NULL);
+}
+
+/* Tiny and degenerate inputs: one phase, no crash, no cache. */
+static void test_analyze_tiny(void **state)
+{
+	static const double t[] = { 1, 2, 3, 4, 5, 6 };
+	static const double flat[] = { 5, 5, 5, 5, 5, 5 }, zero[] = { 0, 0, 0, 0, 0, 0 };
+	(void)state;
+
+	for (size_t n = 1; n <= 6; n++) {
+		const double *v[] = { flat, zero };
+		for (size_t k = 0; k < 2; k++) {
+			struct slc_trace_in in = { .t_s = t, .bps = v[k], .n = n };
+			struct slc_analysis a;
+			char *js = NULL;
+
+			assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+			assert_false(a.has_cache);
+			assert_int_equal(a.n_phases, 1);
+			assert_float_equal(a.phases[0].end_bytes, (double)n * v[k][0], 1e-9);
+			assert_int_equal(slc_phases_json(&js, &a, 1), 0);
+			free(js);
+			slc_analysis_free(&a);
+		}
+	}
+}
+
+struct ss_case {
+	const char *name;
+	double base_bps, drop_s, slope_per_s;	/* level, drop to half at drop_s, trend */
+	size_t n;
+	int reached;
+	double start_s;
+};
+
+static const struct ss_case ss_cases[] = {
+	{ "flat", 1e9, 1e9, 0, 600, 1, 0 },
+	{ "too short", 1e9, 1e9, 0, 299, 0, NAN },
+	{ "steep trend", 1e9, 1e9, -1e6, 900, 0, NAN },	/* -6%/round: range 24% */
+	{ "settles after a drop", 1e9, 130, 0, 900, 1, 180 },
+};
+
+static void test_steady_state_table(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(ss_cases) / sizeof(ss_cases[0]); c++) {
+		const struct ss_case *k = ss_cases + c;
+		double *t = malloc(k->n * sizeof(*t)), *dt = malloc(k->n * sizeof(*dt));
+		double *v = malloc(k->n * sizeof(*v));
+		struct slc_steady_state ss;
+
+		assert_true(t && dt && v);
+		for (size_t i = 0; i < k->n; i++) {
+			t[i] = (double)i + 1;
+			dt[i] = 1;
+			v[i] = (t[i] > k->drop_s ? 0.5 : 1.0) * k->base_bps + k->slope_per_s * t[i];
+		}
+		assert_int_equal(slc_steady_state(&ss, t, dt, v, k->n, 0, 60, 5), 0);
+		if (ss.reached != k->reached) fail_msg("%s: reached %d", k->name, ss.reached);
+		if (k->reached) {
+			assert_float_equal(ss.start_s, k->start_s, 1e-9);
+			assert_float_equal(ss.end_s, k->start_s + 300, 1e-9);
+			assert_true(ss.range_frac <= 0.2 && ss.slope_frac <= 0.1);
+		} else {
+			assert_true(isnan(ss.start_s));
+		}
+		free(t);
+		free(dt);
+		free(v);
+	}
+	{
+		struct slc_steady_state ss;
+		double one = 1;
+		assert_int_equal(slc_steady_state(&ss, &one, &one, &one, 1, 0, 60, 1), -EINVAL);
+		assert_int_equal(slc_steady_state(&ss, &one, &one, &one, 1, 0, 0, 5), -EINVAL);
+	}
+}
+
+static void test_phases_json(void **state)
+{
+	size_t n = 200;
+	double t[200], v[200];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 200 };
+	struct slc_analysis a[2];
+	json_t *doc, *cache, *ph, *segs;
+	json_error_t err;
+	char *s = NULL;
+	(void)state;
+
+	for (size_t i = 0; i < n; i++) {
+		t[i] = (double)i + 1;
+		v[i] = i < 50 ? 3e9 : 1e9;
+	}
+	assert_int_equal(slc_analyze(a, &in, NULL), 0);
+	for (size_t i = 0; i < n; i++) v[i] = 2e9;	/* a second segment, no cache */
+	assert_int_equal(slc_analyze(a + 1, &in, NULL), 0);
+	assert_int_equal(slc_phases_json(&s, a, 2), 0);
+	doc = json_loads(s, 0, &err);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "slcscope.phases/1");
+	cache = json_object_get(doc, "cache");
+	assert_float_equal(json_number_value(json_object_get(cache, "size_bytes")), 150e9, 1e3);
+	assert_float_equal(json_number_value(json_object_get(cache, "speed_bps")), 3e9, 1);
+	ph = json_object_get(doc, "phases");
+	assert_int_equal(json_array_size(ph), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(ph, 0), "kind")), "slc_cache");
+	assert_true(json_is_null(json_object_get(json_array_get(ph, 0), "iops_mean")));
+	assert_true(json_is_boolean(json_object_get(json_object_get(doc, "steady_state"), "reached")));
+	segs = json_object_get(doc, "segments");
+	assert_int_equal(json_array_size(segs), 2);
+	assert_true(json_is_null(json_object_get(json_object_get(json_array_get(segs, 1), "cache"),
+						 "size_bytes")));
+	assert_null(json_object_get(json_array_get(segs, 0), "recovery"));
+	assert_float_equal(json_number_value(json_object_get(json_object_get(json_array_get(segs, 1),
+									     "recovery"), "cache_frac")), 0, 0);
+	json_decref(doc);
+	free(s);
+	assert_int_equal(slc_phases_json(&s, a, 0), -EINVAL);
+	slc_analysis_free(a);
+	slc_analysis_free(a + 1);
+}
+
+/* Labelling rules on small piecewise-constant curves (1 s samples, 2% noise). */
+struct label_case {
+	const char *name;
+	double lv[5];		/* GB/s */
+	size_t len[5];		/* samples */
+	size_t k;
+	const char *kinds;
+	int has_cache;
+};
+
+static const struct label_case label_cases[] = {
+	{ "cache, stall, native", { 5, 0.8, 1.8 }, { 15, 20, 300 }, 3,
+	  "slc_cache,stall,direct_to_tlc", 1 },
+	{ "drop that recovers is not a cache end", { 2, 1.3, 2 }, { 300, 20, 300 }, 3,
+	  "direct_to_tlc,throttled,direct_to_tlc", 0 },
+	{ "burst inside native is absorbed", { 3, 1, 2.5, 1 }, { 100, 300, 4, 300 }, 4,
+	  "slc_cache,direct_to_tlc", 1 },
+	{ "cache, direct-to-TLC, erase-bound", { 3, 1.5, 0.6 }, { 100, 500, 500 }, 3,
+	  "slc_cache,direct_to_tlc,erase_bound", 1 },
+	{ "two tiers", { 5, 3.5, 0.5 }, { 60, 120, 500 }, 3,
+	  "slc_cache,slc_cache,direct_to_tlc", 1 },
+	{ "one level", { 1.8 }, { 800 }, 1, "direct_to_tlc", 0 },
+};
+
+static void test_labels_table(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(label_cases) / sizeof(label_cases[0]); c++) {
+		const struct label_case *k = label_cases + c;
+		size_t n;
+		double *v = levels(k->lv, k->len, k->k, 0, 0, &n), *t = malloc(n * sizeof(*t));
+		struct slc_trace_in in = { 0 };
+		struct slc_analysis a;
+		char kinds[256] = "";
+		uint64_t r = 99 + c;
+
+		assert_non_null(t);
+		for (size_t i = 0; i < n; i++) {
+			t[i] = (double)i + 1;
+			v[i] *= 1e9 * (1 + 0.02 * gauss(&r));
+		}
+		in.t_s = t;
+		in.bps = v;
+		in.n = n;
+		assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+		for (size_t i = 0; i < a.n_phases; i++) {
+			strcat(kinds, i ? "," : "");
+			strcat(kinds, slc_phase_kind_name(a.phases[i].kind));
+		}
+		if (strcmp(kinds, k->kinds) || a.has_cache != k->has_cache)
+			fail_msg("%s: %s, cache %d", k->name, kinds, a.has_cache);
+		if (k->has_cache)
+			assert_int_equal(a.phases[0].tier, 1);
+		slc_analysis_free(&a);
+		free(t);
+		free(v);
+	}
+}
+
+static void test_recovery(void **state)
+{
+	struct slc_phase fp = { .mean_bps = 3e9 }, sp = { .mean_bps = 2.5e9 };
+	struct slc_analysis fresh = { .has_cache = 1, .cache_bytes = 100e9, .phases = &fp, .n_phases = 1 };
+	struct slc_analysis idle = { .has_cache = 1, .cache_bytes = 25e9, .phases = &sp, .n_phases = 1 };
+	struct slc_analysis none = { .has_cache = 0, .cache_bytes = NAN, .phases = &sp, .n_phases = 1 };
+	struct slc_recovery r;
+	(void)state;
+
+	assert_int_equal(slc_recovery(&r, &fresh, &idle), 0);
+	assert_float_equal(r.burst_bps, 2.5e9, 0);
+	assert_float_equal(r.cache_bytes, 25e9, 0);
+	assert_float_equal(r.cache_frac, 0.25, 1e-12);
+	assert_int_equal(slc_recovery(&r, &fresh, &none), 0);
+	assert_float_equal(r.cache_bytes, 0, 0);
+	assert_float_equal(r.cache_frac, 0, 0);
+	assert_int_equal(slc_recovery(&r, &none, &idle), 0);
+	assert_true(isnan(r.cache_frac));
+	none.n_phases = 0;
+	assert_int_equal(slc_recovery(&r, &fresh, &none), -EINVAL);
+	assert_int_equal(slc_recovery(NULL, &fresh, &idle), -EINVAL);
+}
+
+static void test_kind_names(void **state)
+{
+	static const struct { enum slc_phase_kind k; const char *name; } names[] = {
+		{ SLC_PHASE_SLC_CACHE, "slc_cache" },
+		{ SLC_PHASE_DIRECT_TO_TLC, "direct_to_tlc" },
+		{ SLC_PHASE_ERASE_BOUND, "erase_bound" },
+		{ SLC_PHASE_STALL, "stall" },
+		{ SLC_PHASE_THROTTLED, "throttled" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(slc_phase_kind_name(names[i].k), names[i].name);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_changepoints_table),
+		cmocka_unit_test(test_changepoints_options),
+		cmocka_unit_test(test_changepoints_autocorrelated),
+		cmocka_unit_test(test_changepoints_errors),
+		cmocka_unit_test(test_quantile_matches_sort),
+		cmocka_unit_test(test_straddle_exact),
+		cmocka_unit_test(test_analyze_errors),
+		cmocka_unit_test(test_analyze_tiny),
+		cmocka_unit_test(test_steady_state_table),
+		cmocka_unit_test(test_phases_json),
+		cmocka_unit_test(test_labels_table),
+		cmocka_unit_test(test_recovery),
+		cmocka_unit_test(test_kind_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
