@@ -25,6 +25,9 @@ struct cli_cmd {
 /* Commands (one file each). */
 extern const struct cli_cmd cli_cmd_sim;
 extern const struct cli_cmd cli_cmd_run;
+extern const struct cli_cmd cli_cmd_analyze;
+extern const struct cli_cmd cli_cmd_plot;
+extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_import;
 extern const struct cli_cmd cli_cmd_export;
 

@@ -18,6 +18,7 @@
 
 #include "slcscope/core.h"
 #include "cli.h"
+#include "report.h"
 
 static void run_help(FILE *out)
 {
@@ -54,6 +55,9 @@ static void run_help(FILE *out)
 		"      --destructive        allow writing a block device (destroys its data)\n"
 		"      --force              write a block device even with partitions or a\n"
 		"                           filesystem signature on it\n"
+		"  -r, --report DIR         afterwards, analyse the trace and write a report into DIR\n"
+		"                           (phases.json, phases.csv, graphs, summary.md, index.html;\n"
+		"                           DIR is created first, so -o may point into it)\n"
 		"  -n, --dry-run            print the plan and what would be destroyed; write nothing\n"
 		"      --quiet              no progress or step lines\n"
 		"\n"
@@ -253,6 +257,7 @@ static int cmd_run(int argc, char **argv)
 		{ "seed", required_argument, NULL, O_SEED }, { "size", required_argument, NULL, O_SIZE },
 		{ "destructive", no_argument, NULL, O_DESTRUCTIVE }, { "force", no_argument, NULL, O_FORCE },
 		{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
+		{ "report", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slc_plan_opts po;
@@ -263,16 +268,17 @@ static int cmd_run(int argc, char **argv)
 	struct slc_job_result res;
 	struct ui u = { 0 };
 	struct sigaction sa;
-	const char *out = NULL, *plan_name = "lab", *target;
+	const char *out = NULL, *plan_name = "lab", *target, *report = NULL;
 	char err[512], cmdline[2048] = "", a[32];
 	size_t failed = 0;
 	int opt, rc, dry = 0;
 	struct stat st;
 
 	slc_plan_opts_default(&po);
-	while ((opt = getopt_long(argc, argv, "o:p:q:i:n", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:p:q:i:nr:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
+		case 'r': report = optarg; break;
 		case 'p': plan_name = optarg; break;
 		case O_SEQ_BYTES:
 			if (slc_parse_size(&po.seq_bytes, optarg, err, sizeof(err)))
@@ -355,6 +361,10 @@ static int cmd_run(int argc, char **argv)
 		slc_target_close(t);
 		return CLI_OK;
 	}
+	if (report && mkdir(report, 0755) && errno != EEXIST) {
+		slc_target_close(t);
+		return cli_fail("run", "cannot create '%s': %s", report, strerror(errno));
+	}
 	for (int i = 0; i < argc; i++) {
 		size_t n = strlen(cmdline);
 		snprintf(cmdline + n, sizeof(cmdline) - n, "%s%s", i ? " " : "slcscope ", argv[i]);
@@ -405,6 +415,17 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (!u.quiet)
 		fprintf(stderr, "slcscope run: trace written to %s\n", out);
+	if (report) {
+		struct analyzed x;
+		if ((rc = analyzed_load(&x, "run", out, -1, NULL)))
+			return rc;
+		rc = report_write("run", report, &x, 0, u.quiet);
+		analyzed_free(&x);
+		if (rc)
+			return CLI_FAIL;
+		if (!u.quiet)
+			fprintf(stderr, "slcscope run: report in %s/index.html\n", report);
+	}
 	return CLI_OK;
 }
 

@@ -12,6 +12,9 @@
 /* Only commands that work are listed here. NULL-terminated. */
 static const struct cli_cmd *const commands[] = {
 	&cli_cmd_run,
+	&cli_cmd_analyze,
+	&cli_cmd_plot,
+	&cli_cmd_report,
 	&cli_cmd_sim,
 	&cli_cmd_import,
 	&cli_cmd_export,

@@ -239,7 +239,7 @@ int slc_parse_duration_ns(uint64_t *out_ns, const char *s, char *err, size_t err
 int slc_parse_rate_bps(double *out_bps, const char *s, char *err, size_t errlen)
 {
 	struct decimal d;
-	uint64_t mult, bps;
+	uint64_t mult = 1, bps = 0;
 	int rc;
 
 	if ((rc = check_start(s, err, errlen, "rate")))

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by analyze, plot and report: load an input (trace, fio log, CSV)
+ * and analyse its write-curve segments.
+ */
+#ifndef SLCSCOPE_CLI_ANALYZE_INPUT_H
+#define SLCSCOPE_CLI_ANALYZE_INPUT_H
+
+#include "slcscope/analysis.h"
+#include "slcscope/core.h"
+
+struct analyzed {
+	struct slc_input *in;
+	size_t n;                       /* analysed segments */
+	size_t *seg;                    /* their index in in->segments */
+	struct slc_analysis *a;         /* one per analysed segment; a[0] is the reference */
+	double **bytes;                 /* per-interval bytes of each analysed segment */
+};
+
+/* Is this segment a write curve with samples (not trim, idle or reads)? */
+int analyzed_is_curve(const struct slc_input_segment *s);
+
+/*
+ * analyzed_load() - load @path and analyse every write-curve segment; the
+ * first one becomes a[0].  @only >= 0 restricts to that trace segment.
+ * Returns 0, or prints "slcscope CMD: reason" and returns CLI_FAIL.
+ */
+int analyzed_load(struct analyzed *out, const char *cmd, const char *path, long only,
+		  const struct slc_cpd_opts *opts);
+void analyzed_free(struct analyzed *x);
+
+/* The phases JSON with step/workload/segment added to each segments[] entry. */
+int analyzed_json(char **out, const struct analyzed *x);
+
+#endif

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * slcscope plot: write-curve graphs (PNG, SVG, PDF).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curve_plot.h"
+#include "cli.h"
+
+static void plot_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: slcscope plot INPUT... -o FILE.{png,svg,pdf} [options]\n"
+		"\n"
+		"Draw the write curve of INPUT (a trace, fio log or CSV): every sample as a dot,\n"
+		"the 30 s moving average as a line, the phases found by 'slcscope analyze' as\n"
+		"shaded bands with their figures.  With several INPUTs, their first write curves\n"
+		"on one chart with a legend (a drive comparison).\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE        .png, .svg or .pdf\n"
+		"      --x bytes|time       x axis: data written (default) or time\n"
+		"      --y bps|iops         y axis: MB/s (default) or IOPS (fixed block size)\n"
+		"  -s, --segment N          which trace segment (default: the first write curve)\n"
+		"      --binary             GiB and MiB/s instead of GB and MB/s\n"
+		"      --width N, --height N  size in pixels (PNG) or points (SVG, PDF); 1200x700\n");
+}
+
+static int parse_dim(const char *opt, int *out, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*end || !*arg || v < 200 || v > 20000)
+		return cli_usage("plot", "%s: '%s' is not a size from 200 to 20000", opt, arg);
+	*out = (int)v;
+	return 0;
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	enum { O_X = 256, O_Y, O_BINARY, O_W, O_H };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' }, { "x", required_argument, NULL, O_X },
+		{ "y", required_argument, NULL, O_Y }, { "segment", required_argument, NULL, 's' },
+		{ "binary", no_argument, NULL, O_BINARY }, { "width", required_argument, NULL, O_W },
+		{ "height", required_argument, NULL, O_H }, { NULL, 0, NULL, 0 },
+	};
+	struct curve_opts co = { 0 };
+	struct analyzed *xs = NULL;
+	const char *out = NULL;
+	long seg = -1;
+	size_t n = 0, k = 0;
+	char err[512];
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, "o:s:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': out = optarg; break;
+		case O_X:
+			if (strcmp(optarg, "bytes") && strcmp(optarg, "time"))
+				return cli_usage("plot", "--x: '%s' is not bytes or time", optarg);
+			co.x_time = optarg[0] == 't';
+			break;
+		case O_Y:
+			if (strcmp(optarg, "bps") && strcmp(optarg, "iops"))
+				return cli_usage("plot", "--y: '%s' is not bps or iops", optarg);
+			co.y_iops = optarg[0] == 'i';
+			break;
+		case 's': {
+			char *end;
+			seg = strtol(optarg, &end, 10);
+			if (*end || !*optarg || seg < 0)
+				return cli_usage("plot", "--segment: '%s' is not a segment number", optarg);
+			break;
+		}
+		case O_BINARY: co.binary = 1; break;
+		case O_W: if ((rc = parse_dim("--width", &co.width, optarg))) return rc; break;
+		case O_H: if ((rc = parse_dim("--height", &co.height, optarg))) return rc; break;
+		default: return cli_usage("plot", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage("plot", "needs an INPUT");
+	if (!out)
+		return cli_usage("plot", "needs -o FILE.png, .svg or .pdf");
+	{
+		const char *ext = strrchr(out, '.');
+		if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
+			return cli_usage("plot", "-o: the file name must end in .png, .svg or .pdf");
+	}
+	n = (size_t)(argc - optind);
+	if (n > 1 && seg >= 0)
+		return cli_usage("plot", "--segment goes with one INPUT");
+	if (n > 8)
+		return cli_usage("plot", "at most 8 inputs on one chart");
+	xs = calloc(n, sizeof(*xs));
+	if (!xs)
+		return cli_fail("plot", "out of memory");
+	for (k = 0; k < n; k++)
+		if ((rc = analyzed_load(&xs[k], "plot", argv[optind + (int)k], seg, NULL)))
+			goto out;
+	if (n == 1)
+		rc = curve_plot(out, &xs[0], 0, &co, err, sizeof(err));
+	else
+		rc = curve_plot_many(out, xs, n, &co, err, sizeof(err));
+	rc = rc ? cli_fail("plot", "%s", err) : CLI_OK;
+out:
+	for (size_t i = 0; i < k; i++)
+		analyzed_free(&xs[i]);
+	free(xs);
+	return rc;
+}
+
+const struct cli_cmd cli_cmd_plot = {
+	.name = "plot",
+	.summary = "draw write curves with their phases (PNG, SVG, PDF)",
+	.run = cmd_plot,
+	.help = plot_help,
+};

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curve_plot.h"
+
+struct owned {
+	double *x, *y;
+	char label[160];
+};
+
+/* Fill @sr (and the arrays in @o) for analysed segment @i of @x. */
+static int make_series(struct slc_plot_series *sr, struct owned *o, const struct analyzed *x, size_t i,
+		       const struct curve_opts *opt)
+{
+	const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+	size_t n = s->n_samples;
+	double blk = s->params.block_bytes;
+
+	o->x = malloc(n * sizeof(double));
+	o->y = malloc(n * sizeof(double));
+	if (!o->x || !o->y)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		double dt = s->interval_s[k] > 0 ? s->interval_s[k] : NAN;
+		o->x[k] = opt->x_time ? s->t_s[k] : (double)s->bytes_total[k];
+		o->y[k] = x->bytes[i][k] / dt / (opt->y_iops ? blk : 1);
+	}
+	sr->x = o->x;
+	sr->y = o->y;
+	sr->t_s = s->t_s;
+	sr->n = n;
+	return 0;
+}
+
+static const char *phase_name(enum slc_phase_kind k)
+{
+	switch (k) {
+	case SLC_PHASE_SLC_CACHE: return "SLC cache";
+	case SLC_PHASE_DIRECT_TO_TLC: return "direct to TLC";
+	case SLC_PHASE_ERASE_BOUND: return "erase-bound";
+	case SLC_PHASE_STALL: return "stall";
+	default: return "throttled";
+	}
+}
+
+static void axis_labels(struct slc_plot_spec *sp, const struct curve_opts *o)
+{
+	sp->x_scale = o->x_time ? 1 : (o->binary ? 1073741824.0 : 1e9);
+	sp->xlabel = o->x_time ? "time (s)" : (o->binary ? "data written (GiB)" : "data written (GB)");
+	sp->y_scale = o->y_iops ? 1000 : (o->binary ? 1048576.0 : 1e6);
+	sp->ylabel = o->y_iops ? "thousand IOPS" : (o->binary ? "write speed (MiB/s)" : "write speed (MB/s)");
+}
+
+int curve_plot(const char *path, const struct analyzed *x, long k, const struct curve_opts *o,
+	       char *err, size_t errlen)
+{
+	struct slc_plot_spec sp = { 0 };
+	struct slc_plot_series sr = { 0 };
+	struct slc_plot_band bands[64];
+	char labels[64][160], title[512], sub[512], a[32], b[32];
+	struct owned ow = { 0 };
+	const struct slc_input_segment *s;
+	const struct slc_analysis *an;
+	size_t nb = 0;
+	int rc;
+
+	if (k < 0 || (size_t)k >= x->n)
+		return snprintf(err, errlen, "no such write curve"), -EINVAL;
+	s = &x->in->segments[x->seg[k]];
+	an = &x->a[k];
+	if (o->y_iops && !s->params.block_bytes)
+		return snprintf(err, errlen, "--y iops needs a fixed block size; this input has none"), -EINVAL;
+	if ((rc = make_series(&sr, &ow, x, (size_t)k, o))) {
+		free(ow.x);
+		free(ow.y);
+		return snprintf(err, errlen, "out of memory"), rc;
+	}
+	for (size_t p = 0; p < an->n_phases && nb < 64; p++) {
+		const struct slc_phase *ph = &an->phases[p];
+		double speed = o->y_iops ? ph->iops_mean : ph->mean_bps;
+		char sp_txt[32];
+		if (ph->kind == SLC_PHASE_STALL || ph->kind == SLC_PHASE_THROTTLED)
+			continue;
+		if (o->y_iops && isfinite(speed))
+			slc_format_iops(sp_txt, sizeof(sp_txt), speed);
+		else
+			slc_format_rate(sp_txt, sizeof(sp_txt), ph->mean_bps, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL);
+		if (ph->kind == SLC_PHASE_SLC_CACHE)
+			snprintf(labels[nb], sizeof(labels[nb]), "%s%s: %s at %s", phase_name(ph->kind),
+				 ph->tier > 1 ? " (tier 2)" : "",
+				 slc_format_bytes(a, sizeof(a), ph->end_bytes - ph->start_bytes, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL),
+				 sp_txt);
+		else
+			snprintf(labels[nb], sizeof(labels[nb]), "%s: %s", phase_name(ph->kind), sp_txt);
+		bands[nb].x0 = o->x_time ? ph->start_s : ph->start_bytes;
+		bands[nb].x1 = o->x_time ? ph->end_s : ph->end_bytes;
+		bands[nb].label = labels[nb];
+		bands[nb].style = ph->kind == SLC_PHASE_SLC_CACHE ? 2 : ph->kind == SLC_PHASE_DIRECT_TO_TLC ? 3 : 1;
+		nb++;
+	}
+	snprintf(title, sizeof(title), "%s", x->in->meta.device_model && x->in->meta.device_model[0] ?
+		 x->in->meta.device_model : (x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source));
+	if (s->params.block_bytes)
+		snprintf(sub, sizeof(sub), "%s %s writes, QD%u, %s; every %s sample a dot",
+			 strcmp(s->params.workload, "seq_write") == 0 ? "sequential" : "random",
+			 slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth,
+			 s->params.step, slc_format_duration(b, sizeof(b), (uint64_t)(s->params.interval_s * 1e9)));
+	else
+		snprintf(sub, sizeof(sub), "imported from %s", x->in->source);
+	sp.title = title;
+	sp.subtitle = sub;
+	axis_labels(&sp, o);
+	sp.width = o->width;
+	sp.height = o->height;
+	sp.series = &sr;
+	sp.n_series = 1;
+	sp.bands = bands;
+	sp.n_bands = nb;
+	rc = slc_plot_write(path, &sp, err, errlen);
+	free(ow.x);
+	free(ow.y);
+	return rc;
+}
+
+int curve_plot_many(const char *path, const struct analyzed *xs, size_t n, const struct curve_opts *o,
+		    char *err, size_t errlen)
+{
+	struct slc_plot_spec sp = { 0 };
+	struct slc_plot_series *sr = calloc(n, sizeof(*sr));
+	struct owned *ow = calloc(n, sizeof(*ow));
+	int rc = 0;
+
+	if (!sr || !ow) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct analyzed *x = &xs[i];
+		const struct slc_input_segment *s = &x->in->segments[x->seg[0]];
+		char a[32];
+		if (o->y_iops && !s->params.block_bytes) {
+			rc = -EINVAL;
+			snprintf(err, errlen, "--y iops needs a fixed block size; %s has none", x->in->source);
+			goto out;
+		}
+		if ((rc = make_series(&sr[i], &ow[i], x, 0, o))) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		if (x->a[0].has_cache)
+			snprintf(ow[i].label, sizeof(ow[i].label), "%s (cache %s)",
+				 x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source,
+				 slc_format_bytes(a, sizeof(a), x->a[0].cache_bytes, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL));
+		else
+			snprintf(ow[i].label, sizeof(ow[i].label), "%s (no cache)",
+				 x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source);
+		sr[i].label = ow[i].label;
+	}
+	sp.title = "Write curves compared";
+	sp.subtitle = "each drive's first write curve; lines are 30 s moving averages";
+	axis_labels(&sp, o);
+	sp.width = o->width;
+	sp.height = o->height;
+	sp.series = sr;
+	sp.n_series = n;
+	rc = slc_plot_write(path, &sp, err, errlen);
+out:
+	for (size_t i = 0; ow && i < n; i++) {
+		free(ow[i].x);
+		free(ow[i].y);
+	}
+	free(ow);
+	free(sr);
+	return rc;
+}

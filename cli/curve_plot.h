@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Write-curve graphs from analysed inputs (plot, report and run --report). */
+#ifndef SLCSCOPE_CLI_CURVE_PLOT_H
+#define SLCSCOPE_CLI_CURVE_PLOT_H
+
+#include "analyze_input.h"
+
+struct curve_opts {
+	int x_time;                   /* x axis: time instead of data written */
+	int y_iops;                   /* y axis: IOPS instead of MB/s (fixed-block workloads) */
+	int binary;                   /* GiB / MiB/s instead of GB / MB/s */
+	int width, height;
+};
+
+/*
+ * curve_plot() - graph analysed segment @k of @x (every sample a dot, the
+ * 30 s moving average, phase bands with their figures) into @path
+ * (.png/.svg/.pdf).  @k < 0: every analysed segment on one chart (compare).
+ * Returns 0 or -errno with a reason in @err.
+ */
+int curve_plot(const char *path, const struct analyzed *x, long k, const struct curve_opts *o,
+	       char *err, size_t errlen);
+
+/*
+ * curve_plot_many() - several inputs on one chart, each its first write
+ * curve, with a legend.
+ */
+int curve_plot_many(const char *path, const struct analyzed *xs, size_t n, const struct curve_opts *o,
+		    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reports for article authors: everything a review needs from one input,
+ * in one directory, self-contained (the HTML page inlines its SVG graphs).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "curve_plot.h"
+#include "report.h"
+
+static int path_in(char *buf, size_t len, const char *dir, const char *name)
+{
+	return (size_t)snprintf(buf, len, "%s/%s", dir, name) >= len ? -ENAMETOOLONG : 0;
+}
+
+static void num(FILE *f, double v)
+{
+	if (isfinite(v)) fprintf(f, "%.17g", v);
+}
+
+static int write_phases_csv(const char *path, const struct analyzed *x)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "segment,step,kind,tier,start_s,end_s,start_bytes,end_bytes,mean_bps,median_bps,p5_bps,p95_bps,cov,iops_mean\n");
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		for (size_t p = 0; p < x->a[i].n_phases; p++) {
+			const struct slc_phase *ph = &x->a[i].phases[p];
+			fprintf(f, "%zu,%s,%s,%u,", x->seg[i], s->params.step ? s->params.step : "",
+				slc_phase_kind_name(ph->kind), ph->tier);
+			num(f, ph->start_s); fputc(',', f); num(f, ph->end_s); fputc(',', f);
+			num(f, ph->start_bytes); fputc(',', f); num(f, ph->end_bytes); fputc(',', f);
+			num(f, ph->mean_bps); fputc(',', f); num(f, ph->median_bps); fputc(',', f);
+			num(f, ph->p5_bps); fputc(',', f); num(f, ph->p95_bps); fputc(',', f);
+			num(f, ph->cov); fputc(',', f); num(f, ph->iops_mean); fputc('\n', f);
+		}
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "we");
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -errno : 0;
+}
+
+/* The Markdown summary: what an article needs, figures with units. */
+static void summary(FILE *f, const struct analyzed *x, enum slc_unit_system u, int html)
+{
+	char a[32], b[32], c[32];
+	const char *title = x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model :
+			    x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source;
+
+	if (!html)
+		fprintf(f, "# %s\n\nSource: `%s`%s%s\n", title, x->in->source,
+			x->in->meta.target ? ", target " : "", x->in->meta.target ? x->in->meta.target : "");
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		const struct slc_analysis *an = &x->a[i];
+		struct slc_recovery r;
+
+		fprintf(f, html ? "<h2>%s</h2>\n<p>" : "\n## %s\n\n", s->params.step && s->params.step[0] ? s->params.step : "write curve");
+		if (s->params.block_bytes)
+			fprintf(f, "%s %s writes at queue depth %u. ", strcmp(s->params.workload, "seq_write") ? "Random" : "Sequential",
+				slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth);
+		if (an->has_cache)
+			fprintf(f, "SLC cache: **%s** at %s. ", slc_format_bytes(a, sizeof(a), an->cache_bytes, u),
+				slc_format_rate(b, sizeof(b), an->cache_bps, u));
+		else
+			fprintf(f, "No SLC cache seen. ");
+		if (isfinite(an->erase_bound_start_bytes))
+			fprintf(f, "Erase-bound from %s written. ", slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
+		if (i > 0 && slc_recovery(&r, &x->a[0], an) == 0 && isfinite(r.cache_frac))
+			fprintf(f, "After %s: %.0f%% of the first segment's cache came back. ",
+				s->params.idle_before_s > 0 ? slc_format_duration(c, sizeof(c), (uint64_t)(s->params.idle_before_s * 1e9)) : "no wait",
+				r.cache_frac * 100);
+		fprintf(f, html ? "</p>\n<table><tr><th>phase</th><th>from</th><th>to</th><th>mean</th><th>median</th><th>p5-p95</th><th>IOPS</th></tr>\n" :
+			"\n\n| phase | from | to | mean | median | p5-p95 | IOPS |\n|---|---|---|---|---|---|---|\n");
+		for (size_t p = 0; p < an->n_phases; p++) {
+			const struct slc_phase *ph = &an->phases[p];
+			char d[32], e[32], g[32], io[32] = "-";
+			if (isfinite(ph->iops_mean)) slc_format_iops(io, sizeof(io), ph->iops_mean);
+			fprintf(f, html ? "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s-%s</td><td>%s</td></tr>\n" :
+				"| %s | %s | %s | %s | %s | %s-%s | %s |\n",
+				slc_phase_kind_name(ph->kind), slc_format_bytes(a, sizeof(a), ph->start_bytes, u),
+				slc_format_bytes(b, sizeof(b), ph->end_bytes, u), slc_format_rate(c, sizeof(c), ph->mean_bps, u),
+				slc_format_rate(d, sizeof(d), ph->median_bps, u), slc_format_rate(e, sizeof(e), ph->p5_bps, u),
+				slc_format_rate(g, sizeof(g), ph->p95_bps, u), io);
+		}
+		if (html)
+			fprintf(f, "</table>\n");
+	}
+}
+
+static int inline_svg(FILE *f, const char *path)
+{
+	FILE *in = fopen(path, "re");
+	char line[8192];
+
+	if (!in)
+		return -errno;
+	while (fgets(line, sizeof(line), in))
+		if (strncmp(line, "<?xml", 5) != 0)
+			fputs(line, f);
+	fclose(in);
+	return 0;
+}
+
+int report_write(const char *cmd, const char *dir, const struct analyzed *x, int binary, int quiet)
+{
+	enum slc_unit_system u = binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
+	char path[4096], err[512], *json = NULL;
+	char (*svgs)[4096] = calloc(x->n, sizeof(*svgs));
+	FILE *f;
+	int rc = 0;
+
+	if (!svgs)
+		return cli_fail(cmd, "out of memory");
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		rc = cli_fail(cmd, "cannot create '%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	if ((rc = analyzed_json(&json, x)) || path_in(path, sizeof(path), dir, "phases.json") ||
+	    (rc = write_text(path, json))) {
+		rc = cli_fail(cmd, "%s/phases.json: %s", dir, strerror(rc < 0 ? -rc : ENAMETOOLONG));
+		goto out;
+	}
+	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	path_in(path, sizeof(path), dir, "phases.csv");
+	if ((rc = write_phases_csv(path, x))) {
+		rc = cli_fail(cmd, "%s: %s", path, strerror(-rc));
+		goto out;
+	}
+	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	path_in(path, sizeof(path), dir, "samples.csv");
+	if (!(f = fopen(path, "we")) || slc_input_export_csv(x->in, f) || fclose(f)) {
+		rc = cli_fail(cmd, "%s: cannot write", path);
+		goto out;
+	}
+	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		struct curve_opts co = { .binary = binary };
+		const char *step = s->params.step && s->params.step[0] ? s->params.step : "curve";
+		/* the reviews draw 4 KiB random curves in IOPS */
+		co.y_iops = s->params.block_bytes && s->params.block_bytes <= 16384 && strcmp(s->params.workload, "seq_write");
+		for (int k = 0; k < 2; k++) {
+			char name[256];
+			snprintf(name, sizeof(name), "curve-%zu-%s.%s", x->seg[i], step, k ? "png" : "svg");
+			path_in(path, sizeof(path), dir, name);
+			if ((rc = curve_plot(path, x, (long)i, &co, err, sizeof(err)))) {
+				rc = cli_fail(cmd, "%s", err);
+				goto out;
+			}
+			if (!k) snprintf(svgs[i], sizeof(svgs[i]), "%s", path);
+			if (!quiet) fprintf(stderr, "wrote %s\n", path);
+		}
+	}
+	path_in(path, sizeof(path), dir, "summary.md");
+	if (!(f = fopen(path, "we"))) {
+		rc = cli_fail(cmd, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	summary(f, x, u, 0);
+	if (fclose(f)) {
+		rc = cli_fail(cmd, "%s: cannot write", path);
+		goto out;
+	}
+	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	path_in(path, sizeof(path), dir, "index.html");
+	if (!(f = fopen(path, "we"))) {
+		rc = cli_fail(cmd, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>slcscope report</title>\n"
+		"<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1240px;margin:2em auto;color:#222}"
+		"table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
+		"td:first-child{text-align:left}svg{max-width:100%%;height:auto}</style></head><body>\n");
+	fprintf(f, "<h1>%s</h1>\n<p>Source: <code>%s</code>. Files: phases.json, phases.csv, samples.csv, summary.md.</p>\n",
+		x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source, x->in->source);
+	summary(f, x, u, 1);
+	for (size_t i = 0; i < x->n; i++) {
+		fprintf(f, "<figure>\n");
+		inline_svg(f, svgs[i]);
+		fprintf(f, "</figure>\n");
+	}
+	fprintf(f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
+	if (fclose(f)) {
+		rc = cli_fail(cmd, "%s: cannot write", path);
+		goto out;
+	}
+	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	rc = 0;
+out:
+	free(json);
+	free(svgs);
+	return rc;
+}
