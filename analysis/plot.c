@@ -74,10 +74,32 @@ static void tick_label(char *buf, size_t len, double v, double step)
 	snprintf(buf, len, "%.*f", decimals, v);
 }
 
+/* Every text drawn is also logged, so that the SVG can carry it as <desc>:
+ * cairo draws SVG text as glyph outlines, which no reader or search finds. */
+struct textlog {
+	char buf[16384];
+	size_t n;
+};
+static const cairo_user_data_key_t textlog_key;
+
+static void log_text(cairo_t *cr, const char *s)
+{
+	struct textlog *l = cairo_get_user_data(cr, &textlog_key);
+	size_t len = strlen(s);
+
+	if (!l || !*s || l->n + len + 2 >= sizeof(l->buf))
+		return;
+	memcpy(l->buf + l->n, s, len);
+	l->n += len;
+	l->buf[l->n++] = '\n';
+	l->buf[l->n] = '\0';
+}
+
 static void text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold)
 {
 	cairo_text_extents_t e;
 
+	log_text(cr, s);
 	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, size);
 	cairo_text_extents(cr, s, &e);
@@ -252,6 +274,60 @@ static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 	return 0;
 }
 
+static void xml_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<') fputs("&lt;", f);
+		else if (*s == '>') fputs("&gt;", f);
+		else if (*s == '&') fputs("&amp;", f);
+		else fputc(*s, f);
+	}
+}
+
+/* Insert <title> and <desc> (the texts drawn) after the opening <svg> tag. */
+static int svg_add_desc(const char *path, const char *title, const char *texts, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char tmp2[4200], *buf = NULL, *tag, *end;
+	long len;
+	int rc = 0;
+
+	if (!f)
+		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+	    !(buf = malloc((size_t)len + 1)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		fclose(f);
+		free(buf);
+		return fail(err, errlen, -EIO, "%s: cannot read the SVG back", path);
+	}
+	fclose(f);
+	buf[len] = '\0';
+	if (!(tag = strstr(buf, "<svg")) || !(end = strchr(tag, '>'))) {
+		free(buf);
+		return fail(err, errlen, -EIO, "%s: no <svg> element", path);
+	}
+	snprintf(tmp2, sizeof(tmp2), "%s.desc", path);
+	if (!(f = fopen(tmp2, "we"))) {
+		free(buf);
+		return fail(err, errlen, -errno, "%s: %s", tmp2, strerror(errno));
+	}
+	fwrite(buf, 1, (size_t)(end - buf + 1), f);
+	fputs("\n<title>", f);
+	xml_escaped(f, title ? title : "");
+	fputs("</title>\n<desc>", f);
+	xml_escaped(f, texts);
+	fputs("</desc>", f);
+	fputs(end + 1, f);
+	free(buf);
+	if (fclose(f))
+		rc = fail(err, errlen, -EIO, "%s: cannot annotate the SVG", path);
+	else if (rename(tmp2, path))
+		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp2);
+	return rc;
+}
+
 int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err, size_t errlen)
 {
 	struct slc_plot_spec s = *spec;
@@ -261,6 +337,7 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 	cairo_t *cr;
 	int rc, kind;
 	size_t total = 0;
+	struct textlog *tlog = NULL;
 
 	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
 		return fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
@@ -289,6 +366,14 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 		return rc;
 	}
 	cr = cairo_create(surf);
+	if (kind == 1 && !(tlog = calloc(1, sizeof(*tlog)))) {
+		cairo_destroy(cr);
+		cairo_surface_destroy(surf);
+		unlink(tmp);
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	}
+	if (tlog)
+		cairo_set_user_data(cr, &textlog_key, tlog, NULL);
 	rc = draw(cr, &s, s.width, s.height);
 	cairo_destroy(cr);
 	if (!rc && kind == 0 && cairo_surface_write_to_png(surf, tmp) != CAIRO_STATUS_SUCCESS)
@@ -297,6 +382,9 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 	if (!rc && cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
 		rc = fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
 	cairo_surface_destroy(surf);
+	if (!rc && tlog)
+		rc = svg_add_desc(tmp, s.title, tlog->buf, err, errlen);
+	free(tlog);
 	if (!rc && rename(tmp, path))
 		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (rc)

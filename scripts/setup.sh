@@ -37,6 +37,9 @@ packages=(
 	libcmocka-dev      # unit tests
 	python3            # test helpers
 	python3-h5py       # tests/trace/test_h5py.py reads traces without slcscope
+	python3-pil        # graph tests look at the pixels of the PNGs
+	fonts-dejavu-core  # the font the graphs are drawn in
+	libxml2-utils      # xmllint: the SVG test
 	clang              # libFuzzer build of tests/fuzz (bounded run in ctest)
 	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang
 	util-linux         # losetup, blkdiscard: loop-device integration tests

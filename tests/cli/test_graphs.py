@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Graphs and reports from the command line: PNG size as asked, the plot
+area not blank, the moving-average line present along the curve, phase
+bands where the analysis put them; SVG well-formed with its axis labels and
+legend; the report directory complete; analyze's JSON and errors.
+
+usage: test_graphs.py SLCSCOPE TESTDATA_DIR
+"""
+import json, os, shutil, subprocess, sys, tempfile
+import xml.dom.minidom
+
+try:
+    from PIL import Image
+except ImportError:
+    print("SKIP: python3-pil missing (Debian package python3-pil)")
+    sys.exit(77)
+
+slc, testdata = sys.argv[1], sys.argv[2]
+tmp = tempfile.mkdtemp(prefix="slcscope-graphs.")
+passed = failed = 0
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok:", what)
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+def run(*args, rc=0):
+    p = subprocess.run([slc] + list(args), capture_output=True, text=True)
+    if p.returncode != rc:
+        print(f"  slcscope {' '.join(args)} exited {p.returncode}, expected {rc}: {p.stderr.strip()}")
+    return p
+
+try:
+    trace = os.path.join(tmp, "t.h5")
+    run("run", "sim:tiny-tlc", "--plan", "rand", "--rand-time", "120s", "--trim-wait", "0",
+        "--interval", "100ms", "-o", trace, "--quiet")
+
+    # analyze --json: the documented schema, the cache the model had
+    p = run("analyze", "--json", trace)
+    doc = json.loads(p.stdout)
+    check(doc["schema"] == "slcscope.phases/1", "analyze --json schema")
+    size = doc["cache"]["size_bytes"]
+    check(size is not None and abs(size - 268435456) / 268435456 < 0.02, f"cache size {size} near 268 MB")
+    kinds = [ph["kind"] for ph in doc["phases"]]
+    check(kinds[0] == "slc_cache" and "erase_bound" in kinds, f"phases {kinds}")
+
+    # PNG: size as asked, not blank, black moving-average pixels, bands
+    png = os.path.join(tmp, "c.png")
+    run("plot", trace, "-o", png, "--width", "1000", "--height", "600")
+    im = Image.open(png).convert("RGB")
+    check(im.size == (1000, 600), f"PNG is 1000x600 ({im.size})")
+    w, h = im.size
+    px = im.load()
+    colours = {px[x, y] for x in range(0, w, 7) for y in range(0, h, 7)}
+    check(len(colours) > 20, f"plot not blank ({len(colours)} colours)")
+    # the moving average is drawn in black: count black pixels by column,
+    # they must run along most of the plot width
+    dark = lambda c: max(c) < 70
+    cols = sum(1 for x in range(int(w * 0.1), int(w * 0.95))
+               if any(dark(px[x, y]) for y in range(int(h * 0.12), int(h * 0.9))))
+    check(cols > 0.8 * (0.85 * w), f"moving-average line across the plot ({cols} columns)")
+    # phase bands: the shade differs between the cache/direct side and the erase-bound side
+    ph = doc["phases"]
+    eb = next(p for p in ph if p["kind"] == "erase_bound")
+    total = max(p["end_bytes"] for p in ph)
+    # plot area spans roughly from 5.5 to (w - 1.5) font units; sample a pixel row near the top
+    fs = h / 50.0
+    x0, x1 = fs * 5.5, w - fs * 1.5
+    def shade(bytes_):
+        x = int(x0 + bytes_ / total * (x1 - x0))
+        return px[x, int(h * 0.3)]
+    a, b = shade((eb["start_bytes"] + 0) / 2), shade((eb["start_bytes"] + eb["end_bytes"]) / 2)
+    check(a != b and a != (255, 255, 255) and b != (255, 255, 255), f"two phase shades {a} {b}")
+
+    # SVG: well-formed, axis labels and legend text present
+    svg = os.path.join(tmp, "c.svg")
+    run("plot", trace, "-o", svg)
+    text = open(svg).read()
+    try:
+        xml.dom.minidom.parseString(text)
+        check(True, "SVG well-formed")
+    except Exception as e:
+        check(False, f"SVG well-formed: {e}")
+    check(subprocess.run(["xmllint", "--noout", svg]).returncode == 0, "xmllint accepts the SVG")
+    # cairo draws text as glyph outlines; the texts are carried in <desc>
+    desc = xml.dom.minidom.parseString(text).getElementsByTagName("desc")
+    t = desc[0].firstChild.data if desc and desc[0].firstChild else ""
+    for label in ("data written (GB)", "write speed (MB/s)", "30 s moving average", "SLC cache", "erase-bound"):
+        check(label in t, f"SVG carries the text '{label}'")
+    pdf = os.path.join(tmp, "c.pdf")
+    run("plot", trace, "-o", pdf)
+    check(open(pdf, "rb").read(5) == b"%PDF-", "PDF written")
+
+    # comparison of several inputs
+    trace2 = os.path.join(tmp, "m.h5")
+    run("run", "sim:tiny-mlc", "--plan", "rand", "--rand-time", "60s", "--trim-wait", "0", "-o", trace2, "--quiet")
+    run("plot", trace, trace2, os.path.join(testdata, "analysis", "realdata",
+        "biwin_x570_1tb_fresh_200g_seqwrite_1s.csv"), "-o", os.path.join(tmp, "cmp.png"))
+    check(os.path.getsize(os.path.join(tmp, "cmp.png")) > 10000, "comparison chart")
+
+    # report directory
+    rep = os.path.join(tmp, "rep")
+    run("report", trace, "-o", rep, "--quiet")
+    files = set(os.listdir(rep))
+    for f in ("index.html", "summary.md", "phases.json", "phases.csv", "samples.csv"):
+        check(f in files, f"report has {f}")
+    html = open(os.path.join(rep, "index.html")).read()
+    check("<svg" in html and "src=" not in html and "href=\"http" not in html, "index.html is self-contained")
+
+    # errors: one line, the right exit code
+    p = run("plot", trace, "-o", os.path.join(tmp, "x.gif"), rc=2)
+    check(p.returncode == 2 and ".png, .svg or .pdf" in p.stderr, "plot refuses .gif")
+    p = run("analyze", os.path.join(tmp, "nope.h5"), rc=1)
+    check(p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1, "analyze: missing file, one line")
+    junk = os.path.join(tmp, "junk.csv")
+    open(junk, "w").write("hello,world\n1,2\n")
+    p = run("analyze", junk, rc=1)
+    check(p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1, f"analyze: foreign CSV, one line ({p.stderr.strip()})")
+    p = run("analyze", "--penalty", "huge", trace, rc=2)
+    check(p.returncode == 2, "analyze: bad --penalty is a usage error")
+    p = run("analyze", "--store", trace)
+    ex = json.loads(run("export", trace, "--json").stdout)
+    check("phases" in json.dumps(ex.get("analysis", "")), "analyze --store keeps the JSON in the trace")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
