@@ -7,6 +7,7 @@
 #ifndef SLCSCOPE_CLI_H
 #define SLCSCOPE_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 enum {
@@ -39,6 +40,12 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 
 /* cli_fail() - print "slcscope CMD: <message>" to stderr; returns CLI_FAIL. */
 int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Option values (cli/args.c): 0, or a printed usage error and CLI_USAGE. */
+int cli_parse_uint(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+int cli_parse_block(const char *cmd, const char *opt, const char *arg, uint32_t *out);
+int cli_parse_duration(const char *cmd, const char *opt, const char *arg, uint64_t *out_ns);
+int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns);
 
 /*
  * cli_is_help() - true when @arg is -h or --help; every command checks its

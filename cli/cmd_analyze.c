@@ -144,10 +144,10 @@ static int cmd_analyze(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case O_STORE: store = 1; break;
 		case 's': {
-			char *end;
-			only = strtol(optarg, &end, 10);
-			if (*end || !*optarg || only < 0)
-				return cli_usage("analyze", "--segment: '%s' is not a segment number", optarg);
+			uint64_t v;
+			if ((rc = cli_parse_uint("analyze", "--segment", optarg, 0, 1000000, &v)))
+				return rc;
+			only = (long)v;
 			break;
 		}
 		case O_PENALTY:

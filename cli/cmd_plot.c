@@ -71,10 +71,10 @@ static int cmd_plot(int argc, char **argv)
 			co.y_iops = optarg[0] == 'i';
 			break;
 		case 's': {
-			char *end;
-			seg = strtol(optarg, &end, 10);
-			if (*end || !*optarg || seg < 0)
-				return cli_usage("plot", "--segment: '%s' is not a segment number", optarg);
+			uint64_t v;
+			if ((rc = cli_parse_uint("plot", "--segment", optarg, 0, 1000000, &v)))
+				return rc;
+			seg = (long)v;
 			break;
 		}
 		case O_BINARY: co.binary = 1; break;

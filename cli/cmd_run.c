@@ -149,26 +149,6 @@ static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct
 			slc_format_duration(d, sizeof(d), s->wait_ns));
 }
 
-static int parse_dur(const char *opt, uint64_t *out, const char *arg)
-{
-	char err[128];
-	if (slc_parse_duration_ns(out, arg, err, sizeof(err)))
-		return cli_usage("run", "%s: %s", opt, err);
-	return 0;
-}
-
-static int parse_blk(const char *opt, uint32_t *out, const char *arg)
-{
-	char err[128];
-	uint64_t v;
-	if (slc_parse_bytes(&v, arg, err, sizeof(err)))
-		return cli_usage("run", "%s: %s", opt, err);
-	if (v == 0 || v % 512 || v > (64u << 20))
-		return cli_usage("run", "%s: must be a multiple of 512 bytes, at most 64MiB", opt);
-	*out = (uint32_t)v;
-	return 0;
-}
-
 static void print_plan(const struct slc_plan *p, const struct slc_target *t, enum slc_unit_system units)
 {
 	uint64_t fixed_ns = 0;
@@ -274,6 +254,13 @@ static int cmd_run(int argc, char **argv)
 	int opt, rc, dry = 0;
 	struct stat st;
 
+	/* first thing: a Ctrl-C while the target opens (a simulated drive
+	 * allocates its tables) must not be lost or kill us half-way */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	slc_plan_opts_default(&po);
 	while ((opt = getopt_long(argc, argv, "o:p:q:i:nr:", opts, NULL)) != -1) {
 		switch (opt) {
@@ -284,37 +271,31 @@ static int cmd_run(int argc, char **argv)
 			if (slc_parse_size(&po.seq_bytes, optarg, err, sizeof(err)))
 				return cli_usage("run", "--seq-bytes: %s", err);
 			break;
-		case O_RAND_TIME: if ((rc = parse_dur("--rand-time", &po.rand_ns, optarg))) return rc; break;
+		case O_RAND_TIME: if ((rc = cli_parse_duration("run", "--rand-time", optarg, &po.rand_ns))) return rc; break;
 		case O_RAND_BYTES:
 			if (slc_parse_size(&po.rand_bytes, optarg, err, sizeof(err)))
 				return cli_usage("run", "--rand-bytes: %s", err);
 			break;
-		case O_BS_SEQ: if ((rc = parse_blk("--bs-seq", &po.seq_block_bytes, optarg))) return rc; break;
-		case O_BS_RAND: if ((rc = parse_blk("--bs-rand", &po.rand_block_bytes, optarg))) return rc; break;
+		case O_BS_SEQ: if ((rc = cli_parse_block("run", "--bs-seq", optarg, &po.seq_block_bytes))) return rc; break;
+		case O_BS_RAND: if ((rc = cli_parse_block("run", "--bs-rand", optarg, &po.rand_block_bytes))) return rc; break;
 		case 'q': {
-			char *end;
-			unsigned long qd = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || qd < 1 || qd > 256)
-				return cli_usage("run", "--qd: '%s' is not a queue depth from 1 to 256", optarg);
+			uint64_t qd;
+			if ((rc = cli_parse_uint("run", "--qd", optarg, 1, 256, &qd)))
+				return rc;
 			po.queue_depth = (uint32_t)qd;
 			break;
 		}
 		case 'i':
-			if ((rc = parse_dur("--interval", &po.interval_ns, optarg))) return rc;
-			if (po.interval_ns < 10000000ull)
-				return cli_usage("run", "--interval: the shortest interval is 10ms");
+			if ((rc = cli_parse_interval("run", optarg, &po.interval_ns)))
+				return rc;
 			break;
-		case O_IDLE: if ((rc = parse_dur("--idle", &po.idle_ns, optarg))) return rc; break;
-		case O_BURST: if ((rc = parse_dur("--burst", &po.burst_ns, optarg))) return rc; break;
-		case O_TRIM_WAIT: if ((rc = parse_dur("--trim-wait", &po.trim_wait_ns, optarg))) return rc; break;
-		case O_SEED: {
-			char *end;
-			errno = 0;
-			po.seed = strtoull(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-')
-				return cli_usage("run", "--seed: '%s' is not a whole number", optarg);
+		case O_IDLE: if ((rc = cli_parse_duration("run", "--idle", optarg, &po.idle_ns))) return rc; break;
+		case O_BURST: if ((rc = cli_parse_duration("run", "--burst", optarg, &po.burst_ns))) return rc; break;
+		case O_TRIM_WAIT: if ((rc = cli_parse_duration("run", "--trim-wait", optarg, &po.trim_wait_ns))) return rc; break;
+		case O_SEED:
+			if ((rc = cli_parse_uint("run", "--seed", optarg, 0, UINT64_MAX, &po.seed)))
+				return rc;
 			break;
-		}
 		case O_SIZE:
 			if (slc_parse_bytes(&to.file_size_bytes, optarg, err, sizeof(err)))
 				return cli_usage("run", "--size: %s", err);
@@ -354,6 +335,12 @@ static int cmd_run(int argc, char **argv)
 	if ((rc = slc_target_open(&t, target, &to, err, sizeof(err))))
 		return cli_fail("run", "%s", err);
 	u.virtual_clock = t->kind == SLC_TARGET_SIM;
+	if (stop_sig) {
+		slc_target_close(t);
+		fprintf(stderr, "slcscope run: interrupted by %s before anything was written\n",
+			stop_sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		return 128 + stop_sig;
+	}
 	if (dry) {
 		print_plan(&plan, t, u.units);
 		if (t->kind == SLC_TARGET_FILE)
@@ -380,11 +367,6 @@ static int cmd_run(int argc, char **argv)
 			return cli_fail("run", "%s", err);
 		}
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	if (!u.quiet && t->kind == SLC_TARGET_BLOCKDEV)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, u.units), t->spec);

@@ -34,7 +34,7 @@ static void sim_help(FILE *out)
 		"Options for sim run:\n"
 		"  -w, --workload seq|rand   sequential or random writes (default seq)\n"
 		"  -b, --bs SIZE             block size (default 128k for seq, 4k for rand)\n"
-		"  -q, --qd N                queue depth (default 32)\n"
+		"  -q, --qd N                queue depth, 1 to 256 (default 32)\n"
 		"  -s, --bytes SIZE          stop after this much (default 1x = one capacity for\n"
 		"                            seq; e.g. 2x, 100GB, 4GiB)\n"
 		"  -t, --time DURATION       stop after this much virtual time (e.g. 2h, 90s)\n"
@@ -172,47 +172,35 @@ static int cmd_run(int argc, char **argv)
 			else return cli_usage("sim", "--workload: '%s' is not seq or rand", optarg);
 			break;
 		case 'b':
-			if (slc_parse_bytes(&v, optarg, err, sizeof(err)))
-				return cli_usage("sim", "--bs: %s", err);
-			if (v == 0 || v % 512 || v > (64u << 20))
-				return cli_usage("sim", "--bs: must be a multiple of 512 bytes, at most 64MiB");
-			w.block_bytes = (uint32_t)v;
+			if ((rc = cli_parse_block("sim", "--bs", optarg, &w.block_bytes)))
+				return rc;
 			break;
-		case 'q': {
-			char *end;
-			unsigned long qd = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || qd < 1 || qd > 65536)
-				return cli_usage("sim", "--qd: '%s' is not a queue depth from 1 to 65536", optarg);
-			w.queue_depth = (uint32_t)qd;
+		case 'q':
+			if ((rc = cli_parse_uint("sim", "--qd", optarg, 1, 256, &v)))
+				return rc;
+			w.queue_depth = (uint32_t)v;
 			break;
-		}
 		case 's':
 			if (slc_parse_size(&bytes, optarg, err, sizeof(err)))
 				return cli_usage("sim", "--bytes: %s", err);
 			have_bytes = 1;
 			break;
 		case 't':
-			if (slc_parse_duration_ns(&w.max_ns, optarg, err, sizeof(err)))
-				return cli_usage("sim", "--time: %s", err);
+			if ((rc = cli_parse_duration("sim", "--time", optarg, &w.max_ns)))
+				return rc;
 			have_time = 1;
 			break;
 		case 'i':
-			if (slc_parse_duration_ns(&w.interval_ns, optarg, err, sizeof(err)))
-				return cli_usage("sim", "--interval: %s", err);
-			if (w.interval_ns < 10000000ull)
-				return cli_usage("sim", "--interval: the shortest interval is 10ms");
+			if ((rc = cli_parse_interval("sim", optarg, &w.interval_ns)))
+				return rc;
 			break;
-		case 'S': {
-			char *end;
-			errno = 0;
-			w.seed = strtoull(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-')
-				return cli_usage("sim", "--seed: '%s' is not a whole number", optarg);
+		case 'S':
+			if ((rc = cli_parse_uint("sim", "--seed", optarg, 0, UINT64_MAX, &w.seed)))
+				return rc;
 			break;
-		}
 		case 'I':
-			if (slc_parse_duration_ns(&idle_ns, optarg, err, sizeof(err)))
-				return cli_usage("sim", "--idle: %s", err);
+			if ((rc = cli_parse_duration("sim", "--idle", optarg, &idle_ns)))
+				return rc;
 			break;
 		case 'P':
 			if (slc_parse_size(&prefill, optarg, err, sizeof(err)))

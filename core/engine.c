@@ -16,21 +16,12 @@
 #include <string.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
 #define AHEAD 16u
 #define MAX_QD 256u
 #define EV_BATCH 64u
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static inline uint64_t xs(uint64_t *x)
 {
@@ -102,20 +93,20 @@ static int check_job(const struct slc_target *t, struct slc_job *j, char *err, s
 	if (!j->interval_ns)
 		j->interval_ns = 1000000000ull;
 	if (j->block_bytes % align || j->block_bytes > (64u << 20))
-		return fail(err, errlen, -EINVAL, "block size %u is not a multiple of the target's %u-byte "
+		return slc_errf(err, errlen, -EINVAL, "block size %u is not a multiple of the target's %u-byte "
 			    "logical block or is over 64 MiB", j->block_bytes, align);
 	if (j->queue_depth > MAX_QD)
-		return fail(err, errlen, -EINVAL, "queue depth %u is over %u", j->queue_depth, MAX_QD);
+		return slc_errf(err, errlen, -EINVAL, "queue depth %u is over %u", j->queue_depth, MAX_QD);
 	if (j->offset_bytes % align)
-		return fail(err, errlen, -EINVAL, "offset is not a multiple of the %u-byte logical block", align);
+		return slc_errf(err, errlen, -EINVAL, "offset is not a multiple of the %u-byte logical block", align);
 	if (j->offset_bytes >= t->capacity_bytes)
-		return fail(err, errlen, -EINVAL, "offset is past the end of the target");
+		return slc_errf(err, errlen, -EINVAL, "offset is past the end of the target");
 	if (!j->range_bytes || j->range_bytes > t->capacity_bytes - j->offset_bytes)
 		j->range_bytes = t->capacity_bytes - j->offset_bytes;
 	if (j->range_bytes < j->block_bytes)
-		return fail(err, errlen, -EINVAL, "the range is smaller than one block");
+		return slc_errf(err, errlen, -EINVAL, "the range is smaller than one block");
 	if (!j->max_bytes && !j->max_ns)
-		return fail(err, errlen, -EINVAL, "a job needs a size or a time limit");
+		return slc_errf(err, errlen, -EINVAL, "a job needs a size or a time limit");
 	return 0;
 }
 
@@ -140,7 +131,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	for (uint32_t i = 0; i < j.queue_depth; i++) {
 		if (posix_memalign(&bufs[i], 4096, j.block_bytes)) {
 			bufs[i] = NULL;
-			rc = fail(err, errlen, -ENOMEM, "out of memory for I/O buffers");
+			rc = slc_errf(err, errlen, -ENOMEM, "out of memory for I/O buffers");
 			goto out;
 		}
 	}
@@ -151,7 +142,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	}
 	nfree = j.queue_depth;
 	if (t->ops->register_buffers && (rc = t->ops->register_buffers(t, bufs, j.queue_depth, j.block_bytes))) {
-		rc = fail(err, errlen, rc, "cannot register I/O buffers: %s", strerror(-rc));
+		rc = slc_errf(err, errlen, rc, "cannot register I/O buffers: %s", strerror(-rc));
 		goto out;
 	}
 	rng = j.seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
@@ -198,7 +189,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 			io->submit_ns = now;
 			io->result = 0;
 			if ((rc = t->ops->submit(t, io, bufs[slot]))) {
-				rc = fail(err, errlen, rc, "submitting an I/O failed: %s", strerror(-rc));
+				rc = slc_errf(err, errlen, rc, "submitting an I/O failed: %s", strerror(-rc));
 				submitting = 0;
 				break;
 			}
@@ -212,7 +203,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 		if (n < 0) {
 			if (n == -EINTR)
 				continue;
-			rc = fail(err, errlen, n, "waiting for I/O failed: %s", strerror(-n));
+			rc = slc_errf(err, errlen, n, "waiting for I/O failed: %s", strerror(-n));
 			break;
 		}
 		for (int i = 0; i < n; i++) {
@@ -256,7 +247,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	}
 	res->elapsed_ns = last - r.t0;
 	if (!rc && res->error)
-		rc = fail(err, errlen, res->error, "I/O error at offset %llu: %s",
+		rc = slc_errf(err, errlen, res->error, "I/O error at offset %llu: %s",
 			  (unsigned long long)res->error_offset, strerror(-res->error));
 	if (!rc && stop && *stop)
 		rc = -ECANCELED;

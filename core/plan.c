@@ -10,17 +10,8 @@
 #include <string.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 void slc_plan_opts_default(struct slc_plan_opts *o)
 {
@@ -89,7 +80,7 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 		add_trim(p, "trim", o);
 		add_job(p, "rand_curve", SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
 	} else {
-		return fail(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand)", name);
+		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand)", name);
 	}
 	return 0;
 }
@@ -175,7 +166,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		if (stop && *stop)
 			return -ECANCELED;
 		if (s->kind == SLC_STEP_JOB && slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes))
-			return fail(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
+			return slc_errf(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
 		if (hooks && hooks->step_begin)
 			hooks->step_begin(hooks->arg, i, p, job.max_bytes);
 		sp.step = s->name;
@@ -192,13 +183,13 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		sp.interval_s = (double)(job.interval_ns ? job.interval_ns : 1000000000ull) * 1e-9;
 		sp.clock = t->kind == SLC_TARGET_SIM ? "virtual" : "monotonic";
 		if (trace && (rc = slc_trace_segment_begin(trace, &sp)))
-			return fail(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
+			return slc_errf(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
 
 		switch (s->kind) {
 		case SLC_STEP_TRIM: {
 			uint64_t t0 = t->ops->now_ns(t);
 			if ((rc = t->ops->discard(t, 0, t->capacity_bytes)))
-				return fail(err, errlen, rc, "step %s: TRIM of the whole target failed: %s",
+				return slc_errf(err, errlen, rc, "step %s: TRIM of the whole target failed: %s",
 					    s->name, strerror(-rc));
 			if (trace) {
 				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, "trim",
@@ -222,7 +213,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		case SLC_STEP_JOB:
 			rc = slc_engine_run(t, &job, &cb, stop, res, err, errlen);
 			if (ctx.trace_rc)
-				return fail(err, errlen, ctx.trace_rc, "trace: %s", slc_trace_errmsg(trace));
+				return slc_errf(err, errlen, ctx.trace_rc, "trace: %s", slc_trace_errmsg(trace));
 			idle_before_s = 0;
 			break;
 		}
@@ -231,7 +222,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		if (trace) {
 			int r2 = slc_trace_segment_end(trace);
 			if (r2 && !rc)
-				return fail(err, errlen, r2, "trace: %s", slc_trace_errmsg(trace));
+				return slc_errf(err, errlen, r2, "trace: %s", slc_trace_errmsg(trace));
 		}
 		if (rc)
 			return rc;

@@ -37,6 +37,7 @@
 #include <zlib.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
 #define INV UINT32_MAX
 #define EVQ 1024u
@@ -820,16 +821,6 @@ void slc_sim_prefetch(const struct slc_sim *s, uint64_t offset)
 		__builtin_prefetch(&s->l2p[offset >> s->unit_shift], 1, 0);
 }
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 void slc_sim_close(struct slc_sim *s)
 {
@@ -858,22 +849,22 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 
 	*out = NULL;
 	if (nunits == 0 || nblocks < 8 || spb == 0)
-		return fail(err, errlen, -EINVAL, "%s: too small a drive", m->name);
+		return slc_errf(err, errlen, -EINVAL, "%s: too small a drive", m->name);
 	if (nblocks * ppb >= INV || nunits >= INV)
-		return fail(err, errlen, -EINVAL,
+		return slc_errf(err, errlen, -EINVAL,
 			    "%s: over 2^32 mapping units; use a larger mapping unit", m->name);
 	thresh = (uint64_t)(m->gc_free_fraction * (double)nblocks);
 	if (thresh < 4) thresh = 4;
 	/* native room must hold every host unit plus the GC reserve and open blocks */
 	native_room = (nblocks - nstatic) * ppb;
 	if (native_room < nunits + (thresh + 4) * ppb)
-		return fail(err, errlen, -EINVAL,
+		return slc_errf(err, errlen, -EINVAL,
 			    "%s: not enough flash: %llu native slots for %llu host units plus the GC reserve",
 			    m->name, (unsigned long long)native_room, (unsigned long long)nunits);
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	s->m = *m;
 	s->nunits = (uint32_t)nunits;
 	s->nblocks = (uint32_t)nblocks;
@@ -891,7 +882,7 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	s->free_static = malloc((nstatic + 1) * sizeof(*s->free_static));
 	s->bucket = malloc((ppb + 1) * sizeof(*s->bucket));
 	if (!s->l2p || !s->p2l || !s->blk || !s->free_gen || !s->free_static || !s->bucket) {
-		fail(err, errlen, rc, "%s: out of memory for the mapping tables (%.0f MiB)", m->name,
+		slc_errf(err, errlen, rc, "%s: out of memory for the mapping tables (%.0f MiB)", m->name,
 		     (double)(nunits + nblocks * ppb) * 4 / 1048576.0);
 		goto out;
 	}
@@ -940,7 +931,7 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 		s->map_slots = (uint32_t)((m->map_cache_entries >> MAP_PAGE_SHIFT) ? (m->map_cache_entries >> MAP_PAGE_SHIFT) : 1);
 		s->map_tag = malloc(s->map_slots * sizeof(*s->map_tag));
 		if (!s->map_tag) {
-			fail(err, errlen, rc, "out of memory");
+			slc_errf(err, errlen, rc, "out of memory");
 			goto out;
 		}
 		memset(s->map_tag, 0xff, s->map_slots * sizeof(*s->map_tag));
@@ -964,35 +955,35 @@ int slc_sim_check(const struct slc_sim *s, char *err, size_t errlen)
 	int rc = -EFAULT;
 
 	if (!valid)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	for (uint32_t u = 0; u < s->nunits; u++) {
 		uint32_t p = s->l2p[u], b;
 		if (p == INV) continue;
 		b = p / s->ppb;
 		mapped++;
-		if (b >= s->nblocks) { fail(err, errlen, rc, "unit %u maps past the flash", u); goto out; }
-		if (s->p2l[p] != u) { fail(err, errlen, rc, "unit %u -> slot %u -> unit %u", u, p, s->p2l[p]); goto out; }
-		if (s->blk[b].state == B_FREE) { fail(err, errlen, rc, "unit %u in free block %u", u, b); goto out; }
-		if (p % s->ppb >= s->blk[b].written) { fail(err, errlen, rc, "unit %u past block %u write pointer", u, b); goto out; }
+		if (b >= s->nblocks) { slc_errf(err, errlen, rc, "unit %u maps past the flash", u); goto out; }
+		if (s->p2l[p] != u) { slc_errf(err, errlen, rc, "unit %u -> slot %u -> unit %u", u, p, s->p2l[p]); goto out; }
+		if (s->blk[b].state == B_FREE) { slc_errf(err, errlen, rc, "unit %u in free block %u", u, b); goto out; }
+		if (p % s->ppb >= s->blk[b].written) { slc_errf(err, errlen, rc, "unit %u past block %u write pointer", u, b); goto out; }
 		valid[b]++;
 	}
-	if (mapped != s->mapped_units) { fail(err, errlen, rc, "mapped count %llu, expected %llu", (unsigned long long)s->mapped_units, (unsigned long long)mapped); goto out; }
+	if (mapped != s->mapped_units) { slc_errf(err, errlen, rc, "mapped count %llu, expected %llu", (unsigned long long)s->mapped_units, (unsigned long long)mapped); goto out; }
 	for (uint32_t b = 0; b < s->nblocks; b++) {
 		const struct blk *k = &s->blk[b];
 		uint32_t cap = k->mode == M_SLC ? s->spb : s->ppb;
-		if (k->valid != valid[b]) { fail(err, errlen, rc, "block %u valid %u, counted %u", b, k->valid, valid[b]); goto out; }
-		if (k->written > cap) { fail(err, errlen, rc, "block %u overfilled", b); goto out; }
+		if (k->valid != valid[b]) { slc_errf(err, errlen, rc, "block %u valid %u, counted %u", b, k->valid, valid[b]); goto out; }
+		if (k->written > cap) { slc_errf(err, errlen, rc, "block %u overfilled", b); goto out; }
 		if (k->state == B_FREE) { if (k->is_static) nfree_static++; else nfree_gen++; }
-		if (k->state == B_FULL && !k->is_static && !k->in_bucket) { fail(err, errlen, rc, "full block %u not a GC candidate", b); goto out; }
-		if (k->state != B_FULL && k->in_bucket) { fail(err, errlen, rc, "block %u in a bucket but not full", b); goto out; }
+		if (k->state == B_FULL && !k->is_static && !k->in_bucket) { slc_errf(err, errlen, rc, "full block %u not a GC candidate", b); goto out; }
+		if (k->state != B_FULL && k->in_bucket) { slc_errf(err, errlen, rc, "block %u in a bucket but not full", b); goto out; }
 		if (k->mode == M_SLC && !k->is_static && k->state != B_FREE) dyn += s->spb;
-		if (k->is_static && k->mode != M_SLC) { fail(err, errlen, rc, "static block %u not SLC", b); goto out; }
+		if (k->is_static && k->mode != M_SLC) { slc_errf(err, errlen, rc, "static block %u not SLC", b); goto out; }
 	}
-	if (nfree_gen != s->nfree_gen || nfree_static != s->nfree_static) { fail(err, errlen, rc, "free counts %u/%u, counted %llu/%llu", s->nfree_gen, s->nfree_static, (unsigned long long)nfree_gen, (unsigned long long)nfree_static); goto out; }
-	if (dyn != s->dyn_slots) { fail(err, errlen, rc, "dynamic SLC slots %llu, counted %llu", (unsigned long long)s->dyn_slots, (unsigned long long)dyn); goto out; }
+	if (nfree_gen != s->nfree_gen || nfree_static != s->nfree_static) { slc_errf(err, errlen, rc, "free counts %u/%u, counted %llu/%llu", s->nfree_gen, s->nfree_static, (unsigned long long)nfree_gen, (unsigned long long)nfree_static); goto out; }
+	if (dyn != s->dyn_slots) { slc_errf(err, errlen, rc, "dynamic SLC slots %llu, counted %llu", (unsigned long long)s->dyn_slots, (unsigned long long)dyn); goto out; }
 	for (uint32_t v = 0; v <= s->ppb; v++)
 		for (uint32_t b = s->bucket[v]; b != INV; b = s->blk[b].bnext)
-			if (s->blk[b].valid != v) { fail(err, errlen, rc, "block %u in bucket %u has %u valid", b, v, s->blk[b].valid); goto out; }
+			if (s->blk[b].valid != v) { slc_errf(err, errlen, rc, "block %u in bucket %u has %u valid", b, v, s->blk[b].valid); goto out; }
 	rc = 0;
 out:
 	free(valid);

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
 enum ftype { F_U64, F_U32, F_DBL, F_BOOL, F_STR, F_WHENFULL };
 
@@ -87,16 +88,6 @@ static const char *const sections[] = {
 	"thermal", "compression",
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 /* "nand.erase_ms" or "name" for messages */
 static const char *field_name(char *buf, size_t len, const char *section, const char *key)
@@ -118,38 +109,38 @@ static int set_field(struct slc_sim_model *m, const struct field *f, json_t *v, 
 		size_t cap = f->off == M(name) ? sizeof(m->name) :
 			     f->off == M(description) ? sizeof(m->description) : sizeof(m->interface);
 		if (!json_is_string(v))
-			return fail(err, errlen, "%s: %s must be a string", origin, name);
+			return slc_errf(err, errlen, -EINVAL, "%s: %s must be a string", origin, name);
 		if (strlen(json_string_value(v)) >= cap)
-			return fail(err, errlen, "%s: %s is longer than %zu characters", origin, name, cap - 1);
+			return slc_errf(err, errlen, -EINVAL, "%s: %s is longer than %zu characters", origin, name, cap - 1);
 		snprintf(base, cap, "%s", json_string_value(v));
 		return 0;
 	}
 	case F_BOOL:
 		if (!json_is_boolean(v))
-			return fail(err, errlen, "%s: %s must be true or false", origin, name);
+			return slc_errf(err, errlen, -EINVAL, "%s: %s must be true or false", origin, name);
 		*(int *)base = json_is_true(v);
 		return 0;
 	case F_WHENFULL:
 		if (!json_is_string(v))
-			return fail(err, errlen, "%s: %s must be \"direct\" or \"fold\"", origin, name);
+			return slc_errf(err, errlen, -EINVAL, "%s: %s must be \"direct\" or \"fold\"", origin, name);
 		if (strcmp(json_string_value(v), "direct") == 0)
 			*(enum slc_sim_when_full *)base = SLC_SIM_FULL_DIRECT;
 		else if (strcmp(json_string_value(v), "fold") == 0)
 			*(enum slc_sim_when_full *)base = SLC_SIM_FULL_FOLD;
 		else
-			return fail(err, errlen, "%s: %s must be \"direct\" or \"fold\", not \"%s\"",
+			return slc_errf(err, errlen, -EINVAL, "%s: %s must be \"direct\" or \"fold\", not \"%s\"",
 				    origin, name, json_string_value(v));
 		return 0;
 	default:
 		break;
 	}
 	if (!json_is_number(v))
-		return fail(err, errlen, "%s: %s must be a number", origin, name);
+		return slc_errf(err, errlen, -EINVAL, "%s: %s must be a number", origin, name);
 	d = json_number_value(v);
 	if (!isfinite(d) || d < f->min || d > f->max)
-		return fail(err, errlen, "%s: %s = %g is out of range [%g, %g]", origin, name, d, f->min, f->max);
+		return slc_errf(err, errlen, -EINVAL, "%s: %s = %g is out of range [%g, %g]", origin, name, d, f->min, f->max);
 	if ((f->type == F_U64 || f->type == F_U32) && (!json_is_integer(v) || d != floor(d)))
-		return fail(err, errlen, "%s: %s must be a whole number", origin, name);
+		return slc_errf(err, errlen, -EINVAL, "%s: %s must be a whole number", origin, name);
 	if (f->type == F_U64)
 		*(uint64_t *)base = (uint64_t)json_integer_value(v);
 	else if (f->type == F_U32)
@@ -190,15 +181,15 @@ static int check_unknown(json_t *root, const char *origin, char *err, size_t err
 		for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 			if (strcmp(key, sections[i]) == 0) break;
 		if (i == sizeof(sections) / sizeof(sections[0]))
-			return fail(err, errlen, "%s: unknown field '%s'", origin, key);
+			return slc_errf(err, errlen, -EINVAL, "%s: unknown field '%s'", origin, key);
 		if (!json_is_object(v))
-			return fail(err, errlen, "%s: '%s' must be an object", origin, key);
+			return slc_errf(err, errlen, -EINVAL, "%s: '%s' must be an object", origin, key);
 		{
 			const char *k2;
 			json_t *v2;
 			json_object_foreach(v, k2, v2) {
 				if (!known_key(key, k2))
-					return fail(err, errlen, "%s: unknown field '%s.%s'", origin, key, k2);
+					return slc_errf(err, errlen, -EINVAL, "%s: unknown field '%s.%s'", origin, key, k2);
 			}
 		}
 	}
@@ -211,22 +202,22 @@ static int check_model(struct slc_sim_model *m, const char *origin, char *err, s
 	uint64_t u = m->unit_bytes;
 
 	if (u & (u - 1))
-		return fail(err, errlen, "%s: mapping_unit_bytes must be a power of two", origin);
+		return slc_errf(err, errlen, -EINVAL, "%s: mapping_unit_bytes must be a power of two", origin);
 	if (m->capacity_bytes % u)
-		return fail(err, errlen, "%s: capacity_bytes must be a multiple of mapping_unit_bytes", origin);
+		return slc_errf(err, errlen, -EINVAL, "%s: capacity_bytes must be a multiple of mapping_unit_bytes", origin);
 	if (m->block_bytes % (u * m->bits_per_cell))
-		return fail(err, errlen, "%s: nand.block_bytes must be a multiple of mapping_unit_bytes x bits_per_cell", origin);
+		return slc_errf(err, errlen, -EINVAL, "%s: nand.block_bytes must be a multiple of mapping_unit_bytes x bits_per_cell", origin);
 	if (m->raw_bytes < m->capacity_bytes)
-		return fail(err, errlen, "%s: nand.raw_bytes is smaller than capacity_bytes", origin);
+		return slc_errf(err, errlen, -EINVAL, "%s: nand.raw_bytes is smaller than capacity_bytes", origin);
 	if (m->slc_static_bps < 0) m->slc_static_bps = m->native_bps;
 	if (m->slc_dynamic_bps < 0) m->slc_dynamic_bps = m->slc_static_bps;
 	if (m->fold_idle_bps < 0) m->fold_idle_bps = m->gc_copy_bps;
 	if (m->idle_gc_bps < 0) m->idle_gc_bps = m->gc_copy_bps;
 	if (m->slc_dynamic_max_bytes && m->slc_dynamic_free_ratio <= 0)
-		return fail(err, errlen, "%s: slc_cache.dynamic_free_ratio must be > 0 with a dynamic cache", origin);
+		return slc_errf(err, errlen, -EINVAL, "%s: slc_cache.dynamic_free_ratio must be > 0 with a dynamic cache", origin);
 	/* static SLC blocks come out of the over-provisioning */
 	if ((double)m->slc_static_bytes * m->bits_per_cell > (double)(m->raw_bytes - m->capacity_bytes) * 0.9)
-		return fail(err, errlen, "%s: slc_cache.static_bytes x bits_per_cell exceeds 90%% of the spare flash", origin);
+		return slc_errf(err, errlen, -EINVAL, "%s: slc_cache.static_bytes x bits_per_cell exceeds 90%% of the spare flash", origin);
 	return 0;
 }
 
@@ -240,14 +231,14 @@ int slc_sim_model_parse(struct slc_sim_model *out, const char *json, const char 
 	memset(out, 0, sizeof(*out));
 	root = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return fail(err, errlen, "%s: line %d: %s", origin, jerr.line, jerr.text);
+		return slc_errf(err, errlen, -EINVAL, "%s: line %d: %s", origin, jerr.line, jerr.text);
 	if (!json_is_object(root)) {
-		rc = fail(err, errlen, "%s: a model is a JSON object", origin);
+		rc = slc_errf(err, errlen, -EINVAL, "%s: a model is a JSON object", origin);
 		goto out;
 	}
 	schema = json_object_get(root, "schema");
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), SLC_SIM_MODEL_SCHEMA) != 0) {
-		rc = fail(err, errlen, "%s: \"schema\" must be \"%s\"", origin, SLC_SIM_MODEL_SCHEMA);
+		rc = slc_errf(err, errlen, -EINVAL, "%s: \"schema\" must be \"%s\"", origin, SLC_SIM_MODEL_SCHEMA);
 		goto out;
 	}
 	if ((rc = check_unknown(root, origin, err, errlen)))
@@ -260,7 +251,7 @@ int slc_sim_model_parse(struct slc_sim_model *out, const char *json, const char 
 
 		if (!v) {
 			if (f->required) {
-				rc = fail(err, errlen, "%s: missing field '%s'", origin,
+				rc = slc_errf(err, errlen, -EINVAL, "%s: missing field '%s'", origin,
 					  field_name(name, sizeof(name), f->section, f->key));
 				goto out;
 			}
@@ -296,12 +287,12 @@ int slc_sim_model_load(struct slc_sim_model *out, const char *spec, char *err, s
 		got = fread(text, 1, sizeof(text) - 1, f);
 		if (ferror(f) || got == sizeof(text) - 1) {
 			fclose(f);
-			return fail(err, errlen, "%s: unreadable or larger than 1 MiB", spec);
+			return slc_errf(err, errlen, -EINVAL, "%s: unreadable or larger than 1 MiB", spec);
 		}
 		fclose(f);
 		text[got] = '\0';
 		if (strlen(text) != got)
-			return fail(err, errlen, "%s: not a text file (NUL byte)", spec);
+			return slc_errf(err, errlen, -EINVAL, "%s: not a text file (NUL byte)", spec);
 		return slc_sim_model_parse(out, text, spec, err, errlen);
 	}
 	p = slc_sim_presets(&n);

@@ -18,17 +18,8 @@
 #include <unistd.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static uint64_t mono_ns(void)
 {
@@ -234,11 +225,11 @@ static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t
 	int rc;
 
 	if (!u)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	rc = io_uring_queue_init(entries, &u->ring, 0);
 	if (rc < 0) {
 		free(u);
-		return fail(err, errlen, rc, "io_uring is not available (%s): a kernel 5.6 or newer "
+		return slc_errf(err, errlen, rc, "io_uring is not available (%s): a kernel 5.6 or newer "
 			    "with io_uring enabled is needed (sysctl kernel.io_uring_disabled=0)", strerror(-rc));
 	}
 	t->priv = u;
@@ -423,22 +414,22 @@ static int open_blockdev(struct slc_target *t, const char *path, const struct sl
 	int rc;
 
 	if (!o->destructive)
-		return fail(err, errlen, -EPERM, "%s is a block device: writing it destroys everything on it; "
+		return slc_errf(err, errlen, -EPERM, "%s is a block device: writing it destroys everything on it; "
 			    "add --destructive to do that", path);
 	rc = slc_blockdev_check(path, what, sizeof(what));
 	if (rc < 0)
-		return fail(err, errlen, rc, "%s: cannot check whether it is in use: %s", path, what);
+		return slc_errf(err, errlen, rc, "%s: cannot check whether it is in use: %s", path, what);
 	if (rc > 0 && !o->force)
-		return fail(err, errlen, -EBUSY, "%s: refusing to write: %s (add --force to destroy it anyway)", path, what);
+		return slc_errf(err, errlen, -EBUSY, "%s: refusing to write: %s (add --force to destroy it anyway)", path, what);
 	t->fd = open(path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
 	if (t->fd < 0) {
 		rc = -errno;
-		return fail(err, errlen, rc, rc == -EBUSY ? "%s: in use by the kernel or another program (mounted, "
+		return slc_errf(err, errlen, rc, rc == -EBUSY ? "%s: in use by the kernel or another program (mounted, "
 			    "held by a RAID/LVM/dm device, or open exclusively)" : "%s: cannot open: %s",
 			    path, strerror(-rc));
 	}
 	if (ioctl(t->fd, BLKGETSIZE64, &size) || ioctl(t->fd, BLKSSZGET, &lbs) || ioctl(t->fd, BLKPBSZGET, &pbs))
-		return fail(err, errlen, -errno, "%s: cannot read the device geometry: %s", path, strerror(errno));
+		return slc_errf(err, errlen, -errno, "%s: cannot read the device geometry: %s", path, strerror(errno));
 	t->capacity_bytes = size;
 	t->logical_block_bytes = (uint32_t)lbs;
 	t->physical_block_bytes = pbs;
@@ -457,26 +448,26 @@ static int open_file(struct slc_target *t, const char *path, const struct slc_ta
 	if (t->fd < 0) {
 		rc = -errno;
 		if (rc == -EINVAL)
-			return fail(err, errlen, rc, "%s: the filesystem does not support O_DIRECT", path);
+			return slc_errf(err, errlen, rc, "%s: the filesystem does not support O_DIRECT", path);
 		if (rc == -ENOENT)
-			return fail(err, errlen, rc, "%s: no such file (give --size to create it)", path);
-		return fail(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
+			return slc_errf(err, errlen, rc, "%s: no such file (give --size to create it)", path);
+		return slc_errf(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
 	}
 	if (fstat(t->fd, &st))
-		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return fail(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
+		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
 	if (o->file_size_bytes && (uint64_t)st.st_size < o->file_size_bytes) {
 		/* allocate the extents now, as unwritten: the filesystem's own
 		 * allocation stays out of the measured writes */
 		if (fallocate(t->fd, 0, 0, (off_t)o->file_size_bytes) &&
 		    ftruncate(t->fd, (off_t)o->file_size_bytes))
-			return fail(err, errlen, -errno, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
+			return slc_errf(err, errlen, -errno, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
 				    o->file_size_bytes, strerror(errno));
 		st.st_size = (off_t)o->file_size_bytes;
 	}
 	if (st.st_size <= 0)
-		return fail(err, errlen, -EINVAL, "%s: empty file (give --size)", path);
+		return slc_errf(err, errlen, -EINVAL, "%s: empty file (give --size)", path);
 	t->capacity_bytes = (uint64_t)st.st_size / 4096 * 4096;
 	t->logical_block_bytes = 4096;    /* safe O_DIRECT alignment on any filesystem */
 	t->physical_block_bytes = 4096;
@@ -497,9 +488,9 @@ int slc_target_open(struct slc_target **out, const char *spec, const struct slc_
 	if (!o.max_queue_depth)
 		o.max_queue_depth = 256;
 	if (!spec || !*spec)
-		return fail(err, errlen, -EINVAL, "no target given");
+		return slc_errf(err, errlen, -EINVAL, "no target given");
 	if (strlen(spec) >= sizeof(t->spec))
-		return fail(err, errlen, -ENAMETOOLONG, "target name too long");
+		return slc_errf(err, errlen, -ENAMETOOLONG, "target name too long");
 	if (strncmp(spec, "sim:", 4) == 0) {
 		struct slc_sim_model m;
 		struct slc_sim *sim;
@@ -509,26 +500,26 @@ int slc_target_open(struct slc_target **out, const char *spec, const struct slc_
 			return rc;
 		if ((rc = slc_target_from_sim(out, sim, spec))) {
 			slc_sim_close(sim);
-			return fail(err, errlen, rc, "out of memory");
+			return slc_errf(err, errlen, rc, "out of memory");
 		}
 		return 0;
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	t->fd = -1;
 	snprintf(t->spec, sizeof(t->spec), "%s", spec);
 	if (strncmp(spec, "null:", 5) == 0) {
 		if (slc_parse_bytes(&t->capacity_bytes, spec + 5, err, errlen) || t->capacity_bytes < 4096) {
 			if (t->capacity_bytes < 4096)
-				fail(err, errlen, -EINVAL, "null: needs a size of at least 4k, as in null:100GB");
+				slc_errf(err, errlen, -EINVAL, "null: needs a size of at least 4k, as in null:100GB");
 			free(t);
 			return -EINVAL;
 		}
 		t->priv = calloc(1, sizeof(struct null_priv));
 		if (!t->priv) {
 			free(t);
-			return fail(err, errlen, -ENOMEM, "out of memory");
+			return slc_errf(err, errlen, -ENOMEM, "out of memory");
 		}
 		t->ops = &null_ops;
 		t->kind = SLC_TARGET_NULL;

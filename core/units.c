@@ -13,19 +13,10 @@
 #include <string.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
 __extension__ typedef unsigned __int128 u128;
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* A decimal number as mantissa / 10^scale. */
 struct decimal {
@@ -51,7 +42,7 @@ static int parse_decimal(struct decimal *d, const char **p, char *err, size_t er
 			total++;
 			if (d->mant == 0 && *s == '0' && !seen_point) continue;
 			if (ndigits >= 30 || d->scale >= 30)
-				return fail(err, errlen, -ERANGE, "%s has too many digits", what);
+				return slc_errf(err, errlen, -ERANGE, "%s has too many digits", what);
 			d->mant = d->mant * 10 + (u128)(*s - '0');
 			ndigits += d->mant ? 1 : 0;
 			if (seen_point) d->scale++;
@@ -62,7 +53,7 @@ static int parse_decimal(struct decimal *d, const char **p, char *err, size_t er
 		}
 	}
 	if (total == 0)
-		return fail(err, errlen, -EINVAL, "%s must start with a number", what);
+		return slc_errf(err, errlen, -EINVAL, "%s must start with a number", what);
 	*p = s;
 	return 0;
 }
@@ -77,11 +68,11 @@ static u128 pow10_u128(unsigned n)
 static int check_start(const char *s, char *err, size_t errlen, const char *what)
 {
 	if (!s || !*s)
-		return fail(err, errlen, -EINVAL, "empty %s", what);
+		return slc_errf(err, errlen, -EINVAL, "empty %s", what);
 	if (*s == '-')
-		return fail(err, errlen, -EINVAL, "negative %s not allowed", what);
+		return slc_errf(err, errlen, -EINVAL, "negative %s not allowed", what);
 	if (*s == '+' || *s == ' ' || *s == '\t')
-		return fail(err, errlen, -EINVAL, "%s must start with a digit", what);
+		return slc_errf(err, errlen, -EINVAL, "%s must start with a digit", what);
 	return 0;
 }
 
@@ -103,22 +94,22 @@ static int parse_size_unit(uint64_t *mult, const char **p, char *err, size_t err
 	if (*s == '\0') { *p = s; return 0; }
 	if (*s == 'B') { *p = s + 1; return 0; }
 	if (*s == 'b')
-		return fail(err, errlen, -EINVAL, "'b' means bits; write B for bytes");
+		return slc_errf(err, errlen, -EINVAL, "'b' means bits; write B for bytes");
 	l = strchr(letters, *s | 0x20);
 	if (!l || !*s)
-		return fail(err, errlen, -EINVAL, "unknown unit '%s' (use B, k, KiB, kB, MiB, MB, GiB, GB, TiB, TB)", s);
+		return slc_errf(err, errlen, -EINVAL, "unknown unit '%s' (use B, k, KiB, kB, MiB, MB, GiB, GB, TiB, TB)", s);
 	power = (unsigned)(l - letters) + 1;
 	s++;
 	if (*s == 'i') {
 		binary = 1;
 		s++;
 		if (*s == 'B') s++;
-		else if (*s == 'b') return fail(err, errlen, -EINVAL, "'b' means bits; write B for bytes");
+		else if (*s == 'b') return slc_errf(err, errlen, -EINVAL, "'b' means bits; write B for bytes");
 	} else if (*s == 'B') {
 		binary = 0;
 		s++;
 	} else if (*s == 'b') {
-		return fail(err, errlen, -EINVAL, "'b' means bits; write B for bytes");
+		return slc_errf(err, errlen, -EINVAL, "'b' means bits; write B for bytes");
 	} else {
 		binary = 1;
 	}
@@ -136,13 +127,13 @@ static int decimal_times(uint64_t *out, const struct decimal *d, u128 mult, int 
 
 	/* mant < 10^30 < 2^100, mult <= 2^60 for sizes: may overflow u128 */
 	if (d->mant && mult > ((u128)-1) / d->mant)
-		return fail(err, errlen, -ERANGE, "%s too large", what);
+		return slc_errf(err, errlen, -ERANGE, "%s too large", what);
 	num = d->mant * mult;
 	if (exact && num % div)
-		return fail(err, errlen, -EINVAL, "%s is not a whole number of bytes", what);
+		return slc_errf(err, errlen, -EINVAL, "%s is not a whole number of bytes", what);
 	num = (num + (exact ? 0 : div / 2)) / div;
 	if (num > UINT64_MAX)
-		return fail(err, errlen, -ERANGE, "%s too large (over 2^64)", what);
+		return slc_errf(err, errlen, -ERANGE, "%s too large (over 2^64)", what);
 	*out = (uint64_t)num;
 	return 0;
 }
@@ -160,7 +151,7 @@ int slc_parse_bytes(uint64_t *out_bytes, const char *s, char *err, size_t errlen
 	if ((rc = parse_size_unit(&mult, &s, err, errlen)))
 		return rc;
 	if (*s)
-		return fail(err, errlen, -EINVAL, "trailing characters '%s' after the size", s);
+		return slc_errf(err, errlen, -EINVAL, "trailing characters '%s' after the size", s);
 	return decimal_times(out_bytes, &d, mult, 1, err, errlen, "size");
 }
 
@@ -178,13 +169,13 @@ int slc_parse_size(struct slc_size *out, const char *s, char *err, size_t errlen
 		if ((rc = parse_decimal(&d, &p, err, errlen, "capacity multiple")))
 			return rc;
 		if (p != s + n - 1)
-			return fail(err, errlen, -EINVAL, "a capacity multiple is a number followed by x, as in 3x");
+			return slc_errf(err, errlen, -EINVAL, "a capacity multiple is a number followed by x, as in 3x");
 		if (d.mant == 0)
-			return fail(err, errlen, -EINVAL, "capacity multiple must be more than 0");
+			return slc_errf(err, errlen, -EINVAL, "capacity multiple must be more than 0");
 		out->bytes = 0;
 		out->capacity_multiple = (double)d.mant / (double)pow10_u128(d.scale);
 		if (out->capacity_multiple > 1e6)
-			return fail(err, errlen, -ERANGE, "capacity multiple too large");
+			return slc_errf(err, errlen, -ERANGE, "capacity multiple too large");
 		return 0;
 	}
 	out->capacity_multiple = 0;
@@ -230,7 +221,7 @@ int slc_parse_duration_ns(uint64_t *out_ns, const char *s, char *err, size_t err
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 			if (strcmp(s, units[i].name) == 0) break;
 		if (i == sizeof(units) / sizeof(units[0]))
-			return fail(err, errlen, -EINVAL, "unknown duration unit '%s' (use ms, s, m, h)", s);
+			return slc_errf(err, errlen, -EINVAL, "unknown duration unit '%s' (use ms, s, m, h)", s);
 		mult = units[i].ns;
 	}
 	return decimal_times(out_ns, &d, mult, 0, err, errlen, "duration");
@@ -251,7 +242,7 @@ int slc_parse_rate_bps(double *out_bps, const char *s, char *err, size_t errlen)
 	if (strcmp(s, "/s") == 0)
 		s += 2;
 	if (*s)
-		return fail(err, errlen, -EINVAL, "trailing characters '%s' after the rate (write e.g. 500MB/s)", s);
+		return slc_errf(err, errlen, -EINVAL, "trailing characters '%s' after the rate (write e.g. 500MB/s)", s);
 	if ((rc = decimal_times(&bps, &d, mult, 0, err, errlen, "rate")))
 		return rc;
 	*out_bps = (double)bps;

@@ -78,7 +78,8 @@ fi
 # Ctrl-C in the middle of a run on a real device: a readable trace, exit 130
 "$bin" run "$dev" --destructive --force --plan rand --rand-time 60s --trim-wait 0 -o "$tmp/int.h5" --quiet 2>"$tmp/err" &
 pid=$!
-sleep 4
+for _ in $(seq 1 600); do [ -s "$tmp/int.h5" ] && break; sleep 0.1; done
+sleep 3
 kill -INT $pid
 wait $pid; rc=$?
 n=$("$bin" export "$tmp/int.h5" --csv | grep -vc '^#')

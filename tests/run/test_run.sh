@@ -56,9 +56,12 @@ fi
 
 # Ctrl-C and SIGTERM mid-run: exit 130 / 143, the trace keeps what was sampled
 for sig in INT TERM; do
+	rm -f "$tmp/int.h5"
 	"$bin" run sim:sata240-tlc --plan rand --trim-wait 0 -o "$tmp/int.h5" --quiet 2>"$tmp/err" &
 	pid=$!
-	sleep 3
+	# wait until the run writes its trace, then let it sample a little
+	for _ in $(seq 1 600); do [ -s "$tmp/int.h5" ] && break; sleep 0.1; done
+	sleep 2
 	kill -$sig $pid
 	wait $pid; rc=$?
 	want=$([ $sig = INT ] && echo 130 || echo 143)

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Option values shared by the commands; each returns 0, or prints the usage
+ * error and returns CLI_USAGE.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "slcscope/core.h"
+#include "cli.h"
+
+int cli_parse_uint(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || *end || !*arg || arg[0] == '-' || arg[0] == '+' || v < min || v > max)
+		return cli_usage(cmd, "%s: '%s' is not a whole number from %llu to %llu", opt, arg,
+				 (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+int cli_parse_block(const char *cmd, const char *opt, const char *arg, uint32_t *out)
+{
+	char err[128];
+	uint64_t v;
+
+	if (slc_parse_bytes(&v, arg, err, sizeof(err)))
+		return cli_usage(cmd, "%s: %s", opt, err);
+	if (v == 0 || v % 512 || v > (64u << 20))
+		return cli_usage(cmd, "%s: must be a multiple of 512 bytes, at most 64MiB", opt);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int cli_parse_duration(const char *cmd, const char *opt, const char *arg, uint64_t *out_ns)
+{
+	char err[128];
+
+	if (slc_parse_duration_ns(out_ns, arg, err, sizeof(err)))
+		return cli_usage(cmd, "%s: %s", opt, err);
+	return 0;
+}
+
+int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns)
+{
+	int rc = cli_parse_duration(cmd, "--interval", arg, out_ns);
+
+	if (!rc && *out_ns < 10000000ull)
+		return cli_usage(cmd, "--interval: the shortest interval is 10ms");
+	return rc;
+}
