@@ -22,7 +22,7 @@
 #define MAX_FIELDS 64
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 #define MAX_FIO_JOBS 1024
-#define MAX_BINS 100000000ull            /* samples in one import */
+#define MAX_BINS 10000000ull             /* samples (or CSV rows) in one import: ~1 GB of memory */
 #define MAX_TIME_S 1e10                  /* ~300 years */
 #define MAX_RATE_BPS 1e15                /* 1 PB/s: nothing real is faster */
 #define MAX_BYTES 9.2e18                 /* below 2^63 */
@@ -660,7 +660,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	else
 		base_ms = 0;
 	if ((max_ms - base_ms) / g_ms + 2 > (double)MAX_BINS)
-		return seterr(err, errlen, -EINVAL, "%s: time span too long for the interval", name);
+		return seterr(err, errlen, -EINVAL, "%s: time span too long for the interval (over 10^7 samples)", name);
 	nbins = (size_t)((max_ms - base_ms) / g_ms) + 2;
 	bins = calloc(nbins, sizeof(*bins));
 	if (!bins)

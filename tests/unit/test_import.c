@@ -185,6 +185,7 @@ static const struct text_case text_cases[] = {
 	{ .name = "j_bw.1.log", .text = "1000, 1024, 1, -4\n", .rc = -EINVAL, .reason = "block size out of range" },
 	{ .name = "j_bw.1.log", .text = "1000, 1e30, 1, 0\n", .rc = -EINVAL, .reason = "value out of range" },
 	{ .name = "j_bw.1.log", .text = "1000, 1, 1, 0\n2000, 1, 1, 4096\n", .rc = -EINVAL, .reason = "mix" },
+	{ .name = "j_bw.1.log", .text = "1, 1, 1, 4096\n1e11, 1, 1, 4096\n", .rc = -EINVAL, .reason = "time span too long" },
 };
 
 static void test_texts(void **state)
