@@ -622,6 +622,20 @@ static int write_root_attrs(hid_t f, const struct slc_trace_meta *m)
 	return rc ? -EIO : 0;
 }
 
+/* Release what the writer owns besides the HDF5 file. */
+static void trace_free(struct slc_trace *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	for (size_t i = 0; i < t->nsnap; i++)
+		free(t->snaps[i].json_text);
+	h5_close(t->kind_type);
+	free(t->scratch);
+	free(t->buf);
+	free(t->path);
+	free(t);
+}
+
 int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_trace_meta *meta,
 		     char *err, size_t errlen)
 {
@@ -699,13 +713,7 @@ fail:
 		H5Fclose(t->file);
 		unlink(path);
 	}
-	if (t->fd >= 0)
-		close(t->fd);
-	h5_close(t->kind_type);
-	free(t->scratch);
-	free(t->buf);
-	free(t->path);
-	free(t);
+	trace_free(t);
 	return rc;
 }
 
@@ -910,14 +918,7 @@ int slc_trace_close(struct slc_trace *t)
 	rc2 = fsync(t->fd) < 0 ? -errno : 0;
 	if (!rc)
 		rc = rc2;
-	close(t->fd);
-	for (size_t i = 0; i < t->nsnap; i++)
-		free(t->snaps[i].json_text);
-	H5Tclose(t->kind_type);
-	free(t->scratch);
-	free(t->buf);
-	free(t->path);
-	free(t);
+	trace_free(t);
 	return rc;
 }
 

@@ -467,47 +467,6 @@ struct analysis_walk {
 	int rc;
 };
 
-static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info, void *data)
-{
-	struct analysis_walk *w = data;
-	struct slc_input_analysis *a;
-	hid_t ds, type, mtype;
-	char *text = NULL;
-
-	ds = H5Dopen2(grp, name, H5P_DEFAULT);
-	if (ds < 0)
-		return 0;                       /* not a dataset: not ours, skip */
-	type = H5Dget_type(ds);
-	if (type >= 0 && H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0) {
-		mtype = H5Tcopy(H5T_C_S1);
-		H5Tset_size(mtype, H5T_VARIABLE);
-		H5Tset_cset(mtype, H5Tget_cset(type));
-		if (H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) >= 0 && text) {
-			a = realloc(w->in->analysis, (w->in->n_analysis + 1) * sizeof(*a));
-			if (a) {
-				w->in->analysis = a;
-				a += w->in->n_analysis;
-				a->name = strdup(name);
-				a->json_text = strdup(text);
-				if (a->name && a->json_text) {
-					w->in->n_analysis++;
-				} else {
-					free(a->name);
-					free(a->json_text);
-					w->rc = -ENOMEM;
-				}
-			} else {
-				w->rc = -ENOMEM;
-			}
-			H5free_memory(text);
-		}
-		H5Tclose(mtype);
-	}
-	h5_close(type);
-	H5Dclose(ds);
-	return w->rc ? -1 : 0;
-}
-
 /* Read a scalar string dataset (variable length); NULL if it is not one. */
 static char *read_text_dataset(hid_t loc, const char *name)
 {
@@ -530,6 +489,30 @@ static char *read_text_dataset(hid_t loc, const char *name)
 	h5_close(type);
 	H5Dclose(ds);
 	return copy;
+}
+
+static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info, void *data)
+{
+	struct analysis_walk *w = data;
+	struct slc_input_analysis *a;
+	char *text = read_text_dataset(grp, name);
+
+	if (!text)
+		return 0;                       /* not a string dataset: not ours, skip */
+	a = realloc(w->in->analysis, (w->in->n_analysis + 1) * sizeof(*a));
+	if (a) {
+		w->in->analysis = a;
+		a += w->in->n_analysis;
+		a->json_text = text;
+		a->name = strdup(name);
+		if (a->name) {
+			w->in->n_analysis++;
+			return 0;
+		}
+	}
+	free(text);
+	w->rc = -ENOMEM;
+	return -1;
 }
 
 static int load_snapshots(hid_t f, struct slc_input *in)
