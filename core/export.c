@@ -176,6 +176,7 @@ static json_t *segment_json(const struct slc_input_segment *s, size_t index, int
 int slc_input_export_json(const struct slc_input *in, FILE *out)
 {
 	json_t *root = json_object(), *meta = json_object(), *segs = json_array(), *an = json_object();
+	json_t *snaps = NULL;
 	int rc = 0;
 
 	if (!root || !meta || !segs || !an) {
@@ -212,6 +213,23 @@ int slc_input_export_json(const struct slc_input *in, FILE *out)
 	}
 	rc |= set(root, "analysis", an);
 	an = NULL;
+	snaps = json_array();
+	for (size_t i = 0; snaps && i < in->n_snapshots && !rc; i++) {
+		const struct slc_input_snapshot *sn = &in->snapshots[i];
+		json_t *o = json_object(), *v = json_loads(sn->json_text, JSON_DECODE_ANY, NULL);
+
+		if (!o || json_array_append_new(snaps, o)) {
+			json_decref(v);
+			rc = -ENOMEM;
+			break;
+		}
+		rc |= set(o, "kind", jstr(sn->kind));
+		rc |= set(o, "segment", json_integer(sn->segment));
+		rc |= set(o, "t_s", jreal(sn->t_s));
+		rc |= set(o, "data", v ? v : json_string(sn->json_text));
+	}
+	rc |= set(root, "device_snapshots", snaps);
+	snaps = NULL;
 	if (rc) {
 		rc = -ENOMEM;
 		goto out;

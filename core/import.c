@@ -22,7 +22,8 @@
 #define MAX_FIELDS 64
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 #define MAX_FIO_JOBS 1024
-#define MAX_BINS 100000000ull            /* samples in one import */
+#define MAX_BINS 2000000ull              /* samples in one import (23 days at 1 s): ~250 MB at most */
+#define MAX_LINES 10000000ull            /* fio write lines per job */
 #define MAX_TIME_S 1e10                  /* ~300 years */
 #define MAX_RATE_BPS 1e15                /* 1 PB/s: nothing real is faster */
 #define MAX_BYTES 9.2e18                 /* below 2^63 */
@@ -448,11 +449,11 @@ static int csv_parse(struct slc_input *in, const char *name, const char *text, s
 			continue;
 		}
 		if (nrows == cap) {
-			size_t ncap = cap ? cap * 2 : 256;
-			struct csv_row *nr = ncap > MAX_BINS ? NULL : realloc(rows, ncap * sizeof(*rows));
+			size_t ncap = cap ? (cap * 2 < MAX_BINS ? cap * 2 : MAX_BINS) : 256;
+			struct csv_row *nr = nrows >= MAX_BINS ? NULL : realloc(rows, ncap * sizeof(*rows));
 
 			if (!nr) {
-				rc = seterr(err, errlen, -ENOMEM, "%s: too many rows", name);
+				rc = seterr(err, errlen, -ENOMEM, "%s: more than 2 million rows", name);
 				goto out;
 			}
 			rows = nr;
@@ -559,11 +560,11 @@ static int fio_parse(struct fio_job *job, const char *name, const char *text, si
 		if (job->n && v[0] < job->r[job->n - 1].t_ms)
 			return seterr(err, errlen, -EINVAL, "%s line %zu: time goes backwards", name, l.lineno);
 		if (job->n == job->cap) {
-			size_t ncap = job->cap ? job->cap * 2 : 1024;
-			struct fio_rec *nr = ncap > MAX_BINS ? NULL : realloc(job->r, ncap * sizeof(*nr));
+			size_t ncap = job->cap ? (job->cap * 2 < MAX_LINES ? job->cap * 2 : MAX_LINES) : 1024;
+			struct fio_rec *nr = job->n >= MAX_LINES ? NULL : realloc(job->r, ncap * sizeof(*nr));
 
 			if (!nr)
-				return seterr(err, errlen, -ENOMEM, "%s: too many lines", name);
+				return seterr(err, errlen, -ENOMEM, "%s: more than 10 million write lines", name);
 			job->r = nr;
 			job->cap = ncap;
 		}
@@ -660,7 +661,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	else
 		base_ms = 0;
 	if ((max_ms - base_ms) / g_ms + 2 > (double)MAX_BINS)
-		return seterr(err, errlen, -EINVAL, "%s: time span too long for the interval", name);
+		return seterr(err, errlen, -EINVAL, "%s: time span too long for the interval (over 2 million samples)", name);
 	nbins = (size_t)((max_ms - base_ms) / g_ms) + 2;
 	bins = calloc(nbins, sizeof(*bins));
 	if (!bins)

@@ -62,6 +62,15 @@ struct buffered_event {
 	double value;
 };
 
+#define SNAPSHOT_BUFFER 16
+
+struct pending_snapshot {
+	char kind[SLC_TRACE_KIND_MAX + 1];
+	double t_s;
+	long segment;
+	char *json_text;
+};
+
 struct slc_trace {
 	hid_t file;
 	int fd;                          /* for fsync() */
@@ -85,6 +94,8 @@ struct slc_trace {
 	struct buffered_event evbuf[EVENT_BUFFER];
 	size_t nev;
 	void *scratch;                   /* one column of the buffer */
+	struct pending_snapshot snaps[SNAPSHOT_BUFFER];
+	size_t nsnap, snap_written;
 	char err[256];
 };
 
@@ -274,9 +285,33 @@ static int valid_json_name(const char *name)
 	return 1;
 }
 
+static hid_t open_or_create_group(hid_t loc, const char *name)
+{
+	if (H5Lexists(loc, name, H5P_DEFAULT) > 0)
+		return H5Gopen2(loc, name, H5P_DEFAULT);
+	return H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+/* Scalar UTF-8 string dataset @name in @loc; returns it open, or a negative id. */
+static hid_t put_text_dataset(hid_t loc, const char *name, const char *text)
+{
+	hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR), ds = H5I_INVALID_HID;
+
+	if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 && H5Tset_cset(type, H5T_CSET_UTF8) >= 0)
+		ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (ds >= 0 && H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) < 0) {
+		h5_capture();
+		H5Dclose(ds);
+		ds = H5I_INVALID_HID;
+	}
+	h5_close(space);
+	h5_close(type);
+	return ds;
+}
+
 int trace_put_json(hid_t file, const char *name, const char *json_text, char *err, size_t errlen)
 {
-	hid_t grp = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID, ds = H5I_INVALID_HID;
+	hid_t grp = H5I_INVALID_HID, ds = H5I_INVALID_HID;
 	char why[160];
 	int rc = -EIO;
 
@@ -284,22 +319,13 @@ int trace_put_json(hid_t file, const char *name, const char *json_text, char *er
 		return seterr(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
 	if (!json_text)
 		return seterr(err, errlen, -EINVAL, "no JSON text");
-	if (H5Lexists(file, "analysis", H5P_DEFAULT) > 0)
-		grp = H5Gopen2(file, "analysis", H5P_DEFAULT);
-	else
-		grp = H5Gcreate2(file, "analysis", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	grp = open_or_create_group(file, "analysis");
 	if (grp < 0)
 		goto out;
 	if (H5Lexists(grp, name, H5P_DEFAULT) > 0 && H5Ldelete(grp, name, H5P_DEFAULT) < 0)
 		goto out;
-	type = H5Tcopy(H5T_C_S1);
-	space = H5Screate(H5S_SCALAR);
-	if (type < 0 || space < 0)
-		goto out;
-	H5Tset_size(type, H5T_VARIABLE);
-	H5Tset_cset(type, H5T_CSET_UTF8);
-	ds = H5Dcreate2(grp, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-	if (ds < 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &json_text) < 0)
+	ds = put_text_dataset(grp, name, json_text);
+	if (ds < 0)
 		goto out;
 	if (h5_put_str(ds, "content_type", "application/json") < 0)
 		goto out;
@@ -308,8 +334,6 @@ out:
 	if (rc)
 		seterr(err, errlen, rc, "cannot store analysis '%s': %s", name, h5_reason(why, sizeof(why)));
 	h5_close(ds);
-	h5_close(space);
-	h5_close(type);
 	h5_close(grp);
 	return rc;
 }
@@ -493,6 +517,49 @@ static int write_event_buffer(struct slc_trace *t)
 	return 0;
 }
 
+static int write_snapshots(struct slc_trace *t)
+{
+	hid_t dev, snaps = H5I_INVALID_HID;
+	size_t done = 0;
+	int rc = -EIO;
+
+	if (t->nsnap == 0)
+		return 0;
+	dev = open_or_create_group(t->file, "device");
+	if (dev >= 0)
+		snaps = open_or_create_group(dev, "snapshots");
+	if (snaps < 0)
+		goto out;
+	for (; done < t->nsnap; done++) {
+		struct pending_snapshot *p = &t->snaps[done];
+		char name[32];
+		hid_t ds;
+		int bad;
+
+		trace_segment_name(name, sizeof(name), t->snap_written);
+		ds = put_text_dataset(snaps, name, p->json_text);
+		if (ds < 0)
+			goto out;
+		bad = h5_put_str(ds, "kind", p->kind) | h5_put_f64(ds, "t_s", p->t_s) |
+		      put_attr(ds, "segment", H5T_NATIVE_LONG, &p->segment) |
+		      h5_put_str(ds, "content_type", "application/json");
+		H5Dclose(ds);
+		if (bad)
+			goto out;
+		t->snap_written++;
+	}
+	rc = 0;
+out:
+	/* Drop what was written; on failure the rest waits for the next flush. */
+	for (size_t i = 0; i < done; i++)
+		free(t->snaps[i].json_text);
+	memmove(&t->snaps[0], &t->snaps[done], (t->nsnap - done) * sizeof(t->snaps[0]));
+	t->nsnap -= done;
+	h5_close(snaps);
+	h5_close(dev);
+	return rc;
+}
+
 int slc_trace_flush(struct slc_trace *t)
 {
 	int rc = 0;
@@ -506,6 +573,9 @@ int slc_trace_flush(struct slc_trace *t)
 		if (rc)
 			return twerr(t, rc, "cannot write samples");
 	}
+	rc = write_snapshots(t);
+	if (rc)
+		return twerr(t, rc, "cannot write device snapshots");
 	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0) {
 		h5_capture();
 		return twerr(t, -EIO, "cannot flush trace");
@@ -550,6 +620,20 @@ static int write_root_attrs(hid_t f, const struct slc_trace_meta *m)
 	rc |= h5_put_u64(f, "capacity_bytes", m->capacity_bytes);
 	rc |= h5_put_u32(f, "logical_block_bytes", m->logical_block_bytes);
 	return rc ? -EIO : 0;
+}
+
+/* Release what the writer owns besides the HDF5 file. */
+static void trace_free(struct slc_trace *t)
+{
+	if (t->fd >= 0)
+		close(t->fd);
+	for (size_t i = 0; i < t->nsnap; i++)
+		free(t->snaps[i].json_text);
+	h5_close(t->kind_type);
+	free(t->scratch);
+	free(t->buf);
+	free(t->path);
+	free(t);
 }
 
 int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_trace_meta *meta,
@@ -629,13 +713,7 @@ fail:
 		H5Fclose(t->file);
 		unlink(path);
 	}
-	if (t->fd >= 0)
-		close(t->fd);
-	h5_close(t->kind_type);
-	free(t->scratch);
-	free(t->buf);
-	free(t->path);
-	free(t);
+	trace_free(t);
 	return rc;
 }
 
@@ -781,6 +859,37 @@ int slc_trace_event(struct slc_trace *t, const struct slc_event *e)
 	return maybe_flush(t);
 }
 
+int trace_snapshot_at(struct slc_trace *t, const char *kind, long segment, double t_s, const char *json_text)
+{
+	struct pending_snapshot *p;
+
+	if (!t || !json_text || !kind || !kind[0] || strlen(kind) > SLC_TRACE_KIND_MAX || !isfinite(t_s))
+		return t ? twerr(t, -EINVAL, "snapshot needs a kind of 1-31 bytes, a finite time and text") : -EINVAL;
+	if (t->nsnap == SNAPSHOT_BUFFER) {
+		int rc = slc_trace_flush(t);
+
+		if (rc)
+			return rc;
+	}
+	p = &t->snaps[t->nsnap];
+	memset(p->kind, 0, sizeof(p->kind));
+	memcpy(p->kind, kind, strlen(kind));
+	p->t_s = t_s;
+	p->segment = segment;
+	p->json_text = strdup(json_text);
+	if (!p->json_text)
+		return twerr(t, -ENOMEM, "snapshot");
+	t->nsnap++;
+	return maybe_flush(t);
+}
+
+int slc_trace_snapshot(struct slc_trace *t, const char *kind, double t_s, const char *json_text)
+{
+	if (!t)
+		return -EINVAL;
+	return trace_snapshot_at(t, kind, t->seg_open ? (long)t->seg_count - 1 : -1, t_s, json_text);
+}
+
 int slc_trace_segment_end(struct slc_trace *t)
 {
 	int rc;
@@ -809,12 +918,7 @@ int slc_trace_close(struct slc_trace *t)
 	rc2 = fsync(t->fd) < 0 ? -errno : 0;
 	if (!rc)
 		rc = rc2;
-	close(t->fd);
-	H5Tclose(t->kind_type);
-	free(t->scratch);
-	free(t->buf);
-	free(t->path);
-	free(t);
+	trace_free(t);
 	return rc;
 }
 

@@ -59,6 +59,9 @@ int trace_check_schema(hid_t f, char *err, size_t errlen);
 /* trace_put_json() on the file of an open writer. */
 int trace_put_json_writer(struct slc_trace *t, const char *name, const char *json_text, char *err, size_t errlen);
 
+/* slc_trace_snapshot() with the segment index given (-1: none). */
+int trace_snapshot_at(struct slc_trace *t, const char *kind, long segment, double t_s, const char *json_text);
+
 /* A string attribute on the root of an open writer's file. */
 int trace_put_root_str(struct slc_trace *t, const char *name, const char *value);
 

@@ -182,6 +182,11 @@ void slc_input_free(struct slc_input *in)
 		free(in->analysis[i].json_text);
 	}
 	free(in->analysis);
+	for (size_t i = 0; i < in->n_snapshots; i++) {
+		free(in->snapshots[i].kind);
+		free(in->snapshots[i].json_text);
+	}
+	free(in->snapshots);
 	free(in->source);
 	free((char *)in->meta.command_line);
 	free((char *)in->meta.target);
@@ -462,45 +467,98 @@ struct analysis_walk {
 	int rc;
 };
 
-static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info, void *data)
+/* Read a scalar string dataset (variable length); NULL if it is not one. */
+static char *read_text_dataset(hid_t loc, const char *name)
 {
-	struct analysis_walk *w = data;
-	struct slc_input_analysis *a;
-	hid_t ds, type, mtype;
-	char *text = NULL;
+	hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT), type = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
+	char *text = NULL, *copy = NULL;
 
-	ds = H5Dopen2(grp, name, H5P_DEFAULT);
 	if (ds < 0)
-		return 0;                       /* not a dataset: not ours, skip */
+		return NULL;
 	type = H5Dget_type(ds);
 	if (type >= 0 && H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0) {
 		mtype = H5Tcopy(H5T_C_S1);
 		H5Tset_size(mtype, H5T_VARIABLE);
 		H5Tset_cset(mtype, H5Tget_cset(type));
 		if (H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) >= 0 && text) {
-			a = realloc(w->in->analysis, (w->in->n_analysis + 1) * sizeof(*a));
-			if (a) {
-				w->in->analysis = a;
-				a += w->in->n_analysis;
-				a->name = strdup(name);
-				a->json_text = strdup(text);
-				if (a->name && a->json_text) {
-					w->in->n_analysis++;
-				} else {
-					free(a->name);
-					free(a->json_text);
-					w->rc = -ENOMEM;
-				}
-			} else {
-				w->rc = -ENOMEM;
-			}
+			copy = strdup(text);
 			H5free_memory(text);
 		}
-		H5Tclose(mtype);
 	}
+	h5_close(mtype);
 	h5_close(type);
 	H5Dclose(ds);
-	return w->rc ? -1 : 0;
+	return copy;
+}
+
+static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info, void *data)
+{
+	struct analysis_walk *w = data;
+	struct slc_input_analysis *a;
+	char *text = read_text_dataset(grp, name);
+
+	if (!text)
+		return 0;                       /* not a string dataset: not ours, skip */
+	a = realloc(w->in->analysis, (w->in->n_analysis + 1) * sizeof(*a));
+	if (a) {
+		w->in->analysis = a;
+		a += w->in->n_analysis;
+		a->json_text = text;
+		a->name = strdup(name);
+		if (a->name) {
+			w->in->n_analysis++;
+			return 0;
+		}
+	}
+	free(text);
+	w->rc = -ENOMEM;
+	return -1;
+}
+
+static int load_snapshots(hid_t f, struct slc_input *in)
+{
+	hid_t g;
+	H5G_info_t info;
+	int rc = 0;
+
+	if (H5Lexists(f, "device", H5P_DEFAULT) <= 0 || H5Lexists(f, "device/snapshots", H5P_DEFAULT) <= 0)
+		return 0;
+	g = H5Gopen2(f, "device/snapshots", H5P_DEFAULT);
+	if (g < 0 || H5Gget_info(g, &info) < 0 || info.nlinks > MAX_SEGMENTS) {
+		h5_close(g);
+		return 0;                        /* unreadable snapshots do not spoil the samples */
+	}
+	in->snapshots = calloc(info.nlinks + 1, sizeof(*in->snapshots));
+	if (!in->snapshots)
+		rc = -ENOMEM;
+	for (size_t i = 0; i < info.nlinks && !rc; i++) {
+		struct slc_input_snapshot *sn = &in->snapshots[in->n_snapshots];
+		char name[32];
+		hid_t ds;
+
+		trace_segment_name(name, sizeof(name), i);
+		if (H5Lexists(g, name, H5P_DEFAULT) <= 0)
+			continue;
+		sn->json_text = read_text_dataset(g, name);
+		ds = H5Dopen2(g, name, H5P_DEFAULT);
+		sn->segment = -1;
+		if (ds >= 0) {
+			if (get_str(ds, "kind", &sn->kind) == -ENOMEM)
+				rc = -ENOMEM;
+			get_num(ds, "t_s", H5T_NATIVE_DOUBLE, &sn->t_s);
+			get_num(ds, "segment", H5T_NATIVE_LONG, &sn->segment);
+			H5Dclose(ds);
+		}
+		if (!sn->json_text || !sn->kind) {
+			free(sn->json_text);
+			free(sn->kind);
+			memset(sn, 0, sizeof(*sn));
+			continue;
+		}
+		in->n_snapshots++;
+	}
+	H5Gclose(g);
+	return rc;
 }
 
 static int read_root(hid_t f, struct slc_input *in)
@@ -582,6 +640,11 @@ int trace_load_hdf5(struct slc_input *in, const char *path, char *err, size_t er
 			H5Gclose(ag);
 		}
 		rc = w.rc;
+		if (rc)
+			seterr(err, errlen, rc, "out of memory");
+	}
+	if (!rc) {
+		rc = load_snapshots(f, in);
 		if (rc)
 			seterr(err, errlen, rc, "out of memory");
 	}
@@ -692,6 +755,9 @@ int slc_input_write_trace(const struct slc_input *in, const char *path, const ch
 		rc = slc_trace_flush(t);
 		for (size_t i = 0; i < in->n_analysis && !rc; i++)
 			rc = trace_put_json_writer(t, in->analysis[i].name, in->analysis[i].json_text, err, errlen);
+		for (size_t i = 0; i < in->n_snapshots && !rc; i++)
+			rc = trace_snapshot_at(t, in->snapshots[i].kind, in->snapshots[i].segment, in->snapshots[i].t_s,
+					       in->snapshots[i].json_text);
 	}
 	if (slc_trace_close(t) && !rc)
 		rc = seterr(err, errlen, -EIO, "cannot close %s", path);

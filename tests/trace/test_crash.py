@@ -78,6 +78,16 @@ with tempfile.TemporaryDirectory() as d:
         if n >= 0 and n < want:
             fail(f"lost flushed samples: flushed {want}, read {n}")
 
+    # 'slcscope import' rewrites a killed writer's file as a fresh, normally closed trace
+    fixed = os.path.join(d, "fixed.h5")
+    r = subprocess.run([slcscope, "import", path, "-o", fixed], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"import of a killed writer's file failed: {r.stderr.strip()}")
+    elif h5py:
+        with h5py.File(fixed, "r") as f:      # a plain open, no swmr
+            if len(f["segments/0000/t_s"]) != n:
+                fail("the rewritten trace lost samples")
+
     path = os.path.join(d, "auto.h5")
     kill_t, lines = run_and_kill(path, ["0"], 3.5)
     n = read_back(path)

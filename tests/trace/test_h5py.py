@@ -71,6 +71,13 @@ with tempfile.TemporaryDirectory() as d:
         phases = phases.decode() if isinstance(phases, bytes) else phases
         check(phases == '{"cache_bytes": 2300000000}', "analysis JSON")
         check(f["analysis/phases"].attrs["content_type"] == "application/json", "analysis content_type")
+        snaps = f["device/snapshots"]
+        check(sorted(snaps.keys()) == ["0000", "0001"], "two device snapshots")
+        s1 = snaps["0001"]
+        check(s1.attrs["kind"] == "smart" and int(s1.attrs["segment"]) == 1 and float(s1.attrs["t_s"]) == 0.0,
+              "snapshot attributes")
+        text = s1[()].decode() if isinstance(s1[()], bytes) else s1[()]
+        check('"temperature_c": 41' in text, "snapshot JSON")
 
 print(f"{'ok' if not fails else 'FAILED'}: h5py {h5py.version.version}, HDF5 {h5py.version.hdf5_version}, "
       f"{len(fails)} failure(s)")

@@ -72,6 +72,8 @@ static int fixed(const char *path)
 	}
 	for (int g = 0; g < 2 && !rc; g++) {
 		rc = slc_trace_segment_begin(t, &p[g]);
+		if (!rc)
+			rc = slc_trace_snapshot(t, "smart", 0.0, "{\"temperature_c\": 41, \"data_units_written\": 12}");
 		for (uint64_t i = 0; i < (g ? 5u : 10000u) && !rc; i++) {
 			struct slc_sample s = loop_sample(i);
 

@@ -180,11 +180,14 @@ static const struct text_case text_cases[] = {
 	{ "j_bw.1.log", "1000, 1024, 1, 0\n2000, 2048, 1, 0\n", 0, NULL, 2, 2048 * 1024.0 },
 	{ "j_iops.1.log", "5, 1, 1, 4096, 0\n6, 1, 1, 4096, 0\n", 0, NULL, 1, 8192 },
 	{ "noname.log", "1000, 1024, 1, 0, 0\n2000, 1024, 1, 0, 0\n", 0, NULL, 2, 1024 * 1024.0 },
+	/* log_unix_epoch: times made relative to the first line */
+	{ "e_bw.1.log", "1700000001000, 1024, 1, 0\n1700000002000, 2048, 1, 0\n", 0, NULL, 2, 2048 * 1024.0 },
 	{ .name = "j_bw.1.log", .text = "1000, 1024, 1\n", .rc = -EINVAL, .reason = "expected 'msec, value, ddir, bs" },
 	{ .name = "j_bw.1.log", .text = "1000, 1024, 5, 0\n", .rc = -EINVAL, .reason = "direction must be 0, 1 or 2" },
 	{ .name = "j_bw.1.log", .text = "1000, 1024, 1, -4\n", .rc = -EINVAL, .reason = "block size out of range" },
 	{ .name = "j_bw.1.log", .text = "1000, 1e30, 1, 0\n", .rc = -EINVAL, .reason = "value out of range" },
 	{ .name = "j_bw.1.log", .text = "1000, 1, 1, 0\n2000, 1, 1, 4096\n", .rc = -EINVAL, .reason = "mix" },
+	{ .name = "j_bw.1.log", .text = "1, 1, 1, 4096\n1e11, 1, 1, 4096\n", .rc = -EINVAL, .reason = "time span too long" },
 };
 
 static void test_texts(void **state)

@@ -75,6 +75,7 @@ static void write_trace(const char *path)
 
 	assert_int_equal(slc_trace_create(&t, path, &meta, err, sizeof(err)), 0);
 	assert_int_equal(slc_trace_set_flush_interval(t, 0.5), 0);
+	assert_int_equal(slc_trace_snapshot(t, "identify", 0, "{\"model\": \"SIM\"}"), 0);
 	for (size_t g = 0; g < 2; g++) {
 		assert_int_equal(slc_trace_segment_begin(t, &seg_params[g]), 0);
 		for (size_t i = 0; i < seg_samples[g]; i++) {
@@ -83,6 +84,7 @@ static void write_trace(const char *path)
 			assert_int_equal(slc_trace_append(t, &s), 0);
 		}
 		assert_int_equal(slc_trace_event(t, &ev[g]), 0);
+		assert_int_equal(slc_trace_snapshot(t, "smart", 10.5 * (double)g, g ? "{\"temp\": 45}" : "{\"temp\": 40}"), 0);
 		if (g == 0)
 			assert_int_equal(slc_trace_segment_end(t), 0);
 	}
@@ -151,6 +153,14 @@ static void check_trace(const struct slc_input *in)
 	assert_int_equal(in->segments[0].events[0].host_bytes, 2300000000ull);
 	assert_string_equal(in->segments[1].events[0].kind, "cache_capacity");
 	assert_same_double(in->segments[1].events[0].value, 3e9);
+	assert_int_equal(in->n_snapshots, 3);
+	assert_string_equal(in->snapshots[0].kind, "identify");
+	assert_int_equal(in->snapshots[0].segment, -1);
+	assert_string_equal(in->snapshots[1].kind, "smart");
+	assert_int_equal(in->snapshots[1].segment, 0);
+	assert_string_equal(in->snapshots[1].json_text, "{\"temp\": 40}");
+	assert_int_equal(in->snapshots[2].segment, 1);
+	assert_same_double(in->snapshots[2].t_s, 10.5);
 }
 
 static void test_round_trip(void **state)
@@ -317,6 +327,9 @@ static void test_writer_misuse(void **state)
 	s.t_s = NAN;
 	assert_int_equal(slc_trace_append(t, &s), -EINVAL);
 	assert_int_equal(slc_trace_event(t, &long_kind), -EINVAL);
+	assert_int_equal(slc_trace_snapshot(t, long_kind.kind, 0, "{}"), -EINVAL);
+	assert_int_equal(slc_trace_snapshot(t, "smart", NAN, "{}"), -EINVAL);
+	assert_int_equal(slc_trace_snapshot(t, "smart", 0, NULL), -EINVAL);
 	assert_int_equal(slc_trace_set_flush_interval(t, -1), -EINVAL);
 	assert_int_equal(slc_trace_close(t), 0);
 	assert_int_equal(slc_trace_close(NULL), 0);

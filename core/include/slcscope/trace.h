@@ -161,6 +161,21 @@ int slc_trace_flush(struct slc_trace *t);
 int slc_trace_close(struct slc_trace *t);
 
 /**
+ * slc_trace_snapshot() - store a device snapshot (e.g. a SMART log as JSON)
+ * as /device/snapshots/NNNN with attributes kind, segment and t_s.
+ * @t:         writer
+ * @kind:      what it is ("smart", "nvme_smart_log", ...; <= 31 bytes)
+ * @t_s:       time within the current segment (0 when no segment is open)
+ * @json_text: the snapshot (copied)
+ *
+ * Buffered like samples and written at the next flush.
+ *
+ * Return: 0, -EINVAL (kind or text missing, kind too long), -ENOMEM, or the
+ * flush's error.
+ */
+int slc_trace_snapshot(struct slc_trace *t, const char *kind, double t_s, const char *json_text);
+
+/**
  * slc_trace_errmsg() - the reason for the writer's last failure ("" if none).
  */
 const char *slc_trace_errmsg(const struct slc_trace *t);
@@ -212,6 +227,14 @@ struct slc_input_analysis {
 	char *json_text;
 };
 
+/* A device snapshot stored in a trace. */
+struct slc_input_snapshot {
+	char *kind;
+	long segment;                     /* segment index, -1 when taken outside one */
+	double t_s;                       /* time within that segment */
+	char *json_text;
+};
+
 /* A whole input in memory. */
 struct slc_input {
 	enum slc_input_format format;
@@ -225,6 +248,8 @@ struct slc_input {
 	struct slc_input_segment *segments;
 	size_t n_analysis;
 	struct slc_input_analysis *analysis;
+	size_t n_snapshots;
+	struct slc_input_snapshot *snapshots;
 };
 
 /* Options for imports (fio logs and CSV). */
