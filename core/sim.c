@@ -319,6 +319,9 @@ static uint32_t relocate(struct slc_sim *s, uint32_t b, uint32_t *pos, uint32_t 
 	*moved = 0;
 	for (; i < k->written && *moved < max; i++, n++) {
 		uint32_t p = base + i, u = s->p2l[p], np;
+		/* the validity checks hit l2p at random: fetch a few slots ahead */
+		if (i + 16 < k->written && s->p2l[p + 16] != INV)
+			__builtin_prefetch(&s->l2p[s->p2l[p + 16]], 0, 0);
 		if (u == INV || s->l2p[u] != p) continue;
 		np = open_gc_slot(s);
 		s->l2p[u] = np;
