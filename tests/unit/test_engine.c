@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The write engine and what it writes: data that neither compresses nor
+ * repeats, jobs that stop where they should, samples that add up, the
+ * sampler's percentiles, and block-device refusals on plain files.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <cmocka.h>
+
+#include "slcscope/core.h"
+
+/* Written blocks: zlib cannot shrink them and no two 4 KiB blocks are equal. */
+static void test_data_incompressible_unique(void **state)
+{
+	enum { BLK = 131072, WRITES = 64, SUB = BLK / 4096 };
+	struct slc_datagen g;
+	unsigned char *buf = malloc(BLK), *seen = malloc((size_t)WRITES * SUB * 32);
+	unsigned char out[8192];
+	(void)state;
+
+	assert_non_null(buf);
+	assert_non_null(seen);
+	slc_datagen_init(&g, SLC_DATA_INCOMPRESSIBLE, 1, 7);
+	slc_datagen_fill(&g, buf, BLK);
+	for (int w = 0; w < WRITES; w++) {
+		slc_datagen_stamp(&g, buf, BLK, (uint64_t)w * BLK);
+		for (int k = 0; k < SUB; k++) {
+			uLongf outlen = sizeof(out);
+			unsigned char *blk = buf + k * 4096;
+			assert_int_equal(compress2(out, &outlen, blk, 4096, 9), Z_OK);
+			if (outlen < 4096)
+				fail_msg("write %d block %d compressed to %lu bytes", w, k, (unsigned long)outlen);
+			/* keep a 32-byte fingerprint: the stamp and the bytes after it */
+			memcpy(seen + ((size_t)w * SUB + k) * 32, blk, 32);
+		}
+	}
+	for (size_t a = 0; a < (size_t)WRITES * SUB; a++)
+		for (size_t b = a + 1; b < (size_t)WRITES * SUB; b++)
+			if (memcmp(seen + a * 32, seen + b * 32, 32) == 0)
+				fail_msg("blocks %zu and %zu are equal", a, b);
+	/* a second run differs from the first at the same offsets */
+	{
+		struct slc_datagen g2;
+		unsigned char *b2 = malloc(BLK);
+		assert_non_null(b2);
+		slc_datagen_init(&g2, SLC_DATA_INCOMPRESSIBLE, 1, 8);
+		slc_datagen_fill(&g2, b2, BLK);
+		slc_datagen_stamp(&g2, b2, BLK, 0);
+		assert_true(memcmp(b2, seen, 32) != 0);
+		free(b2);
+	}
+	/* the repeating pattern does compress: the controller test needs both */
+	slc_datagen_init(&g, SLC_DATA_REPEATING, 1, 7);
+	slc_datagen_fill(&g, buf, BLK);
+	{
+		uLongf outlen = sizeof(out);
+		assert_int_equal(compress2(out, &outlen, buf, 4096, 9), Z_OK);
+		assert_true(outlen < 512);
+	}
+	free(buf);
+	free(seen);
+}
+
+struct counts {
+	uint64_t samples, ios, last_bytes;
+	double last_t;
+	int monotonic;
+};
+
+static int count(void *arg, const struct slc_sample *s)
+{
+	struct counts *c = arg;
+	if (s->t_s < c->last_t || s->bytes_total < c->last_bytes)
+		c->monotonic = 0;
+	c->samples++;
+	c->ios += s->ios;
+	c->last_bytes = s->bytes_total;
+	c->last_t = s->t_s;
+	return 0;
+}
+
+/* Byte limits are exact and every I/O lands in exactly one sample. */
+static void test_engine_byte_limit(void **state)
+{
+	struct slc_target *t;
+	struct slc_target_opts o = { 0 };
+	struct slc_job_result res;
+	struct counts c = { .monotonic = 1 };
+	struct slc_engine_cb cb = { .sample = count, .arg = &c };
+	struct slc_job job = { .kind = SLC_JOB_RAND_WRITE, .max_bytes = 40000 * 4096ull + 100, .queue_depth = 64,
+			       .interval_ns = 10000000ull, .seed = 1 };
+	char err[256];
+	(void)state;
+
+	assert_int_equal(slc_target_open(&t, "null:1GiB", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+	/* the last I/O is rounded up to a whole block */
+	assert_true(res.bytes == 40001 * 4096ull);
+	assert_int_equal(res.ios, 40001);
+	assert_int_equal(c.ios, 40001);
+	assert_true(c.last_bytes == res.bytes);
+	assert_true(c.monotonic);
+	slc_target_close(t);
+}
+
+/* Time limits on the virtual clock: 10 s of sequential writes, 1 s samples. */
+static void test_engine_time_limit_sim(void **state)
+{
+	struct slc_target *t;
+	struct slc_target_opts o = { .seed = 1 };
+	struct slc_job_result res;
+	struct counts c = { .monotonic = 1 };
+	struct slc_engine_cb cb = { .sample = count, .arg = &c };
+	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .max_ns = 10000000000ull };
+	char err[256];
+	(void)state;
+
+	assert_int_equal(slc_target_open(&t, "sim:tiny-tlc", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+	assert_true(res.elapsed_ns >= 10000000000ull && res.elapsed_ns < 10100000000ull);
+	assert_true(c.samples == 10 || c.samples == 11);
+	assert_true(c.last_t >= 10.0 && c.last_t < 10.1);
+	assert_true(c.monotonic);
+	slc_target_close(t);
+}
+
+/* A stop request ends the job with -ECANCELED and keeps what was sampled. */
+static void test_engine_stop(void **state)
+{
+	struct slc_target *t;
+	struct slc_target_opts o = { 0 };
+	struct slc_job_result res;
+	struct slc_job job = { .kind = SLC_JOB_RAND_WRITE, .max_ns = 3600000000000ull };
+	volatile int stop = 1;
+	char err[256];
+	(void)state;
+
+	assert_int_equal(slc_target_open(&t, "null:1GiB", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_engine_run(t, &job, NULL, &stop, &res, err, sizeof(err)), -ECANCELED);
+	slc_target_close(t);
+}
+
+/* Bad jobs are refused with a reason. */
+static void test_engine_bad_jobs(void **state)
+{
+	static const struct { struct slc_job job; const char *reason; } cases[] = {
+		{ { .kind = SLC_JOB_SEQ_WRITE }, "size or a time limit" },
+		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .block_bytes = 1000 }, "not a multiple" },
+		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .queue_depth = 1000 }, "queue depth" },
+		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .offset_bytes = 2ull << 30 }, "past the end" },
+	};
+	struct slc_target *t;
+	struct slc_target_opts o = { 0 };
+	(void)state;
+
+	assert_int_equal(slc_target_open(&t, "null:1GiB", &o, NULL, 0), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct slc_job_result res;
+		char err[256] = "";
+		assert_int_equal(slc_engine_run(t, &cases[i].job, NULL, NULL, &res, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, cases[i].reason))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].reason);
+	}
+	slc_target_close(t);
+}
+
+/* The latency histogram: exact below 64 ns, under 1.6% error above. */
+static void test_latency_percentiles(void **state)
+{
+	struct slc_lat_hist h;
+	(void)state;
+
+	slc_lat_hist_reset(&h);
+	assert_true(isnan(slc_lat_hist_quantile_us(&h, 0.5)));
+	for (uint64_t v = 1; v <= 100000; v++)
+		slc_lat_hist_add(&h, v * 1000);          /* 1 us .. 100 ms, uniform */
+	assert_true(fabs(slc_lat_hist_quantile_us(&h, 0.5) - 50000) / 50000 < 0.016);
+	assert_true(fabs(slc_lat_hist_quantile_us(&h, 0.99) - 99000) / 99000 < 0.016);
+	assert_true(fabs(slc_lat_hist_quantile_us(&h, 0.999) - 99900) / 99900 < 0.016);
+	assert_true(slc_lat_hist_quantile_us(&h, 1.0) == 100000.0);
+	slc_lat_hist_add(&h, 40ull * 3600 * 1000000000ull);   /* 40 hours: last bucket, exact max */
+	assert_true(slc_lat_hist_quantile_us(&h, 1.0) == 40.0 * 3600 * 1e6);
+}
+
+/* A target that completes at once, on a virtual clock of 100 us per I/O, and
+ * fails every I/O at or past fail_at: a device error mid-run. */
+struct failing {
+	struct slc_io *q[512];
+	unsigned n;
+	uint64_t clock, fail_at;
+};
+
+static int f_submit(struct slc_target *t, struct slc_io *io, void *buf)
+{
+	struct failing *f = t->priv;
+	(void)buf;
+	io->submit_ns = f->clock;
+	f->q[f->n++] = io;
+	return 0;
+}
+
+static int f_reap(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min)
+{
+	struct failing *f = t->priv;
+	(void)min;
+	if (!f->n || !max)
+		return 0;
+	f->clock += 100000;
+	done[0] = f->q[0];
+	done[0]->complete_ns = f->clock;
+	done[0]->result = done[0]->offset >= f->fail_at ? -EIO : (int)done[0]->len;
+	memmove(f->q, f->q + 1, --f->n * sizeof(f->q[0]));
+	return 1;
+}
+
+static uint64_t f_now(struct slc_target *t) { return ((struct failing *)t->priv)->clock; }
+static int f_discard(struct slc_target *t, uint64_t o, uint64_t l) { (void)t; (void)o; (void)l; return 0; }
+static void f_idle(struct slc_target *t, uint64_t until) { ((struct failing *)t->priv)->clock = until; }
+static void f_close(struct slc_target *t) { (void)t; }
+
+static const struct slc_target_ops failing_ops = {
+	.name = "failing", .submit = f_submit, .reap = f_reap, .now_ns = f_now,
+	.discard = f_discard, .idle = f_idle, .close = f_close,
+};
+
+/* An I/O error stops the job, names the offset, and the trace keeps every
+ * sample before it. */
+static void test_device_error_keeps_trace(void **state)
+{
+	struct failing f = { .fail_at = 64ull << 20 };
+	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "failing",
+				.capacity_bytes = 256ull << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_trace_meta meta = { .target = "failing", .capacity_bytes = 256ull << 20 };
+	struct slc_plan_opts po;
+	struct slc_plan plan;
+	struct slc_trace *tr;
+	struct slc_input *in;
+	struct slc_job_result res;
+	size_t failed;
+	char err[256], path[] = "/tmp/slcscope-test-engine-XXXXXX";
+	int fd = mkstemp(path);
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	slc_plan_opts_default(&po);
+	po.trim_wait_ns = 0;
+	po.interval_ns = 100000000ull;          /* 0.1 s */
+	assert_int_equal(slc_plan_build(&plan, "seq", &po, err, sizeof(err)), 0);
+	assert_int_equal(slc_trace_create(&tr, path, &meta, err, sizeof(err)), 0);
+	assert_int_equal(slc_plan_run(&plan, &t, tr, NULL, NULL, &res, &failed, err, sizeof(err)), -EIO);
+	assert_int_equal(failed, 1);                    /* the sequential fill */
+	assert_true(res.error == -EIO);
+	assert_true(res.error_offset == 64ull << 20);   /* the first failing offset */
+	assert_non_null(strstr(err, "I/O error at offset 67108864"));
+	assert_int_equal(slc_trace_close(tr), 0);
+	/* 512 writes of 128 KiB succeeded (64 MiB), at 0.1 ms each: 51.2 ms */
+	assert_int_equal(slc_input_load(&in, path, err, sizeof(err)), 0);
+	assert_int_equal(in->n_segments, 2);
+	assert_true(in->segments[1].n_samples >= 1);
+	assert_true(in->segments[1].bytes_total[in->segments[1].n_samples - 1] == 64ull << 20);
+	slc_input_free(in);
+	unlink(path);
+}
+
+/* Files and devices: a regular file is never treated as a block device, and
+ * the block-device check refuses a non-device with a reason. */
+static void test_blockdev_check_on_file(void **state)
+{
+	char what[256];
+	(void)state;
+	assert_int_equal(slc_blockdev_check("/dev/null", what, sizeof(what)), -ENOTBLK);
+	assert_int_equal(slc_blockdev_check("/nonexistent/dev", what, sizeof(what)), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_data_incompressible_unique),
+		cmocka_unit_test(test_engine_byte_limit),
+		cmocka_unit_test(test_engine_time_limit_sim),
+		cmocka_unit_test(test_engine_stop),
+		cmocka_unit_test(test_engine_bad_jobs),
+		cmocka_unit_test(test_latency_percentiles),
+		cmocka_unit_test(test_blockdev_check_on_file),
+		cmocka_unit_test(test_device_error_keeps_trace),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
