@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "slcscope/analysis.h"
 #include "slcscope/core.h"
 #include "cli.h"
 #include "report.h"
@@ -50,6 +51,9 @@ static void run_help(FILE *out)
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
 		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
+		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
+		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
+		"      --steady-after SIZE  ... counting only after this much (default 2x)\n"
 		"      --seed N             offsets, data and simulated noise (default 1)\n"
 		"      --size SIZE          regular files: create or extend to this size\n"
 		"      --destructive        allow writing a block device (destroys its data)\n"
@@ -75,6 +79,15 @@ static void on_signal(int sig)
 
 struct ui {
 	int quiet, tty;
+	/* --until-steady: the random curve's samples so far */
+	int until_steady;
+	struct slc_size steady_after;
+	uint64_t steady_after_bytes;
+	double *t, *dt, *bps;
+	size_t n, cap;
+	double from_s, next_check_s;
+	uint64_t prev_bytes;
+	int steady_reached;
 	enum slc_unit_system units;
 	uint64_t limit_bytes;
 	uint64_t limit_ns;
@@ -89,10 +102,63 @@ static double wall_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/*
+ * --until-steady: stop the random curve once SNIA PTS steady state holds
+ * (5 rounds of 60 s, range within 20%, slope within 10% of the average),
+ * counting only rounds after --steady-after bytes (default 2x: the drive
+ * has been written over twice, so neither the SLC cache nor the pool of
+ * erased blocks, which on a drive with much spare area lasts past one
+ * capacity, can pass for a plateau).
+ */
+static int steady_sample(void *arg, size_t i, const struct slc_plan *p, const struct slc_sample *smp)
+{
+	struct ui *u = arg;
+	struct slc_steady_state ss;
+
+	if (!u->until_steady || strcmp(p->step[i].name, "rand_curve") != 0)
+		return 0;
+	if (u->n == u->cap) {
+		size_t cap = u->cap ? u->cap * 2 : 4096;
+		double *t = realloc(u->t, cap * sizeof(*t)), *dt, *b;
+		if (!t) return -ENOMEM;
+		u->t = t;
+		if (!(dt = realloc(u->dt, cap * sizeof(*dt)))) return -ENOMEM;
+		u->dt = dt;
+		if (!(b = realloc(u->bps, cap * sizeof(*b)))) return -ENOMEM;
+		u->bps = b;
+		u->cap = cap;
+	}
+	u->t[u->n] = smp->t_s;
+	u->dt[u->n] = smp->interval_s;
+	u->bps[u->n] = smp->interval_s > 0 ? (double)(smp->bytes_total - u->prev_bytes) / smp->interval_s : 0;
+	u->prev_bytes = smp->bytes_total;
+	u->n++;
+	if (smp->bytes_total < u->steady_after_bytes)
+		return 0;
+	if (u->from_s < 0)
+		u->from_s = smp->t_s;
+	if (smp->t_s < u->next_check_s)
+		return 0;
+	u->next_check_s = smp->t_s + 60;
+	if (slc_steady_state(&ss, u->t, u->dt, u->bps, u->n, u->from_s, 60, 5) == 0 && ss.reached) {
+		u->steady_reached = 1;
+		if (!u->quiet)
+			fprintf(stderr, "%s[%zu/%zu %s] SNIA steady state from %.0f s to %.0f s at %.1f MB/s: stopping the curve\n",
+				u->tty ? "\r\033[K" : "", i + 1, p->n, p->step[i].name, ss.start_s, ss.end_s, ss.avg_bps / 1e6);
+		return SLC_ENGINE_DONE;
+	}
+	return 0;
+}
+
 static void step_begin(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes)
 {
 	struct ui *u = arg;
 	const struct slc_step *s = &p->step[i];
+
+	u->n = 0;
+	u->prev_bytes = 0;
+	u->from_s = -1;
+	u->next_check_s = 0;
 
 	u->limit_bytes = limit_bytes;
 	u->limit_ns = s->kind == SLC_STEP_JOB ? s->job.max_ns : s->wait_ns;
@@ -225,7 +291,7 @@ static int cmd_run(int argc, char **argv)
 {
 	enum {
 		O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
-		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET,
+		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
@@ -238,6 +304,7 @@ static int cmd_run(int argc, char **argv)
 		{ "destructive", no_argument, NULL, O_DESTRUCTIVE }, { "force", no_argument, NULL, O_FORCE },
 		{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
 		{ "report", required_argument, NULL, 'r' },
+		{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slc_plan_opts po;
@@ -262,6 +329,7 @@ static int cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	slc_plan_opts_default(&po);
+	u.steady_after.capacity_multiple = 2.0;
 	while ((opt = getopt_long(argc, argv, "o:p:q:i:nr:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
@@ -300,6 +368,11 @@ static int cmd_run(int argc, char **argv)
 			if (slc_parse_bytes(&to.file_size_bytes, optarg, err, sizeof(err)))
 				return cli_usage("run", "--size: %s", err);
 			break;
+		case O_STEADY: u.until_steady = 1; break;
+		case O_STEADY_AFTER:
+			if (slc_parse_size(&u.steady_after, optarg, err, sizeof(err)))
+				return cli_usage("run", "--steady-after: %s", err);
+			break;
 		case O_DESTRUCTIVE: to.destructive = 1; break;
 		case O_FORCE: to.force = 1; break;
 		case 'n': dry = 1; break;
@@ -335,6 +408,10 @@ static int cmd_run(int argc, char **argv)
 	if ((rc = slc_target_open(&t, target, &to, err, sizeof(err))))
 		return cli_fail("run", "%s", err);
 	u.virtual_clock = t->kind == SLC_TARGET_SIM;
+	if (slc_size_resolve(&u.steady_after_bytes, &u.steady_after, t->capacity_bytes)) {
+		slc_target_close(t);
+		return cli_usage("run", "--steady-after: too large for this target");
+	}
 	if (stop_sig) {
 		slc_target_close(t);
 		fprintf(stderr, "slcscope run: interrupted by %s before anything was written\n",
@@ -371,8 +448,11 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, u.units), t->spec);
 	{
-		struct slc_plan_hooks hooks = { step_begin, progress, step_end, &u };
+		struct slc_plan_hooks hooks = { step_begin, steady_sample, progress, step_end, &u };
 		rc = slc_plan_run(&plan, t, trace, &hooks, &stop_sig, &res, &failed, err, sizeof(err));
+		free(u.t);
+		free(u.dt);
+		free(u.bps);
 	}
 	if (u.tty && !u.quiet)
 		fprintf(stderr, "\r\033[K");

@@ -225,8 +225,13 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 				last = io->complete_ns;
 			res->bytes += io->len;
 			res->ios++;
-			if ((r2 = slc_sampler_add(&smp, io->complete_ns < last ? last : io->complete_ns,
-						  io->len, io->complete_ns - io->submit_ns, on_interval, &r))) {
+			r2 = slc_sampler_add(&smp, io->complete_ns < last ? last : io->complete_ns,
+					     io->len, io->complete_ns - io->submit_ns, on_interval, &r);
+			if (r2 == SLC_ENGINE_DONE) {
+				/* the caller has seen enough: finish normally */
+				res->done_early = 1;
+				submitting = 0;
+			} else if (r2) {
 				rc = r2;
 				submitting = 0;
 			}
@@ -242,6 +247,10 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	}
 	if (!rc || rc == -ECANCELED) {
 		int r2 = slc_sampler_finish(&smp, last, on_interval, &r);
+		if (r2 == SLC_ENGINE_DONE) {
+			res->done_early = 1;
+			r2 = 0;
+		}
 		if (!r2) r2 = drain_events(&r);
 		if (!rc) rc = r2;
 	}

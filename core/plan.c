@@ -99,6 +99,8 @@ static int on_sample(void *arg, const struct slc_sample *s)
 
 	if (c->trace && (c->trace_rc = slc_trace_append(c->trace, s)))
 		return c->trace_rc;
+	if (c->h && c->h->sample)
+		return c->h->sample(c->h->arg, c->i, c->p, s);
 	return 0;
 }
 

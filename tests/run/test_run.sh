@@ -27,6 +27,12 @@ fi
 cmp -s <("$bin" export "$tmp/a.h5" --csv | grep -v '^#') <("$bin" export "$tmp/b.h5" --csv | grep -v '^#') \
 	&& ok "same seed, same samples" || bad "same seed gave different samples"
 
+# --until-steady ends the random curve once SNIA steady state holds after 2x
+"$bin" run sim:tiny-tlc --plan rand --until-steady --trim-wait 0 -o "$tmp/ss.h5" 2>"$tmp/err"
+last_t=$("$bin" export "$tmp/ss.h5" --csv | grep -v '^#' | tail -1 | cut -d, -f2)
+grep -q 'SNIA steady state from .* stopping the curve' "$tmp/err" && awk -v t="$last_t" 'BEGIN{exit !(t < 7000)}' \
+	&& ok "--until-steady stopped the curve at ${last_t} s" || bad "--until-steady: t=$last_t $(cat "$tmp/err")"
+
 # null target: the engine alone
 "$bin" run null:1GB --plan rand --rand-time 1s --trim-wait 0 -o "$tmp/null.h5" --quiet \
 	&& [ "$(samples "$tmp/null.h5")" -ge 1 ] && ok "null target" || bad "null target"

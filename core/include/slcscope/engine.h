@@ -180,8 +180,11 @@ struct slc_progress {
 typedef void (*slc_progress_fn)(void *arg, const struct slc_progress *p);
 typedef int (*slc_event_fn)(void *arg, const struct slc_sim_event *ev, uint64_t job_t0_ns);
 
+/* A sample callback returns this to end the job normally (steady state reached). */
+#define SLC_ENGINE_DONE 1
+
 struct slc_engine_cb {
-	slc_sample_fn sample;         /* every interval */
+	slc_sample_fn sample;         /* every interval; may return SLC_ENGINE_DONE */
 	slc_event_fn event;           /* simulated drive ground truth */
 	slc_progress_fn progress;
 	void *arg;
@@ -193,6 +196,7 @@ struct slc_job_result {
 	uint64_t ios;
 	uint64_t elapsed_ns;
 	int error;                    /* first I/O error (-errno), 0 if none */
+	int done_early;               /* a sample callback returned SLC_ENGINE_DONE */
 	uint64_t error_offset;        /* where it happened */
 };
 
@@ -266,6 +270,8 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 /* Hooks the plan runner calls; all optional. */
 struct slc_plan_hooks {
 	void (*step_begin)(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes);
+	/* every sample of a job step after the trace has it; SLC_ENGINE_DONE ends the step */
+	int (*sample)(void *arg, size_t i, const struct slc_plan *p, const struct slc_sample *s);
 	void (*progress)(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr);
 	void (*step_end)(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *r);
 	void *arg;
