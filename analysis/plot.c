@@ -109,17 +109,23 @@ static void text(cairo_t *cr, double x, double y, const char *s, double size, do
 
 struct frame {
 	double x0, y0, w, h;          /* plot area */
-	double xmin, xmax, ymin, ymax;
+	double xmin, xmax, ymin, ymax;    /* log_y: ymin/ymax are decades */
+	int log_y;
 };
 
 static double px(const struct frame *f, double x) { return f->x0 + (x - f->xmin) / (f->xmax - f->xmin) * f->w; }
-static double py(const struct frame *f, double y) { return f->y0 + f->h - (y - f->ymin) / (f->ymax - f->ymin) * f->h; }
+static double py(const struct frame *f, double y)
+{
+	if (f->log_y)
+		y = y > 0 ? log10(y) : NAN;
+	return f->y0 + f->h - (y - f->ymin) / (f->ymax - f->ymin) * f->h;
+}
 
 static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 {
 	struct frame f;
 	double fs = H / 50.0;         /* base font size */
-	double xmax = -INFINITY, ymax = 0, step;
+	double xmax = -INFINITY, ymax = 0, ymin_pos = INFINITY, step;
 	char buf[64];
 	double *ma = NULL;
 
@@ -128,6 +134,7 @@ static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 			double x = s->series[k].x[i] / s->x_scale, y = s->series[k].y[i] / s->y_scale;
 			if (isfinite(x) && x > xmax) xmax = x;
 			if (isfinite(y) && y > ymax) ymax = y;
+			if (isfinite(y) && y > 0 && y < ymin_pos) ymin_pos = y;
 		}
 	if (!isfinite(xmax) || xmax <= 0) xmax = 1;
 	if (ymax <= 0) ymax = 1;
@@ -142,9 +149,17 @@ static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 	f.h = H - f.y0 - fs * 4.0;
 	f.xmin = 0;
 	f.xmax = xmax;
-	f.ymin = 0;
-	step = nice_step(ymax * 1.08, 6);
-	f.ymax = ceil(ymax * 1.08 / step) * step;
+	f.log_y = s->log_y;
+	if (f.log_y) {
+		f.ymin = floor(log10(isfinite(ymin_pos) ? ymin_pos : 1));
+		f.ymax = ceil(log10(ymax));
+		if (f.ymax <= f.ymin) f.ymax = f.ymin + 1;
+		step = 1;
+	} else {
+		f.ymin = 0;
+		step = nice_step(ymax * 1.08, 6);
+		f.ymax = ceil(ymax * 1.08 / step) * step;
+	}
 
 	/* title */
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
@@ -173,14 +188,16 @@ static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 
 	/* grid and ticks */
 	cairo_set_line_width(cr, fs * 0.05);
-	for (double v = 0; v <= f.ymax + step * 1e-9; v += step) {
+	for (double v = f.ymin; v <= f.ymax + step * 1e-9; v += step) {
+		double yv = f.log_y ? pow(10, v) : v;
 		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-		cairo_move_to(cr, f.x0, py(&f, v));
-		cairo_line_to(cr, f.x0 + f.w, py(&f, v));
+		cairo_move_to(cr, f.x0, py(&f, yv));
+		cairo_line_to(cr, f.x0 + f.w, py(&f, yv));
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		tick_label(buf, sizeof(buf), v, step);
-		text(cr, f.x0 - fs * 0.4, py(&f, v), buf, fs * 0.8, 1, 0.5, 0);
+		if (f.log_y) snprintf(buf, sizeof(buf), "%.0f", yv);
+		else tick_label(buf, sizeof(buf), v, step);
+		text(cr, f.x0 - fs * 0.4, py(&f, yv), buf, fs * 0.8, 1, 0.5, 0);
 	}
 	step = nice_step(f.xmax, 8);
 	for (double v = 0; v <= f.xmax + step * 1e-9; v += step) {
@@ -209,6 +226,19 @@ static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 		const double *c = palette[(k + (s->n_series > 1 ? 0 : 0)) % 6];
 		double r = fs * (sr->n > 20000 ? 0.08 : sr->n > 3000 ? 0.12 : 0.18);
 
+		if (sr->line_only) {
+			int started = 0;
+			cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+			cairo_set_line_width(cr, fs * 0.09);
+			for (size_t i = 0; i < sr->n; i++) {
+				double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
+				if (!isfinite(x) || !isfinite(y)) { started = 0; continue; }
+				if (!started) { cairo_move_to(cr, x, y); started = 1; }
+				else cairo_line_to(cr, x, y);
+			}
+			cairo_stroke(cr);
+			continue;
+		}
 		cairo_set_source_rgba(cr, c[0], c[1], c[2], sr->n > 3000 ? 0.45 : 0.7);
 		for (size_t i = 0; i < sr->n; i++) {
 			double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
@@ -328,37 +358,37 @@ static int svg_add_desc(const char *path, const char *title, const char *texts, 
 	return rc;
 }
 
-int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err, size_t errlen)
+typedef int (*draw_fn)(cairo_t *cr, const void *spec, double w, double h);
+
+static int draw_curve(cairo_t *cr, const void *spec, double w, double h)
 {
-	struct slc_plot_spec s = *spec;
+	return draw(cr, spec, w, h);
+}
+
+/* Render @fn into @path (.png/.svg/.pdf) through a temporary file. */
+static int render(const char *path, draw_fn fn, const void *spec, const char *title, int width, int height,
+		  char *err, size_t errlen)
+{
 	const char *ext = strrchr(path, '.');
 	char tmp[4096];
 	cairo_surface_t *surf;
 	cairo_t *cr;
 	int rc, kind;
-	size_t total = 0;
 	struct textlog *tlog = NULL;
 
 	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
 		return fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
 	kind = ext[1] == 'p' ? (ext[2] == 'n' ? 0 : 2) : 1;
-	for (size_t k = 0; k < s.n_series; k++) total += s.series[k].n;
-	if (!total)
-		return fail(err, errlen, -EINVAL, "nothing to plot: no samples");
-	if (s.width <= 0) s.width = 1200;
-	if (s.height <= 0) s.height = 700;
-	if (s.width < 200 || s.height < 150 || s.width > 20000 || s.height > 20000)
-		return fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", s.width, s.height);
-	if (!(s.x_scale > 0)) s.x_scale = 1;
-	if (!(s.y_scale > 0)) s.y_scale = 1;
+	if (width < 200 || height < 150 || width > 20000 || height > 20000)
+		return fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", width, height);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
 		return fail(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
 	if (kind == 0)
-		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, s.width, s.height);
+		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
 	else if (kind == 1)
-		surf = cairo_svg_surface_create(tmp, s.width, s.height);
+		surf = cairo_svg_surface_create(tmp, width, height);
 	else
-		surf = cairo_pdf_surface_create(tmp, s.width, s.height);
+		surf = cairo_pdf_surface_create(tmp, width, height);
 	if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
 		rc = fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
 		cairo_surface_destroy(surf);
@@ -374,7 +404,7 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 	}
 	if (tlog)
 		cairo_set_user_data(cr, &textlog_key, tlog, NULL);
-	rc = draw(cr, &s, s.width, s.height);
+	rc = fn(cr, spec, width, height);
 	cairo_destroy(cr);
 	if (!rc && kind == 0 && cairo_surface_write_to_png(surf, tmp) != CAIRO_STATUS_SUCCESS)
 		rc = fail(err, errlen, -EIO, "%s: cannot write the PNG", path);
@@ -383,11 +413,105 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 		rc = fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
 	cairo_surface_destroy(surf);
 	if (!rc && tlog)
-		rc = svg_add_desc(tmp, s.title, tlog->buf, err, errlen);
+		rc = svg_add_desc(tmp, title, tlog->buf, err, errlen);
 	free(tlog);
 	if (!rc && rename(tmp, path))
 		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (rc)
 		unlink(tmp);
 	return rc;
+}
+
+int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err, size_t errlen)
+{
+	struct slc_plot_spec s = *spec;
+	size_t total = 0;
+
+	for (size_t k = 0; k < s.n_series; k++) total += s.series[k].n;
+	if (!total)
+		return fail(err, errlen, -EINVAL, "nothing to plot: no samples");
+	if (s.width <= 0) s.width = 1200;
+	if (s.height <= 0) s.height = 700;
+	if (!(s.x_scale > 0)) s.x_scale = 1;
+	if (!(s.y_scale > 0)) s.y_scale = 1;
+	return render(path, draw_curve, &s, s.title, s.width, s.height, err, errlen);
+}
+
+static void bar_panel(cairo_t *cr, const struct slc_bar_spec *s, int right, double x0, double y0, double w, double h, double fs)
+{
+	double vmax = 0, step, top, bw;
+	char buf[64];
+	size_t n = s->n_groups;
+
+	for (size_t i = 0; i < n; i++) {
+		double v = (right ? s->groups[i].right : s->groups[i].left) / (right ? s->right_scale : s->left_scale);
+		if (isfinite(v) && v > vmax) vmax = v;
+	}
+	if (vmax <= 0) vmax = 1;
+	step = nice_step(vmax * 1.1, 5);
+	top = ceil(vmax * 1.1 / step) * step;
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	text(cr, x0 + w / 2, y0 - fs * 1.0, right ? s->right_label : s->left_label, fs * 0.95, 0.5, 0.5, 1);
+	cairo_set_line_width(cr, fs * 0.05);
+	for (double v = 0; v <= top + step * 1e-9; v += step) {
+		double y = y0 + h - v / top * h;
+		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
+		cairo_move_to(cr, x0, y);
+		cairo_line_to(cr, x0 + w, y);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		tick_label(buf, sizeof(buf), v, step);
+		text(cr, x0 - fs * 0.4, y, buf, fs * 0.8, 1, 0.5, 0);
+	}
+	bw = w / (double)n * 0.6;
+	for (size_t i = 0; i < n; i++) {
+		double v = (right ? s->groups[i].right : s->groups[i].left) / (right ? s->right_scale : s->left_scale);
+		double cx = x0 + (i + 0.5) * w / (double)n;
+		const double *c = palette[i % 6];
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		text(cr, cx, y0 + h + fs * 0.5, s->groups[i].label, fs * 0.8, 0.5, 0, 0);
+		if (!isfinite(v))
+			continue;
+		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+		cairo_rectangle(cr, cx - bw / 2, y0 + h - v / top * h, bw, v / top * h);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		snprintf(buf, sizeof(buf), v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+		text(cr, cx, y0 + h - v / top * h - fs * 0.3, buf, fs * 0.8, 0.5, 1, 0);
+	}
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_set_line_width(cr, fs * 0.08);
+	cairo_rectangle(cr, x0, y0, w, h);
+	cairo_stroke(cr);
+}
+
+static int draw_bars(cairo_t *cr, const void *spec, double W, double H)
+{
+	const struct slc_bar_spec *s = spec;
+	double fs = H / 40.0, top = fs * (s->subtitle ? 6.5 : 5.2), pw = (W - fs * 10) / 2;
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	text(cr, fs * 1.5, fs * 1.6, s->title ? s->title : "", fs * 1.15, 0, 0.5, 1);
+	if (s->subtitle) {
+		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+		text(cr, fs * 1.5, fs * 3.0, s->subtitle, fs * 0.85, 0, 0.5, 0);
+	}
+	bar_panel(cr, s, 0, fs * 4.5, top, pw, H - top - fs * 3, fs);
+	bar_panel(cr, s, 1, fs * 9 + pw, top, pw, H - top - fs * 3, fs);
+	return 0;
+}
+
+int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, size_t errlen)
+{
+	struct slc_bar_spec s = *spec;
+
+	if (!s.n_groups)
+		return fail(err, errlen, -EINVAL, "nothing to plot: no groups");
+	if (s.width <= 0) s.width = 1000;
+	if (s.height <= 0) s.height = 560;
+	if (!(s.left_scale > 0)) s.left_scale = 1;
+	if (!(s.right_scale > 0)) s.right_scale = 1;
+	return render(path, draw_bars, &s, s.title, s.width, s.height, err, errlen);
 }

@@ -14,15 +14,22 @@
 static void plot_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope plot INPUT... -o FILE.{png,svg,pdf} [options]\n"
+		"Usage: slcscope plot INPUT... -o FILE.{png,svg,pdf} [--kind KIND] [options]\n"
 		"\n"
 		"Draw the write curve of INPUT (a trace, fio log or CSV): every sample as a dot,\n"
 		"the 30 s moving average as a line, the phases found by 'slcscope analyze' as\n"
 		"shaded bands with their figures.  With several INPUTs, their first write curves\n"
 		"on one chart with a legend (a drive comparison).\n"
 		"\n"
+		"Kinds (--kind):\n"
+		"  curve     the write curve against data written or time   [one INPUT]\n"
+		"  latency   p50, p99, p99.9 and max latency per interval, against time\n"
+		"  recovery  cache found and burst speed: fresh, after idle, after TRIM (lab plan)\n"
+		"  compare   several INPUTs' first write curves on one chart   [several INPUTs]\n"
+		"\n"
 		"Options:\n"
 		"  -o, --output FILE        .png, .svg or .pdf\n"
+		"  -k, --kind KIND          curve, latency, recovery or compare\n"
 		"      --x bytes|time       x axis: data written (default) or time\n"
 		"      --y bps|iops         y axis: MB/s (default) or IOPS (fixed block size)\n"
 		"  -s, --segment N          which trace segment (default: the first write curve)\n"
@@ -43,11 +50,13 @@ static int parse_dim(const char *opt, int *out, const char *arg)
 static int cmd_plot(int argc, char **argv)
 {
 	enum { O_X = 256, O_Y, O_BINARY, O_W, O_H };
+	enum { K_DEFAULT, K_CURVE, K_LATENCY, K_RECOVERY, K_COMPARE } kind = K_DEFAULT;
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "x", required_argument, NULL, O_X },
 		{ "y", required_argument, NULL, O_Y }, { "segment", required_argument, NULL, 's' },
 		{ "binary", no_argument, NULL, O_BINARY }, { "width", required_argument, NULL, O_W },
-		{ "height", required_argument, NULL, O_H }, { NULL, 0, NULL, 0 },
+		{ "height", required_argument, NULL, O_H }, { "kind", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct curve_opts co = { 0 };
 	struct analyzed *xs = NULL;
@@ -57,9 +66,16 @@ static int cmd_plot(int argc, char **argv)
 	char err[512];
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "o:s:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:s:k:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
+		case 'k':
+			if (strcmp(optarg, "curve") == 0) kind = K_CURVE;
+			else if (strcmp(optarg, "latency") == 0) kind = K_LATENCY;
+			else if (strcmp(optarg, "recovery") == 0) kind = K_RECOVERY;
+			else if (strcmp(optarg, "compare") == 0) kind = K_COMPARE;
+			else return cli_usage("plot", "--kind: '%s' is not curve, latency, recovery or compare", optarg);
+			break;
 		case O_X:
 			if (strcmp(optarg, "bytes") && strcmp(optarg, "time"))
 				return cli_usage("plot", "--x: '%s' is not bytes or time", optarg);
@@ -93,6 +109,12 @@ static int cmd_plot(int argc, char **argv)
 			return cli_usage("plot", "-o: the file name must end in .png, .svg or .pdf");
 	}
 	n = (size_t)(argc - optind);
+	if (kind == K_DEFAULT)
+		kind = n > 1 ? K_COMPARE : K_CURVE;
+	if (kind != K_COMPARE && n > 1)
+		return cli_usage("plot", "--kind %s takes one INPUT", kind == K_CURVE ? "curve" : kind == K_LATENCY ? "latency" : "recovery");
+	if (kind == K_RECOVERY && seg >= 0)
+		return cli_usage("plot", "--kind recovery uses every segment; drop --segment");
 	if (n > 1 && seg >= 0)
 		return cli_usage("plot", "--segment goes with one INPUT");
 	if (n > 8)
@@ -103,8 +125,12 @@ static int cmd_plot(int argc, char **argv)
 	for (k = 0; k < n; k++)
 		if ((rc = analyzed_load(&xs[k], "plot", argv[optind + (int)k], seg, NULL)))
 			goto out;
-	if (n == 1)
+	if (kind == K_CURVE)
 		rc = curve_plot(out, &xs[0], 0, &co, err, sizeof(err));
+	else if (kind == K_LATENCY)
+		rc = latency_plot(out, &xs[0], 0, &co, err, sizeof(err));
+	else if (kind == K_RECOVERY)
+		rc = recovery_plot(out, &xs[0], &co, err, sizeof(err));
 	else
 		rc = curve_plot_many(out, xs, n, &co, err, sizeof(err));
 	rc = rc ? cli_fail("plot", "%s", err) : CLI_OK;

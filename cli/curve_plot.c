@@ -178,3 +178,97 @@ out:
 	free(sr);
 	return rc;
 }
+
+int latency_plot(const char *path, const struct analyzed *x, long k, const struct curve_opts *o,
+		 char *err, size_t errlen)
+{
+	static const char *const names[4] = { "p50", "p99", "p99.9", "max" };
+	const struct slc_input_segment *s;
+	struct slc_plot_series sr[4];
+	struct slc_plot_spec sp = { 0 };
+	char title[512], sub[256], a[32];
+	size_t used = 0;
+
+	if (k < 0 || (size_t)k >= x->n)
+		return snprintf(err, errlen, "no such write curve"), -EINVAL;
+	s = &x->in->segments[x->seg[k]];
+	for (int i = 0; i < 4; i++) {
+		const double *y = i == 0 ? s->lat_p50_us : i == 1 ? s->lat_p99_us : i == 2 ? s->lat_p999_us : s->lat_max_us;
+		int any = 0;
+		for (size_t j = 0; y && j < s->n_samples && !any; j++)
+			any = isfinite(y[j]) && y[j] > 0;
+		if (!any)
+			continue;
+		sr[used] = (struct slc_plot_series){ .label = names[i], .x = s->t_s, .y = y, .n = s->n_samples, .line_only = 1 };
+		used++;
+	}
+	if (!used)
+		return snprintf(err, errlen, "%s has no latencies (imported logs carry none)", x->in->source), -EINVAL;
+	snprintf(title, sizeof(title), "%s: latency", x->in->meta.device_model && x->in->meta.device_model[0] ?
+		 x->in->meta.device_model : x->in->source);
+	snprintf(sub, sizeof(sub), "%s, %s QD%u; percentiles of each %.3g s interval", s->params.step,
+		 slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth,
+		 s->params.interval_s);
+	sp.title = title;
+	sp.subtitle = sub;
+	sp.xlabel = "time (s)";
+	sp.ylabel = "latency (us, log scale)";
+	sp.x_scale = sp.y_scale = 1;
+	sp.width = o->width;
+	sp.height = o->height;
+	sp.series = sr;
+	sp.n_series = used;
+	sp.log_y = 1;
+	return slc_plot_write(path, &sp, err, errlen);
+}
+
+int recovery_plot(const char *path, const struct analyzed *x, const struct curve_opts *o,
+		  char *err, size_t errlen)
+{
+	struct slc_bar_group g[16];
+	char labels[16][64], title[512];
+	struct slc_bar_spec bs = { 0 };
+	const char *wl;
+	size_t ref = SIZE_MAX, n = 0;
+
+	/* the bursts are the curves after the first one of their workload */
+	if (x->n < 2)
+		return snprintf(err, errlen, "%s has one write curve: no recovery to show "
+				"(the lab plan's bursts after idle and after TRIM)", x->in->source), -EINVAL;
+	wl = x->in->segments[x->seg[x->n - 1]].params.workload;
+	for (size_t i = 0; i < x->n && n < 16; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		struct slc_recovery r;
+		char d[32];
+		if (!wl || !s->params.workload || strcmp(s->params.workload, wl))
+			continue;
+		if (ref == SIZE_MAX)
+			ref = i;
+		if (slc_recovery(&r, &x->a[ref], &x->a[i]))
+			continue;
+		if (i == ref)
+			snprintf(labels[n], sizeof(labels[n]), "fresh (%s)", s->params.step);
+		else if (s->params.step && strstr(s->params.step, "trim"))
+			snprintf(labels[n], sizeof(labels[n]), "after TRIM");
+		else
+			snprintf(labels[n], sizeof(labels[n]), "after %s idle",
+				 slc_format_duration(d, sizeof(d), (uint64_t)(s->params.idle_before_s * 1e9)));
+		g[n] = (struct slc_bar_group){ labels[n], r.cache_bytes, r.burst_bps };
+		n++;
+	}
+	if (n < 2)
+		return snprintf(err, errlen, "%s: no burst after the first %s curve", x->in->source, wl ? wl : "write"), -EINVAL;
+	snprintf(title, sizeof(title), "%s: recovery", x->in->meta.device_model && x->in->meta.device_model[0] ?
+		 x->in->meta.device_model : x->in->source);
+	bs.title = title;
+	bs.subtitle = "cache found and burst speed: fresh drive, after idle, after a TRIM of the whole drive";
+	bs.left_label = o->binary ? "SLC cache found (GiB)" : "SLC cache found (GB)";
+	bs.right_label = o->binary ? "burst speed (MiB/s)" : "burst speed (MB/s)";
+	bs.left_scale = o->binary ? 1073741824.0 : 1e9;
+	bs.right_scale = o->binary ? 1048576.0 : 1e6;
+	bs.width = o->width;
+	bs.height = o->height;
+	bs.groups = g;
+	bs.n_groups = n;
+	return slc_plot_bars(path, &bs, err, errlen);
+}

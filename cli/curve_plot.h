@@ -28,4 +28,12 @@ int curve_plot(const char *path, const struct analyzed *x, long k, const struct 
 int curve_plot_many(const char *path, const struct analyzed *xs, size_t n, const struct curve_opts *o,
 		    char *err, size_t errlen);
 
+/* latency_plot() - p50/p99/p99.9/max of analysed segment @k against time (log scale). */
+int latency_plot(const char *path, const struct analyzed *x, long k, const struct curve_opts *o,
+		 char *err, size_t errlen);
+
+/* recovery_plot() - cache found and burst speed: fresh, after idle, after TRIM. */
+int recovery_plot(const char *path, const struct analyzed *x, const struct curve_opts *o,
+		  char *err, size_t errlen);
+
 #endif

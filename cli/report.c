@@ -104,24 +104,68 @@ static void summary(FILE *f, const struct analyzed *x, enum slc_unit_system u, i
 	}
 }
 
-static int inline_svg(FILE *f, const char *path)
+/* Write @line with every id and reference to one prefixed by @pfx. */
+static void put_prefixed(FILE *f, const char *line, const char *pfx)
+{
+	static const char *const marks[] = { "id=\"", "href=\"#", "url(#" };
+
+	while (*line) {
+		const char *best = NULL;
+		size_t blen = 0;
+		for (size_t m = 0; m < 3; m++) {
+			const char *hit = strstr(line, marks[m]);
+			if (hit && (!best || hit < best)) {
+				best = hit;
+				blen = strlen(marks[m]);
+			}
+		}
+		if (!best) {
+			fputs(line, f);
+			return;
+		}
+		fwrite(line, 1, (size_t)(best - line) + blen, f);
+		fputs(pfx, f);
+		line = best + blen;
+	}
+}
+
+/*
+ * Inline an SVG file into the page.  cairo names its glyphs and clips
+ * "glyph0-1", "clip1", ... in every file; several figures in one page would
+ * resolve each other's references, so ids get a per-figure prefix.
+ */
+static int inline_svg(FILE *f, const char *path, int fig)
 {
 	FILE *in = fopen(path, "re");
-	char line[8192];
+	char pfx[16], *buf, *body;
+	long len;
 
 	if (!in)
 		return -errno;
-	while (fgets(line, sizeof(line), in))
-		if (strncmp(line, "<?xml", 5) != 0)
-			fputs(line, f);
+	if (fseek(in, 0, SEEK_END) || (len = ftell(in)) < 0 || fseek(in, 0, SEEK_SET) ||
+	    !(buf = malloc((size_t)len + 1))) {
+		fclose(in);
+		return -EIO;
+	}
+	if (fread(buf, 1, (size_t)len, in) != (size_t)len) {
+		free(buf);
+		fclose(in);
+		return -EIO;
+	}
 	fclose(in);
+	buf[len] = '\0';
+	/* drop the XML prolog: the page is HTML */
+	body = strstr(buf, "<svg");
+	snprintf(pfx, sizeof(pfx), "f%d-", fig);
+	put_prefixed(f, body ? body : buf, pfx);
+	free(buf);
 	return 0;
 }
 
 int report_write(const char *cmd, const char *dir, const struct analyzed *x, int binary, int quiet)
 {
 	enum slc_unit_system u = binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
-	char path[4096], err[512], *json = NULL;
+	char path[4096], err[512], *json = NULL, recovery_svg[4096] = "";
 	char (*svgs)[4096] = calloc(x->n, sizeof(*svgs));
 	FILE *f;
 	int rc = 0;
@@ -168,6 +212,27 @@ int report_write(const char *cmd, const char *dir, const struct analyzed *x, int
 			if (!quiet) fprintf(stderr, "wrote %s\n", path);
 		}
 	}
+	/* latency of every curve that has it, and the recovery chart of the bursts */
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		struct curve_opts co = { .binary = binary };
+		char name[256];
+		snprintf(name, sizeof(name), "latency-%zu-%s.png", x->seg[i], s->params.step && s->params.step[0] ? s->params.step : "curve");
+		path_in(path, sizeof(path), dir, name);
+		if (latency_plot(path, x, (long)i, &co, err, sizeof(err)) == 0 && !quiet)
+			fprintf(stderr, "wrote %s\n", path);
+	}
+	{
+		struct curve_opts co = { .binary = binary };
+		path_in(path, sizeof(path), dir, "recovery.svg");
+		if (recovery_plot(path, x, &co, err, sizeof(err)) == 0) {
+			snprintf(recovery_svg, sizeof(recovery_svg), "%s", path);
+			if (!quiet) fprintf(stderr, "wrote %s\n", path);
+			path_in(path, sizeof(path), dir, "recovery.png");
+			if (recovery_plot(path, x, &co, err, sizeof(err)) == 0 && !quiet)
+				fprintf(stderr, "wrote %s\n", path);
+		}
+	}
 	path_in(path, sizeof(path), dir, "summary.md");
 	if (!(f = fopen(path, "we"))) {
 		rc = cli_fail(cmd, "%s: %s", path, strerror(errno));
@@ -193,7 +258,12 @@ int report_write(const char *cmd, const char *dir, const struct analyzed *x, int
 	summary(f, x, u, 1);
 	for (size_t i = 0; i < x->n; i++) {
 		fprintf(f, "<figure>\n");
-		inline_svg(f, svgs[i]);
+		inline_svg(f, svgs[i], (int)i);
+		fprintf(f, "</figure>\n");
+	}
+	if (recovery_svg[0]) {
+		fprintf(f, "<h2>Recovery</h2>\n<figure>\n");
+		inline_svg(f, recovery_svg, (int)x->n);
 		fprintf(f, "</figure>\n");
 	}
 	fprintf(f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);

@@ -19,6 +19,7 @@ struct slc_plot_series {
 	const double *y;              /* value of each sample (bytes/s or IOPS) */
 	const double *t_s;            /* sample times, for the moving-average window */
 	size_t n;
+	int line_only;                /* draw a thin line through the samples, no dots, no average */
 };
 
 /* A shaded phase band with its label ("SLC cache 2.30 GB, 80.0k IOPS"). */
@@ -39,7 +40,26 @@ struct slc_plot_spec {
 	size_t n_series;
 	const struct slc_plot_band *bands;
 	size_t n_bands;
+	int log_y;                    /* logarithmic y axis (latencies) */
 };
+
+/* A bar chart of a few groups (fresh, after idle, after TRIM) in two panels. */
+struct slc_bar_group {
+	const char *label;            /* "fresh", "after 15m idle", "after TRIM" */
+	double left, right;           /* the two panels' values; NAN: no bar */
+};
+
+struct slc_bar_spec {
+	const char *title, *subtitle;
+	const char *left_label, *right_label;   /* panel titles with units */
+	double left_scale, right_scale;         /* divide values by these */
+	int width, height;
+	const struct slc_bar_group *groups;
+	size_t n_groups;
+};
+
+/** slc_plot_bars() - like slc_plot_write() for a two-panel bar chart. */
+int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, size_t errlen);
 
 /**
  * slc_plot_write() - draw @spec into @path; the format follows the
