@@ -76,8 +76,8 @@ static void summary(FILE *f, const struct analyzed *x, enum slc_unit_system u, i
 			fprintf(f, "%s %s writes at queue depth %u. ", strcmp(s->params.workload, "seq_write") ? "Random" : "Sequential",
 				slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth);
 		if (an->has_cache)
-			fprintf(f, "SLC cache: **%s** at %s. ", slc_format_bytes(a, sizeof(a), an->cache_bytes, u),
-				slc_format_rate(b, sizeof(b), an->cache_bps, u));
+			fprintf(f, html ? "SLC cache: <b>%s</b> at %s. " : "SLC cache: **%s** at %s. ",
+				slc_format_bytes(a, sizeof(a), an->cache_bytes, u), slc_format_rate(b, sizeof(b), an->cache_bps, u));
 		else
 			fprintf(f, "No SLC cache seen. ");
 		if (isfinite(an->erase_bound_start_bytes))

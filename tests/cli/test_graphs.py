@@ -102,6 +102,23 @@ try:
         "biwin_x570_1tb_fresh_200g_seqwrite_1s.csv"), "-o", os.path.join(tmp, "cmp.png"))
     check(os.path.getsize(os.path.join(tmp, "cmp.png")) > 10000, "comparison chart")
 
+    # latency and recovery charts
+    lat = os.path.join(tmp, "lat.png")
+    run("plot", trace, "--kind", "latency", "-o", lat)
+    check(os.path.exists(lat) and Image.open(lat).size == (1200, 700), "latency chart")
+    p = run("plot", trace, "--kind", "recovery", "-o", os.path.join(tmp, "r.png"), rc=1)
+    check(p.returncode == 1 and "no recovery to show" in p.stderr, "recovery needs bursts")
+    lab = os.path.join(tmp, "lab.h5")
+    run("run", "sim:tiny-tlc", "--rand-time", "60s", "--idle", "20s", "--burst", "5s", "--trim-wait", "1s",
+        "--interval", "100ms", "-o", lab, "--quiet")
+    rec = os.path.join(tmp, "rec.svg")
+    run("plot", lab, "--kind", "recovery", "-o", rec)
+    desc = xml.dom.minidom.parse(rec).getElementsByTagName("desc")[0].firstChild.data
+    check("after TRIM" in desc and "SLC cache found (GB)" in desc and "burst speed (MB/s)" in desc,
+          "recovery chart: fresh, after idle, after TRIM")
+    p = run("plot", trace, trace, "--kind", "latency", "-o", os.path.join(tmp, "x.png"), rc=2)
+    check(p.returncode == 2, "latency takes one input")
+
     # report directory
     rep = os.path.join(tmp, "rep")
     run("report", trace, "-o", rep, "--quiet")
