@@ -226,7 +226,17 @@ static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t
 
 	if (!u)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	rc = io_uring_queue_init(entries, &u->ring, 0);
+	/*
+	 * One thread submits and reaps, so let the kernel run completion work
+	 * only when we wait for it (DEFER_TASKRUN, 6.1+) instead of interrupting
+	 * the submitter; fall back to cooperative task work (5.19+), then to
+	 * the plain ring.
+	 */
+	rc = io_uring_queue_init(entries, &u->ring, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(entries, &u->ring, IORING_SETUP_COOP_TASKRUN);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(entries, &u->ring, 0);
 	if (rc < 0) {
 		free(u);
 		return slc_errf(err, errlen, rc, "io_uring is not available (%s): a kernel 5.6 or newer "
