@@ -287,6 +287,11 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 	return 0;
 }
 
+/* Why a group is part of a decay: its own samples fall (first quarter vs
+ * last), it is in a run of small falling steps, or it is a level that runs
+ * without a jump into a decay (the decay's flat head). */
+enum { DECAY_OWN = 1, DECAY_RUN = 2, DECAY_HEAD = 4 };
+
 struct group {
 	size_t first, last;	/* block indices (main blocks, dips between) */
 	double level;		/* bytes / time over its main blocks */
@@ -294,7 +299,7 @@ struct group {
 	double s1, s2, cnt;	/* sum, sum of squares, count of its samples */
 	double p90;		/* 90th percentile of its samples */
 	double cov;		/* coefficient of variation of its samples */
-	int decay;		/* part of a smooth decay */
+	int decay;		/* part of a smooth decay: DECAY_* flags */
 };
 
 static void group_stats(const struct trace *tr, const struct block *b,
@@ -326,7 +331,7 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	q = m / 4 ? m / 4 : 1;
 	first = slc_median(tmp, q);
 	last = slc_median(tmp + m - q, q);
-	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last) g->decay = 1;
+	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last) g->decay = DECAY_OWN;
 	/* robust coefficient of variation: outliers do not make a cache noisy */
 	med = slc_median(tmp, m);
 	g->cov = med > 0 ? slc_mad_sigma(tmp, m) / med : 0;
@@ -365,7 +370,7 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			e++;
 		/* the head of the run is the level the decay starts from */
 		if (e - k + 1 >= DECAY_MIN_BLOCKS)
-			for (size_t q = k + 1; q <= e; q++) g[q].decay = 1;
+			for (size_t q = k + 1; q <= e; q++) g[q].decay |= DECAY_RUN;
 		k = e + 1;
 	}
 	/* a level that runs without a jump into a decay is its beginning */
@@ -379,7 +384,7 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			continue;
 		if (reldiff(sample_quantile(tr, x->i1 - lx, x->i1, 0, 0, 0.5, tmp),
 			    sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
-			g[q].decay = 1;
+			g[q].decay = DECAY_HEAD;
 	}
 	return ng;
 }
@@ -466,12 +471,29 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 	return onset;
 }
 
+/*
+ * Does the curve decay right after the first level (a drive without cache:
+ * a flat phase, then the erase-bound decay)?  When the second level falls
+ * itself or steps down in small steps with what follows, yes.  When it is
+ * only a flat level that later runs into a decay, it is the decay's start
+ * if it is short (the top of the decay, as the first stretch of an MLC
+ * drive's decay after its flat phase), but a level of its own if it lasts
+ * longer than the first level: a short cache, then direct-to-TLC, then
+ * erase-bound (a 7 s cache before an hour of direct-to-TLC writing).
+ */
+static int decays_after_first(const struct group *g, size_t ng)
+{
+	if (ng < 2) return 0;
+	if (g[0].decay || (g[1].decay & (DECAY_OWN | DECAY_RUN))) return 1;
+	return g[1].decay && g[1].dur_s <= g[0].dur_s;
+}
+
 /* Label groups (and so blocks); returns 1 when a cache was found. */
 static int label(struct block *b, struct group *g, size_t ng)
 {
 	size_t k = 0, onset;
 
-	if (ng >= 2 && !g[1].decay && !g[0].decay) {
+	if (ng >= 2 && !decays_after_first(g, ng)) {
 		while (k + 1 < ng) {
 			double later = 0;
 			for (size_t q = k + 1; q < ng; q++) later = fmax(later, g[q].level);
