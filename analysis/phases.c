@@ -67,6 +67,10 @@
 #define BALANCE_REF_MAX 30
 /* Half-width cap (samples) of the byte-balance window at a boundary. */
 #define BALANCE_HALF_MAX 10
+/* Autocorrelation of the noise (for the standard error of a level's mean):
+ * lags summed until it falls to RHO_CUT, at most LAG_MAX samples. */
+#define RHO_CUT 0.05
+#define LAG_MAX 100
 
 struct trace {
 	size_t n;
@@ -415,8 +419,49 @@ static double span_sse(const struct span *s)
 	return s->cnt > 0 ? s->s2 - s->s1 * s->s1 / s->cnt : 0;
 }
 
-/* A lasting drop: clearly slower, and significant against the spread. */
-static int is_drop(const struct span *before, const struct span *after)
+/*
+ * Variance inflation of a mean of autocorrelated samples: the integrated
+ * autocorrelation time 1 + 2 sum_k rho_k, with rho_k the lag-k
+ * autocorrelation of the samples about their block's mean, pooled over the
+ * consolidated blocks (so that level changes do not count), summed up to
+ * the first lag where it falls to RHO_CUT (at most LAG_MAX).  Unlike the
+ * segmentation's AR(1) rho it is not clamped: a slow wander of the native
+ * speed (Ornstein-Uhlenbeck, a correlation time of seconds, sampled every
+ * 100 ms) inflates the variance of a mean twentyfold, and its stretches of
+ * ten seconds above or below the mean are not lasting drops.
+ */
+static double mean_inflation(const struct trace *tr, const struct block *b, size_t nb)
+{
+	double c0 = 0, infl = 1;
+
+	for (size_t j = 0; j < nb; j++) {
+		double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
+
+		if (b[j].dip) continue;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) c0 += (tr->v[i] - m) * (tr->v[i] - m);
+	}
+	if (!(c0 > 0)) return 1;
+	for (size_t k = 1; k <= LAG_MAX; k++) {
+		double ck = 0;
+
+		for (size_t j = 0; j < nb; j++) {
+			double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
+
+			if (b[j].dip) continue;
+			for (size_t i = b[j].i0; i + k < b[j].i1; i++)
+				ck += (tr->v[i] - m) * (tr->v[i + k] - m);
+		}
+		if (ck / c0 <= RHO_CUT) break;
+		infl += 2 * ck / c0;
+	}
+	return infl;
+}
+
+/*
+ * A lasting drop: clearly slower, and significant against the spread, the
+ * standard error inflated by @infl for autocorrelated samples.
+ */
+static int is_drop(const struct span *before, const struct span *after, double infl)
 {
 	double mb, ma, vb, va, se;
 
@@ -426,7 +471,7 @@ static int is_drop(const struct span *before, const struct span *after)
 	ma = after->s1 / after->cnt;
 	vb = span_sse(before) / (before->cnt - 1);
 	va = span_sse(after) / (after->cnt - 1);
-	se = sqrt(fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt);
+	se = sqrt(infl * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
 	return se <= 0 || (mb - ma) / se >= T_SAME;
 }
 
@@ -437,13 +482,13 @@ static int is_drop(const struct span *before, const struct span *after)
  * lasting drop there is an onset, and the part before is searched again
  * for an earlier one (direct-to-TLC, erase-bound, then slower still).
  */
-static size_t erase_onset(const struct group *g, size_t k, size_t ng)
+static size_t erase_onset(const struct group *g, size_t k, size_t ng, double infl)
 {
 	size_t onset = ng, end = ng;
 
 	for (size_t q = k + 1; q < ng; q++) {
 		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
-		if (g[q].decay && is_drop(&before, &after)) {
+		if (g[q].decay && is_drop(&before, &after, infl)) {
 			onset = end = q;
 			break;
 		}
@@ -465,7 +510,7 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 		}
 		before = span_of(g, k, best);
 		after = span_of(g, best, end);
-		if (!is_drop(&before, &after)) break;
+		if (!is_drop(&before, &after, infl)) break;
 		onset = end = best;
 	}
 	return onset;
@@ -489,7 +534,7 @@ static int decays_after_first(const struct group *g, size_t ng)
 }
 
 /* Label groups (and so blocks); returns 1 when a cache was found. */
-static int label(struct block *b, struct group *g, size_t ng)
+static int label(struct block *b, struct group *g, size_t ng, double infl)
 {
 	size_t k = 0, onset;
 
@@ -507,7 +552,7 @@ static int label(struct block *b, struct group *g, size_t ng)
 			k++;
 		}
 	}
-	onset = erase_onset(g, k, ng);
+	onset = erase_onset(g, k, ng, infl);
 	for (size_t q = 0; q < ng; q++) {
 		int kind = q < k ? SLC_PHASE_SLC_CACHE :
 			   q >= onset ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
@@ -757,7 +802,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	while (merge_same(&tr, b, &nb) || merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = make_groups(&tr, b, nb, g, tmp);
-	out->has_cache = label(b, g, ng);
+	out->has_cache = label(b, g, ng, mean_inflation(&tr, b, nb));
 	ret = emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
