@@ -191,6 +191,14 @@ static int slower_phase(const struct trace *tr, const struct block *x, double lm
 	return blevel(tr, x) < (1 - DELTA_SAME) * lm && 3 * (x->i1 - x->i0) >= ctx;
 }
 
+/* Is block x at level lv, or as deep as a drop to lm (a quarter of the way up)? */
+static int same_or_tooth(const struct trace *tr, const struct block *x, double lv, double lm)
+{
+	double lx = blevel(tr, x);
+
+	return reldiff(lx, lv) < DELTA_SAME || lx < lm + 0.25 * (lv - lm);
+}
+
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 static int merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {
@@ -261,18 +269,29 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			else merge_range(b, nb, j, j + 1);
 			return 1;
 		}
-		if (lm < (1 - DELTA_SAME) * fmin(la, lc) && dm <= dc) {
+		if (lm < (1 - DELTA_SAME) * fmin(la, lc) &&
+		    (dm <= dc || (reldiff(la, lc) < DELTA_SAME &&
+				  lm < STALL_FRAC * fmin(la, lc)))) {
 			/* rule 4: a temporary drop */
 			/* context: a few times the drop's length each side */
 			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
 			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
 			size_t l = j, r = j;
 
+			/* a drop inside one level (the same on both sides, as
+			 * a stall inside the cache) recurs only if other drops
+			 * do within that level: its context ends where the
+			 * level does */
+			int inside = reldiff(la, lc) < DELTA_SAME &&
+				     lm < STALL_FRAC * fmin(la, lc);
+
 			while (l > 0 && !slower_phase(tr, b + l - 1, lm, ctx) &&
-			       m->i0 - b[l - 1].i1 < ctx)
+			       m->i0 - b[l - 1].i1 < ctx &&
+			       (!inside || same_or_tooth(tr, b + l - 1, la, lm)))
 				l--;
 			while (r + 1 < *nb && !slower_phase(tr, b + r + 1, lm, ctx) &&
-			       b[r + 1].i0 - m->i1 < ctx)
+			       b[r + 1].i0 - m->i1 < ctx &&
+			       (!inside || same_or_tooth(tr, b + r + 1, lc, lm)))
 				r++;
 			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
 			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;

@@ -99,10 +99,17 @@ def truth_means(seg, phases):
     return {k: v[0] / v[1] for k, v in acc.items() if v[1] > 0}
 
 
-def found_means(an):
-    acc = {}
+def found_means(an, throttle_truth):
+    """Bytes / time per kind over the phases found.  A stall (or a throttled
+    drop when the drive recorded no throttling) counts with the phase it
+    interrupts, as the truth's samples between the events include it."""
+    acc, prev = {}, None
     for p in an["phases"]:
-        x = acc.setdefault(p["kind"], [0.0, 0.0])
+        kind = p["kind"]
+        if kind == "stall" or (kind == "throttled" and not throttle_truth):
+            kind = prev or kind
+        prev = kind
+        x = acc.setdefault(kind, [0.0, 0.0])
         x[0] += p["end_bytes"] - p["start_bytes"]
         x[1] += p["end_s"] - p["start_s"]
     return {k: v[0] / v[1] for k, v in acc.items() if v[1] > 0}
@@ -173,7 +180,8 @@ def main():
             t = time.time()
             seg, an, cpu = run_one(a.slc, pr, plan, a, workdir)
             phases, tr = truth_phases(seg)
-            tm, fm = truth_means(seg, phases), found_means(an)
+            tm = truth_means(seg, phases)
+            fm = found_means(an, "throttled" in tm)
             c, ce, ok1 = cell(an["cache"]["size_bytes"], tr["cache"], CACHE_TOL, 1e9, "")
             o, oe, ok2 = cell(an["erase_bound_start_bytes"], tr["onset"], ONSET_TOL, 1e9, "")
             ms, ok3 = [], True
