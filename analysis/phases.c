@@ -70,7 +70,7 @@
 /* Autocorrelation of the noise (for the standard error of a level's mean):
  * lags summed until it falls to RHO_CUT, at most LAG_MAX samples. */
 #define RHO_CUT 0.05
-#define LAG_MAX 100
+#define LAG_MAX 1000
 
 struct trace {
 	size_t n;
@@ -320,6 +320,8 @@ struct group {
 	double level;		/* bytes / time over its main blocks */
 	double bytes, dur_s;	/* over its main blocks */
 	double s1, s2, cnt;	/* sum, sum of squares, count of its samples */
+	double c0;		/* sum of squares about its blocks' means */
+	double tau;		/* integrated autocorrelation time of that noise */
 	double p90;		/* 90th percentile of its samples */
 	double cov;		/* coefficient of variation of its samples */
 	int decay;		/* part of a smooth decay: DECAY_* flags */
@@ -358,6 +360,47 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	/* robust coefficient of variation: outliers do not make a cache noisy */
 	med = slc_median(tmp, m);
 	g->cov = med > 0 ? slc_mad_sigma(tmp, m) / med : 0;
+}
+
+/*
+ * Variance inflation of the mean of a group's samples: the integrated
+ * autocorrelation time 1 + 2 sum_k rho_k, with rho_k the lag-k
+ * autocorrelation of the samples about their block's mean, pooled over the
+ * group's main blocks (so that level changes do not count), summed up to
+ * the first lag where it falls to RHO_CUT (at most LAG_MAX).  Unlike the
+ * segmentation's AR(1) rho it is neither clamped nor shared between phases:
+ * a slow wander of the native speed (Ornstein-Uhlenbeck, a correlation
+ * time of seconds, sampled every 20-100 ms) inflates the variance of a mean
+ * twentyfold and more, and its stretches of ten seconds above or below the
+ * mean are not lasting drops, while erase-bound GC may alternate sample to
+ * sample.
+ */
+static double group_tau(const struct trace *tr, const struct block *b, struct group *g)
+{
+	double c0 = 0, tau = 1;
+
+	for (size_t j = g->first; j <= g->last; j++) {
+		double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
+
+		if (b[j].dip) continue;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) c0 += (tr->v[i] - m) * (tr->v[i] - m);
+	}
+	g->c0 = c0;
+	if (!(c0 > 0)) return 1;
+	for (size_t k = 1; k <= LAG_MAX; k++) {
+		double ck = 0;
+
+		for (size_t j = g->first; j <= g->last; j++) {
+			double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
+
+			if (b[j].dip) continue;
+			for (size_t i = b[j].i0; i + k < b[j].i1; i++)
+				ck += (tr->v[i] - m) * (tr->v[i + k] - m);
+		}
+		if (ck / c0 <= RHO_CUT) break;
+		tau += 2 * ck / c0;
+	}
+	return tau;
 }
 
 /*
@@ -409,17 +452,19 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			    sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
 			g[q].decay = DECAY_HEAD;
 	}
+	for (size_t q = 0; q < ng; q++) g[q].tau = group_tau(tr, b, g + q);
 	return ng;
 }
 
 /* Speed (bytes / time) and sample sums of groups [a, e). */
 struct span {
 	double level, s1, s2, cnt;
+	double c0, c0tau;	/* for the pooled autocorrelation time */
 };
 
 static struct span span_of(const struct group *g, size_t a, size_t e)
 {
-	struct span r = { 0, 0, 0, 0 };
+	struct span r = { 0, 0, 0, 0, 0, 0 };
 	double bytes = 0, dur = 0;
 
 	for (size_t q = a; q < e; q++) {
@@ -428,6 +473,8 @@ static struct span span_of(const struct group *g, size_t a, size_t e)
 		r.s1 += g[q].s1;
 		r.s2 += g[q].s2;
 		r.cnt += g[q].cnt;
+		r.c0 += g[q].c0;
+		r.c0tau += g[q].c0 * g[q].tau;
 	}
 	r.level = dur > 0 ? bytes / dur : 0;
 	return r;
@@ -439,50 +486,15 @@ static double span_sse(const struct span *s)
 }
 
 /*
- * Variance inflation of a mean of autocorrelated samples: the integrated
- * autocorrelation time 1 + 2 sum_k rho_k, with rho_k the lag-k
- * autocorrelation of the samples about their block's mean, pooled over the
- * consolidated blocks (so that level changes do not count), summed up to
- * the first lag where it falls to RHO_CUT (at most LAG_MAX).  Unlike the
- * segmentation's AR(1) rho it is not clamped: a slow wander of the native
- * speed (Ornstein-Uhlenbeck, a correlation time of seconds, sampled every
- * 100 ms) inflates the variance of a mean twentyfold, and its stretches of
- * ten seconds above or below the mean are not lasting drops.
+ * A lasting drop: clearly slower, and significant against the spread.  The
+ * standard error is inflated by the noise's autocorrelation time, pooled
+ * over both sides (weighted by their sums of squares): under the null
+ * hypothesis both are one level with one noise process, and a short side's
+ * own estimate is biased low (its mean absorbs part of a slow wander).
  */
-static double mean_inflation(const struct trace *tr, const struct block *b, size_t nb)
+static int is_drop(const struct span *before, const struct span *after)
 {
-	double c0 = 0, infl = 1;
-
-	for (size_t j = 0; j < nb; j++) {
-		double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
-
-		if (b[j].dip) continue;
-		for (size_t i = b[j].i0; i < b[j].i1; i++) c0 += (tr->v[i] - m) * (tr->v[i] - m);
-	}
-	if (!(c0 > 0)) return 1;
-	for (size_t k = 1; k <= LAG_MAX; k++) {
-		double ck = 0;
-
-		for (size_t j = 0; j < nb; j++) {
-			double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
-
-			if (b[j].dip) continue;
-			for (size_t i = b[j].i0; i + k < b[j].i1; i++)
-				ck += (tr->v[i] - m) * (tr->v[i + k] - m);
-		}
-		if (ck / c0 <= RHO_CUT) break;
-		infl += 2 * ck / c0;
-	}
-	return infl;
-}
-
-/*
- * A lasting drop: clearly slower, and significant against the spread, the
- * standard error inflated by @infl for autocorrelated samples.
- */
-static int is_drop(const struct span *before, const struct span *after, double infl)
-{
-	double mb, ma, vb, va, se;
+	double mb, ma, vb, va, se, tau;
 
 	if (!(after->level < (1 - DELTA_ERASE) * before->level)) return 0;
 	if (before->cnt < 2 || after->cnt < 2) return 1;
@@ -490,7 +502,9 @@ static int is_drop(const struct span *before, const struct span *after, double i
 	ma = after->s1 / after->cnt;
 	vb = span_sse(before) / (before->cnt - 1);
 	va = span_sse(after) / (after->cnt - 1);
-	se = sqrt(infl * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
+	tau = before->c0 + after->c0 > 0 ?
+	      (before->c0tau + after->c0tau) / (before->c0 + after->c0) : 1;
+	se = sqrt(tau * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
 	return se <= 0 || (mb - ma) / se >= T_SAME;
 }
 
@@ -501,13 +515,13 @@ static int is_drop(const struct span *before, const struct span *after, double i
  * lasting drop there is an onset, and the part before is searched again
  * for an earlier one (direct-to-TLC, erase-bound, then slower still).
  */
-static size_t erase_onset(const struct group *g, size_t k, size_t ng, double infl)
+static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 {
 	size_t onset = ng, end = ng;
 
 	for (size_t q = k + 1; q < ng; q++) {
 		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
-		if (g[q].decay && is_drop(&before, &after, infl)) {
+		if (g[q].decay && is_drop(&before, &after)) {
 			onset = end = q;
 			break;
 		}
@@ -529,7 +543,7 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng, double inf
 		}
 		before = span_of(g, k, best);
 		after = span_of(g, best, end);
-		if (!is_drop(&before, &after, infl)) break;
+		if (!is_drop(&before, &after)) break;
 		onset = end = best;
 	}
 	return onset;
@@ -553,7 +567,7 @@ static int decays_after_first(const struct group *g, size_t ng)
 }
 
 /* Label groups (and so blocks); returns 1 when a cache was found. */
-static int label(struct block *b, struct group *g, size_t ng, double infl)
+static int label(struct block *b, struct group *g, size_t ng)
 {
 	size_t k = 0, onset;
 
@@ -571,7 +585,7 @@ static int label(struct block *b, struct group *g, size_t ng, double infl)
 			k++;
 		}
 	}
-	onset = erase_onset(g, k, ng, infl);
+	onset = erase_onset(g, k, ng);
 	for (size_t q = 0; q < ng; q++) {
 		int kind = q < k ? SLC_PHASE_SLC_CACHE :
 			   q >= onset ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
@@ -608,6 +622,12 @@ static int between(double x, double va, double sa, double vb, double sb)
 	       x > fmin(va, vb) && x < fmax(va, vb);
 }
 
+/* Is x at level vx (within BETWEEN_K sigma) and not at the other level vo? */
+static int at_level(double x, double vx, double sx, double vo, double so)
+{
+	return fabs(x - vx) <= BETWEEN_K * sx && fabs(x - vo) > BETWEEN_K * so;
+}
+
 /*
  * Place the boundary between phase A (ending at sample j) and phase B
  * (starting at j) to sub-sample precision.  Over a window of samples around
@@ -632,8 +652,19 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	 * that their noise (or a comb's teeth) does not move the estimate */
 	local_level(tr, (j - 1) - a0 > l ? j - 1 - l : a0, j - 1, &va, &sa, tmp);
 	local_level(tr, j + 1, b1 - (j + 1) > l ? j + 1 + l : b1, &vb, &sb, tmp);
-	/* the segmentation may put the edge a sample or two off the
-	 * straddling sample (a comb's first sample can look like either) */
+	/* the segmentation may put the edge a sample or two off: a sample
+	 * clearly at A's level on B's side (or the reverse) moves it */
+	for (size_t d = 0; d < BALANCE_SEEK && j + 2 < b1 &&
+	     at_level(tr->v[j], va, sa, vb, sb); d++)
+		j++;
+	for (size_t d = 0; d < BALANCE_SEEK && j > a0 + 2 &&
+	     at_level(tr->v[j - 1], vb, sb, va, sa); d++)
+		j--;
+	lo = hi = j;
+	*t_out = t_start(tr, j);
+	*bytes_out = tr->cum[j];
+	/* ... or off the straddling sample (a comb's first sample can look
+	 * like either) */
 	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
 		if (j - d > a0 && between(tr->v[j - d], va, sa, vb, sb)) lo = j - d;
 		if (j + d < b1 && between(tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
@@ -821,7 +852,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	while (merge_same(&tr, b, &nb) || merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = make_groups(&tr, b, nb, g, tmp);
-	out->has_cache = label(b, g, ng, mean_inflation(&tr, b, nb));
+	out->has_cache = label(b, g, ng);
 	ret = emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
