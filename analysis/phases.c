@@ -508,6 +508,14 @@ static int is_drop(const struct span *before, const struct span *after)
 	return se <= 0 || (mb - ma) / se >= T_SAME;
 }
 
+/* Do groups [a, e) all stay below @level (the speed never comes back)? */
+static int stays_below(const struct group *g, size_t a, size_t e, double level)
+{
+	for (size_t q = a; q < e; q++)
+		if (g[q].level >= level) return 0;
+	return 1;
+}
+
 /*
  * First erase-bound group among the native groups [k, ng), or ng.  A decay
  * starts it when everything from there on is a lasting drop.  Otherwise
@@ -521,7 +529,8 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 
 	for (size_t q = k + 1; q < ng; q++) {
 		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
-		if (g[q].decay && is_drop(&before, &after)) {
+		if (g[q].decay && is_drop(&before, &after) &&
+		    stays_below(g, q, ng, before.level)) {
 			onset = end = q;
 			break;
 		}
@@ -535,12 +544,14 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 			double sse;
 			before = span_of(g, k, q);
 			after = span_of(g, q, end);
+			if (!stays_below(g, q, end, before.level)) continue;
 			sse = span_sse(&before) + span_sse(&after);
 			if (sse < bs) {
 				bs = sse;
 				best = q;
 			}
 		}
+		if (bs == INFINITY) break;
 		before = span_of(g, k, best);
 		after = span_of(g, best, end);
 		if (!is_drop(&before, &after)) break;

@@ -20,7 +20,7 @@ table; a cell is "-" when neither side has the quantity, and an error is
 marked FAIL when it exceeds its tolerance.
 
 usage: bench/analysis_vs_sim.py [--slc build/slcscope] [--plan rand,seq]
-         [--rand-time 2h] [--rand-bytes 2x] [--interval 1s] [--keep DIR]
+         [--rand-time 2h] [--rand-bytes 2x] [--interval 1s] [--keep DIR [--reuse]]
          [PRESET ...]
 """
 import argparse, json, os, resource, subprocess, sys, tempfile, time
@@ -141,10 +141,12 @@ def run_one(slc, preset, plan, a, workdir):
         args += ["--rand-time", a.rand_time, "--rand-bytes", a.rand_bytes]
     else:
         args += ["--seq-bytes", a.seq_bytes]
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    sh(args)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    cpu = float("nan")
+    if not (a.reuse and os.path.exists(path)):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        sh(args)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
     trace = json.loads(sh([slc, "export", path, "--json"]))
     seg = next(s for s in trace["segments"] if s["n_samples"] > 0)
     an = json.loads(sh([slc, "analyze", path, "--json", "--segment", str(seg["index"])]))
@@ -162,6 +164,8 @@ def main():
     ap.add_argument("--seq-bytes", default="1x")
     ap.add_argument("--interval", default="1s")
     ap.add_argument("--keep", help="keep the traces in this directory")
+    ap.add_argument("--reuse", action="store_true",
+                    help="analyse the traces already in --keep DIR instead of running again")
     ap.add_argument("presets", nargs="*")
     a = ap.parse_args()
     presets = a.presets or LARGE
