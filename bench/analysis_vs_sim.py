@@ -100,14 +100,14 @@ def truth_means(seg, phases):
 
 
 def found_means(an, throttle_truth):
-    """Bytes / time per kind over the phases found.  A stall (or a throttled
-    drop when the drive recorded no throttling) counts with the phase it
-    interrupts, as the truth's samples between the events include it."""
+    """Bytes / time per kind over the phases found.  A stall or throttled
+    drop is throttling where the drive recorded throttling, else it counts
+    with the phase it interrupts (the truth's samples include it)."""
     acc, prev = {}, None
     for p in an["phases"]:
         kind = p["kind"]
-        if kind == "stall" or (kind == "throttled" and not throttle_truth):
-            kind = prev or kind
+        if kind in ("stall", "throttled"):
+            kind = "throttled" if throttle_truth else (prev or kind)
         prev = kind
         x = acc.setdefault(kind, [0.0, 0.0])
         x[0] += p["end_bytes"] - p["start_bytes"]
