@@ -508,11 +508,14 @@ static int is_drop(const struct span *before, const struct span *after)
 	return se <= 0 || (mb - ma) / se >= T_SAME;
 }
 
-/* Do groups [a, e) all stay below @level (the speed never comes back)? */
+/*
+ * Do groups [a, e) all stay below @level (the speed never comes back)?
+ * Groups of a few samples (a run's last, partial interval) do not count.
+ */
 static int stays_below(const struct group *g, size_t a, size_t e, double level)
 {
 	for (size_t q = a; q < e; q++)
-		if (g[q].level >= level) return 0;
+		if (g[q].level >= level && g[q].cnt >= TEXTURE_SIDE_MIN) return 0;
 	return 1;
 }
 
@@ -569,11 +572,17 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
  * drive's decay after its flat phase), but a level of its own if it lasts
  * longer than the first level: a short cache, then direct-to-TLC, then
  * erase-bound (a 7 s cache before an hour of direct-to-TLC writing).
+ * Nor does the curve decay when later groups come back above the second.
  */
 static int decays_after_first(const struct group *g, size_t ng)
 {
 	if (ng < 2) return 0;
-	if (g[0].decay || (g[1].decay & (DECAY_OWN | DECAY_RUN))) return 1;
+	if (g[0].decay) return 1;
+	/* a decay does not come back: a slow stretch right after the first
+	 * level that later native writing exceeds is noise (a wander of the
+	 * native speed), not the start of a decay */
+	if (!stays_below(g, 2, ng, (1 + DELTA_SAME) * g[1].level)) return 0;
+	if (g[1].decay & (DECAY_OWN | DECAY_RUN)) return 1;
 	return g[1].decay && g[1].dur_s <= g[0].dur_s;
 }
 

@@ -20,7 +20,8 @@ table; a cell is "-" when neither side has the quantity, and an error is
 marked FAIL when it exceeds its tolerance.
 
 usage: bench/analysis_vs_sim.py [--slc build/slcscope] [--plan rand,seq]
-         [--rand-time 2h] [--rand-bytes 2x] [--interval 1s] [--keep DIR [--reuse]]
+         [--rand-time 2h] [--rand-bytes 2x] [--interval 1s] [--seed 1]
+         [--keep DIR [--reuse]]
          [PRESET ...]
 """
 import argparse, json, os, resource, subprocess, sys, tempfile, time
@@ -136,7 +137,7 @@ def cell(found, truth, tol, scale, unit):
 def run_one(slc, preset, plan, a, workdir):
     path = os.path.join(workdir, f"{preset}-{plan}.h5")
     args = [slc, "run", f"sim:{preset}", "--plan", plan, "-o", path, "--quiet",
-            "--interval", a.interval]
+            "--interval", a.interval, "--seed", str(a.seed)]
     if plan == "rand":
         args += ["--rand-time", a.rand_time, "--rand-bytes", a.rand_bytes]
     else:
@@ -163,6 +164,7 @@ def main():
     ap.add_argument("--rand-bytes", default="2x")
     ap.add_argument("--seq-bytes", default="1x")
     ap.add_argument("--interval", default="1s")
+    ap.add_argument("--seed", type=int, default=1, help="offsets, data and simulated noise")
     ap.add_argument("--keep", help="keep the traces in this directory")
     ap.add_argument("--reuse", action="store_true",
                     help="analyse the traces already in --keep DIR instead of running again")
