@@ -12,10 +12,12 @@
  *   3. a short block above both neighbours is a burst (cache recovered
  *      during a pause) and is absorbed;
  *   4. a block below both neighbours that is no longer than what follows
- *      is a temporary drop: absorbed when such drops recur around it (comb
- *      or sawtooth texture), otherwise kept as a stall / throttled.
- * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound) and
- * every boundary is placed to sub-sample precision by a byte balance.
+ *      (or a stall of any length inside one level) is a temporary drop:
+ *      absorbed when such drops recur around it (comb or sawtooth
+ *      texture), otherwise kept as a stall / throttled.
+ * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound; a
+ * lasting drop is judged with the noise's autocorrelation time) and every
+ * boundary is placed to sub-sample precision by a byte balance.
  */
 #include <errno.h>
 #include <math.h>
