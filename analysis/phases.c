@@ -73,6 +73,11 @@
  * lags summed until it falls to RHO_CUT, at most LAG_MAX samples. */
 #define RHO_CUT 0.05
 #define LAG_MAX 1000
+/* ... and at most LAG_WORK / n lags (not under LAG_FLOOR): the sum costs
+ * n x lags, and a million finely sampled smooth samples would take a
+ * second at 1000 lags. */
+#define LAG_WORK 1e8
+#define LAG_FLOOR 100
 
 struct trace {
 	size_t n;
@@ -369,7 +374,7 @@ static void group_stats(const struct trace *tr, const struct block *b,
  * autocorrelation time 1 + 2 sum_k rho_k, with rho_k the lag-k
  * autocorrelation of the samples about their block's mean, pooled over the
  * group's main blocks (so that level changes do not count), summed up to
- * the first lag where it falls to RHO_CUT (at most LAG_MAX).  Unlike the
+ * the first lag where it falls to RHO_CUT (at most @max_lag).  Unlike the
  * segmentation's AR(1) rho it is neither clamped nor shared between phases:
  * a slow wander of the native speed (Ornstein-Uhlenbeck, a correlation
  * time of seconds, sampled every 20-100 ms) inflates the variance of a mean
@@ -377,7 +382,8 @@ static void group_stats(const struct trace *tr, const struct block *b,
  * mean are not lasting drops, while erase-bound GC may alternate sample to
  * sample.
  */
-static double group_tau(const struct trace *tr, const struct block *b, struct group *g)
+static double group_tau(const struct trace *tr, const struct block *b, struct group *g,
+			size_t max_lag)
 {
 	double c0 = 0, tau = 1;
 
@@ -389,7 +395,7 @@ static double group_tau(const struct trace *tr, const struct block *b, struct gr
 	}
 	g->c0 = c0;
 	if (!(c0 > 0)) return 1;
-	for (size_t k = 1; k <= LAG_MAX; k++) {
+	for (size_t k = 1; k <= max_lag; k++) {
 		double ck = 0;
 
 		for (size_t j = g->first; j <= g->last; j++) {
@@ -412,7 +418,7 @@ static double group_tau(const struct trace *tr, const struct block *b, struct gr
 static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			  struct group *g, double *tmp)
 {
-	size_t ng = 0;
+	size_t ng = 0, max_lag;
 
 	for (size_t j = 0; j < nb; j++) {
 		if (b[j].dip) continue;
@@ -454,7 +460,8 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			    sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
 			g[q].decay = DECAY_HEAD;
 	}
-	for (size_t q = 0; q < ng; q++) g[q].tau = group_tau(tr, b, g + q);
+	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	for (size_t q = 0; q < ng; q++) g[q].tau = group_tau(tr, b, g + q, max_lag);
 	return ng;
 }
 
