@@ -12,10 +12,12 @@
  *   3. a short block above both neighbours is a burst (cache recovered
  *      during a pause) and is absorbed;
  *   4. a block below both neighbours that is no longer than what follows
- *      is a temporary drop: absorbed when such drops recur around it (comb
- *      or sawtooth texture), otherwise kept as a stall / throttled.
- * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound) and
- * every boundary is placed to sub-sample precision by a byte balance.
+ *      (or a stall of any length inside one level) is a temporary drop:
+ *      absorbed when such drops recur around it (comb or sawtooth
+ *      texture), otherwise kept as a stall / throttled.
+ * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound; a
+ * lasting drop is judged with the noise's autocorrelation time) and every
+ * boundary is placed to sub-sample precision by a byte balance.
  */
 #include <errno.h>
 #include <math.h>
@@ -67,6 +69,15 @@
 #define BALANCE_REF_MAX 30
 /* Half-width cap (samples) of the byte-balance window at a boundary. */
 #define BALANCE_HALF_MAX 10
+/* Autocorrelation of the noise (for the standard error of a level's mean):
+ * lags summed until it falls to RHO_CUT, at most LAG_MAX samples. */
+#define RHO_CUT 0.05
+#define LAG_MAX 1000
+/* ... and at most LAG_WORK / n lags (not under LAG_FLOOR): the sum costs
+ * n x lags, and a million finely sampled smooth samples would take a
+ * second at 1000 lags. */
+#define LAG_WORK 1e8
+#define LAG_FLOOR 100
 
 struct trace {
 	size_t n;
@@ -187,6 +198,14 @@ static int slower_phase(const struct trace *tr, const struct block *x, double lm
 	return blevel(tr, x) < (1 - DELTA_SAME) * lm && 3 * (x->i1 - x->i0) >= ctx;
 }
 
+/* Is block x at level lv, or as deep as a drop to lm (a quarter of the way up)? */
+static int same_or_tooth(const struct trace *tr, const struct block *x, double lv, double lm)
+{
+	double lx = blevel(tr, x);
+
+	return reldiff(lx, lv) < DELTA_SAME || lx < lm + 0.25 * (lv - lm);
+}
+
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 static int merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {
@@ -257,18 +276,29 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			else merge_range(b, nb, j, j + 1);
 			return 1;
 		}
-		if (lm < (1 - DELTA_SAME) * fmin(la, lc) && dm <= dc) {
+		if (lm < (1 - DELTA_SAME) * fmin(la, lc) &&
+		    (dm <= dc || (reldiff(la, lc) < DELTA_SAME &&
+				  lm < STALL_FRAC * fmin(la, lc)))) {
 			/* rule 4: a temporary drop */
 			/* context: a few times the drop's length each side */
 			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
 			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
 			size_t l = j, r = j;
 
+			/* a drop inside one level (the same on both sides, as
+			 * a stall inside the cache) recurs only if other drops
+			 * do within that level: its context ends where the
+			 * level does */
+			int inside = reldiff(la, lc) < DELTA_SAME &&
+				     lm < STALL_FRAC * fmin(la, lc);
+
 			while (l > 0 && !slower_phase(tr, b + l - 1, lm, ctx) &&
-			       m->i0 - b[l - 1].i1 < ctx)
+			       m->i0 - b[l - 1].i1 < ctx &&
+			       (!inside || same_or_tooth(tr, b + l - 1, la, lm)))
 				l--;
 			while (r + 1 < *nb && !slower_phase(tr, b + r + 1, lm, ctx) &&
-			       b[r + 1].i0 - m->i1 < ctx)
+			       b[r + 1].i0 - m->i1 < ctx &&
+			       (!inside || same_or_tooth(tr, b + r + 1, lc, lm)))
 				r++;
 			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
 			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
@@ -287,14 +317,21 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 	return 0;
 }
 
+/* Why a group is part of a decay: its own samples fall (first quarter vs
+ * last), it is in a run of small falling steps, or it is a level that runs
+ * without a jump into a decay (the decay's flat head). */
+enum { DECAY_OWN = 1, DECAY_RUN = 2, DECAY_HEAD = 4 };
+
 struct group {
 	size_t first, last;	/* block indices (main blocks, dips between) */
 	double level;		/* bytes / time over its main blocks */
 	double bytes, dur_s;	/* over its main blocks */
 	double s1, s2, cnt;	/* sum, sum of squares, count of its samples */
+	double c0;		/* sum of squares about its blocks' means */
+	double tau;		/* integrated autocorrelation time of that noise */
 	double p90;		/* 90th percentile of its samples */
 	double cov;		/* coefficient of variation of its samples */
-	int decay;		/* part of a smooth decay */
+	int decay;		/* part of a smooth decay: DECAY_* flags */
 };
 
 static void group_stats(const struct trace *tr, const struct block *b,
@@ -326,10 +363,52 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	q = m / 4 ? m / 4 : 1;
 	first = slc_median(tmp, q);
 	last = slc_median(tmp + m - q, q);
-	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last) g->decay = 1;
+	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last) g->decay = DECAY_OWN;
 	/* robust coefficient of variation: outliers do not make a cache noisy */
 	med = slc_median(tmp, m);
 	g->cov = med > 0 ? slc_mad_sigma(tmp, m) / med : 0;
+}
+
+/*
+ * Variance inflation of the mean of a group's samples: the integrated
+ * autocorrelation time 1 + 2 sum_k rho_k, with rho_k the lag-k
+ * autocorrelation of the samples about their block's mean, pooled over the
+ * group's main blocks (so that level changes do not count), summed up to
+ * the first lag where it falls to RHO_CUT (at most @max_lag).  Unlike the
+ * segmentation's AR(1) rho it is neither clamped nor shared between phases:
+ * a slow wander of the native speed (Ornstein-Uhlenbeck, a correlation
+ * time of seconds, sampled every 20-100 ms) inflates the variance of a mean
+ * twentyfold and more, and its stretches of ten seconds above or below the
+ * mean are not lasting drops, while erase-bound GC may alternate sample to
+ * sample.
+ */
+static double group_tau(const struct trace *tr, const struct block *b, struct group *g,
+			size_t max_lag)
+{
+	double c0 = 0, tau = 1;
+
+	for (size_t j = g->first; j <= g->last; j++) {
+		double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
+
+		if (b[j].dip) continue;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) c0 += (tr->v[i] - m) * (tr->v[i] - m);
+	}
+	g->c0 = c0;
+	if (!(c0 > 0)) return 1;
+	for (size_t k = 1; k <= max_lag; k++) {
+		double ck = 0;
+
+		for (size_t j = g->first; j <= g->last; j++) {
+			double m = (tr->sv[b[j].i1] - tr->sv[b[j].i0]) / (double)(b[j].i1 - b[j].i0);
+
+			if (b[j].dip) continue;
+			for (size_t i = b[j].i0; i + k < b[j].i1; i++)
+				ck += (tr->v[i] - m) * (tr->v[i + k] - m);
+		}
+		if (ck / c0 <= RHO_CUT) break;
+		tau += 2 * ck / c0;
+	}
+	return tau;
 }
 
 /*
@@ -339,7 +418,7 @@ static void group_stats(const struct trace *tr, const struct block *b,
 static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			  struct group *g, double *tmp)
 {
-	size_t ng = 0;
+	size_t ng = 0, max_lag;
 
 	for (size_t j = 0; j < nb; j++) {
 		if (b[j].dip) continue;
@@ -365,7 +444,7 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			e++;
 		/* the head of the run is the level the decay starts from */
 		if (e - k + 1 >= DECAY_MIN_BLOCKS)
-			for (size_t q = k + 1; q <= e; q++) g[q].decay = 1;
+			for (size_t q = k + 1; q <= e; q++) g[q].decay |= DECAY_RUN;
 		k = e + 1;
 	}
 	/* a level that runs without a jump into a decay is its beginning */
@@ -379,19 +458,22 @@ static size_t make_groups(const struct trace *tr, struct block *b, size_t nb,
 			continue;
 		if (reldiff(sample_quantile(tr, x->i1 - lx, x->i1, 0, 0, 0.5, tmp),
 			    sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
-			g[q].decay = 1;
+			g[q].decay = DECAY_HEAD;
 	}
+	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	for (size_t q = 0; q < ng; q++) g[q].tau = group_tau(tr, b, g + q, max_lag);
 	return ng;
 }
 
 /* Speed (bytes / time) and sample sums of groups [a, e). */
 struct span {
 	double level, s1, s2, cnt;
+	double c0, c0tau;	/* for the pooled autocorrelation time */
 };
 
 static struct span span_of(const struct group *g, size_t a, size_t e)
 {
-	struct span r = { 0, 0, 0, 0 };
+	struct span r = { 0, 0, 0, 0, 0, 0 };
 	double bytes = 0, dur = 0;
 
 	for (size_t q = a; q < e; q++) {
@@ -400,6 +482,8 @@ static struct span span_of(const struct group *g, size_t a, size_t e)
 		r.s1 += g[q].s1;
 		r.s2 += g[q].s2;
 		r.cnt += g[q].cnt;
+		r.c0 += g[q].c0;
+		r.c0tau += g[q].c0 * g[q].tau;
 	}
 	r.level = dur > 0 ? bytes / dur : 0;
 	return r;
@@ -410,10 +494,16 @@ static double span_sse(const struct span *s)
 	return s->cnt > 0 ? s->s2 - s->s1 * s->s1 / s->cnt : 0;
 }
 
-/* A lasting drop: clearly slower, and significant against the spread. */
+/*
+ * A lasting drop: clearly slower, and significant against the spread.  The
+ * standard error is inflated by the noise's autocorrelation time, pooled
+ * over both sides (weighted by their sums of squares): under the null
+ * hypothesis both are one level with one noise process, and a short side's
+ * own estimate is biased low (its mean absorbs part of a slow wander).
+ */
 static int is_drop(const struct span *before, const struct span *after)
 {
-	double mb, ma, vb, va, se;
+	double mb, ma, vb, va, se, tau;
 
 	if (!(after->level < (1 - DELTA_ERASE) * before->level)) return 0;
 	if (before->cnt < 2 || after->cnt < 2) return 1;
@@ -421,8 +511,21 @@ static int is_drop(const struct span *before, const struct span *after)
 	ma = after->s1 / after->cnt;
 	vb = span_sse(before) / (before->cnt - 1);
 	va = span_sse(after) / (after->cnt - 1);
-	se = sqrt(fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt);
+	tau = before->c0 + after->c0 > 0 ?
+	      (before->c0tau + after->c0tau) / (before->c0 + after->c0) : 1;
+	se = sqrt(tau * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
 	return se <= 0 || (mb - ma) / se >= T_SAME;
+}
+
+/*
+ * Do groups [a, e) all stay below @level (the speed never comes back)?
+ * Groups of a few samples (a run's last, partial interval) do not count.
+ */
+static int stays_below(const struct group *g, size_t a, size_t e, double level)
+{
+	for (size_t q = a; q < e; q++)
+		if (g[q].level >= level && g[q].cnt >= TEXTURE_SIDE_MIN) return 0;
+	return 1;
 }
 
 /*
@@ -438,7 +541,8 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 
 	for (size_t q = k + 1; q < ng; q++) {
 		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
-		if (g[q].decay && is_drop(&before, &after)) {
+		if (g[q].decay && is_drop(&before, &after) &&
+		    stays_below(g, q, ng, before.level)) {
 			onset = end = q;
 			break;
 		}
@@ -452,12 +556,14 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 			double sse;
 			before = span_of(g, k, q);
 			after = span_of(g, q, end);
+			if (!stays_below(g, q, end, before.level)) continue;
 			sse = span_sse(&before) + span_sse(&after);
 			if (sse < bs) {
 				bs = sse;
 				best = q;
 			}
 		}
+		if (bs == INFINITY) break;
 		before = span_of(g, k, best);
 		after = span_of(g, best, end);
 		if (!is_drop(&before, &after)) break;
@@ -466,12 +572,35 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 	return onset;
 }
 
+/*
+ * Does the curve decay right after the first level (a drive without cache:
+ * a flat phase, then the erase-bound decay)?  When the second level falls
+ * itself or steps down in small steps with what follows, yes.  When it is
+ * only a flat level that later runs into a decay, it is the decay's start
+ * if it is short (the top of the decay, as the first stretch of an MLC
+ * drive's decay after its flat phase), but a level of its own if it lasts
+ * longer than the first level: a short cache, then direct-to-TLC, then
+ * erase-bound (a 7 s cache before an hour of direct-to-TLC writing).
+ * Nor does the curve decay when later groups come back above the second.
+ */
+static int decays_after_first(const struct group *g, size_t ng)
+{
+	if (ng < 2) return 0;
+	if (g[0].decay) return 1;
+	/* a decay does not come back: a slow stretch right after the first
+	 * level that later native writing exceeds is noise (a wander of the
+	 * native speed), not the start of a decay */
+	if (!stays_below(g, 2, ng, (1 + DELTA_SAME) * g[1].level)) return 0;
+	if (g[1].decay & (DECAY_OWN | DECAY_RUN)) return 1;
+	return g[1].decay && g[1].dur_s <= g[0].dur_s;
+}
+
 /* Label groups (and so blocks); returns 1 when a cache was found. */
 static int label(struct block *b, struct group *g, size_t ng)
 {
 	size_t k = 0, onset;
 
-	if (ng >= 2 && !g[1].decay && !g[0].decay) {
+	if (ng >= 2 && !decays_after_first(g, ng)) {
 		while (k + 1 < ng) {
 			double later = 0;
 			for (size_t q = k + 1; q < ng; q++) later = fmax(later, g[q].level);
@@ -522,6 +651,12 @@ static int between(double x, double va, double sa, double vb, double sb)
 	       x > fmin(va, vb) && x < fmax(va, vb);
 }
 
+/* Is x at level vx (within BETWEEN_K sigma) and not at the other level vo? */
+static int at_level(double x, double vx, double sx, double vo, double so)
+{
+	return fabs(x - vx) <= BETWEEN_K * sx && fabs(x - vo) > BETWEEN_K * so;
+}
+
 /*
  * Place the boundary between phase A (ending at sample j) and phase B
  * (starting at j) to sub-sample precision.  Over a window of samples around
@@ -546,8 +681,19 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	 * that their noise (or a comb's teeth) does not move the estimate */
 	local_level(tr, (j - 1) - a0 > l ? j - 1 - l : a0, j - 1, &va, &sa, tmp);
 	local_level(tr, j + 1, b1 - (j + 1) > l ? j + 1 + l : b1, &vb, &sb, tmp);
-	/* the segmentation may put the edge a sample or two off the
-	 * straddling sample (a comb's first sample can look like either) */
+	/* the segmentation may put the edge a sample or two off: a sample
+	 * clearly at A's level on B's side (or the reverse) moves it */
+	for (size_t d = 0; d < BALANCE_SEEK && j + 2 < b1 &&
+	     at_level(tr->v[j], va, sa, vb, sb); d++)
+		j++;
+	for (size_t d = 0; d < BALANCE_SEEK && j > a0 + 2 &&
+	     at_level(tr->v[j - 1], vb, sb, va, sa); d++)
+		j--;
+	lo = hi = j;
+	*t_out = t_start(tr, j);
+	*bytes_out = tr->cum[j];
+	/* ... or off the straddling sample (a comb's first sample can look
+	 * like either) */
 	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
 		if (j - d > a0 && between(tr->v[j - d], va, sa, vb, sb)) lo = j - d;
 		if (j + d < b1 && between(tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
