@@ -7,6 +7,7 @@
 
 #include "analyze_input.h"
 #include "cli.h"
+#include "curve_plot.h"
 
 int analyzed_is_curve(const struct slc_input_segment *s)
 {
@@ -106,6 +107,25 @@ int analyzed_json(char **out, const struct analyzed *x)
 		json_object_set_new(o, "workload", json_string(s->params.workload ? s->params.workload : ""));
 		json_object_set_new(o, "block_bytes", json_integer(s->params.block_bytes));
 		json_object_set_new(o, "idle_before_s", json_real(s->params.idle_before_s));
+	}
+	{
+		double t[16], c[16], fresh, rate;
+		int n = idle_recovery_points(x, t, c, 16, &fresh);
+		if (n >= 1) {
+			json_t *ir = json_object(), *pts = json_array();
+			for (int i = 0; i < n; i++) {
+				json_t *pt = json_object();
+				json_object_set_new(pt, "idle_s", json_real(t[i]));
+				json_object_set_new(pt, "cache_bytes", json_real(c[i]));
+				json_object_set_new(pt, "cache_frac", fresh > 0 ? json_real(c[i] / fresh) : json_null());
+				json_array_append_new(pts, pt);
+			}
+			rate = idle_fold_rate_bps(t, c, (size_t)n, fresh);
+			json_object_set_new(ir, "fresh_cache_bytes", isfinite(fresh) ? json_real(fresh) : json_null());
+			json_object_set_new(ir, "fold_bps", isfinite(rate) ? json_real(rate) : json_null());
+			json_object_set_new(ir, "points", pts);
+			json_object_set_new(doc, "idle_recovery", ir);
+		}
 	}
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze_input.h"
+#include "curve_plot.h"
 #include "cli.h"
 
 static void analyze_help(FILE *out)
@@ -100,6 +101,22 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 				slc_format_rate(a, sizeof(a), an->steady.avg_bps, u));
 		else
 			fprintf(f, "  SNIA steady state: not reached\n");
+	}
+	{
+		double t[16], c2[16], fresh, rate;
+		int n = idle_recovery_points(x, t, c2, 16, &fresh);
+		if (n >= 2) {
+			rate = idle_fold_rate_bps(t, c2, (size_t)n, fresh);
+			fprintf(f, "\nidle recovery (cache found after each wait):");
+			for (int i = 0; i < n; i++)
+				fprintf(f, " %s: %s;", slc_format_duration(a, sizeof(a), (uint64_t)(t[i] * 1e9)),
+					slc_format_bytes(b, sizeof(b), c2[i], u));
+			if (isfinite(rate))
+				fprintf(f, "\n  folding about %s (%s per minute)\n", slc_format_rate(a, sizeof(a), rate, u),
+					slc_format_bytes(b, sizeof(b), rate * 60, u));
+			else
+				fprintf(f, "\n  the whole cache was back after the shortest wait\n");
+		}
 	}
 }
 

@@ -25,11 +25,12 @@ static void plot_help(FILE *out)
 		"  curve     the write curve against data written or time   [one INPUT]\n"
 		"  latency   p50, p99, p99.9 and max latency per interval, against time\n"
 		"  recovery  cache found and burst speed: fresh, after idle, after TRIM (lab plan)\n"
+		"  idle      cache recovered against idle time (run --plan idle-sweep)\n"
 		"  compare   several INPUTs' first write curves on one chart   [several INPUTs]\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE        .png, .svg or .pdf\n"
-		"  -k, --kind KIND          curve, latency, recovery or compare\n"
+		"  -k, --kind KIND          curve, latency, recovery, idle or compare\n"
 		"      --x bytes|time       x axis: data written (default) or time\n"
 		"      --y bps|iops         y axis: MB/s (default) or IOPS (fixed block size)\n"
 		"  -s, --segment N          which trace segment (default: the first write curve)\n"
@@ -50,7 +51,7 @@ static int parse_dim(const char *opt, int *out, const char *arg)
 static int cmd_plot(int argc, char **argv)
 {
 	enum { O_X = 256, O_Y, O_BINARY, O_W, O_H };
-	enum { K_DEFAULT, K_CURVE, K_LATENCY, K_RECOVERY, K_COMPARE } kind = K_DEFAULT;
+	enum { K_DEFAULT, K_CURVE, K_LATENCY, K_RECOVERY, K_COMPARE, K_IDLE } kind = K_DEFAULT;
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "x", required_argument, NULL, O_X },
 		{ "y", required_argument, NULL, O_Y }, { "segment", required_argument, NULL, 's' },
@@ -74,7 +75,8 @@ static int cmd_plot(int argc, char **argv)
 			else if (strcmp(optarg, "latency") == 0) kind = K_LATENCY;
 			else if (strcmp(optarg, "recovery") == 0) kind = K_RECOVERY;
 			else if (strcmp(optarg, "compare") == 0) kind = K_COMPARE;
-			else return cli_usage("plot", "--kind: '%s' is not curve, latency, recovery or compare", optarg);
+			else if (strcmp(optarg, "idle") == 0) kind = K_IDLE;
+			else return cli_usage("plot", "--kind: '%s' is not curve, latency, recovery, idle or compare", optarg);
 			break;
 		case O_X:
 			if (strcmp(optarg, "bytes") && strcmp(optarg, "time"))
@@ -112,9 +114,10 @@ static int cmd_plot(int argc, char **argv)
 	if (kind == K_DEFAULT)
 		kind = n > 1 ? K_COMPARE : K_CURVE;
 	if (kind != K_COMPARE && n > 1)
-		return cli_usage("plot", "--kind %s takes one INPUT", kind == K_CURVE ? "curve" : kind == K_LATENCY ? "latency" : "recovery");
-	if (kind == K_RECOVERY && seg >= 0)
-		return cli_usage("plot", "--kind recovery uses every segment; drop --segment");
+		return cli_usage("plot", "--kind %s takes one INPUT", kind == K_CURVE ? "curve" : kind == K_LATENCY ? "latency" :
+				 kind == K_IDLE ? "idle" : "recovery");
+	if ((kind == K_RECOVERY || kind == K_IDLE) && seg >= 0)
+		return cli_usage("plot", "--kind %s uses every segment; drop --segment", kind == K_IDLE ? "idle" : "recovery");
 	if (n > 1 && seg >= 0)
 		return cli_usage("plot", "--segment goes with one INPUT");
 	if (n > 8)
@@ -131,6 +134,8 @@ static int cmd_plot(int argc, char **argv)
 		rc = latency_plot(out, &xs[0], 0, &co, err, sizeof(err));
 	else if (kind == K_RECOVERY)
 		rc = recovery_plot(out, &xs[0], &co, err, sizeof(err));
+	else if (kind == K_IDLE)
+		rc = idle_recovery_plot(out, &xs[0], &co, err, sizeof(err));
 	else
 		rc = curve_plot_many(out, xs, n, &co, err, sizeof(err));
 	rc = rc ? cli_fail("plot", "%s", err) : CLI_OK;

@@ -37,6 +37,9 @@ static void run_help(FILE *out)
 		"        recovery burst; TRIM of the whole target; recovery burst   [default]\n"
 		"  seq   TRIM and wait; sequential fill (a quick cache size)\n"
 		"  rand  TRIM and wait; the random write curve\n"
+		"  idle-sweep  TRIM and wait; a burst that saturates the cache; then for each\n"
+		"        wait of --idle-list: idle, burst (how much cache came back; the burst\n"
+		"        saturates it again).  'slcscope plot --kind idle' draws the result\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE.h5     the trace to write (replaced if it exists)\n"
@@ -50,6 +53,7 @@ static void run_help(FILE *out)
 		"  -i, --interval DURATION  sampling interval (default 1s, down to 10ms)\n"
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
+		"      --idle-list LIST     idle-sweep waits (default 5s,15s,30s,1m,2m,5m,15m)\n"
 		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
 		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
 		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
@@ -291,7 +295,7 @@ static int cmd_run(int argc, char **argv)
 {
 	enum {
 		O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
-		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER,
+		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
@@ -304,6 +308,7 @@ static int cmd_run(int argc, char **argv)
 		{ "destructive", no_argument, NULL, O_DESTRUCTIVE }, { "force", no_argument, NULL, O_FORCE },
 		{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
 		{ "report", required_argument, NULL, 'r' },
+		{ "idle-list", required_argument, NULL, O_IDLE_LIST },
 		{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -368,6 +373,28 @@ static int cmd_run(int argc, char **argv)
 			if (slc_parse_bytes(&to.file_size_bytes, optarg, err, sizeof(err)))
 				return cli_usage("run", "--size: %s", err);
 			break;
+		case O_IDLE_LIST: {
+			char list[512], *save = NULL, *tok;
+			size_t n = 0;
+			uint64_t prev = 0;
+			if (strlen(optarg) >= sizeof(list))
+				return cli_usage("run", "--idle-list: too long");
+			strcpy(list, optarg);
+			for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				uint64_t ns;
+				if (n == sizeof(po.idle_sweep_ns) / sizeof(po.idle_sweep_ns[0]) || n >= 7)
+					return cli_usage("run", "--idle-list: at most 7 waits");
+				if ((rc = cli_parse_duration("run", "--idle-list", tok, &ns)))
+					return rc;
+				if (ns < 1000000000ull || ns <= prev)
+					return cli_usage("run", "--idle-list: waits must be at least 1s and increasing");
+				po.idle_sweep_ns[n++] = prev = ns;
+			}
+			if (!n)
+				return cli_usage("run", "--idle-list: no waits given");
+			po.n_idle_sweep = n;
+			break;
+		}
 		case O_STEADY: u.until_steady = 1; break;
 		case O_STEADY_AFTER:
 			if (slc_parse_size(&u.steady_after, optarg, err, sizeof(err)))

@@ -272,3 +272,77 @@ int recovery_plot(const char *path, const struct analyzed *x, const struct curve
 	bs.n_groups = n;
 	return slc_plot_bars(path, &bs, err, errlen);
 }
+
+int idle_recovery_points(const struct analyzed *x, double *idle_s, double *cache_bytes, size_t max,
+			 double *fresh_bytes)
+{
+	size_t n = 0, ref = SIZE_MAX;
+
+	*fresh_bytes = NAN;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		struct slc_recovery r;
+		if (!s->params.step || strcmp(s->params.workload, "rand_write"))
+			continue;
+		if (ref == SIZE_MAX) {
+			ref = i;
+			*fresh_bytes = x->a[i].has_cache ? x->a[i].cache_bytes : 0;
+			continue;
+		}
+		if (strncmp(s->params.step, "idle_burst", 10) || !(s->params.idle_before_s > 0) || n == max)
+			continue;
+		if (slc_recovery(&r, &x->a[ref], &x->a[i]))
+			continue;
+		idle_s[n] = s->params.idle_before_s;
+		cache_bytes[n] = r.cache_bytes;
+		n++;
+	}
+	return (int)n;
+}
+
+int idle_recovery_plot(const char *path, const struct analyzed *x, const struct curve_opts *o,
+		       char *err, size_t errlen)
+{
+	double t[16], c[16], fresh, ref[2], rt[2];
+	struct slc_plot_series sr[2];
+	struct slc_plot_spec sp = { 0 };
+	char title[512];
+	int n = idle_recovery_points(x, t, c, 16, &fresh);
+
+	if (n < 2)
+		return snprintf(err, errlen, "%s has fewer than two bursts after different idle times "
+				"(run --plan idle-sweep)", x->in->source), -EINVAL;
+	sr[0] = (struct slc_plot_series){ .label = "cache found after the wait", .x = t, .y = c, .n = (size_t)n, .line_only = 1 };
+	ref[0] = ref[1] = fresh;
+	rt[0] = 0;
+	rt[1] = t[n - 1];
+	sr[1] = (struct slc_plot_series){ .label = "fresh drive's cache", .x = rt, .y = ref, .n = 2, .line_only = 1 };
+	snprintf(title, sizeof(title), "%s: idle recovery", x->in->meta.device_model && x->in->meta.device_model[0] ?
+		 x->in->meta.device_model : x->in->source);
+	sp.title = title;
+	sp.subtitle = "SLC cache found by a burst after each idle wait (the burst before it saturated the cache)";
+	sp.xlabel = "idle time (s)";
+	sp.ylabel = o->binary ? "cache recovered (GiB)" : "cache recovered (GB)";
+	sp.x_scale = 1;
+	sp.y_scale = o->binary ? 1073741824.0 : 1e9;
+	sp.width = o->width;
+	sp.height = o->height;
+	sp.series = sr;
+	sp.n_series = isfinite(fresh) && fresh > 0 ? 2 : 1;
+	return slc_plot_write(path, &sp, err, errlen);
+}
+
+double idle_fold_rate_bps(const double *idle_s, const double *cache_bytes, size_t n, double fresh_bytes)
+{
+	double sxy = 0, sxx = 0;
+
+	/* least squares through the origin over the waits that did not yet
+	 * bring the whole cache back: the slope is the folding rate */
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(fresh_bytes) && fresh_bytes > 0 && cache_bytes[i] >= 0.9 * fresh_bytes)
+			continue;
+		sxy += idle_s[i] * cache_bytes[i];
+		sxx += idle_s[i] * idle_s[i];
+	}
+	return sxx > 0 ? sxy / sxx : NAN;
+}

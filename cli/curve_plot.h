@@ -36,4 +36,23 @@ int latency_plot(const char *path, const struct analyzed *x, long k, const struc
 int recovery_plot(const char *path, const struct analyzed *x, const struct curve_opts *o,
 		  char *err, size_t errlen);
 
+/*
+ * idle_recovery_points() - for each idle burst after the first random burst
+ * (the reference), its idle time and the cache it found; returns the count.
+ * @fresh_bytes: the reference's cache (0 without one).
+ */
+int idle_recovery_points(const struct analyzed *x, double *idle_s, double *cache_bytes, size_t max,
+			 double *fresh_bytes);
+
+/*
+ * idle_fold_rate_bps() - the folding rate: slope through the origin of the
+ * cache recovered against idle time, over the waits that had not yet brought
+ * back 90% of @fresh_bytes; NAN when every wait brought it all back.
+ */
+double idle_fold_rate_bps(const double *idle_s, const double *cache_bytes, size_t n, double fresh_bytes);
+
+/* idle_recovery_plot() - cache recovered against idle time (plan idle-sweep). */
+int idle_recovery_plot(const char *path, const struct analyzed *x, const struct curve_opts *o,
+		       char *err, size_t errlen);
+
 #endif

@@ -233,6 +233,12 @@ int report_write(const char *cmd, const char *dir, const struct analyzed *x, int
 				fprintf(stderr, "wrote %s\n", path);
 		}
 	}
+	{
+		struct curve_opts co = { .binary = binary };
+		path_in(path, sizeof(path), dir, "idle-recovery.png");
+		if (idle_recovery_plot(path, x, &co, err, sizeof(err)) == 0 && !quiet)
+			fprintf(stderr, "wrote %s\n", path);
+	}
 	path_in(path, sizeof(path), dir, "summary.md");
 	if (!(f = fopen(path, "we"))) {
 		rc = cli_fail(cmd, "%s: %s", path, strerror(errno));

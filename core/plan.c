@@ -26,6 +26,12 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->trim_wait_ns = 30ull * 1000000000ull;
 	o->interval_ns = 1000000000ull;
 	o->seed = 1;
+	{
+		static const uint64_t waits_s[] = { 5, 15, 30, 60, 120, 300, 900 };
+		o->n_idle_sweep = sizeof(waits_s) / sizeof(waits_s[0]);
+		for (size_t i = 0; i < o->n_idle_sweep; i++)
+			o->idle_sweep_ns[i] = waits_s[i] * 1000000000ull;
+	}
 }
 
 static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_kind kind)
@@ -79,8 +85,22 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 	} else if (strcmp(name, "rand") == 0) {
 		add_trim(p, "trim", o);
 		add_job(p, "rand_curve", SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+	} else if (strcmp(name, "idle-sweep") == 0) {
+		/* trim + saturating burst + (idle + burst) per wait must fit the plan */
+		if (o->n_idle_sweep == 0 || 2 + 2 * o->n_idle_sweep > SLC_PLAN_MAX_STEPS)
+			return slc_errf(err, errlen, -EINVAL, "the idle sweep takes 1 to %d waits",
+					(SLC_PLAN_MAX_STEPS - 2) / 2);
+		add_trim(p, "trim", o);
+		add_job(p, "saturate", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		for (size_t i = 0; i < o->n_idle_sweep; i++) {
+			char name_buf[32];
+			snprintf(name_buf, sizeof(name_buf), "idle_%llus", (unsigned long long)(o->idle_sweep_ns[i] / 1000000000ull));
+			add(p, name_buf, SLC_STEP_IDLE)->wait_ns = o->idle_sweep_ns[i];
+			snprintf(name_buf, sizeof(name_buf), "idle_burst_%llus", (unsigned long long)(o->idle_sweep_ns[i] / 1000000000ull));
+			add_job(p, name_buf, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		}
 	} else {
-		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand)", name);
+		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep)", name);
 	}
 	return 0;
 }

@@ -33,6 +33,15 @@ last_t=$("$bin" export "$tmp/ss.h5" --csv | grep -v '^#' | tail -1 | cut -d, -f2
 grep -q 'SNIA steady state from .* stopping the curve' "$tmp/err" && awk -v t="$last_t" 'BEGIN{exit !(t < 7000)}' \
 	&& ok "--until-steady stopped the curve at ${last_t} s" || bad "--until-steady: t=$last_t $(cat "$tmp/err")"
 
+# idle sweep: cache recovered against idle time; tiny-tlc folds at 40 MB/s
+"$bin" run sim:tiny-tlc --plan idle-sweep --idle-list 2s,4s,8s,30s --burst 5s --trim-wait 2s --interval 20ms \
+	-o "$tmp/sweep.h5" --quiet
+rate=$("$bin" analyze --json "$tmp/sweep.h5" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["idle_recovery"]["fold_bps"])')
+awk -v r="$rate" 'BEGIN{exit !(r > 40e6*0.85 && r < 40e6*1.15)}' && ok "idle sweep: folding $rate B/s (model 40 MB/s, 15%)" \
+	|| bad "idle sweep: folding $rate B/s, model 40 MB/s"
+"$bin" plot "$tmp/sweep.h5" --kind idle -o "$tmp/idle.svg" && grep -q 'idle time (s)' "$tmp/idle.svg" \
+	&& ok "idle-recovery chart" || bad "idle-recovery chart"
+
 # null target: the engine alone
 "$bin" run null:1GB --plan rand --rand-time 1s --trim-wait 0 -o "$tmp/null.h5" --quiet \
 	&& [ "$(samples "$tmp/null.h5")" -ge 1 ] && ok "null target" || bad "null target"

@@ -250,6 +250,8 @@ struct slc_plan_opts {
 	uint64_t trim_wait_ns;        /* wait after each TRIM: 30 s */
 	uint64_t interval_ns;         /* sampling: 1 s */
 	uint64_t seed;
+	uint64_t idle_sweep_ns[12];   /* idle-sweep plan: the waits, shortest first */
+	size_t n_idle_sweep;          /* 5 s, 15 s, 30 s, 1 min, 2 min, 5 min, 15 min */
 };
 
 /** slc_plan_opts_default() - the lab methodology's values. */
@@ -261,6 +263,9 @@ void slc_plan_opts_default(struct slc_plan_opts *o);
  *          idle; recovery burst; TRIM of the whole device; recovery burst
  *   "seq"  TRIM and wait; sequential fill (a quick cache size)
  *   "rand" TRIM and wait; random curve
+ *   "idle-sweep"  TRIM and wait; a burst that saturates the cache; then
+ *          for each wait in @o->idle_sweep_ns: idle, burst (the burst
+ *          shows how much cache came back and saturates it again)
  *
  * Return: 0, or -EINVAL for an unknown name (reason in @err).
  */
