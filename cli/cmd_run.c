@@ -49,7 +49,10 @@ static void run_help(FILE *out)
 		"      --rand-bytes SIZE    ... or stop it after this much (e.g. 2x, 500GB)\n"
 		"      --bs-seq SIZE        sequential block size (default 128k)\n"
 		"      --bs-rand SIZE       random block size (default 4k)\n"
-		"  -q, --qd N               queue depth, 1 to 256 (default 32)\n"
+		"  -q, --qd N               queue depth per job, 1 to 256 (default 32)\n"
+		"  -j, --jobs N             writers at once (default 1): sequential jobs each write\n"
+		"                           their own slice, random ones the whole target;\n"
+		"                           queue depth x jobs is at most 256\n"
 		"  -i, --interval DURATION  sampling interval (default 1s, down to 10ms)\n"
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
@@ -245,6 +248,8 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 			slc_size_resolve(&bytes, &s->bytes, t->capacity_bytes);
 			printf("%s %s QD%u", s->job.kind == SLC_JOB_SEQ_WRITE ? "sequential" : "random",
 			       slc_format_bytes(a, sizeof(a), (double)s->job.block_bytes, SLC_UNITS_BINARY), s->job.queue_depth);
+			if (s->job.jobs > 1)
+				printf(" x %u jobs", s->job.jobs);
 			if (bytes)
 				printf(", until %s written", slc_format_bytes(a, sizeof(a), (double)bytes, units));
 			if (s->job.max_ns)
@@ -302,6 +307,7 @@ static int cmd_run(int argc, char **argv)
 		{ "seq-bytes", required_argument, NULL, O_SEQ_BYTES }, { "rand-time", required_argument, NULL, O_RAND_TIME },
 		{ "rand-bytes", required_argument, NULL, O_RAND_BYTES }, { "bs-seq", required_argument, NULL, O_BS_SEQ },
 		{ "bs-rand", required_argument, NULL, O_BS_RAND }, { "qd", required_argument, NULL, 'q' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "interval", required_argument, NULL, 'i' }, { "idle", required_argument, NULL, O_IDLE },
 		{ "burst", required_argument, NULL, O_BURST }, { "trim-wait", required_argument, NULL, O_TRIM_WAIT },
 		{ "seed", required_argument, NULL, O_SEED }, { "size", required_argument, NULL, O_SIZE },
@@ -335,7 +341,7 @@ static int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	slc_plan_opts_default(&po);
 	u.steady_after.capacity_multiple = 2.0;
-	while ((opt = getopt_long(argc, argv, "o:p:q:i:nr:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:p:q:j:i:nr:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
 		case 'r': report = optarg; break;
@@ -356,6 +362,13 @@ static int cmd_run(int argc, char **argv)
 			if ((rc = cli_parse_uint("run", "--qd", optarg, 1, 256, &qd)))
 				return rc;
 			po.queue_depth = (uint32_t)qd;
+			break;
+		}
+		case 'j': {
+			uint64_t jobs;
+			if ((rc = cli_parse_uint("run", "--jobs", optarg, 1, 64, &jobs)))
+				return rc;
+			po.jobs = (uint32_t)jobs;
 			break;
 		}
 		case 'i':
@@ -415,6 +428,8 @@ static int cmd_run(int argc, char **argv)
 	target = argv[optind];
 	if (!out && !dry)
 		return cli_usage("run", "needs -o FILE.h5 for the trace");
+	if ((uint64_t)po.queue_depth * po.jobs > 256)
+		return cli_usage("run", "--qd %u x --jobs %u is over 256 commands in flight", po.queue_depth, po.jobs);
 	if ((rc = slc_plan_build(&plan, plan_name, &po, err, sizeof(err))))
 		return cli_usage("run", "--plan: %s", err);
 	u.units = SLC_UNITS_DECIMAL;

@@ -90,21 +90,24 @@ static int check_job(const struct slc_target *t, struct slc_job *j, char *err, s
 		j->block_bytes = j->kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096;
 	if (!j->queue_depth)
 		j->queue_depth = 32;
+	if (!j->jobs)
+		j->jobs = 1;
 	if (!j->interval_ns)
 		j->interval_ns = 1000000000ull;
 	if (j->block_bytes % align || j->block_bytes > (64u << 20))
 		return slc_errf(err, errlen, -EINVAL, "block size %u is not a multiple of the target's %u-byte "
 			    "logical block or is over 64 MiB", j->block_bytes, align);
-	if (j->queue_depth > MAX_QD)
-		return slc_errf(err, errlen, -EINVAL, "queue depth %u is over %u", j->queue_depth, MAX_QD);
+	if (j->jobs > 64 || (uint64_t)j->queue_depth * j->jobs > MAX_QD)
+		return slc_errf(err, errlen, -EINVAL, "queue depth %u x %u jobs is over %u commands in flight",
+				j->queue_depth, j->jobs, MAX_QD);
 	if (j->offset_bytes % align)
 		return slc_errf(err, errlen, -EINVAL, "offset is not a multiple of the %u-byte logical block", align);
 	if (j->offset_bytes >= t->capacity_bytes)
 		return slc_errf(err, errlen, -EINVAL, "offset is past the end of the target");
 	if (!j->range_bytes || j->range_bytes > t->capacity_bytes - j->offset_bytes)
 		j->range_bytes = t->capacity_bytes - j->offset_bytes;
-	if (j->range_bytes < j->block_bytes)
-		return slc_errf(err, errlen, -EINVAL, "the range is smaller than one block");
+	if (j->range_bytes / j->jobs < j->block_bytes)
+		return slc_errf(err, errlen, -EINVAL, "the range is smaller than one block per job");
 	if (!j->max_bytes && !j->max_ns)
 		return slc_errf(err, errlen, -EINVAL, "a job needs a size or a time limit");
 	return 0;
@@ -121,14 +124,18 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	struct slc_io ios[MAX_QD], *done[MAX_QD];
 	void *bufs[MAX_QD] = { 0 };
 	uint32_t free_slots[MAX_QD], nfree, inflight = 0, ah = 0;
-	uint64_t ahead[AHEAD], nblk, pos = 0, submitted = 0, rng, deadline, last;
+	uint64_t ahead[AHEAD], nblk, submitted = 0, rng, deadline, last;
+	uint64_t pos[64] = { 0 }, slice;   /* sequential jobs: position in each job's slice */
+	uint32_t qd, next_job = 0;
 	int rc = 0, submitting = 1, reads = job->kind == SLC_JOB_RAND_READ;
 
 	memset(res, 0, sizeof(*res));
 	if ((rc = check_job(t, &j, err, errlen)))
 		return rc;
 	nblk = j.range_bytes / j.block_bytes;
-	for (uint32_t i = 0; i < j.queue_depth; i++) {
+	slice = nblk / j.jobs;             /* blocks per sequential job */
+	qd = j.queue_depth * j.jobs;       /* commands in flight, all jobs */
+	for (uint32_t i = 0; i < qd; i++) {
 		if (posix_memalign(&bufs[i], 4096, j.block_bytes)) {
 			bufs[i] = NULL;
 			rc = slc_errf(err, errlen, -ENOMEM, "out of memory for I/O buffers");
@@ -136,12 +143,12 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 		}
 	}
 	slc_datagen_init(&gen, j.data, j.compress_ratio, j.seed);
-	for (uint32_t i = 0; i < j.queue_depth; i++) {
+	for (uint32_t i = 0; i < qd; i++) {
 		slc_datagen_fill(&gen, bufs[i], j.block_bytes);
-		free_slots[i] = j.queue_depth - 1 - i;
+		free_slots[i] = qd - 1 - i;
 	}
-	nfree = j.queue_depth;
-	if (t->ops->register_buffers && (rc = t->ops->register_buffers(t, bufs, j.queue_depth, j.block_bytes))) {
+	nfree = qd;
+	if (t->ops->register_buffers && (rc = t->ops->register_buffers(t, bufs, qd, j.block_bytes))) {
 		rc = slc_errf(err, errlen, rc, "cannot register I/O buffers: %s", strerror(-rc));
 		goto out;
 	}
@@ -174,8 +181,11 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 				io->len = (uint32_t)((j.max_bytes - submitted + j.block_bytes - 1) / j.block_bytes * j.block_bytes);
 			io->is_read = reads;
 			if (j.kind == SLC_JOB_SEQ_WRITE) {
-				io->offset = j.offset_bytes + pos * j.block_bytes;
-				pos = pos + 1 == nblk ? 0 : pos + 1;
+				/* jobs take turns, each in its own slice */
+				uint32_t k = next_job;
+				next_job = next_job + 1 == j.jobs ? 0 : next_job + 1;
+				io->offset = j.offset_bytes + ((uint64_t)k * slice + pos[k]) * j.block_bytes;
+				pos[k] = pos[k] + 1 == slice ? 0 : pos[k] + 1;
 			} else {
 				io->offset = ahead[ah];
 				ahead[ah] = j.offset_bytes +
@@ -199,7 +209,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 		}
 		if (!inflight)
 			break;
-		n = t->ops->reap(t, done, j.queue_depth, 1);
+		n = t->ops->reap(t, done, qd, 1);
 		if (n < 0) {
 			if (n == -EINTR)
 				continue;
@@ -239,7 +249,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	}
 	/* drain anything a failure left in flight so the buffers can be freed */
 	while (inflight) {
-		int n = t->ops->reap(t, done, j.queue_depth, 1);
+		int n = t->ops->reap(t, done, qd, 1);
 		if (n <= 0 && n != -EINTR)
 			break;
 		if (n > 0)
@@ -261,7 +271,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	if (!rc && stop && *stop)
 		rc = -ECANCELED;
 out:
-	for (uint32_t i = 0; i < j.queue_depth; i++)
+	for (uint32_t i = 0; i < MAX_QD; i++)
 		free(bufs[i]);
 	return rc;
 }

@@ -20,6 +20,7 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->seq_block_bytes = 128u << 10;
 	o->rand_block_bytes = 4096;
 	o->queue_depth = 32;
+	o->jobs = 1;
 	o->rand_ns = 7200ull * 1000000000ull;
 	o->idle_ns = 900ull * 1000000000ull;
 	o->burst_ns = 60ull * 1000000000ull;
@@ -57,6 +58,7 @@ static void add_job(struct slc_plan *p, const char *name, enum slc_job_kind kind
 	s->job.kind = kind;
 	s->job.block_bytes = kind == SLC_JOB_SEQ_WRITE ? o->seq_block_bytes : o->rand_block_bytes;
 	s->job.queue_depth = o->queue_depth;
+	s->job.jobs = o->jobs;
 	s->job.max_ns = max_ns;
 	s->job.interval_ns = o->interval_ns;
 	s->job.seed = o->seed + p->n;
@@ -196,7 +198,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		sp.block_bytes = s->kind == SLC_STEP_JOB ? (job.block_bytes ? job.block_bytes :
 			(job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
 		sp.queue_depth = s->kind == SLC_STEP_JOB ? (job.queue_depth ? job.queue_depth : 32) : 0;
-		sp.jobs = 1;
+		sp.jobs = s->kind == SLC_STEP_JOB ? (job.jobs ? job.jobs : 1) : 0;
 		sp.offset_bytes = job.offset_bytes;
 		sp.range_bytes = job.range_bytes ? job.range_bytes : t->capacity_bytes;
 		sp.idle_before_s = idle_before_s;

@@ -198,6 +198,7 @@ struct failing {
 	struct slc_io *q[512];
 	unsigned n;
 	uint64_t clock, fail_at;
+	uint64_t slice_bytes, written[8];   /* bytes submitted per slice, when slice_bytes */
 };
 
 static int f_submit(struct slc_target *t, struct slc_io *io, void *buf)
@@ -205,6 +206,8 @@ static int f_submit(struct slc_target *t, struct slc_io *io, void *buf)
 	struct failing *f = t->priv;
 	(void)buf;
 	io->submit_ns = f->clock;
+	if (f->slice_bytes && io->offset / f->slice_bytes < 8)
+		f->written[io->offset / f->slice_bytes] += io->len;
 	f->q[f->n++] = io;
 	return 0;
 }
@@ -273,6 +276,29 @@ static void test_device_error_keeps_trace(void **state)
 	unlink(path);
 }
 
+/* Sequential jobs write their own slices: 4 jobs over 64 MiB, 16 MiB each,
+ * so 16 MiB of I/O puts 4 MiB at the start of every slice. */
+static void test_engine_seq_jobs(void **state)
+{
+	struct failing f = { .fail_at = UINT64_MAX, .slice_bytes = 16u << 20 };
+	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "rec",
+				.capacity_bytes = 64u << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_job_result res;
+	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .block_bytes = 131072, .queue_depth = 8, .jobs = 4,
+			       .max_bytes = 16u << 20 };
+	char err[256];
+	(void)state;
+
+	assert_int_equal(slc_engine_run(&t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_true(res.bytes == 16u << 20);
+	for (int k = 0; k < 4; k++)
+		if (f.written[k] != 4u << 20)
+			fail_msg("slice %d got %llu bytes", k, (unsigned long long)f.written[k]);
+	job.jobs = 64;
+	assert_int_equal(slc_engine_run(&t, &job, NULL, NULL, &res, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "commands in flight"));
+}
+
 /* Files and devices: a regular file is never treated as a block device, and
  * the block-device check refuses a non-device with a reason. */
 static void test_blockdev_check_on_file(void **state)
@@ -289,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_data_incompressible_unique),
 		cmocka_unit_test(test_engine_byte_limit),
 		cmocka_unit_test(test_engine_time_limit_sim),
+		cmocka_unit_test(test_engine_seq_jobs),
 		cmocka_unit_test(test_engine_stop),
 		cmocka_unit_test(test_engine_bad_jobs),
 		cmocka_unit_test(test_latency_percentiles),

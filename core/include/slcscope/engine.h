@@ -160,7 +160,10 @@ enum slc_job_kind {
 struct slc_job {
 	enum slc_job_kind kind;
 	uint32_t block_bytes;         /* default 128 KiB sequential, 4 KiB random */
-	uint32_t queue_depth;         /* default 32, at most 256 */
+	uint32_t queue_depth;         /* per job; default 32; queue_depth x jobs at most 256 */
+	uint32_t jobs;                /* writers sharing the target, default 1: sequential
+				       * jobs each write their own slice of the range, random
+				       * jobs all draw over the whole range */
 	uint64_t offset_bytes;        /* region start */
 	uint64_t range_bytes;         /* region length; 0 = to the end */
 	uint64_t max_bytes;           /* stop after this many bytes (0: no limit) */
@@ -242,7 +245,8 @@ struct slc_plan_opts {
 	struct slc_size seq_bytes;    /* sequential fill: 1x */
 	uint32_t seq_block_bytes;     /* 128 KiB */
 	uint32_t rand_block_bytes;    /* 4 KiB */
-	uint32_t queue_depth;         /* 32 */
+	uint32_t queue_depth;         /* 32, per job */
+	uint32_t jobs;                /* 1 */
 	uint64_t rand_ns;             /* random curve: 2 h */
 	struct slc_size rand_bytes;   /* ... or this many bytes (0: time only) */
 	uint64_t idle_ns;             /* idle before the recovery burst: 15 min */
