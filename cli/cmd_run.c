@@ -18,6 +18,7 @@
 
 #include "slcscope/analysis.h"
 #include "slcscope/core.h"
+#include "slcscope/probes.h"
 #include "cli.h"
 #include "report.h"
 
@@ -339,6 +340,11 @@ static int cmd_run(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* the command line as typed, before getopt permutes argv */
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(cmdline);
+		snprintf(cmdline + n, sizeof(cmdline) - n, "%s%s", i ? " " : "slcscope ", argv[i]);
+	}
 	slc_plan_opts_default(&po);
 	u.steady_after.capacity_multiple = 2.0;
 	while ((opt = getopt_long(argc, argv, "o:p:q:j:i:nr:", opts, NULL)) != -1) {
@@ -471,16 +477,23 @@ static int cmd_run(int argc, char **argv)
 		slc_target_close(t);
 		return cli_fail("run", "cannot create '%s': %s", report, strerror(errno));
 	}
-	for (int i = 0; i < argc; i++) {
-		size_t n = strlen(cmdline);
-		snprintf(cmdline + n, sizeof(cmdline) - n, "%s%s", i ? " " : "slcscope ", argv[i]);
-	}
 	{
 		struct slc_trace_meta meta = {
 			.command_line = cmdline, .target = t->spec,
 			.device_model = t->sim ? slc_sim_model_of(t->sim)->description : NULL,
 			.capacity_bytes = t->capacity_bytes, .logical_block_bytes = t->logical_block_bytes,
 		};
+		struct slc_sysfs_info si;
+		char real[4096], model[256];
+		/* what sysfs knows of a block device goes into the trace */
+		if (t->kind == SLC_TARGET_BLOCKDEV && realpath(t->spec, real) &&
+		    slc_sysfs_probe(&si, "/sys", strrchr(real, '/') + 1) == 0) {
+			snprintf(model, sizeof(model), "%s%s%s", si.vendor, si.vendor[0] && si.model[0] ? " " : "",
+				 si.model[0] ? si.model : si.name);
+			meta.device_model = model;
+			meta.device_serial = si.serial[0] ? si.serial : NULL;
+			meta.device_firmware = si.firmware[0] ? si.firmware : NULL;
+		}
 		if ((rc = slc_trace_create(&trace, out, &meta, err, sizeof(err)))) {
 			slc_target_close(t);
 			return cli_fail("run", "%s", err);
