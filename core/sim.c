@@ -454,14 +454,29 @@ static uint32_t slc_slot(struct slc_sim *s, double *unit_ns)
 }
 
 /*
+ * Continue the background relocation of bg_victim by up to @max units at
+ * @unit_ns each, counting the bytes in *@counter; erase it when done.
+ * Returns the slots examined, at least 1 so that callers make progress.
+ */
+static uint32_t bg_advance(struct slc_sim *s, uint32_t max, double unit_ns, double *cost, uint64_t *counter)
+{
+	uint32_t moved, n = relocate(s, s->bg_victim, &s->bg_pos, max, &moved);
+
+	*cost += moved * unit_ns;
+	*counter += (uint64_t)moved * s->m.unit_bytes;
+	s->c.nand_write_bytes += (uint64_t)moved * s->m.unit_bytes;
+	if (s->bg_pos >= s->blk[s->bg_victim].written)
+		erase_block(s, s->bg_victim, cost);
+	return n ? n : 1;
+}
+
+/*
  * Fold up to @max units of the oldest SLC block into native blocks; the open
  * SLC block counts once no full one is left.  Returns units examined, 0 when
  * the cache is empty.
  */
 static uint32_t fold_step(struct slc_sim *s, uint32_t max, double unit_ns, double *cost, uint64_t now_ns)
 {
-	uint32_t moved, n;
-
 	/* folding consumes native blocks; leave the last ones to foreground GC */
 	if (s->nfree_gen <= 2)
 		return 0;
@@ -483,19 +498,12 @@ static uint32_t fold_step(struct slc_sim *s, uint32_t max, double unit_ns, doubl
 		s->bg_pos = 0;
 		s->bg_is_fold = 1;
 	}
-	n = relocate(s, s->bg_victim, &s->bg_pos, max, &moved);
-	*cost += moved * unit_ns;
-	s->c.fold_bytes += (uint64_t)moved * s->m.unit_bytes;
-	s->c.nand_write_bytes += (uint64_t)moved * s->m.unit_bytes;
-	if (s->bg_pos >= s->blk[s->bg_victim].written)
-		erase_block(s, s->bg_victim, cost);
-	return n ? n : 1;
+	return bg_advance(s, max, unit_ns, cost, &s->c.fold_bytes);
 }
 
 /* One step of idle GC, like fold_step(); 0 when nothing is worth doing. */
 static uint32_t idle_gc_step(struct slc_sim *s, uint32_t max, double *cost)
 {
-	uint32_t moved, n;
 	uint64_t free_bytes = (uint64_t)s->nfree_gen * s->ppb * s->m.unit_bytes;
 
 	if (s->nfree_gen <= 2)
@@ -511,13 +519,7 @@ static uint32_t idle_gc_step(struct slc_sim *s, uint32_t max, double *cost)
 		s->bg_pos = 0;
 		s->bg_is_fold = 0;
 	}
-	n = relocate(s, s->bg_victim, &s->bg_pos, max, &moved);
-	*cost += moved * s->idle_gc_ns;
-	s->c.gc_copy_bytes += (uint64_t)moved * s->m.unit_bytes;
-	s->c.nand_write_bytes += (uint64_t)moved * s->m.unit_bytes;
-	if (s->bg_pos >= s->blk[s->bg_victim].written)
-		erase_block(s, s->bg_victim, cost);
-	return n ? n : 1;
+	return bg_advance(s, max, s->idle_gc_ns, cost, &s->c.gc_copy_bytes);
 }
 
 /* ---- thermal model ---- */
