@@ -127,10 +127,78 @@ int analyzed_json(char **out, const struct analyzed *x)
 			json_object_set_new(doc, "idle_recovery", ir);
 		}
 	}
+	{
+		struct slc_trim_response tr[4];
+		size_t tseg[4];
+		int n = analyzed_trim_responses(x, tr, tseg, 4);
+		if (n > 0) {
+			json_t *arr = json_array();
+			for (int i = 0; i < n; i++) {
+				json_t *o = json_object();
+				json_object_set_new(o, "segment", json_integer((json_int_t)tseg[i]));
+				json_object_set_new(o, "baseline_bps", json_real(tr[i].baseline_bps));
+				json_object_set_new(o, "stall_s", json_real(tr[i].stall_s));
+				json_object_set_new(o, "slow_s", json_real(tr[i].slow_s));
+				json_object_set_new(o, "slow_frac", isfinite(tr[i].slow_frac) ? json_real(tr[i].slow_frac) : json_null());
+				json_object_set_new(o, "min_frac", isfinite(tr[i].min_frac) ? json_real(tr[i].min_frac) : json_null());
+				json_object_set_new(o, "max_latency_us", isfinite(tr[i].max_latency_us) ? json_real(tr[i].max_latency_us) : json_null());
+				json_object_set_new(o, "max_p99_us", isfinite(tr[i].max_p99_us) ? json_real(tr[i].max_p99_us) : json_null());
+				json_object_set_new(o, "recovered", json_boolean(tr[i].recovered));
+				json_array_append_new(arr, o);
+			}
+			json_object_set_new(doc, "trim_response", arr);
+		}
+	}
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)
 		json_object_set_new(doc, "target", json_string(x->in->meta.target));
 	*out = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	json_decref(doc);
 	return *out ? 0 : -ENOMEM;
+}
+
+/* Mean read speed of a segment (bytes / time). */
+static double seg_mean_bps(const struct slc_input_segment *s)
+{
+	double t = 0;
+
+	for (size_t k = 0; k < s->n_samples; k++)
+		t += s->interval_s[k];
+	return t > 0 && s->n_samples ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
+}
+
+int analyzed_trim_responses(const struct analyzed *x, struct slc_trim_response *out, size_t *seg, size_t max)
+{
+	size_t n = 0;
+	double baseline = NAN;
+	int after_trim = 0;
+
+	for (size_t i = 0; i < x->in->n_segments && n < max; i++) {
+		const struct slc_input_segment *s = &x->in->segments[i];
+		const char *w = s->params.workload ? s->params.workload : "";
+		double *b;
+
+		if (strcmp(w, "trim") == 0) {
+			after_trim = 1;
+			continue;
+		}
+		if (strcmp(w, "rand_read") || s->n_samples == 0) {
+			after_trim = 0;      /* only reads right after a TRIM count */
+			continue;
+		}
+		if (!after_trim) {
+			baseline = seg_mean_bps(s);
+			continue;
+		}
+		after_trim = 0;
+		if (!(baseline > 0) || !(b = malloc(s->n_samples * sizeof(*b))))
+			continue;
+		for (size_t k = 0; k < s->n_samples; k++)
+			b[k] = (double)s->bytes_total[k] - (k ? (double)s->bytes_total[k - 1] : 0.0);
+		if (slc_trim_response(&out[n], s->t_s, s->interval_s, b, s->lat_p99_us, s->lat_max_us,
+				      s->n_samples, baseline) == 0)
+			seg[n++] = i;
+		free(b);
+	}
+	return (int)n;
 }

@@ -32,4 +32,11 @@ void analyzed_free(struct analyzed *x);
 /* The phases JSON with step/workload/segment added to each segments[] entry. */
 int analyzed_json(char **out, const struct analyzed *x);
 
+/*
+ * analyzed_trim_responses() - for every random-read segment that follows a
+ * TRIM step, the stall and slowdown against the random reads before it.
+ * Fills @out and @seg (trace segment index); returns the count.
+ */
+int analyzed_trim_responses(const struct analyzed *x, struct slc_trim_response *out, size_t *seg, size_t max);
+
 #endif

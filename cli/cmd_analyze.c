@@ -103,6 +103,17 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 			fprintf(f, "  SNIA steady state: not reached\n");
 	}
 	{
+		struct slc_trim_response tr[4];
+		size_t tseg[4];
+		int n = analyzed_trim_responses(x, tr, tseg, 4);
+		for (int i = 0; i < n; i++) {
+			fprintf(f, "\nreads after the TRIM (segment %zu): stalled %.2f s, then %.2f s at %.0f%% of %s"
+				" (slowest interval %.0f%%)%s; longest read %.1f ms\n", tseg[i], tr[i].stall_s, tr[i].slow_s,
+				tr[i].slow_frac * 100, slc_format_rate(a, sizeof(a), tr[i].baseline_bps, u), tr[i].min_frac * 100,
+				tr[i].recovered ? "" : ", not back by the end", tr[i].max_latency_us / 1000);
+		}
+	}
+	{
 		double t[16], c2[16], fresh, rate;
 		int n = idle_recovery_points(x, t, c2, 16, &fresh);
 		if (n >= 2) {

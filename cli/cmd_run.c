@@ -38,6 +38,10 @@ static void run_help(FILE *out)
 		"        recovery burst; TRIM of the whole target; recovery burst   [default]\n"
 		"  seq   TRIM and wait; sequential fill (a quick cache size)\n"
 		"  rand  TRIM and wait; the random write curve\n"
+		"  trim-response  TRIM and wait; write 2 x --trim-bytes; random 4 KiB reads of\n"
+		"        the second half (5 s, baseline); TRIM the first half; at once the same\n"
+		"        reads for --read-time, sampled every 100 ms: how long reads stall and\n"
+		"        how slow they get after a large delete\n"
 		"  idle-sweep  TRIM and wait; a burst that saturates the cache; then for each\n"
 		"        wait of --idle-list: idle, burst (how much cache came back; the burst\n"
 		"        saturates it again).  'slcscope plot --kind idle' draws the result\n"
@@ -58,6 +62,9 @@ static void run_help(FILE *out)
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
 		"      --idle-list LIST     idle-sweep waits (default 5s,15s,30s,1m,2m,5m,15m)\n"
+		"      --trim-bytes SIZE    trim-response: the range deleted (default 32GB; at most\n"
+		"                           half the target)\n"
+		"      --read-time DURATION trim-response: reads after the TRIM (default 30s)\n"
 		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
 		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
 		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
@@ -219,7 +226,7 @@ static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct
 			slc_format_rate(r, sizeof(r), res->elapsed_ns ? (double)res->bytes / ((double)res->elapsed_ns * 1e-9) : 0, u->units));
 	else
 		fprintf(stderr, "[%zu/%zu %s] %s%s\n", i + 1, p->n, s->name,
-			s->kind == SLC_STEP_TRIM ? "TRIM of the whole target, then waited " : "idle ",
+			s->kind == SLC_STEP_TRIM ? (s->bytes.bytes || s->bytes.capacity_multiple > 0 ? "TRIM of a range, then waited " : "TRIM of the whole target, then waited ") : "idle ",
 			slc_format_duration(d, sizeof(d), s->wait_ns));
 }
 
@@ -237,8 +244,13 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 		printf("  %zu. %-17s ", i + 1, s->name);
 		switch (s->kind) {
 		case SLC_STEP_TRIM:
-			printf("TRIM all %s, wait %s\n", slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, units),
-			       slc_format_duration(b, sizeof(b), s->wait_ns));
+			if (s->bytes.bytes || s->bytes.capacity_multiple > 0) {
+				slc_size_resolve(&bytes, &s->bytes, t->capacity_bytes);
+				printf("TRIM the first %s", slc_format_bytes(a, sizeof(a), (double)bytes, units));
+			} else {
+				printf("TRIM all %s", slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, units));
+			}
+			printf(", wait %s\n", slc_format_duration(b, sizeof(b), s->wait_ns));
 			fixed_ns += s->wait_ns;
 			break;
 		case SLC_STEP_IDLE:
@@ -302,6 +314,7 @@ static int cmd_run(int argc, char **argv)
 	enum {
 		O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
 		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
+		O_TRIM_BYTES, O_READ_TIME,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
@@ -316,6 +329,7 @@ static int cmd_run(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
 		{ "report", required_argument, NULL, 'r' },
 		{ "idle-list", required_argument, NULL, O_IDLE_LIST },
+		{ "trim-bytes", required_argument, NULL, O_TRIM_BYTES }, { "read-time", required_argument, NULL, O_READ_TIME },
 		{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -414,6 +428,13 @@ static int cmd_run(int argc, char **argv)
 			po.n_idle_sweep = n;
 			break;
 		}
+		case O_TRIM_BYTES:
+			if (slc_parse_size(&po.trim_bytes, optarg, err, sizeof(err)))
+				return cli_usage("run", "--trim-bytes: %s", err);
+			if (!po.trim_bytes.bytes && !(po.trim_bytes.capacity_multiple > 0))
+				return cli_usage("run", "--trim-bytes: must be more than 0");
+			break;
+		case O_READ_TIME: if ((rc = cli_parse_duration("run", "--read-time", optarg, &po.read_ns))) return rc; break;
 		case O_STEADY: u.until_steady = 1; break;
 		case O_STEADY_AFTER:
 			if (slc_parse_size(&u.steady_after, optarg, err, sizeof(err)))

@@ -27,6 +27,8 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->trim_wait_ns = 30ull * 1000000000ull;
 	o->interval_ns = 1000000000ull;
 	o->seed = 1;
+	o->trim_bytes.bytes = 32000000000ull;
+	o->read_ns = 30ull * 1000000000ull;
 	{
 		static const uint64_t waits_s[] = { 5, 15, 30, 60, 120, 300, 900 };
 		o->n_idle_sweep = sizeof(waits_s) / sizeof(waits_s[0]);
@@ -87,6 +89,25 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 	} else if (strcmp(name, "rand") == 0) {
 		add_trim(p, "trim", o);
 		add_job(p, "rand_curve", SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+	} else if (strcmp(name, "trim-response") == 0) {
+		struct slc_step *st;
+		struct slc_size twice = o->trim_bytes;
+		if (twice.capacity_multiple > 0) twice.capacity_multiple *= 2; else twice.bytes *= 2;
+		add_trim(p, "trim", o);
+		add_job(p, "fill", SLC_JOB_SEQ_WRITE, o, 0, twice);
+		/* the reads stay in the half that is not deleted */
+		for (int k = 0; k < 2; k++) {
+			add_job(p, k ? "read_after_trim" : "read_before_trim", SLC_JOB_RAND_READ, o,
+				k ? o->read_ns : 5000000000ull, none);
+			st = &p->step[p->n - 1];
+			st->job.block_bytes = 4096;
+			st->job.interval_ns = 100000000ull;
+			st->offset = st->range = o->trim_bytes;
+			if (!k) {
+				st = add(p, "trim_range", SLC_STEP_TRIM);
+				st->bytes = o->trim_bytes;
+			}
+		}
 	} else if (strcmp(name, "idle-sweep") == 0) {
 		/* trim + saturating burst + (idle + burst) per wait must fit the plan */
 		if (o->n_idle_sweep == 0 || 2 + 2 * o->n_idle_sweep > SLC_PLAN_MAX_STEPS)
@@ -102,7 +123,7 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 			add_job(p, name_buf, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		}
 	} else {
-		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep)", name);
+		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response)", name);
 	}
 	return 0;
 }
@@ -189,8 +210,22 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		*failed_step = i;
 		if (stop && *stop)
 			return -ECANCELED;
-		if (s->kind == SLC_STEP_JOB && slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes))
+		if (strcmp(p->name, "trim-response") == 0) {
+			uint64_t tb;
+			if (slc_size_resolve(&tb, &p->step[3].bytes, t->capacity_bytes) || tb > t->capacity_bytes / 2)
+				return slc_errf(err, errlen, -EINVAL, "the deleted range (--trim-bytes) must be at most "
+						"half the target (%llu bytes)", (unsigned long long)(t->capacity_bytes / 2));
+		}
+		if (s->kind == SLC_STEP_JOB && (slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes) ||
+						 slc_size_resolve(&job.offset_bytes, &s->offset, t->capacity_bytes) ||
+						 slc_size_resolve(&job.range_bytes, &s->range, t->capacity_bytes) ||
+						 job.offset_bytes + job.range_bytes > t->capacity_bytes))
 			return slc_errf(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
+		if (s->kind == SLC_STEP_JOB && s->offset.bytes == 0 && s->offset.capacity_multiple == 0) {
+			job.offset_bytes = s->job.offset_bytes;
+			if (!(s->range.bytes || s->range.capacity_multiple > 0))
+				job.range_bytes = s->job.range_bytes;
+		}
 		if (hooks && hooks->step_begin)
 			hooks->step_begin(hooks->arg, i, p, job.max_bytes);
 		sp.step = s->name;
@@ -211,13 +246,14 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 
 		switch (s->kind) {
 		case SLC_STEP_TRIM: {
-			uint64_t t0 = t->ops->now_ns(t);
-			if ((rc = t->ops->discard(t, 0, t->capacity_bytes)))
-				return slc_errf(err, errlen, rc, "step %s: TRIM of the whole target failed: %s",
-					    s->name, strerror(-rc));
+			uint64_t t0 = t->ops->now_ns(t), len = t->capacity_bytes;
+			if ((s->bytes.bytes || s->bytes.capacity_multiple > 0) &&
+			    (slc_size_resolve(&len, &s->bytes, t->capacity_bytes) || len > t->capacity_bytes))
+				return slc_errf(err, errlen, -EINVAL, "step %s: TRIM range larger than the target", s->name);
+			if ((rc = t->ops->discard(t, 0, len)))
+				return slc_errf(err, errlen, rc, "step %s: TRIM failed: %s", s->name, strerror(-rc));
 			if (trace) {
-				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, "trim",
-							(double)t->capacity_bytes };
+				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, "trim", (double)len };
 				slc_trace_event(trace, &ev);
 			}
 			t->ops->idle(t, t->ops->now_ns(t) + s->wait_ns);

@@ -42,6 +42,15 @@ awk -v r="$rate" 'BEGIN{exit !(r > 40e6*0.85 && r < 40e6*1.15)}' && ok "idle swe
 "$bin" plot "$tmp/sweep.h5" --kind idle -o "$tmp/idle.svg" && grep -q 'idle time (s)' "$tmp/idle.svg" \
 	&& ok "idle-recovery chart" || bad "idle-recovery chart"
 
+# TRIM responsiveness: tiny-dramless stalls reads 400 ms after a TRIM, then
+# serves them 2.5x slower while it processes the range at 1 GB/s
+"$bin" run sim:tiny-dramless --plan trim-response --trim-bytes 1GiB --trim-wait 1s -o "$tmp/tr.h5" --quiet
+"$bin" analyze --json "$tmp/tr.h5" | /usr/bin/python3 -c '
+import json, sys
+r = json.load(sys.stdin)["trim_response"][0]
+ok = 0.3 <= r["stall_s"] <= 0.5 and 0.3 <= r["slow_frac"] <= 0.5 and 0.5 <= r["slow_s"] <= 0.9 and r["recovered"]
+print(r); sys.exit(0 if ok else 1)' >"$tmp/tr.out" && ok "trim response: $(cat "$tmp/tr.out")" || bad "trim response: $(cat "$tmp/tr.out")"
+
 # null target: the engine alone
 "$bin" run null:1GB --plan rand --rand-time 1s --trim-wait 0 -o "$tmp/null.h5" --quiet \
 	&& [ "$(samples "$tmp/null.h5")" -ge 1 ] && ok "null target" || bad "null target"

@@ -228,6 +228,33 @@ struct slc_recovery {
 int slc_recovery(struct slc_recovery *out, const struct slc_analysis *fresh,
 		 const struct slc_analysis *seg);
 
+/* ---- reads after a large TRIM (trim_response.c) ---- */
+
+/** struct slc_trim_response - how reads fared right after a TRIM. */
+struct slc_trim_response {
+	double baseline_bps;		/* read speed before the TRIM */
+	double stall_s;			/* from the TRIM until the first read completed */
+	double slow_s;			/* then, how long reads ran under 90% of the baseline */
+	double slow_until_s;		/* trace time reads were back (or the end) */
+	double slow_frac;		/* mean speed in that stretch / baseline */
+	double min_frac;		/* slowest interval after the stall / baseline */
+	double max_latency_us;		/* longest read */
+	double max_p99_us;		/* highest per-interval p99 */
+	int recovered;			/* 1 when reads came back within the segment */
+};
+
+/**
+ * slc_trim_response() - stall, slow stretch and latencies of the reads
+ * after a TRIM.  Reads are "back" once 5 intervals in a row run at 90% of
+ * @baseline_bps or more.
+ * @bytes: bytes read in each interval; the latency arrays may be NULL.
+ *
+ * Return: 0, -EINVAL (no samples, no positive baseline).
+ */
+int slc_trim_response(struct slc_trim_response *out, const double *t_s, const double *interval_s,
+		      const double *bytes, const double *lat_p99_us, const double *lat_max_us, size_t n,
+		      double baseline_bps);
+
 /* ---- JSON (phases_json.c) ---- */
 
 /**

@@ -227,8 +227,10 @@ enum slc_step_kind {
 struct slc_step {
 	char name[32];                /* "trim", "seq_fill", "rand_curve", "idle", "idle_burst", ... */
 	enum slc_step_kind kind;
-	struct slc_job job;           /* JOB: max_bytes is resolved from @bytes at run time */
-	struct slc_size bytes;        /* JOB: size limit, may be a capacity multiple */
+	struct slc_job job;           /* JOB: max_bytes is resolved from @bytes at run time;
+				       * TRIM: job.offset_bytes/range_bytes, 0 = whole target */
+	struct slc_size bytes;        /* JOB: size limit; TRIM: the range from 0 (0 = all) */
+	struct slc_size offset, range;/* JOB: region, resolved at run time when set */
 	uint64_t wait_ns;             /* TRIM: wait after it; IDLE: how long */
 };
 
@@ -254,6 +256,8 @@ struct slc_plan_opts {
 	uint64_t trim_wait_ns;        /* wait after each TRIM: 30 s */
 	uint64_t interval_ns;         /* sampling: 1 s */
 	uint64_t seed;
+	struct slc_size trim_bytes;   /* trim-response plan: the range deleted (32 GB) */
+	uint64_t read_ns;             /* trim-response plan: random reads after it (30 s) */
 	uint64_t idle_sweep_ns[12];   /* idle-sweep plan: the waits, shortest first */
 	size_t n_idle_sweep;          /* 5 s, 15 s, 30 s, 1 min, 2 min, 5 min, 15 min */
 };
@@ -267,6 +271,11 @@ void slc_plan_opts_default(struct slc_plan_opts *o);
  *          idle; recovery burst; TRIM of the whole device; recovery burst
  *   "seq"  TRIM and wait; sequential fill (a quick cache size)
  *   "rand" TRIM and wait; random curve
+ *   "trim-response"  TRIM and wait; write 2 x @o->trim_bytes sequentially;
+ *          4 KiB QD32 random reads of the second half for 5 s (baseline);
+ *          TRIM the first half; at once random reads of the second half
+ *          for @o->read_ns, sampled every 100 ms (the reviews' "delete a
+ *          32 GB file and watch reads")
  *   "idle-sweep"  TRIM and wait; a burst that saturates the cache; then
  *          for each wait in @o->idle_sweep_ns: idle, burst (the burst
  *          shows how much cache came back and saturates it again)
