@@ -103,6 +103,35 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 			fprintf(f, "  SNIA steady state: not reached\n");
 	}
 	{
+		/* fill-levels plan: the cache and burst speed at each level */
+		int any = 0;
+		for (size_t i = 0; i < x->n; i++) {
+			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+			const char *st = s->params.step ? s->params.step : "";
+			if (strncmp(st, "burst_at_", 9) && strcmp(st, "burst_after_trim"))
+				continue;
+			if (!any++)
+				fprintf(f, "\ncache by fill level:");
+			fprintf(f, " %s %s;", strncmp(st, "burst_at_", 9) ? "after TRIM" : st + 9,
+				x->a[i].has_cache ? slc_format_bytes(a, sizeof(a), x->a[i].cache_bytes, u) : "none");
+		}
+		if (any)
+			fprintf(f, "\n");
+	}
+	{
+		/* compress plan: the same burst with random and with repeating data */
+		double rnd = NAN, rep = NAN;
+		for (size_t i = 0; i < x->n; i++) {
+			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+			double t = s->t_s[s->n_samples - 1], v = t > 0 ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
+			if (s->params.step && strcmp(s->params.step, "burst_random_data") == 0) rnd = v;
+			if (s->params.step && strcmp(s->params.step, "burst_repeating_data") == 0) rep = v;
+		}
+		if (isfinite(rnd) && isfinite(rep))
+			fprintf(f, "\ncompressibility: random data %s, repeating data %s: %.2fx\n",
+				slc_format_rate(a, sizeof(a), rnd, u), slc_format_rate(b, sizeof(b), rep, u), rep / rnd);
+	}
+	{
 		struct slc_trim_response tr[4];
 		size_t tseg[4];
 		int n = analyzed_trim_responses(x, tr, tseg, 4);

@@ -108,6 +108,39 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 				st->bytes = o->trim_bytes;
 			}
 		}
+	} else if (strcmp(name, "fill-levels") == 0) {
+		static const unsigned pct[] = { 25, 50, 75, 90 };
+		struct slc_step *st;
+		add_trim(p, "trim", o);
+		for (size_t i = 0; i < 4; i++) {
+			char nm[32];
+			snprintf(nm, sizeof(nm), "fill_to_%u%%", pct[i]);
+			add_job(p, nm, SLC_JOB_SEQ_WRITE, o, 0, none);
+			st = &p->step[p->n - 1];
+			/* from the previous level to this one */
+			st->offset.capacity_multiple = i ? pct[i - 1] / 100.0 : 0;
+			st->range.capacity_multiple = (pct[i] - (i ? pct[i - 1] : 0)) / 100.0;
+			st->bytes = st->range;
+			if (!i) st->offset.capacity_multiple = 0;
+			/* let the drive settle (fold its cache) as after a real copy */
+			snprintf(nm, sizeof(nm), "settle_%u%%", pct[i]);
+			add(p, nm, SLC_STEP_IDLE)->wait_ns = o->trim_wait_ns;
+			snprintf(nm, sizeof(nm), "burst_at_%u%%", pct[i]);
+			add_job(p, nm, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+			st = &p->step[p->n - 1];
+			st->job.queue_depth = 4;
+			st->offset.capacity_multiple = pct[i] / 100.0;
+			st->range.capacity_multiple = (100 - pct[i]) / 100.0;
+		}
+		add_trim(p, "trim_all", o);
+		add_job(p, "burst_after_trim", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		p->step[p->n - 1].job.queue_depth = 4;
+	} else if (strcmp(name, "compress") == 0) {
+		add_trim(p, "trim", o);
+		add_job(p, "burst_random_data", SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
+		add_trim(p, "trim_between", o);
+		add_job(p, "burst_repeating_data", SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
+		p->step[p->n - 1].job.data = SLC_DATA_REPEATING;
 	} else if (strcmp(name, "idle-sweep") == 0) {
 		/* trim + saturating burst + (idle + burst) per wait must fit the plan */
 		if (o->n_idle_sweep == 0 || 2 + 2 * o->n_idle_sweep > SLC_PLAN_MAX_STEPS)
@@ -123,7 +156,7 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 			add_job(p, name_buf, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		}
 	} else {
-		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response)", name);
+		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response, fill-levels, compress)", name);
 	}
 	return 0;
 }
@@ -225,6 +258,14 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			job.offset_bytes = s->job.offset_bytes;
 			if (!(s->range.bytes || s->range.capacity_multiple > 0))
 				job.range_bytes = s->job.range_bytes;
+		}
+		if (s->kind == SLC_STEP_JOB) {
+			/* fractions of the capacity land on whole blocks */
+			uint64_t blk = job.block_bytes ? job.block_bytes : (job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096);
+			job.offset_bytes -= job.offset_bytes % blk;
+			job.range_bytes -= job.range_bytes % blk;
+			if (job.max_bytes > 0 && s->bytes.capacity_multiple > 0)
+				job.max_bytes -= job.max_bytes % blk;
 		}
 		if (hooks && hooks->step_begin)
 			hooks->step_begin(hooks->arg, i, p, job.max_bytes);

@@ -509,11 +509,14 @@ static uint32_t idle_gc_step(struct slc_sim *s, uint32_t max, double *cost)
 	if (s->nfree_gen <= 2)
 		return 0;
 	if (s->bg_victim == INV || s->bg_is_fold) {
-		uint32_t b;
-		if (free_bytes >= s->m.idle_gc_target_bytes)
+		uint32_t b = pick_victim(s);
+		/* every drive erases blocks that hold nothing valid (after a
+		 * TRIM, say) when it has time; collecting blocks with valid data
+		 * is what the model's idle GC setting and target decide */
+		if (b == INV)
 			return 0;
-		b = pick_victim(s);
-		if (b == INV || s->blk[b].valid >= s->ppb * 9 / 10)
+		if (s->blk[b].valid > 0 && (!s->m.idle_gc || free_bytes >= s->m.idle_gc_target_bytes ||
+					    s->blk[b].valid >= s->ppb * 9 / 10))
 			return 0;
 		s->bg_victim = b;
 		s->bg_pos = 0;
@@ -558,7 +561,7 @@ static void background(struct slc_sim *s, uint64_t until_ns)
 
 		if (max > 256) max = 256;
 		n = fold_step(s, max, s->fold_ns, &cost, t);
-		if (n == 0 && s->m.idle_gc) {
+		if (n == 0) {
 			max = (uint32_t)(budget / s->idle_gc_ns) + 1;
 			if (max > 256) max = 256;
 			n = idle_gc_step(s, max, &cost);

@@ -51,6 +51,25 @@ r = json.load(sys.stdin)["trim_response"][0]
 ok = 0.3 <= r["stall_s"] <= 0.5 and 0.3 <= r["slow_frac"] <= 0.5 and 0.5 <= r["slow_s"] <= 0.9 and r["recovered"]
 print(r); sys.exit(0 if ok else 1)' >"$tmp/tr.out" && ok "trim response: $(cat "$tmp/tr.out")" || bad "trim response: $(cat "$tmp/tr.out")"
 
+# fill levels: tiny-qlc2's dynamic cache shrinks as the drive fills and comes back after a TRIM
+"$bin" run sim:tiny-qlc2 --plan fill-levels --burst 10s --trim-wait 30s --interval 20ms -o "$tmp/fl.h5" --quiet
+"$bin" analyze "$tmp/fl.h5" >"$tmp/fl.txt"
+/usr/bin/python3 - "$tmp/fl.txt" <<'PY' && ok "fill levels: $(grep 'cache by fill level' "$tmp/fl.txt")" || bad "fill levels: $(grep 'cache by fill level' "$tmp/fl.txt")"
+import re, sys
+line = [l for l in open(sys.argv[1]) if l.startswith("cache by fill level")][0]
+def mb(v):
+    if v.strip() == "none": return 0.0
+    n, u = v.split()
+    return float(n) * {"kB": 1e-3, "MB": 1, "GB": 1e3}[u]
+vals = dict((k.strip(), mb(v)) for k, v in re.findall(r"([^:;]+?) ([\d.]+ [kMG]B|none);", line.split(":", 1)[1]))
+sys.exit(0 if vals["25%"] > vals["50%"] >= vals["75%"] >= vals["90%"] and vals["after TRIM"] > 2 * vals["50%"] else 1)
+PY
+
+# compressibility: the compressing preset writes repeating data about twice as fast
+"$bin" run sim:sata120-sf --plan compress --burst 10s --trim-wait 1s -o "$tmp/cp.h5" --quiet
+ratio=$("$bin" analyze "$tmp/cp.h5" | sed -n 's/^compressibility: .*: \([0-9.]*\)x$/\1/p')
+awk -v r="$ratio" 'BEGIN{exit !(r >= 1.8 && r <= 2.3)}' && ok "compressibility ratio ${ratio}x" || bad "compressibility ratio '$ratio'"
+
 # null target: the engine alone
 "$bin" run null:1GB --plan rand --rand-time 1s --trim-wait 0 -o "$tmp/null.h5" --quiet \
 	&& [ "$(samples "$tmp/null.h5")" -ge 1 ] && ok "null target" || bad "null target"

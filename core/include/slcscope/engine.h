@@ -276,6 +276,13 @@ void slc_plan_opts_default(struct slc_plan_opts *o);
  *          TRIM the first half; at once random reads of the second half
  *          for @o->read_ns, sampled every 100 ms (the reviews' "delete a
  *          32 GB file and watch reads")
+ *   "fill-levels"  TRIM and wait; for 25, 50, 75 and 90% of the capacity:
+ *          fill sequentially up to that level, idle the TRIM wait, then a 4 KiB QD4 random
+ *          burst in the space left; then TRIM everything and burst again
+ *          (dynamic caches shrink as the drive fills)
+ *   "compress"  TRIM and wait; a sequential burst of incompressible data;
+ *          TRIM and wait; the same burst of repeating data (compressing
+ *          controllers write the second much faster)
  *   "idle-sweep"  TRIM and wait; a burst that saturates the cache; then
  *          for each wait in @o->idle_sweep_ns: idle, burst (the burst
  *          shows how much cache came back and saturates it again)
