@@ -33,9 +33,10 @@ int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long on
 		  const struct slc_cpd_opts *opts)
 {
 	char err[512];
-	int rc;
+	int rc, allow = x->allow_no_curve;
 
 	memset(x, 0, sizeof(*x));
+	x->allow_no_curve = allow;
 	if ((rc = slc_input_load(&x->in, path, err, sizeof(err))))
 		return cli_fail(cmd, "%s", err);
 	if (only >= 0 && (size_t)only >= x->in->n_segments) {
@@ -78,9 +79,18 @@ int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long on
 		x->n++;
 	}
 	if (!x->n) {
-		cli_fail(cmd, "%s: no write curve to analyse (no segment with at least 2 samples of writes)", path);
-		analyzed_free(x);
-		return CLI_FAIL;
+		/* a trace of reads only (trim-response on a fast fill) still has
+		 * something to say; anything else has nothing */
+		int reads = 0;
+		for (size_t i = 0; i < x->in->n_segments; i++)
+			reads |= x->in->segments[i].params.workload &&
+				 strcmp(x->in->segments[i].params.workload, "rand_read") == 0 &&
+				 x->in->segments[i].n_samples > 0;
+		if (!reads || !x->allow_no_curve) {
+			cli_fail(cmd, "%s: no write curve to analyse (no segment with at least 2 samples of writes)", path);
+			analyzed_free(x);
+			return CLI_FAIL;
+		}
 	}
 	return 0;
 }
@@ -90,12 +100,19 @@ int analyzed_json(char **out, const struct analyzed *x)
 	char *text = NULL;
 	json_t *doc, *segs;
 	json_error_t jerr;
-	int rc = slc_phases_json(&text, x->a, x->n);
+	int rc = x->n ? slc_phases_json(&text, x->a, x->n) : 0;
 
 	if (rc)
 		return rc;
-	doc = json_loads(text, 0, &jerr);
-	free(text);
+	if (x->n) {
+		doc = json_loads(text, 0, &jerr);
+		free(text);
+	} else {
+		/* no write curve: the keys the schema promises, empty */
+		doc = json_pack("{s:s, s:{s:n, s:n}, s:[], s:{s:b, s:n}, s:[]}", "schema", "slcscope.phases/1",
+				"cache", "size_bytes", "speed_bps", "phases", "steady_state", "reached", 0, "start_s",
+				"segments");
+	}
 	if (!doc)
 		return -ENOMEM;
 	segs = json_object_get(doc, "segments");
@@ -147,6 +164,38 @@ int analyzed_json(char **out, const struct analyzed *x)
 				json_array_append_new(arr, o);
 			}
 			json_object_set_new(doc, "trim_response", arr);
+		}
+	}
+	{
+		/* fill-levels and compress plans */
+		json_t *fl = json_array();
+		double rnd = NAN, rep = NAN;
+		for (size_t i = 0; i < x->n; i++) {
+			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+			const char *st = s->params.step ? s->params.step : "";
+			double t = s->t_s[s->n_samples - 1], v = t > 0 ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
+			if (!strncmp(st, "burst_at_", 9) || !strcmp(st, "burst_after_trim")) {
+				json_t *o = json_object();
+				json_object_set_new(o, "step", json_string(st));
+				json_object_set_new(o, "fill_pct", strncmp(st, "burst_at_", 9) ? json_integer(0) : json_integer(atoi(st + 9)));
+				json_object_set_new(o, "after_trim", json_boolean(strncmp(st, "burst_at_", 9) != 0));
+				json_object_set_new(o, "cache_bytes", json_real(x->a[i].has_cache ? x->a[i].cache_bytes : 0));
+				json_object_set_new(o, "mean_bps", isfinite(v) ? json_real(v) : json_null());
+				json_array_append_new(fl, o);
+			}
+			if (!strcmp(st, "burst_random_data")) rnd = v;
+			if (!strcmp(st, "burst_repeating_data")) rep = v;
+		}
+		if (json_array_size(fl))
+			json_object_set_new(doc, "fill_levels", fl);
+		else
+			json_decref(fl);
+		if (isfinite(rnd) && isfinite(rep)) {
+			json_t *c = json_object();
+			json_object_set_new(c, "random_bps", json_real(rnd));
+			json_object_set_new(c, "repeating_bps", json_real(rep));
+			json_object_set_new(c, "ratio", json_real(rep / rnd));
+			json_object_set_new(doc, "compressibility", c);
 		}
 	}
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));

@@ -15,6 +15,7 @@ struct analyzed {
 	size_t *seg;                    /* their index in in->segments */
 	struct slc_analysis *a;         /* one per analysed segment; a[0] is the reference */
 	double **bytes;                 /* per-interval bytes of each analysed segment */
+	int allow_no_curve;             /* set before analyzed_load(): reads-only inputs are fine */
 };
 
 /* Is this segment a write curve with samples (not trim, idle or reads)? */

@@ -186,7 +186,7 @@ static int cmd_analyze(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slc_cpd_opts co;
-	struct analyzed x;
+	struct analyzed x = { 0 };
 	const char *out = NULL;
 	long only = -1;
 	int opt, json = 0, store = 0, rc = CLI_OK;
@@ -218,6 +218,7 @@ static int cmd_analyze(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cli_usage("analyze", optind >= argc ? "needs an INPUT (trace, fio log or CSV)" : "takes one INPUT");
+	x.allow_no_curve = 1;
 	if ((rc = analyzed_load(&x, "analyze", argv[optind], only, &co)))
 		return rc;
 	if ((json || store) && (rc = analyzed_json(&text, &x))) {

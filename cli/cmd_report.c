@@ -30,7 +30,7 @@ static int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "binary", no_argument, NULL, O_BINARY },
 		{ "quiet", no_argument, NULL, O_QUIET }, { NULL, 0, NULL, 0 },
 	};
-	struct analyzed x;
+	struct analyzed x = { 0 };
 	const char *dir = NULL;
 	int opt, binary = 0, quiet = 0, rc;
 

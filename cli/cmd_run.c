@@ -558,7 +558,7 @@ static int cmd_run(int argc, char **argv)
 	if (!u.quiet)
 		fprintf(stderr, "slcscope run: trace written to %s\n", out);
 	if (report) {
-		struct analyzed x;
+		struct analyzed x = { 0 };
 		if ((rc = analyzed_load(&x, "run", out, -1, NULL)))
 			return rc;
 		rc = report_write("run", report, &x, 0, u.quiet);

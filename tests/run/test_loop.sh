@@ -50,6 +50,11 @@ fi
 	--trim-wait 0 --interval 100ms --quiet && [ "$("$bin" export "$tmp/lab.h5" --csv | grep -c '^# segment ')" = 8 ] \
 	&& ok "lab plan on a loop device" || bad "lab plan on a loop device"
 
+# the TRIM-responsiveness plan on a real device: it runs and is analysed
+"$bin" run "$dev" --destructive --plan trim-response --trim-bytes 32MiB --read-time 2s --trim-wait 0 \
+	-o "$tmp/tr.h5" --quiet && "$bin" analyze --json "$tmp/tr.h5" | grep -q '"trim_response"' \
+	&& ok "trim-response plan on a loop device" || bad "trim-response plan on a loop device"
+
 # a filesystem on it: refused without --force, with the signature named
 mkfs.ext4 -q -F "$dev"
 "$bin" run "$dev" --destructive --plan seq -o "$tmp/b.h5" 2>"$tmp/err"; rc=$?

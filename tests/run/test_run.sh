@@ -69,6 +69,10 @@ PY
 "$bin" run sim:sata120-sf --plan compress --burst 10s --trim-wait 1s -o "$tmp/cp.h5" --quiet
 ratio=$("$bin" analyze "$tmp/cp.h5" | sed -n 's/^compressibility: .*: \([0-9.]*\)x$/\1/p')
 awk -v r="$ratio" 'BEGIN{exit !(r >= 1.8 && r <= 2.3)}' && ok "compressibility ratio ${ratio}x" || bad "compressibility ratio '$ratio'"
+jr=$("$bin" analyze --json "$tmp/cp.h5" | /usr/bin/python3 -c 'import json,sys; print(round(json.load(sys.stdin)["compressibility"]["ratio"], 2))')
+[ "$jr" = "$ratio" ] && ok "compressibility in the JSON" || bad "JSON ratio $jr, text $ratio"
+n=$("$bin" analyze --json "$tmp/fl.h5" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["fill_levels"]))')
+[ "$n" = 5 ] && ok "fill levels in the JSON" || bad "fill levels in the JSON: $n"
 
 # null target: the engine alone
 "$bin" run null:1GB --plan rand --rand-time 1s --trim-wait 0 -o "$tmp/null.h5" --quiet \
