@@ -55,6 +55,17 @@ fi
 	-o "$tmp/tr.h5" --quiet && "$bin" analyze --json "$tmp/tr.h5" | grep -q '"trim_response"' \
 	&& ok "trim-response plan on a loop device" || bad "trim-response plan on a loop device"
 
+# the other experiments run on a real device too (scaled to seconds)
+"$bin" run "$dev" --destructive --plan idle-sweep --idle-list 1s,2s --burst 1s --trim-wait 0 -o "$tmp/is.h5" --quiet \
+	&& [ "$("$bin" export "$tmp/is.h5" --csv | grep -c '^# segment ')" = 6 ] \
+	&& ok "idle-sweep plan on a loop device" || bad "idle-sweep plan on a loop device"
+"$bin" run "$dev" --destructive --plan fill-levels --burst 1s --trim-wait 0 -o "$tmp/fl.h5" --quiet \
+	&& "$bin" analyze --json "$tmp/fl.h5" | grep -q '"fill_levels"' \
+	&& ok "fill-levels plan on a loop device" || bad "fill-levels plan on a loop device"
+"$bin" run "$dev" --destructive --plan compress --burst 1s --trim-wait 0 -o "$tmp/cp.h5" --quiet \
+	&& "$bin" analyze --json "$tmp/cp.h5" | grep -q '"compressibility"' \
+	&& ok "compress plan on a loop device" || bad "compress plan on a loop device"
+
 # a filesystem on it: refused without --force, with the signature named
 mkfs.ext4 -q -F "$dev"
 "$bin" run "$dev" --destructive --plan seq -o "$tmp/b.h5" 2>"$tmp/err"; rc=$?
