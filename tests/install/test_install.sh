@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install into a scratch prefix and build an example against the installed
+# headers, libraries and slcscope.pc, as a user of the library would.
+set -u
+build=$1 src=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/slcscope-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
+pc=$(find "$tmp/prefix" -name slcscope.pc | head -1)
+[ -n "$pc" ] || { echo "FAIL: no slcscope.pc installed"; exit 1; }
+flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs --static slcscope) || { echo "FAIL: pkg-config"; exit 1; }
+cc -std=c11 -D_GNU_SOURCE -o "$tmp/cache_size" "$src/examples/cache_size.c" $flags || { echo "FAIL: build against the install"; exit 1; }
+out=$("$tmp/cache_size" sim:tiny-mlc) || { echo "FAIL: the example failed: $out"; exit 1; }
+echo "ok: $out"
+[ -x "$tmp/prefix/bin/slcscope" ] && "$tmp/prefix/bin/slcscope" --version && echo "1 passed, 0 failed"
