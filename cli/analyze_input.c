@@ -13,7 +13,8 @@ int analyzed_is_curve(const struct slc_input_segment *s)
 {
 	const char *w = s->params.workload ? s->params.workload : "";
 
-	return s->n_samples >= 2 && strcmp(w, "trim") && strcmp(w, "idle") && strcmp(w, "rand_read");
+	return s->n_samples >= 2 && strcmp(w, "trim") && strcmp(w, "idle") && strcmp(w, "rand_read") &&
+	       strcmp(w, "rand_write_duty");
 }
 
 void analyzed_free(struct analyzed *x)
@@ -198,6 +199,20 @@ int analyzed_json(char **out, const struct analyzed *x)
 			json_object_set_new(doc, "compressibility", c);
 		}
 	}
+	{
+		double w[8], io[8];
+		int n = analyzed_hir(x, w, io, 8);
+		if (n > 0) {
+			json_t *arr = json_array();
+			for (int i = 0; i < n; i++) {
+				json_t *o = json_object();
+				json_object_set_new(o, "wait_s", json_real(w[i]));
+				json_object_set_new(o, "iops", isfinite(io[i]) ? json_real(io[i]) : json_null());
+				json_array_append_new(arr, o);
+			}
+			json_object_set_new(doc, "host_idle_recovery", arr);
+		}
+	}
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)
 		json_object_set_new(doc, "target", json_string(x->in->meta.target));
@@ -248,6 +263,28 @@ int analyzed_trim_responses(const struct analyzed *x, struct slc_trim_response *
 				      s->n_samples, baseline) == 0)
 			seg[n++] = i;
 		free(b);
+	}
+	return (int)n;
+}
+
+int analyzed_hir(const struct analyzed *x, double *wait_s, double *iops, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->in->n_segments && n < max; i++) {
+		const struct slc_input_segment *s = &x->in->segments[i];
+		const char *st = s->params.step ? s->params.step : "";
+		double busy = 0;
+
+		if (!s->params.workload || strcmp(s->params.workload, "rand_write_duty") || !s->n_samples ||
+		    !s->params.block_bytes || strncmp(st, "hir_wait_", 9))
+			continue;
+		/* the samples cover the write windows only: their time is the busy time */
+		for (size_t k = 0; k < s->n_samples; k++)
+			busy += s->interval_s[k];
+		wait_s[n] = atof(st + 9);
+		iops[n] = busy > 0 ? (double)s->bytes_total[s->n_samples - 1] / s->params.block_bytes / busy : NAN;
+		n++;
 	}
 	return (int)n;
 }

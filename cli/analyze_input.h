@@ -40,4 +40,10 @@ int analyzed_json(char **out, const struct analyzed *x);
  */
 int analyzed_trim_responses(const struct analyzed *x, struct slc_trim_response *out, size_t *seg, size_t max);
 
+/*
+ * analyzed_hir() - SNIA host idle recovery: for each wait state, the mean
+ * IOPS of its write windows.  Returns the count.
+ */
+int analyzed_hir(const struct analyzed *x, double *wait_s, double *iops, size_t max);
+
 #endif

@@ -132,6 +132,16 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 				slc_format_rate(a, sizeof(a), rnd, u), slc_format_rate(b, sizeof(b), rep, u), rep / rnd);
 	}
 	{
+		double w[8], io[8];
+		int n = analyzed_hir(x, w, io, 8);
+		if (n > 0) {
+			fprintf(f, "\nSNIA host idle recovery (IOPS of the 5 s write windows):");
+			for (int i = 0; i < n; i++)
+				fprintf(f, " wait %.0f s: %s;", w[i], slc_format_iops(a, sizeof(a), io[i]));
+			fprintf(f, "\n");
+		}
+	}
+	{
 		struct slc_trim_response tr[4];
 		size_t tseg[4];
 		int n = analyzed_trim_responses(x, tr, tseg, 4);

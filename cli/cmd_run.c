@@ -46,6 +46,9 @@ static void run_help(FILE *out)
 		"        in the space left (--burst); TRIM all; burst again\n"
 		"  compress  TRIM; sequential burst of incompressible data; TRIM; the same\n"
 		"        burst of repeating data (controllers that compress)\n"
+		"  hir   SNIA PTS host idle recovery: TRIM; saturate; for waits of 5, 10, 15,\n"
+		"        25 and 50 s: --hir-rounds x (5 s of 4 KiB random writes, the wait), then\n"
+		"        saturate again (--burst)\n"
 		"  idle-sweep  TRIM and wait; a burst that saturates the cache; then for each\n"
 		"        wait of --idle-list: idle, burst (how much cache came back; the burst\n"
 		"        saturates it again).  'slcscope plot --kind idle' draws the result\n"
@@ -69,6 +72,7 @@ static void run_help(FILE *out)
 		"      --trim-bytes SIZE    trim-response: the range deleted (default 32GB; at most\n"
 		"                           half the target)\n"
 		"      --read-time DURATION trim-response: reads after the TRIM (default 30s)\n"
+		"      --hir-rounds N       hir: write/wait rounds per wait state (default 360)\n"
 		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
 		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
 		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
@@ -180,10 +184,11 @@ static void step_begin(void *arg, size_t i, const struct slc_plan *p, uint64_t l
 	u->next_check_s = 0;
 
 	u->limit_bytes = limit_bytes;
-	u->limit_ns = s->kind == SLC_STEP_JOB ? s->job.max_ns : s->wait_ns;
+	u->limit_ns = s->kind == SLC_STEP_JOB ? s->job.max_ns : s->kind == SLC_STEP_DUTY ?
+		      (uint64_t)s->rounds * (s->job.max_ns + s->wait_ns) : s->wait_ns;
 	if (u->quiet)
 		return;
-	if (u->tty && s->kind != SLC_STEP_JOB)
+	if (u->tty && s->kind != SLC_STEP_JOB && s->kind != SLC_STEP_DUTY)
 		fprintf(stderr, "\r\033[K[%zu/%zu %s] ...", i + 1, p->n, s->name);
 }
 
@@ -223,7 +228,7 @@ static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct
 		return;
 	if (u->tty)
 		fprintf(stderr, "\r\033[K");
-	if (s->kind == SLC_STEP_JOB)
+	if (s->kind == SLC_STEP_JOB || s->kind == SLC_STEP_DUTY)
 		fprintf(stderr, "[%zu/%zu %s] %s in %s, %s average\n", i + 1, p->n, s->name,
 			slc_format_bytes(b, sizeof(b), (double)res->bytes, u->units),
 			slc_format_duration(d, sizeof(d), res->elapsed_ns),
@@ -238,7 +243,7 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 {
 	uint64_t fixed_ns = 0;
 	int open_ended = 0;
-	char a[32], b[32];
+	char a[32], b[32], c[32];
 
 	printf("plan %s on %s (%s):\n", p->name, t->spec, slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, units));
 	for (size_t i = 0; i < p->n; i++) {
@@ -260,6 +265,13 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 		case SLC_STEP_IDLE:
 			printf("idle %s\n", slc_format_duration(b, sizeof(b), s->wait_ns));
 			fixed_ns += s->wait_ns;
+			break;
+		case SLC_STEP_DUTY:
+			printf("%u x (random %s QD%u for %s, wait %s)\n", s->rounds,
+			       slc_format_bytes(a, sizeof(a), (double)s->job.block_bytes, SLC_UNITS_BINARY), s->job.queue_depth,
+			       slc_format_duration(b, sizeof(b), s->job.max_ns),
+			       slc_format_duration(c, sizeof(c), s->wait_ns));
+			fixed_ns += (uint64_t)s->rounds * (s->job.max_ns + s->wait_ns);
 			break;
 		case SLC_STEP_JOB:
 			slc_size_resolve(&bytes, &s->bytes, t->capacity_bytes);
@@ -318,7 +330,7 @@ static int cmd_run(int argc, char **argv)
 	enum {
 		O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
 		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
-		O_TRIM_BYTES, O_READ_TIME,
+		O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
@@ -333,6 +345,7 @@ static int cmd_run(int argc, char **argv)
 		{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
 		{ "report", required_argument, NULL, 'r' },
 		{ "idle-list", required_argument, NULL, O_IDLE_LIST },
+		{ "hir-rounds", required_argument, NULL, O_HIR_ROUNDS },
 		{ "trim-bytes", required_argument, NULL, O_TRIM_BYTES }, { "read-time", required_argument, NULL, O_READ_TIME },
 		{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 		{ NULL, 0, NULL, 0 },
@@ -438,6 +451,13 @@ static int cmd_run(int argc, char **argv)
 			if (!po.trim_bytes.bytes && !(po.trim_bytes.capacity_multiple > 0))
 				return cli_usage("run", "--trim-bytes: must be more than 0");
 			break;
+		case O_HIR_ROUNDS: {
+			uint64_t r;
+			if ((rc = cli_parse_uint("run", "--hir-rounds", optarg, 1, 100000, &r)))
+				return rc;
+			po.hir_rounds = (uint32_t)r;
+			break;
+		}
 		case O_READ_TIME: if ((rc = cli_parse_duration("run", "--read-time", optarg, &po.read_ns))) return rc; break;
 		case O_STEADY: u.until_steady = 1; break;
 		case O_STEADY_AFTER:

@@ -29,6 +29,7 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->seed = 1;
 	o->trim_bytes.bytes = 32000000000ull;
 	o->read_ns = 30ull * 1000000000ull;
+	o->hir_rounds = 360;
 	{
 		static const uint64_t waits_s[] = { 5, 15, 30, 60, 120, 300, 900 };
 		o->n_idle_sweep = sizeof(waits_s) / sizeof(waits_s[0]);
@@ -141,6 +142,22 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 		add_trim(p, "trim_between", o);
 		add_job(p, "burst_repeating_data", SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
 		p->step[p->n - 1].job.data = SLC_DATA_REPEATING;
+	} else if (strcmp(name, "hir") == 0) {
+		static const unsigned waits_s[] = { 5, 10, 15, 25, 50 };
+		add_trim(p, "trim", o);
+		add_job(p, "saturate", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		for (size_t i = 0; i < 5; i++) {
+			char nm[32];
+			struct slc_step *st;
+			snprintf(nm, sizeof(nm), "hir_wait_%us", waits_s[i]);
+			add_job(p, nm, SLC_JOB_RAND_WRITE, o, 5000000000ull, none);
+			st = &p->step[p->n - 1];
+			st->kind = SLC_STEP_DUTY;
+			st->wait_ns = waits_s[i] * 1000000000ull;
+			st->rounds = o->hir_rounds ? o->hir_rounds : 360;
+			snprintf(nm, sizeof(nm), "saturate_after_%us", waits_s[i]);
+			add_job(p, nm, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		}
 	} else if (strcmp(name, "idle-sweep") == 0) {
 		/* trim + saturating burst + (idle + burst) per wait must fit the plan */
 		if (o->n_idle_sweep == 0 || 2 + 2 * o->n_idle_sweep > SLC_PLAN_MAX_STEPS)
@@ -156,10 +173,12 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 			add_job(p, name_buf, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		}
 	} else {
-		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response, fill-levels, compress)", name);
+		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response, fill-levels, compress, hir)", name);
 	}
 	return 0;
 }
+
+#define IS_JOB(s) ((s)->kind == SLC_STEP_JOB || (s)->kind == SLC_STEP_DUTY)
 
 struct step_ctx {
 	struct slc_trace *trace;
@@ -167,12 +186,17 @@ struct step_ctx {
 	const struct slc_plan_hooks *h;
 	size_t i;
 	int trace_rc;
+	double t_offset_s;            /* DUTY: rounds continue one segment */
+	uint64_t bytes_offset;
 };
 
-static int on_sample(void *arg, const struct slc_sample *s)
+static int on_sample(void *arg, const struct slc_sample *smp)
 {
 	struct step_ctx *c = arg;
+	struct slc_sample shifted = *smp, *s = &shifted;
 
+	shifted.t_s += c->t_offset_s;
+	shifted.bytes_total += c->bytes_offset;
 	if (c->trace && (c->trace_rc = slc_trace_append(c->trace, s)))
 		return c->trace_rc;
 	if (c->h && c->h->sample)
@@ -206,6 +230,7 @@ static void on_progress(void *arg, const struct slc_progress *pr)
 static const char *workload_name(const struct slc_step *s)
 {
 	if (s->kind == SLC_STEP_TRIM) return "trim";
+	if (s->kind == SLC_STEP_DUTY) return "rand_write_duty";
 	if (s->kind == SLC_STEP_IDLE) return "idle";
 	switch (s->job.kind) {
 	case SLC_JOB_SEQ_WRITE: return "seq_write";
@@ -234,7 +259,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 	memset(res, 0, sizeof(*res));
 	for (size_t i = 0; i < p->n; i++) {
 		const struct slc_step *s = &p->step[i];
-		struct step_ctx ctx = { trace, p, hooks, i, 0 };
+		struct step_ctx ctx = { .trace = trace, .p = p, .h = hooks, .i = i };
 		struct slc_engine_cb cb = { on_sample, on_event, on_progress, &ctx };
 		struct slc_job job = s->job;
 		struct slc_segment_params sp = { 0 };
@@ -249,17 +274,17 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 				return slc_errf(err, errlen, -EINVAL, "the deleted range (--trim-bytes) must be at most "
 						"half the target (%llu bytes)", (unsigned long long)(t->capacity_bytes / 2));
 		}
-		if (s->kind == SLC_STEP_JOB && (slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes) ||
+		if (IS_JOB(s) && (slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes) ||
 						 slc_size_resolve(&job.offset_bytes, &s->offset, t->capacity_bytes) ||
 						 slc_size_resolve(&job.range_bytes, &s->range, t->capacity_bytes) ||
 						 job.offset_bytes + job.range_bytes > t->capacity_bytes))
 			return slc_errf(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
-		if (s->kind == SLC_STEP_JOB && s->offset.bytes == 0 && s->offset.capacity_multiple == 0) {
+		if (IS_JOB(s) && s->offset.bytes == 0 && s->offset.capacity_multiple == 0) {
 			job.offset_bytes = s->job.offset_bytes;
 			if (!(s->range.bytes || s->range.capacity_multiple > 0))
 				job.range_bytes = s->job.range_bytes;
 		}
-		if (s->kind == SLC_STEP_JOB) {
+		if (IS_JOB(s)) {
 			/* fractions of the capacity land on whole blocks */
 			uint64_t blk = job.block_bytes ? job.block_bytes : (job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096);
 			job.offset_bytes -= job.offset_bytes % blk;
@@ -271,10 +296,10 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			hooks->step_begin(hooks->arg, i, p, job.max_bytes);
 		sp.step = s->name;
 		sp.workload = workload_name(s);
-		sp.block_bytes = s->kind == SLC_STEP_JOB ? (job.block_bytes ? job.block_bytes :
+		sp.block_bytes = IS_JOB(s) ? (job.block_bytes ? job.block_bytes :
 			(job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
-		sp.queue_depth = s->kind == SLC_STEP_JOB ? (job.queue_depth ? job.queue_depth : 32) : 0;
-		sp.jobs = s->kind == SLC_STEP_JOB ? (job.jobs ? job.jobs : 1) : 0;
+		sp.queue_depth = IS_JOB(s) ? (job.queue_depth ? job.queue_depth : 32) : 0;
+		sp.jobs = IS_JOB(s) ? (job.jobs ? job.jobs : 1) : 0;
 		sp.offset_bytes = job.offset_bytes;
 		sp.range_bytes = job.range_bytes ? job.range_bytes : t->capacity_bytes;
 		sp.idle_before_s = idle_before_s;
@@ -311,6 +336,33 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			}
 			idle_before_s = (double)s->wait_ns / 1e9;
 			break;
+		case SLC_STEP_DUTY: {
+			/* rounds of writing and waiting, one segment: the samples
+			 * continue where the previous round's left off */
+			uint64_t seg_t0 = t->ops->now_ns(t), total = 0, ios = 0;
+			for (uint32_t r = 0; r < s->rounds && !rc; r++) {
+				ctx.t_offset_s = (double)(t->ops->now_ns(t) - seg_t0) / 1e9;
+				ctx.bytes_offset = total;
+				rc = slc_engine_run(t, &job, &cb, stop, res, err, errlen);
+				total += res->bytes;
+				ios += res->ios;
+				if (ctx.trace_rc)
+					return slc_errf(err, errlen, ctx.trace_rc, "trace: %s", slc_trace_errmsg(trace));
+				if (rc || (stop && *stop))
+					break;
+				for (uint64_t end = t->ops->now_ns(t) + s->wait_ns; t->ops->now_ns(t) < end;) {
+					uint64_t now = t->ops->now_ns(t), slice = 200000000ull;
+					if (stop && *stop)
+						break;
+					t->ops->idle(t, end - now < slice ? end : now + slice);
+				}
+			}
+			res->bytes = total;
+			res->ios = ios;
+			res->elapsed_ns = t->ops->now_ns(t) - seg_t0;
+			idle_before_s = 0;
+			break;
+		}
 		case SLC_STEP_JOB:
 			rc = slc_engine_run(t, &job, &cb, stop, res, err, errlen);
 			if (ctx.trace_rc)

@@ -74,6 +74,19 @@ jr=$("$bin" analyze --json "$tmp/cp.h5" | /usr/bin/python3 -c 'import json,sys; 
 n=$("$bin" analyze --json "$tmp/fl.h5" | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["fill_levels"]))')
 [ "$n" = 5 ] && ok "fill levels in the JSON" || bad "fill levels in the JSON: $n"
 
+# SNIA host idle recovery: five wait states, each its rounds in one segment;
+# tiny-tlc folds its cache while it waits, so the write windows run faster
+# than the saturated drive right after a saturating burst
+"$bin" run sim:tiny-tlc --plan hir --hir-rounds 6 --burst 10s --trim-wait 1s --interval 100ms -o "$tmp/hir.h5" --quiet
+"$bin" analyze --json "$tmp/hir.h5" | /usr/bin/python3 -c '
+import json, sys
+h = json.load(sys.stdin)["host_idle_recovery"]
+print([(p["wait_s"], round(p["iops"])) for p in h])
+sys.exit(0 if [p["wait_s"] for p in h] == [5, 10, 15, 25, 50] and all(p["iops"] > 15000 for p in h) else 1)' >"$tmp/hir.out" \
+	&& ok "host idle recovery: $(cat "$tmp/hir.out")" || bad "host idle recovery: $(cat "$tmp/hir.out")"
+[ "$("$bin" export "$tmp/hir.h5" --csv | grep -c '^# segment .*workload=rand_write_duty')" = 5 ] \
+	&& ok "one segment per wait state" || bad "wait-state segments"
+
 # null target: the engine alone
 "$bin" run null:1GB --plan rand --rand-time 1s --trim-wait 0 -o "$tmp/null.h5" --quiet \
 	&& [ "$(samples "$tmp/null.h5")" -ge 1 ] && ok "null target" || bad "null target"

@@ -222,6 +222,8 @@ enum slc_step_kind {
 	SLC_STEP_TRIM = 0,            /* discard the whole target, then wait */
 	SLC_STEP_IDLE,                /* do nothing for a while */
 	SLC_STEP_JOB,                 /* a write (or read) curve */
+	SLC_STEP_DUTY,                /* @rounds x (the job for job.max_ns, then idle wait_ns),
+				       * all in one segment (SNIA host idle recovery) */
 };
 
 struct slc_step {
@@ -232,9 +234,10 @@ struct slc_step {
 	struct slc_size bytes;        /* JOB: size limit; TRIM: the range from 0 (0 = all) */
 	struct slc_size offset, range;/* JOB: region, resolved at run time when set */
 	uint64_t wait_ns;             /* TRIM: wait after it; IDLE: how long */
+	uint32_t rounds;              /* DUTY: write/wait rounds */
 };
 
-#define SLC_PLAN_MAX_STEPS 16
+#define SLC_PLAN_MAX_STEPS 24
 
 struct slc_plan {
 	char name[16];
@@ -258,6 +261,7 @@ struct slc_plan_opts {
 	uint64_t seed;
 	struct slc_size trim_bytes;   /* trim-response plan: the range deleted (32 GB) */
 	uint64_t read_ns;             /* trim-response plan: random reads after it (30 s) */
+	uint32_t hir_rounds;          /* hir plan: write/wait rounds per wait state (360) */
 	uint64_t idle_sweep_ns[12];   /* idle-sweep plan: the waits, shortest first */
 	size_t n_idle_sweep;          /* 5 s, 15 s, 30 s, 1 min, 2 min, 5 min, 15 min */
 };
@@ -283,6 +287,10 @@ void slc_plan_opts_default(struct slc_plan_opts *o);
  *   "compress"  TRIM and wait; a sequential burst of incompressible data;
  *          TRIM and wait; the same burst of repeating data (compressing
  *          controllers write the second much faster)
+ *   "hir"  SNIA PTS host idle recovery: TRIM; saturate (a random burst);
+ *          for waits of 5, 10, 15, 25 and 50 s: @o->hir_rounds rounds of
+ *          5 s of 4 KiB random writes and the wait, in one segment, then
+ *          saturate again
  *   "idle-sweep"  TRIM and wait; a burst that saturates the cache; then
  *          for each wait in @o->idle_sweep_ns: idle, burst (the burst
  *          shows how much cache came back and saturates it again)
