@@ -9,6 +9,8 @@
 #include "slcscope/analysis.h"
 #include "slcscope/core.h"
 
+#include <stdio.h>
+
 struct analyzed {
 	struct slc_input *in;
 	size_t n;                       /* analysed segments */
@@ -45,5 +47,12 @@ int analyzed_trim_responses(const struct analyzed *x, struct slc_trim_response *
  * IOPS of its write windows.  Returns the count.
  */
 int analyzed_hir(const struct analyzed *x, double *wait_s, double *iops, size_t max);
+
+/*
+ * analyzed_print_experiments() - the experiments' figures in words: cache by
+ * fill level, compressibility, host idle recovery, reads after a TRIM, idle
+ * recovery and folding rate (whichever the input has).
+ */
+void analyzed_print_experiments(FILE *f, const struct analyzed *x, enum slc_unit_system u);
 
 #endif

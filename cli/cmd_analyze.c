@@ -102,72 +102,7 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 		else
 			fprintf(f, "  SNIA steady state: not reached\n");
 	}
-	{
-		/* fill-levels plan: the cache and burst speed at each level */
-		int any = 0;
-		for (size_t i = 0; i < x->n; i++) {
-			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-			const char *st = s->params.step ? s->params.step : "";
-			if (strncmp(st, "burst_at_", 9) && strcmp(st, "burst_after_trim"))
-				continue;
-			if (!any++)
-				fprintf(f, "\ncache by fill level:");
-			fprintf(f, " %s %s;", strncmp(st, "burst_at_", 9) ? "after TRIM" : st + 9,
-				x->a[i].has_cache ? slc_format_bytes(a, sizeof(a), x->a[i].cache_bytes, u) : "none");
-		}
-		if (any)
-			fprintf(f, "\n");
-	}
-	{
-		/* compress plan: the same burst with random and with repeating data */
-		double rnd = NAN, rep = NAN;
-		for (size_t i = 0; i < x->n; i++) {
-			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-			double t = s->t_s[s->n_samples - 1], v = t > 0 ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
-			if (s->params.step && strcmp(s->params.step, "burst_random_data") == 0) rnd = v;
-			if (s->params.step && strcmp(s->params.step, "burst_repeating_data") == 0) rep = v;
-		}
-		if (isfinite(rnd) && isfinite(rep))
-			fprintf(f, "\ncompressibility: random data %s, repeating data %s: %.2fx\n",
-				slc_format_rate(a, sizeof(a), rnd, u), slc_format_rate(b, sizeof(b), rep, u), rep / rnd);
-	}
-	{
-		double w[8], io[8];
-		int n = analyzed_hir(x, w, io, 8);
-		if (n > 0) {
-			fprintf(f, "\nSNIA host idle recovery (IOPS of the 5 s write windows):");
-			for (int i = 0; i < n; i++)
-				fprintf(f, " wait %.0f s: %s;", w[i], slc_format_iops(a, sizeof(a), io[i]));
-			fprintf(f, "\n");
-		}
-	}
-	{
-		struct slc_trim_response tr[4];
-		size_t tseg[4];
-		int n = analyzed_trim_responses(x, tr, tseg, 4);
-		for (int i = 0; i < n; i++) {
-			fprintf(f, "\nreads after the TRIM (segment %zu): stalled %.2f s, then %.2f s at %.0f%% of %s"
-				" (slowest interval %.0f%%)%s; longest read %.1f ms\n", tseg[i], tr[i].stall_s, tr[i].slow_s,
-				tr[i].slow_frac * 100, slc_format_rate(a, sizeof(a), tr[i].baseline_bps, u), tr[i].min_frac * 100,
-				tr[i].recovered ? "" : ", not back by the end", tr[i].max_latency_us / 1000);
-		}
-	}
-	{
-		double t[16], c2[16], fresh, rate;
-		int n = idle_recovery_points(x, t, c2, 16, &fresh);
-		if (n >= 2) {
-			rate = idle_fold_rate_bps(t, c2, (size_t)n, fresh);
-			fprintf(f, "\nidle recovery (cache found after each wait):");
-			for (int i = 0; i < n; i++)
-				fprintf(f, " %s: %s;", slc_format_duration(a, sizeof(a), (uint64_t)(t[i] * 1e9)),
-					slc_format_bytes(b, sizeof(b), c2[i], u));
-			if (isfinite(rate))
-				fprintf(f, "\n  folding about %s (%s per minute)\n", slc_format_rate(a, sizeof(a), rate, u),
-					slc_format_bytes(b, sizeof(b), rate * 60, u));
-			else
-				fprintf(f, "\n  the whole cache was back after the shortest wait\n");
-		}
-	}
+	analyzed_print_experiments(f, x, u);
 }
 
 static int parse_penalty(struct slc_cpd_opts *o, const char *arg)

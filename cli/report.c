@@ -245,6 +245,7 @@ int report_write(const char *cmd, const char *dir, const struct analyzed *x, int
 		goto out;
 	}
 	summary(f, x, u, 0);
+	analyzed_print_experiments(f, x, u);
 	if (fclose(f)) {
 		rc = cli_fail(cmd, "%s: cannot write", path);
 		goto out;
@@ -262,6 +263,26 @@ int report_write(const char *cmd, const char *dir, const struct analyzed *x, int
 	fprintf(f, "<h1>%s</h1>\n<p>Source: <code>%s</code>. Files: phases.json, phases.csv, samples.csv, summary.md.</p>\n",
 		x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source, x->in->source);
 	summary(f, x, u, 1);
+	{
+		/* the experiments' figures, as plain text in the page */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+		if (m) {
+			analyzed_print_experiments(m, x, u);
+			fclose(m);
+			if (text && len) {
+				fprintf(f, "<pre>");
+				for (const char *c = text; *c; c++) {
+					if (*c == '<') fputs("&lt;", f);
+					else if (*c == '&') fputs("&amp;", f);
+					else fputc(*c, f);
+				}
+				fprintf(f, "</pre>\n");
+			}
+			free(text);
+		}
+	}
 	for (size_t i = 0; i < x->n; i++) {
 		fprintf(f, "<figure>\n");
 		inline_svg(f, svgs[i], (int)i);

@@ -66,6 +66,11 @@ fi
 	&& "$bin" analyze --json "$tmp/cp.h5" | grep -q '"compressibility"' \
 	&& ok "compress plan on a loop device" || bad "compress plan on a loop device"
 
+# SNIA host idle recovery: one round per wait state (the waits are SNIA's, 105 s in all)
+"$bin" run "$dev" --destructive --plan hir --hir-rounds 1 --burst 1s --trim-wait 0 -o "$tmp/hir.h5" --quiet \
+	&& "$bin" analyze --json "$tmp/hir.h5" | grep -q '"host_idle_recovery"' \
+	&& ok "hir plan on a loop device" || bad "hir plan on a loop device"
+
 # a filesystem on it: refused without --force, with the signature named
 mkfs.ext4 -q -F "$dev"
 "$bin" run "$dev" --destructive --plan seq -o "$tmp/b.h5" 2>"$tmp/err"; rc=$?

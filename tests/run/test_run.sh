@@ -51,6 +51,11 @@ r = json.load(sys.stdin)["trim_response"][0]
 ok = 0.3 <= r["stall_s"] <= 0.5 and 0.3 <= r["slow_frac"] <= 0.5 and 0.5 <= r["slow_s"] <= 0.9 and r["recovered"]
 print(r); sys.exit(0 if ok else 1)' >"$tmp/tr.out" && ok "trim response: $(cat "$tmp/tr.out")" || bad "trim response: $(cat "$tmp/tr.out")"
 
+# the experiments' figures reach the report too
+"$bin" report "$tmp/tr.h5" -o "$tmp/trrep" --quiet && grep -q '^reads after the TRIM' "$tmp/trrep/summary.md" \
+	&& grep -q 'reads after the TRIM' "$tmp/trrep/index.html" && grep -q '"trim_response"' "$tmp/trrep/phases.json" \
+	&& ok "TRIM response in the report" || bad "TRIM response missing from the report"
+
 # fill levels: tiny-qlc2's dynamic cache shrinks as the drive fills and comes back after a TRIM
 "$bin" run sim:tiny-qlc2 --plan fill-levels --burst 10s --trim-wait 30s --interval 20ms -o "$tmp/fl.h5" --quiet
 "$bin" analyze "$tmp/fl.h5" >"$tmp/fl.txt"
