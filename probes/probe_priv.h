@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the probes library: the backend table and the backends' entry
+ * points.  probe.c (the dispatcher) opens the device, fills what sysfs knows,
+ * then offers it to the NVMe backend (nvme.c), then the ATA backend (ata.c).
+ */
+#ifndef SLCSCOPE_PROBE_PRIV_H
+#define SLCSCOPE_PROBE_PRIV_H
+
+#include "slcscope/probe.h"
+#include "slcscope/probes.h"
+
+struct slc_probe;
+
+struct slc_probe_ops {
+	int (*health)(struct slc_probe *p, struct slc_health *h, char *err, size_t errlen);
+	int (*temperature)(struct slc_probe *p, double *c);      /* -ENODATA: no sensor */
+	enum slc_purge_kind (*purge_method)(const struct slc_probe *p);
+	int (*purge)(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen);
+	void (*close)(struct slc_probe *p);                      /* frees priv, not fd */
+};
+
+struct slc_probe {
+	struct slc_identity id;
+	const struct slc_probe_ops *ops;   /* NULL: sysfs only */
+	int fd;                            /* read-only descriptor of the device; -1 */
+	char disk_path[256];               /* the whole disk ("/dev/sda" for /dev/sda2) */
+	void *priv;                        /* the backend's */
+	struct slc_sim *sim;               /* SLC_PROBE_SIM only */
+};
+
+/*
+ * NVMe backend (libnvme).  @fd is an NVMe namespace block device or
+ * controller character device opened read-only by the dispatcher.
+ * Fills id's NVMe fields (model, serial, firmware, nsid, LBA formats, VWC,
+ * Format/Sanitize capabilities, PCI vendor, version, link from sysfs when
+ * known) and sets p->ops.  Return: 0, -ENOTTY when @fd does not answer NVMe
+ * admin commands, other -errno with a reason in @err.
+ */
+int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen);
+
+/* Pure decoders of NVMe pages (little-endian, as the spec lays them out). */
+void slc_nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id);
+void slc_nvme_decode_id_ns(const void *page4096, struct slc_identity *id);
+void slc_nvme_decode_smart(const void *page512, struct slc_health *h);
+/* "Invalid Field in Command (0x2)"-style text of an NVMe status, or errno's. */
+const char *slc_nvme_status_text(int status, char *buf, size_t len);
+
+/*
+ * ATA backend (libatasmart).  Opens p->disk_path through libatasmart.
+ * Return: 0, -ENOTSUP when the device has no ATA SMART (SCSI, USB without
+ * SAT, virtio), other -errno with a reason in @err.
+ */
+int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen);
+
+/*
+ * Decode a libatasmart blob (IDENTIFY + SMART data + thresholds, as
+ * sk_disk_get_blob() gives it) into @id and @h: the canned-page path of the
+ * tests and of 'slcscope probe --ata-blob FILE'.
+ */
+int slc_ata_decode_blob(const void *blob, size_t len, struct slc_identity *id, struct slc_health *h,
+			char *err, size_t errlen);
+
+#endif
