@@ -18,6 +18,7 @@
 
 #include "slcscope/analysis.h"
 #include "slcscope/core.h"
+#include "slcscope/probe.h"
 #include "slcscope/probes.h"
 #include "cli.h"
 #include "report.h"
@@ -86,11 +87,23 @@ static void run_help(FILE *out)
 		"                           (phases.json, phases.csv, graphs, summary.md, index.html;\n"
 		"                           DIR is created first, so -o may point into it)\n"
 		"  -n, --dry-run            print the plan and what would be destroyed; write nothing\n"
+		"      --purge              before the plan, purge the drive: NVMe Sanitize (crypto,\n"
+		"                           then block erase) or Format with secure erase when the\n"
+		"                           drive supports it, otherwise a TRIM of all of it; the\n"
+		"                           trace records which\n"
+		"      --temp-every DURATION  read the drive's temperature this often (default 5s;\n"
+		"                           the sample of that moment carries it)\n"
+		"      --no-probe           no identity/SMART snapshots or temperature readings\n"
 		"      --quiet              no progress or step lines\n"
 		"\n"
 		"Ctrl-C or SIGTERM stops the I/O and closes the trace with every sample up to\n"
 		"that moment (exit 130 or 143).  A device error stops the run, keeps the trace\n"
-		"and reports the offset (exit 1).\n");
+		"and reports the offset (exit 1).\n"
+		"\n"
+		"The trace keeps the drive's identity and a SMART/health snapshot before and\n"
+		"after every step (NVMe through libnvme, SATA through libatasmart; none on\n"
+		"loop, virtio or files), so 'slcscope analyze' can give each step's write\n"
+		"amplification where the drive counts NAND writes.\n");
 }
 
 static volatile int stop_sig;
@@ -116,7 +129,60 @@ struct ui {
 	uint64_t limit_ns;
 	struct timespec last;
 	int virtual_clock;
+	/* probes: identity and health snapshots, temperature */
+	struct slc_probe *probe;
+	struct slc_trace *trace;
+	struct slc_target *target;
+	uint64_t seg_t0_ns;
+	int smart_warned;
 };
+
+/* Store a health snapshot of the drive in the trace under @kind. */
+static void health_snapshot(struct ui *u, const char *kind, double t_s)
+{
+	struct slc_health h;
+	char err[256] = "";
+	char *js;
+
+	if (!u->probe || !u->trace)
+		return;
+	if (slc_probe_health(u->probe, &h, err, sizeof(err))) {
+		if (!u->smart_warned++ && !u->quiet)
+			fprintf(stderr, "%sslcscope run: warning: SMART read failed (%s); the run goes on without it\n",
+				u->tty ? "\r\033[K" : "", err);
+		return;
+	}
+	if (!h.has_smart)
+		return;                 /* said once, in the identity snapshot */
+	if ((js = slc_probe_json(NULL, &h))) {
+		slc_trace_snapshot(u->trace, kind, t_s, js);
+		free(js);
+	}
+}
+
+static void segment_open(void *arg, size_t i, const struct slc_plan *p)
+{
+	struct ui *u = arg;
+
+	(void)i; (void)p;
+	u->seg_t0_ns = u->target->ops->now_ns(u->target);
+	health_snapshot(u, "health_before", 0);
+}
+
+static void segment_close(void *arg, size_t i, const struct slc_plan *p)
+{
+	struct ui *u = arg;
+
+	(void)i; (void)p;
+	health_snapshot(u, "health_after", (double)(u->target->ops->now_ns(u->target) - u->seg_t0_ns) * 1e-9);
+}
+
+static int read_temperature(void *arg, double *c)
+{
+	struct ui *u = arg;
+
+	return u->probe ? slc_probe_temperature(u->probe, c) : -ENODATA;
+}
 
 static double wall_s(void)
 {
@@ -325,12 +391,42 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 	return CLI_OK;
 }
 
+/*
+ * --purge: the strongest purge the drive offers (NVMe Sanitize, then Format
+ * with crypto or user-data erase), otherwise a TRIM of the whole target; the
+ * trace records which in a "purge" snapshot.
+ */
+static int do_purge(struct ui *u, struct slc_target *t, struct slc_trace *trace, char *err, size_t errlen)
+{
+	enum slc_purge_kind k = slc_probe_purge_method(u->probe);
+	double w0 = wall_s();
+	char js[256];
+	int rc;
+
+	if (!u->quiet)
+		fprintf(stderr, "slcscope run: purging %s by %s\n", t->spec,
+			k == SLC_PURGE_TRIM ? "a TRIM of all of it (the drive offers no Sanitize or Format erase)" :
+			slc_purge_kind_name(k));
+	if (k == SLC_PURGE_TRIM) {
+		if ((rc = t->ops->discard(t, 0, t->capacity_bytes))) {
+			snprintf(err, errlen, "TRIM of the whole target failed: %s", strerror(-rc));
+			return rc;
+		}
+	} else if ((rc = slc_probe_purge(u->probe, k, err, errlen))) {
+		return rc;
+	}
+	snprintf(js, sizeof(js), "{\"schema\": \"slcscope.purge/1\", \"method\": \"%s\", \"wall_s\": %.3f}",
+		 slc_purge_kind_name(k), wall_s() - w0);
+	slc_trace_snapshot(trace, "purge", 0, js);
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	enum {
 		O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
 		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
-		O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS,
+		O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
@@ -347,6 +443,8 @@ static int cmd_run(int argc, char **argv)
 		{ "idle-list", required_argument, NULL, O_IDLE_LIST },
 		{ "hir-rounds", required_argument, NULL, O_HIR_ROUNDS },
 		{ "trim-bytes", required_argument, NULL, O_TRIM_BYTES }, { "read-time", required_argument, NULL, O_READ_TIME },
+		{ "purge", no_argument, NULL, O_PURGE }, { "temp-every", required_argument, NULL, O_TEMP_EVERY },
+		{ "no-probe", no_argument, NULL, O_NO_PROBE },
 		{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -361,7 +459,8 @@ static int cmd_run(int argc, char **argv)
 	const char *out = NULL, *plan_name = "lab", *target, *report = NULL;
 	char err[512], cmdline[2048] = "", a[32];
 	size_t failed = 0;
-	int opt, rc, dry = 0;
+	int opt, rc, dry = 0, purge = 0, no_probe = 0;
+	uint64_t temp_every_ns = 5000000000ull;
 	struct stat st;
 
 	/* first thing: a Ctrl-C while the target opens (a simulated drive
@@ -464,6 +563,14 @@ static int cmd_run(int argc, char **argv)
 			if (slc_parse_size(&u.steady_after, optarg, err, sizeof(err)))
 				return cli_usage("run", "--steady-after: %s", err);
 			break;
+		case O_PURGE: purge = 1; break;
+		case O_NO_PROBE: no_probe = 1; break;
+		case O_TEMP_EVERY:
+			if ((rc = cli_parse_duration("run", "--temp-every", optarg, &temp_every_ns)))
+				return rc;
+			if (temp_every_ns < 100000000ull)
+				return cli_usage("run", "--temp-every: at least 100ms");
+			break;
 		case O_DESTRUCTIVE: to.destructive = 1; break;
 		case O_FORCE: to.force = 1; break;
 		case 'n': dry = 1; break;
@@ -483,6 +590,8 @@ static int cmd_run(int argc, char **argv)
 		return cli_usage("run", "--qd %u x --jobs %u is over 256 commands in flight", po.queue_depth, po.jobs);
 	if ((rc = slc_plan_build(&plan, plan_name, &po, err, sizeof(err))))
 		return cli_usage("run", "--plan: %s", err);
+	if (purge && no_probe)
+		return cli_usage("run", "--purge needs the drive's probe: drop --no-probe");
 	u.units = SLC_UNITS_DECIMAL;
 	u.tty = isatty(STDERR_FILENO);
 	to.seed = po.seed;
@@ -522,6 +631,21 @@ static int cmd_run(int argc, char **argv)
 		slc_target_close(t);
 		return cli_fail("run", "cannot create '%s': %s", report, strerror(errno));
 	}
+	if (!no_probe && t->kind != SLC_TARGET_NULL) {
+		char perr[512] = "";
+		int prc = t->sim ? slc_probe_open_sim(&u.probe, t->sim, t->spec, perr, sizeof(perr))
+				 : slc_probe_open(&u.probe, t->spec, perr, sizeof(perr));
+		if (prc) {
+			u.probe = NULL;
+			if (purge) {
+				slc_target_close(t);
+				return cli_fail("run", "--purge: cannot probe the drive: %s", perr);
+			}
+			if (!u.quiet)
+				fprintf(stderr, "slcscope run: warning: no drive probe (%s); no SMART snapshots\n", perr);
+		}
+	}
+	u.target = t;
 	{
 		struct slc_trace_meta meta = {
 			.command_line = cmdline, .target = t->spec,
@@ -531,7 +655,16 @@ static int cmd_run(int argc, char **argv)
 		struct slc_sysfs_info si;
 		char real[4096], model[256];
 		/* what sysfs knows of a block device goes into the trace */
-		if (t->kind == SLC_TARGET_BLOCKDEV && realpath(t->spec, real) &&
+		const struct slc_identity *pid = u.probe ? slc_probe_identity(u.probe) : NULL;
+		if (pid && t->kind == SLC_TARGET_BLOCKDEV && (pid->model[0] || pid->serial[0])) {
+			/* the drive's own identity (NVMe, ATA), else sysfs's */
+			snprintf(model, sizeof(model), "%s%s%s", pid->source == SLC_PROBE_NVME || pid->source == SLC_PROBE_ATA ? "" : pid->vendor,
+				 pid->source != SLC_PROBE_NVME && pid->source != SLC_PROBE_ATA && pid->vendor[0] && pid->model[0] ? " " : "",
+				 pid->model[0] ? pid->model : pid->kernel_name);
+			meta.device_model = model;
+			meta.device_serial = pid->serial[0] ? pid->serial : NULL;
+			meta.device_firmware = pid->firmware[0] ? pid->firmware : NULL;
+		} else if (t->kind == SLC_TARGET_BLOCKDEV && realpath(t->spec, real) &&
 		    slc_sysfs_probe(&si, "/sys", strrchr(real, '/') + 1) == 0) {
 			snprintf(model, sizeof(model), "%s%s%s", si.vendor, si.vendor[0] && si.model[0] ? " " : "",
 				 si.model[0] ? si.model : si.name);
@@ -540,15 +673,42 @@ static int cmd_run(int argc, char **argv)
 			meta.device_firmware = si.firmware[0] ? si.firmware : NULL;
 		}
 		if ((rc = slc_trace_create(&trace, out, &meta, err, sizeof(err)))) {
+			slc_probe_close(u.probe);
 			slc_target_close(t);
 			return cli_fail("run", "%s", err);
 		}
+	}
+	u.trace = trace;
+	if (u.probe) {
+		/* who the drive is and its health before anything is written */
+		struct slc_health h;
+		char herr[256] = "", *js;
+		int hrc = slc_probe_health(u.probe, &h, herr, sizeof(herr));
+		if (hrc && !u.quiet)
+			fprintf(stderr, "slcscope run: warning: SMART read failed (%s)\n", herr);
+		if ((js = slc_probe_json(slc_probe_identity(u.probe), hrc ? NULL : &h))) {
+			slc_trace_snapshot(trace, "identity", 0, js);
+			free(js);
+		}
+		if (!hrc && !h.has_smart && !u.quiet && t->kind == SLC_TARGET_BLOCKDEV)
+			fprintf(stderr, "slcscope run: %s; no write amplification or thermal evidence in this trace\n",
+				h.no_smart_reason);
+	}
+	if (purge && (rc = do_purge(&u, t, trace, err, sizeof(err)))) {
+		slc_trace_close(trace);
+		slc_probe_close(u.probe);
+		slc_target_close(t);
+		return cli_fail("run", "--purge: %s", err);
 	}
 	if (!u.quiet && t->kind == SLC_TARGET_BLOCKDEV)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, u.units), t->spec);
 	{
-		struct slc_plan_hooks hooks = { step_begin, steady_sample, progress, step_end, &u };
+		struct slc_plan_hooks hooks = {
+			.step_begin = step_begin, .sample = steady_sample, .progress = progress, .step_end = step_end,
+			.arg = &u, .segment_open = segment_open, .segment_close = segment_close,
+			.temperature = u.probe ? read_temperature : NULL, .temperature_every_ns = temp_every_ns,
+		};
 		rc = slc_plan_run(&plan, t, trace, &hooks, &stop_sig, &res, &failed, err, sizeof(err));
 		free(u.t);
 		free(u.dt);
@@ -563,6 +723,7 @@ static int cmd_run(int argc, char **argv)
 			snprintf(err, sizeof(err), "closing the trace %s failed", out);
 		}
 	}
+	slc_probe_close(u.probe);
 	slc_target_close(t);
 	if (rc == -ECANCELED || (stop_sig && !rc)) {
 		fprintf(stderr, "slcscope run: interrupted by %s during step %s; the trace %s holds every sample up to now\n",

@@ -10,6 +10,7 @@
  * target can prefetch (the simulated drive's mapping table is large).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ struct run {
 	const struct slc_engine_cb *cb;
 	uint64_t t0;
 	uint64_t last_bytes;
+	double next_temp_s;           /* real targets: next temperature reading */
 };
 
 static int drain_events(struct run *r)
@@ -67,6 +69,11 @@ static int on_interval(void *arg, const struct slc_sample *smp)
 		struct slc_sim_counters c;
 		slc_sim_get_counters(r->t->sim, &c);
 		out.temp_c = c.temp_c;
+	} else if (r->cb->temperature && smp->t_s >= r->next_temp_s) {
+		double c;
+		uint64_t every = r->cb->temperature_every_ns ? r->cb->temperature_every_ns : 5000000000ull;
+		out.temp_c = r->cb->temperature(r->cb->arg, &c) == 0 ? c : NAN;
+		r->next_temp_s = smp->t_s + (double)every * 1e-9;
 	}
 	if (r->cb->sample && (rc = r->cb->sample(r->cb->arg, &out)))
 		return rc;

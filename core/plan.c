@@ -219,6 +219,13 @@ static int on_event(void *arg, const struct slc_sim_event *e, uint64_t t0)
 	return 0;
 }
 
+static int on_temperature(void *arg, double *c)
+{
+	struct step_ctx *ctx = arg;
+
+	return ctx->h->temperature(ctx->h->arg, c);
+}
+
 static void on_progress(void *arg, const struct slc_progress *pr)
 {
 	struct step_ctx *c = arg;
@@ -260,7 +267,9 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 	for (size_t i = 0; i < p->n; i++) {
 		const struct slc_step *s = &p->step[i];
 		struct step_ctx ctx = { .trace = trace, .p = p, .h = hooks, .i = i };
-		struct slc_engine_cb cb = { on_sample, on_event, on_progress, &ctx };
+		struct slc_engine_cb cb = { on_sample, on_event, on_progress, &ctx,
+					    hooks && hooks->temperature ? on_temperature : NULL,
+					    hooks ? hooks->temperature_every_ns : 0 };
 		struct slc_job job = s->job;
 		struct slc_segment_params sp = { 0 };
 		char dbuf[32];
@@ -309,6 +318,8 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		sp.clock = t->kind == SLC_TARGET_SIM ? "virtual" : "monotonic";
 		if (trace && (rc = slc_trace_segment_begin(trace, &sp)))
 			return slc_errf(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
+		if (hooks && hooks->segment_open)
+			hooks->segment_open(hooks->arg, i, p);
 
 		switch (s->kind) {
 		case SLC_STEP_TRIM: {
@@ -370,6 +381,8 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			idle_before_s = 0;
 			break;
 		}
+		if (hooks && hooks->segment_close)
+			hooks->segment_close(hooks->arg, i, p);
 		if (hooks && hooks->step_end)
 			hooks->step_end(hooks->arg, i, p, res);
 		if (trace) {

@@ -191,6 +191,12 @@ struct slc_engine_cb {
 	slc_event_fn event;           /* simulated drive ground truth */
 	slc_progress_fn progress;
 	void *arg;
+	/* real targets: read the drive's temperature (0 and *c, or -errno) every
+	 * @temperature_every_ns of target time (0: 5 s); the sample that ends
+	 * the interval of a reading carries it in temp_c, the others NAN.  The
+	 * simulated drive reports its model's temperature in every sample. */
+	int (*temperature)(void *arg, double *c);
+	uint64_t temperature_every_ns;
 };
 
 /* Where a job stopped, for the report. */
@@ -308,6 +314,13 @@ struct slc_plan_hooks {
 	void (*progress)(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr);
 	void (*step_end)(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *r);
 	void *arg;
+	/* after the step's trace segment is open, before any I/O (snapshots) */
+	void (*segment_open)(void *arg, size_t i, const struct slc_plan *p);
+	/* before the step's trace segment closes, after its I/O */
+	void (*segment_close)(void *arg, size_t i, const struct slc_plan *p);
+	/* the drive's temperature, as in struct slc_engine_cb */
+	int (*temperature)(void *arg, double *c);
+	uint64_t temperature_every_ns;
 };
 
 /**

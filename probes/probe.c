@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The probe dispatcher: open a path read-only, fill what sysfs knows, then
+ * offer the device to the NVMe backend (nvme.c) and the ATA backend (ata.c).
+ * Devices neither answers (loop, virtio, nbd, SCSI without SAT) and regular
+ * files keep the sysfs facts and report "no SMART".  The simulated drive has
+ * its own backend here, reading the model's counters.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "probe_priv.h"
+#include "slcscope/sim.h"
+
+const char *slc_probe_source_name(enum slc_probe_source s)
+{
+	switch (s) {
+	case SLC_PROBE_SYSFS: return "sysfs";
+	case SLC_PROBE_NVME: return "nvme";
+	case SLC_PROBE_ATA: return "ata";
+	case SLC_PROBE_SIM: return "sim";
+	case SLC_PROBE_FILE: return "file";
+	}
+	return "unknown";
+}
+
+const char *slc_purge_kind_name(enum slc_purge_kind k)
+{
+	switch (k) {
+	case SLC_PURGE_NONE: return "none";
+	case SLC_PURGE_SANITIZE_CRYPTO: return "sanitize-crypto";
+	case SLC_PURGE_SANITIZE_BLOCK: return "sanitize-block";
+	case SLC_PURGE_FORMAT_CRYPTO: return "format-crypto";
+	case SLC_PURGE_FORMAT_USER: return "format-user";
+	case SLC_PURGE_TRIM: return "trim";
+	}
+	return "unknown";
+}
+
+void slc_identity_init(struct slc_identity *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->rotational = -1;
+	id->volatile_write_cache = -1;
+	id->trim_supported = -1;
+	id->format_nvm = id->crypto_erase = -1;
+	id->sanitize_crypto = id->sanitize_block = id->sanitize_overwrite = -1;
+}
+
+void slc_health_init(struct slc_health *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->host_write_bytes = h->host_read_bytes = SLC_PROBE_UNKNOWN;
+	h->host_write_cmds = h->host_read_cmds = SLC_PROBE_UNKNOWN;
+	h->nand_write_bytes = SLC_PROBE_UNKNOWN;
+	h->temp_c = h->warn_temp_c = h->crit_temp_c = NAN;
+	h->thm_transitions[0] = h->thm_transitions[1] = SLC_PROBE_UNKNOWN;
+	h->thm_time_s[0] = h->thm_time_s[1] = SLC_PROBE_UNKNOWN;
+	h->warn_temp_time_min = h->crit_temp_time_min = SLC_PROBE_UNKNOWN;
+	h->percentage_used = SLC_PROBE_UNKNOWN;
+	h->available_spare = h->available_spare_threshold = SLC_PROBE_UNKNOWN;
+	h->critical_warning = SLC_PROBE_UNKNOWN;
+	h->power_on_hours = h->power_cycles = SLC_PROBE_UNKNOWN;
+	h->unsafe_shutdowns = h->media_errors = SLC_PROBE_UNKNOWN;
+	h->throttled = -1;
+}
+
+static int perr(char *err, size_t len, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int perr(char *err, size_t len, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* Copy the sysfs facts of kernel device @name into @id. */
+static void fill_sysfs(struct slc_identity *id, const char *name)
+{
+	struct slc_sysfs_info si;
+
+	if (slc_sysfs_probe(&si, "/sys", name) != 0)
+		return;
+	snprintf(id->kernel_name, sizeof(id->kernel_name), "%s", si.name);
+	snprintf(id->model, sizeof(id->model), "%s", si.model);
+	snprintf(id->vendor, sizeof(id->vendor), "%s", si.vendor);
+	snprintf(id->serial, sizeof(id->serial), "%s", si.serial);
+	snprintf(id->firmware, sizeof(id->firmware), "%s", si.firmware);
+	id->capacity_bytes = si.capacity_bytes;
+	id->logical_block_bytes = si.logical_block_bytes;
+	id->physical_block_bytes = si.physical_block_bytes;
+	id->rotational = si.rotational;
+	id->discard_granularity_bytes = si.discard_granularity_bytes;
+	id->discard_max_bytes = si.discard_max_bytes;
+	snprintf(id->write_cache, sizeof(id->write_cache), "%s", si.write_cache);
+	if (!strcmp(si.write_cache, "write back"))
+		id->volatile_write_cache = 1;
+	else if (!strcmp(si.write_cache, "write through"))
+		id->volatile_write_cache = 0;
+}
+
+/*
+ * The whole disk's kernel name for block device @dev (a partition gives its
+ * disk).  Return: 0, or -ENOENT when sysfs does not know the device.
+ */
+static int disk_of(dev_t dev, char *name, size_t len)
+{
+	char link[64], real[PATH_MAX], part[PATH_MAX + 16];
+	const char *base;
+	struct stat st;
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(link, real))
+		return -ENOENT;
+	snprintf(part, sizeof(part), "%s/partition", real);
+	if (stat(part, &st) == 0) {
+		char *slash = strrchr(real, '/');
+		if (slash) *slash = '\0';
+	}
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (strlen(base) >= len)
+		return -ENAMETOOLONG;
+	snprintf(name, len, "%s", base);
+	return 0;
+}
+
+static const char *interface_of(const char *name)
+{
+	static const struct { const char *prefix, *iface; } t[] = {
+		{ "nvme", "nvme" }, { "loop", "loop" }, { "vd", "virtio" }, { "nbd", "nbd" },
+		{ "md", "md" }, { "dm-", "dm" }, { "mmcblk", "mmc" }, { "zram", "zram" },
+		{ "ram", "ram" }, { "xvd", "xen" }, { "sd", "scsi" }, { "sr", "scsi" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strncmp(name, t[i].prefix, strlen(t[i].prefix)))
+			return t[i].iface;
+	return "block";
+}
+
+static void no_smart(struct slc_probe *p, struct slc_health *h)
+{
+	slc_health_init(h);
+	switch (p->id.source) {
+	case SLC_PROBE_FILE:
+		snprintf(h->no_smart_reason, sizeof(h->no_smart_reason), "a regular file has no SMART");
+		break;
+	default:
+		snprintf(h->no_smart_reason, sizeof(h->no_smart_reason), "no SMART on this device (%s)",
+			 p->id.interface[0] ? p->id.interface : "unknown interface");
+		break;
+	}
+}
+
+int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t errlen)
+{
+	struct slc_probe *p;
+	struct stat st;
+	char disk[64] = "";
+	int rc;
+
+	*out = NULL;
+	if (!path || !*path)
+		return perr(err, errlen, -EINVAL, "no device named");
+	if (stat(path, &st) != 0)
+		return perr(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISREG(st.st_mode))
+		return perr(err, errlen, -EINVAL, "%s: not a block device, NVMe controller or regular file", path);
+	if (!(p = calloc(1, sizeof(*p))))
+		return perr(err, errlen, -ENOMEM, "out of memory");
+	slc_identity_init(&p->id);
+	snprintf(p->id.path, sizeof(p->id.path), "%s", path);
+	p->fd = -1;
+
+	if (S_ISREG(st.st_mode)) {
+		/* a file: the facts of the device its filesystem lives on */
+		p->id.source = SLC_PROBE_FILE;
+		snprintf(p->id.interface, sizeof(p->id.interface), "file");
+		if (disk_of(st.st_dev, disk, sizeof(disk)) == 0) {
+			fill_sysfs(&p->id, disk);
+			snprintf(p->disk_path, sizeof(p->disk_path), "/dev/%s", disk);
+		}
+		p->id.capacity_bytes = (uint64_t)st.st_size;
+		*out = p;
+		return 0;
+	}
+	p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (p->fd < 0) {
+		rc = -errno;
+		free(p);
+		return perr(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	}
+	p->id.source = SLC_PROBE_SYSFS;
+	if (S_ISBLK(st.st_mode) && disk_of(st.st_rdev, disk, sizeof(disk)) == 0) {
+		fill_sysfs(&p->id, disk);
+		snprintf(p->disk_path, sizeof(p->disk_path), "/dev/%s", disk);
+		snprintf(p->id.interface, sizeof(p->id.interface), "%s", interface_of(disk));
+		/* a partition reports its own size */
+		{
+			char link[64], real[PATH_MAX], sz[PATH_MAX + 8];
+			FILE *f;
+			unsigned long long sectors;
+			snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+			if (realpath(link, real) && snprintf(sz, sizeof(sz), "%s/size", real) > 0 &&
+			    (f = fopen(sz, "re"))) {
+				if (fscanf(f, "%llu", &sectors) == 1)
+					p->id.capacity_bytes = (uint64_t)sectors * 512u;
+				fclose(f);
+			}
+		}
+	} else if (S_ISCHR(st.st_mode)) {
+		snprintf(p->disk_path, sizeof(p->disk_path), "%s", path);
+		snprintf(p->id.interface, sizeof(p->id.interface), "nvme");
+	} else {
+		snprintf(p->disk_path, sizeof(p->disk_path), "%s", path);
+		snprintf(p->id.interface, sizeof(p->id.interface), "block");
+	}
+
+	if (!strcmp(p->id.interface, "nvme")) {
+		char e[256] = "";
+		rc = slc_nvme_attach(p, e, sizeof(e));
+		if (rc == 0) {
+			p->id.source = SLC_PROBE_NVME;
+		} else if (rc != -ENOTTY || S_ISCHR(st.st_mode)) {
+			close(p->fd);
+			free(p);
+			return perr(err, errlen, rc, "%s: %s", path, e[0] ? e : strerror(-rc));
+		}
+	} else if (!strcmp(p->id.interface, "scsi") || !strcmp(p->id.interface, "block")) {
+		char e[256] = "";
+		rc = slc_ata_attach(p, e, sizeof(e));
+		if (rc == 0) {
+			p->id.source = SLC_PROBE_ATA;
+			snprintf(p->id.interface, sizeof(p->id.interface), "sata");
+		} else if (rc != -ENOTSUP && rc != -ENOTTY && rc != -EACCES && rc != -EPERM) {
+			close(p->fd);
+			free(p);
+			return perr(err, errlen, rc, "%s: %s", path, e[0] ? e : strerror(-rc));
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+/* ---- the simulated drive ---- */
+
+static int sim_health(struct slc_probe *p, struct slc_health *h, char *err, size_t errlen)
+{
+	struct slc_sim_counters c;
+	const struct slc_sim_model *m = slc_sim_model_of(p->sim);
+
+	(void)err; (void)errlen;
+	slc_health_init(h);
+	slc_sim_get_counters(p->sim, &c);
+	h->has_smart = 1;
+	h->host_write_bytes = c.host_write_bytes;
+	h->host_read_bytes = c.host_read_bytes;
+	h->nand_write_bytes = c.nand_write_bytes;
+	snprintf(h->nand_write_source, sizeof(h->nand_write_source), "sim");
+	h->temp_c = c.temp_c;
+	if (m->thermal_enabled) {
+		h->warn_temp_c = m->throttle_c;
+		h->throttled = c.throttled;
+	}
+	return 0;
+}
+
+static int sim_temperature(struct slc_probe *p, double *c)
+{
+	struct slc_sim_counters k;
+
+	slc_sim_get_counters(p->sim, &k);
+	if (!isfinite(k.temp_c))
+		return -ENODATA;
+	*c = k.temp_c;
+	return 0;
+}
+
+static enum slc_purge_kind sim_purge_method(const struct slc_probe *p)
+{
+	(void)p;
+	return SLC_PURGE_TRIM;
+}
+
+static int sim_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen)
+{
+	(void)p;
+	return perr(err, errlen, -ENOTSUP, "the simulated drive is purged by a TRIM of all of it, not %s",
+		    slc_purge_kind_name(kind));
+}
+
+static void sim_close(struct slc_probe *p)
+{
+	(void)p;
+}
+
+static const struct slc_probe_ops sim_ops = {
+	.health = sim_health,
+	.temperature = sim_temperature,
+	.purge_method = sim_purge_method,
+	.purge = sim_purge,
+	.close = sim_close,
+};
+
+int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *spec,
+		       char *err, size_t errlen)
+{
+	struct slc_probe *p;
+	const struct slc_sim_model *m;
+
+	*out = NULL;
+	if (!sim)
+		return perr(err, errlen, -EINVAL, "no simulated drive");
+	if (!(p = calloc(1, sizeof(*p))))
+		return perr(err, errlen, -ENOMEM, "out of memory");
+	m = slc_sim_model_of(sim);
+	slc_identity_init(&p->id);
+	p->fd = -1;
+	p->sim = sim;
+	p->ops = &sim_ops;
+	p->id.source = SLC_PROBE_SIM;
+	snprintf(p->id.path, sizeof(p->id.path), "%s", spec ? spec : "sim:");
+	snprintf(p->id.interface, sizeof(p->id.interface), "sim");
+	snprintf(p->id.link, sizeof(p->id.link), "simulated %s", m->interface);
+	snprintf(p->id.model, sizeof(p->id.model), "%.127s", m->description[0] ? m->description : m->name);
+	snprintf(p->id.serial, sizeof(p->id.serial), "SIM-%.59s", m->name);
+	snprintf(p->id.firmware, sizeof(p->id.firmware), "%s", SLCSCOPE_VERSION);
+	snprintf(p->id.vendor, sizeof(p->id.vendor), "slcscope");
+	p->id.capacity_bytes = m->capacity_bytes;
+	p->id.logical_block_bytes = 512;
+	p->id.physical_block_bytes = m->unit_bytes;
+	p->id.rotational = 0;
+	p->id.discard_granularity_bytes = m->unit_bytes;
+	p->id.discard_max_bytes = m->capacity_bytes;
+	p->id.trim_supported = 1;
+	*out = p;
+	return 0;
+}
+
+/* ---- the common calls ---- */
+
+const struct slc_identity *slc_probe_identity(const struct slc_probe *p)
+{
+	return &p->id;
+}
+
+int slc_probe_health(struct slc_probe *p, struct slc_health *h, char *err, size_t errlen)
+{
+	if (!p->ops || !p->ops->health) {
+		no_smart(p, h);
+		return 0;
+	}
+	return p->ops->health(p, h, err, errlen);
+}
+
+int slc_probe_temperature(struct slc_probe *p, double *c)
+{
+	if (!p->ops || !p->ops->temperature)
+		return -ENODATA;
+	return p->ops->temperature(p, c);
+}
+
+enum slc_purge_kind slc_probe_purge_method(const struct slc_probe *p)
+{
+	if (!p->ops || !p->ops->purge_method)
+		return SLC_PURGE_TRIM;
+	return p->ops->purge_method(p);
+}
+
+int slc_probe_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen)
+{
+	if (kind == SLC_PURGE_TRIM || kind == SLC_PURGE_NONE)
+		return perr(err, errlen, -EINVAL, "a TRIM purge is the caller's (the write target discards)");
+	if (!p->ops || !p->ops->purge)
+		return perr(err, errlen, -ENOTSUP, "%s: this device offers no %s", p->id.path, slc_purge_kind_name(kind));
+	return p->ops->purge(p, kind, err, errlen);
+}
+
+void slc_probe_close(struct slc_probe *p)
+{
+	if (!p)
+		return;
+	if (p->ops && p->ops->close)
+		p->ops->close(p);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p);
+}
+
+double slc_health_write_amplification(const struct slc_health *a, const struct slc_health *b)
+{
+	if (!a || !b || a->nand_write_bytes == SLC_PROBE_UNKNOWN || b->nand_write_bytes == SLC_PROBE_UNKNOWN ||
+	    a->host_write_bytes == SLC_PROBE_UNKNOWN || b->host_write_bytes == SLC_PROBE_UNKNOWN ||
+	    b->host_write_bytes <= a->host_write_bytes || b->nand_write_bytes < a->nand_write_bytes)
+		return NAN;
+	return (double)(b->nand_write_bytes - a->nand_write_bytes) /
+	       (double)(b->host_write_bytes - a->host_write_bytes);
+}
+
+/* ---- JSON ---- */
+
+static json_t *jnum(uint64_t v)
+{
+	return v == SLC_PROBE_UNKNOWN ? json_null() : json_integer((json_int_t)v);
+}
+
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *jtri(int v)
+{
+	return v < 0 ? json_null() : json_boolean(v);
+}
+
+static json_t *jstr(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+static json_t *identity_json(const struct slc_identity *id)
+{
+	json_t *o = json_object(), *lbaf;
+
+	json_object_set_new(o, "source", json_string(slc_probe_source_name(id->source)));
+	json_object_set_new(o, "path", jstr(id->path));
+	json_object_set_new(o, "kernel_name", jstr(id->kernel_name));
+	json_object_set_new(o, "interface", jstr(id->interface));
+	json_object_set_new(o, "model", jstr(id->model));
+	json_object_set_new(o, "serial", jstr(id->serial));
+	json_object_set_new(o, "firmware", jstr(id->firmware));
+	json_object_set_new(o, "vendor", jstr(id->vendor));
+	json_object_set_new(o, "link", jstr(id->link));
+	json_object_set_new(o, "capacity_bytes", id->capacity_bytes ? json_integer((json_int_t)id->capacity_bytes) : json_null());
+	json_object_set_new(o, "logical_block_bytes", id->logical_block_bytes ? json_integer(id->logical_block_bytes) : json_null());
+	json_object_set_new(o, "physical_block_bytes", id->physical_block_bytes ? json_integer(id->physical_block_bytes) : json_null());
+	json_object_set_new(o, "rotational", jtri(id->rotational));
+	json_object_set_new(o, "discard_granularity_bytes", json_integer((json_int_t)id->discard_granularity_bytes));
+	json_object_set_new(o, "discard_max_bytes", json_integer((json_int_t)id->discard_max_bytes));
+	json_object_set_new(o, "volatile_write_cache", jtri(id->volatile_write_cache));
+	json_object_set_new(o, "write_cache", jstr(id->write_cache));
+	if (id->source == SLC_PROBE_NVME) {
+		json_t *n = json_object();
+		json_object_set_new(n, "nsid", json_integer(id->nsid));
+		json_object_set_new(n, "version", jstr(id->nvme_version));
+		json_object_set_new(n, "pci_vendor", id->pci_vendor ? json_integer(id->pci_vendor) : json_null());
+		json_object_set_new(n, "format_nvm", jtri(id->format_nvm));
+		json_object_set_new(n, "crypto_erase", jtri(id->crypto_erase));
+		json_object_set_new(n, "sanitize_crypto", jtri(id->sanitize_crypto));
+		json_object_set_new(n, "sanitize_block", jtri(id->sanitize_block));
+		json_object_set_new(n, "sanitize_overwrite", jtri(id->sanitize_overwrite));
+		lbaf = json_array();
+		for (unsigned i = 0; i < id->n_lba_formats && i < SLC_PROBE_MAX_LBAF; i++) {
+			const struct slc_lba_format *f = &id->lba_formats[i];
+			json_array_append_new(lbaf, json_pack("{s:i, s:i, s:i, s:b}", "data_bytes", (json_int_t)f->data_bytes,
+							      "metadata_bytes", (json_int_t)f->metadata_bytes,
+							      "rel_perf", (json_int_t)f->rel_perf, "in_use", f->in_use));
+		}
+		json_object_set_new(n, "lba_formats", lbaf);
+		json_object_set_new(o, "nvme", n);
+	}
+	if (id->source == SLC_PROBE_ATA)
+		json_object_set_new(o, "trim_supported", jtri(id->trim_supported));
+	return o;
+}
+
+static json_t *health_json(const struct slc_health *h)
+{
+	json_t *o = json_object(), *a;
+
+	json_object_set_new(o, "has_smart", json_boolean(h->has_smart));
+	if (!h->has_smart) {
+		json_object_set_new(o, "no_smart_reason", jstr(h->no_smart_reason));
+		return o;
+	}
+	json_object_set_new(o, "host_write_bytes", jnum(h->host_write_bytes));
+	json_object_set_new(o, "host_read_bytes", jnum(h->host_read_bytes));
+	json_object_set_new(o, "host_write_cmds", jnum(h->host_write_cmds));
+	json_object_set_new(o, "host_read_cmds", jnum(h->host_read_cmds));
+	json_object_set_new(o, "nand_write_bytes", jnum(h->nand_write_bytes));
+	json_object_set_new(o, "nand_write_source", jstr(h->nand_write_source));
+	json_object_set_new(o, "temp_c", jreal(h->temp_c));
+	json_object_set_new(o, "warn_temp_c", jreal(h->warn_temp_c));
+	json_object_set_new(o, "crit_temp_c", jreal(h->crit_temp_c));
+	json_object_set_new(o, "thm_transitions", json_pack("[o, o]", jnum(h->thm_transitions[0]), jnum(h->thm_transitions[1])));
+	json_object_set_new(o, "thm_time_s", json_pack("[o, o]", jnum(h->thm_time_s[0]), jnum(h->thm_time_s[1])));
+	json_object_set_new(o, "warn_temp_time_min", jnum(h->warn_temp_time_min));
+	json_object_set_new(o, "crit_temp_time_min", jnum(h->crit_temp_time_min));
+	json_object_set_new(o, "percentage_used", jnum(h->percentage_used));
+	json_object_set_new(o, "available_spare", jnum(h->available_spare));
+	json_object_set_new(o, "available_spare_threshold", jnum(h->available_spare_threshold));
+	json_object_set_new(o, "critical_warning", jnum(h->critical_warning));
+	json_object_set_new(o, "power_on_hours", jnum(h->power_on_hours));
+	json_object_set_new(o, "power_cycles", jnum(h->power_cycles));
+	json_object_set_new(o, "unsafe_shutdowns", jnum(h->unsafe_shutdowns));
+	json_object_set_new(o, "media_errors", jnum(h->media_errors));
+	json_object_set_new(o, "throttled", jtri(h->throttled));
+	if (h->n_attrs) {
+		a = json_array();
+		for (unsigned i = 0; i < h->n_attrs && i < SLC_PROBE_MAX_ATTRS; i++) {
+			const struct slc_smart_attr *s = &h->attrs[i];
+			json_t *e = json_object();
+			json_object_set_new(e, "id", json_integer(s->id));
+			json_object_set_new(e, "name", jstr(s->name));
+			json_object_set_new(e, "current", s->current < 0 ? json_null() : json_integer(s->current));
+			json_object_set_new(e, "worst", s->worst < 0 ? json_null() : json_integer(s->worst));
+			json_object_set_new(e, "threshold", s->threshold < 0 ? json_null() : json_integer(s->threshold));
+			json_object_set_new(e, "raw", json_integer((json_int_t)s->raw));
+			json_object_set_new(e, "pretty", json_integer((json_int_t)s->pretty));
+			json_object_set_new(e, "pretty_unit", jstr(s->pretty_unit));
+			json_object_set_new(e, "prefailure", json_boolean(s->prefailure));
+			json_object_set_new(e, "failing", json_boolean(s->failing));
+			json_array_append_new(a, e);
+		}
+		json_object_set_new(o, "attributes", a);
+	}
+	return o;
+}
+
+char *slc_probe_json(const struct slc_identity *id, const struct slc_health *h)
+{
+	json_t *o = json_object();
+	char *s;
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "schema", json_string("slcscope.probe/1"));
+	if (id)
+		json_object_set_new(o, "identity", identity_json(id));
+	if (h)
+		json_object_set_new(o, "health", health_json(h));
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	json_decref(o);
+	return s;
+}
