@@ -23,12 +23,135 @@ void analyzed_free(struct analyzed *x)
 	for (size_t i = 0; i < x->n; i++) {
 		slc_analysis_free(&x->a[i]);
 		free(x->bytes[i]);
+		if (x->drive)
+			free(x->drive[i].phase_wa);
 	}
+	free(x->drive);
 	free(x->a);
 	free(x->bytes);
 	free(x->seg);
 	slc_input_free(x->in);
 	memset(x, 0, sizeof(*x));
+}
+
+/* A number from a snapshot's JSON: health.@key; NAN when absent or null. */
+static double snap_health(const char *json_text, const char *key)
+{
+	json_t *doc = json_loads(json_text, 0, NULL), *v;
+	double r = NAN;
+
+	if (!doc)
+		return NAN;
+	v = json_object_get(json_object_get(doc, "health"), key);
+	if (json_is_number(v))
+		r = json_number_value(v);
+	json_decref(doc);
+	return r;
+}
+
+/*
+ * The drive's evidence for analysed segment @k (trace segment @si): the
+ * counters before and after it, the readings during it; relabel throttling
+ * and work out the write amplification of the segment and of each phase.
+ */
+static int drive_evidence(struct analyzed *x, size_t k, size_t si)
+{
+	const struct slc_input *in = x->in;
+	const struct slc_input_segment *s = &in->segments[si];
+	struct analyzed_drive *d = &x->drive[k];
+	struct slc_analysis *a = &x->a[k];
+	double hb = NAN, ha = NAN, nb = NAN, na = NAN, warn = NAN, warn_id = NAN;
+	double *tt = NULL, *tc = NULL, *mt = NULL, *mv = NULL, *ct = NULL, *ch = NULL, *cn = NULL;
+	size_t nt = 0, nm = 0, nc = 0, nh = 0;
+	int rc = 0;
+
+	*d = (struct analyzed_drive){ .host_bytes = NAN, .nand_bytes = NAN, .wa = NAN, .cache_wa = NAN,
+				      .slc_flash_bytes = NAN, .warn_c = NAN, .max_temp_c = NAN };
+	for (size_t i = 0; i < in->n_snapshots; i++) {
+		const struct slc_input_snapshot *sn = &in->snapshots[i];
+		if (!sn->kind || !sn->json_text)
+			continue;
+		if (sn->segment < 0 && !strcmp(sn->kind, "identity"))
+			warn_id = snap_health(sn->json_text, "warn_temp_c");
+		if (sn->segment != (long)si)
+			continue;
+		if (!strcmp(sn->kind, "health_before")) {
+			hb = snap_health(sn->json_text, "host_write_bytes");
+			nb = snap_health(sn->json_text, "nand_write_bytes");
+			warn = snap_health(sn->json_text, "warn_temp_c");
+		} else if (!strcmp(sn->kind, "health_after")) {
+			ha = snap_health(sn->json_text, "host_write_bytes");
+			na = snap_health(sn->json_text, "nand_write_bytes");
+		}
+	}
+	d->warn_c = isfinite(warn) ? warn : warn_id;
+	if (isfinite(hb) && isfinite(ha) && ha > hb) {
+		d->host_bytes = ha - hb;
+		if (isfinite(nb) && isfinite(na) && na >= nb) {
+			d->nand_bytes = na - nb;
+			d->wa = d->nand_bytes / d->host_bytes;
+		}
+	}
+
+	tt = malloc((s->n_samples + 1) * sizeof(*tt));
+	tc = malloc((s->n_samples + 1) * sizeof(*tc));
+	mt = malloc((s->n_events + 1) * sizeof(*mt));
+	mv = malloc((s->n_events + 1) * sizeof(*mv));
+	ct = malloc((s->n_events + 1) * sizeof(*ct));
+	ch = malloc((s->n_events + 1) * sizeof(*ch));
+	cn = malloc((s->n_events + 1) * sizeof(*cn));
+	if (!tt || !tc || !mt || !mv || !ct || !ch || !cn) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; s->temp_c && i < s->n_samples; i++)
+		if (isfinite(s->temp_c[i])) {
+			tt[nt] = s->t_s[i];
+			tc[nt++] = s->temp_c[i];
+			if (!(d->max_temp_c >= s->temp_c[i])) d->max_temp_c = s->temp_c[i];
+		}
+	d->n_temp = nt;
+	/* counters come as pairs of events at the same time */
+	for (size_t i = 0; i < s->n_events; i++) {
+		const struct slc_event *e = &s->events[i];
+		if (!e->kind) continue;
+		if (!strcmp(e->kind, "thermal_transitions")) {
+			mt[nm] = e->t_s;
+			mv[nm++] = e->value;
+		} else if (!strcmp(e->kind, "smart_host_bytes")) {
+			ct[nc] = e->t_s;
+			ch[nc++] = e->value;
+		} else if (!strcmp(e->kind, "smart_nand_bytes") && nh < nc && ct[nh] == e->t_s) {
+			cn[nh++] = e->value;
+		}
+	}
+	nc = nh;
+	{
+		struct slc_thermal_in th = { .temp_t_s = tt, .temp_c = tc, .n_temp = nt, .warn_c = d->warn_c,
+					     .tmt_t_s = mt, .tmt = mv, .n_tmt = nm,
+					     .interval_s = s->n_samples ? s->interval_s[0] : 1 };
+		int r = slc_analysis_apply_thermal(a, &th);
+		d->relabelled = r > 0 ? r : 0;
+	}
+	if (nc >= 2 && a->n_phases) {
+		double reach = s->n_samples ? s->interval_s[0] : 1;
+		for (size_t i = 1; i < nc; i++)
+			if (ct[i] - ct[i - 1] > reach) reach = ct[i] - ct[i - 1];
+		if (!(d->phase_wa = malloc(a->n_phases * sizeof(*d->phase_wa)))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (size_t p = 0; p < a->n_phases; p++)
+			d->phase_wa[p] = slc_write_amplification(ct, ch, cn, nc, a->phases[p].start_s, a->phases[p].end_s, reach);
+		if (a->has_cache) {
+			d->cache_wa = slc_write_amplification(ct, ch, cn, nc, a->phases[0].start_s, a->cache_end_s, reach);
+			if (isfinite(d->cache_wa))
+				d->slc_flash_bytes = a->cache_bytes * d->cache_wa;
+		}
+	}
+out:
+	free(tt); free(tc); free(mt); free(mv); free(ct); free(ch); free(cn);
+	return rc;
 }
 
 int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long only,
@@ -49,7 +172,8 @@ int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long on
 	x->seg = calloc(x->in->n_segments + 1, sizeof(*x->seg));
 	x->a = calloc(x->in->n_segments + 1, sizeof(*x->a));
 	x->bytes = calloc(x->in->n_segments + 1, sizeof(*x->bytes));
-	if (!x->seg || !x->a || !x->bytes) {
+	x->drive = calloc(x->in->n_segments + 1, sizeof(*x->drive));
+	if (!x->seg || !x->a || !x->bytes || !x->drive) {
 		analyzed_free(x);
 		return cli_fail(cmd, "out of memory");
 	}
@@ -79,6 +203,10 @@ int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long on
 			return CLI_FAIL;
 		}
 		x->n++;
+		if ((rc = drive_evidence(x, x->n - 1, i))) {
+			analyzed_free(x);
+			return cli_fail(cmd, "out of memory");
+		}
 	}
 	if (!x->n) {
 		/* a trace of reads only (trim-response on a fast fill) still has
@@ -95,6 +223,34 @@ int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long on
 		}
 	}
 	return 0;
+}
+
+static json_t *jnum_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The drive's own figures for analysed segment @k: segment["drive"], a
+ * write_amplification on each phase, cache.slc_flash_bytes_est. */
+static void drive_json(json_t *seg, const struct analyzed *x, size_t k)
+{
+	const struct analyzed_drive *d = &x->drive[k];
+	json_t *o = json_object(), *ph = json_object_get(seg, "phases"), *cache = json_object_get(seg, "cache");
+
+	json_object_set_new(o, "host_write_bytes", jnum_or_null(d->host_bytes));
+	json_object_set_new(o, "nand_write_bytes", jnum_or_null(d->nand_bytes));
+	json_object_set_new(o, "write_amplification", jnum_or_null(d->wa));
+	json_object_set_new(o, "cache_write_amplification", jnum_or_null(d->cache_wa));
+	json_object_set_new(o, "warn_temp_c", jnum_or_null(d->warn_c));
+	json_object_set_new(o, "temp_readings", json_integer((json_int_t)d->n_temp));
+	json_object_set_new(o, "max_temp_c", jnum_or_null(d->max_temp_c));
+	json_object_set_new(o, "thermal_relabelled", json_integer(d->relabelled));
+	json_object_set_new(seg, "drive", o);
+	if (json_is_object(cache))
+		json_object_set_new(cache, "slc_flash_bytes_est", jnum_or_null(d->slc_flash_bytes));
+	for (size_t p = 0; p < json_array_size(ph) && p < x->a[k].n_phases; p++)
+		json_object_set_new(json_array_get(ph, p), "write_amplification",
+				    d->phase_wa ? jnum_or_null(d->phase_wa[p]) : json_null());
 }
 
 int analyzed_json(char **out, const struct analyzed *x)
@@ -126,6 +282,9 @@ int analyzed_json(char **out, const struct analyzed *x)
 		json_object_set_new(o, "workload", json_string(s->params.workload ? s->params.workload : ""));
 		json_object_set_new(o, "block_bytes", json_integer(s->params.block_bytes));
 		json_object_set_new(o, "idle_before_s", json_real(s->params.idle_before_s));
+		drive_json(o, x, i);
+		if (i == 0)
+			drive_json(doc, x, 0);      /* the top level repeats the first segment */
 	}
 	{
 		double t[16], c[16], fresh, rate;

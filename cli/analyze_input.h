@@ -11,12 +11,27 @@
 
 #include <stdio.h>
 
+/* What the drive itself said about an analysed segment (probes' snapshots
+ * and readings in the trace); NAN / NULL where it said nothing. */
+struct analyzed_drive {
+	double host_bytes, nand_bytes;  /* counter deltas over the segment (health_before/after) */
+	double wa;                      /* their ratio: the segment's write amplification */
+	double *phase_wa;               /* per phase, from the readings during the segment */
+	double cache_wa;                /* over the cache phases */
+	double slc_flash_bytes;         /* cache bytes x cache_wa: flash used in SLC mode */
+	double warn_c;                  /* the drive's warning temperature */
+	size_t n_temp;                  /* temperature readings in the segment */
+	double max_temp_c;
+	int relabelled;                 /* phases relabelled by the thermal evidence */
+};
+
 struct analyzed {
 	struct slc_input *in;
 	size_t n;                       /* analysed segments */
 	size_t *seg;                    /* their index in in->segments */
 	struct slc_analysis *a;         /* one per analysed segment; a[0] is the reference */
 	double **bytes;                 /* per-interval bytes of each analysed segment */
+	struct analyzed_drive *drive;   /* one per analysed segment */
 	int allow_no_curve;             /* set before analyzed_load(): reads-only inputs are fine */
 };
 

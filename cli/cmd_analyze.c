@@ -72,6 +72,20 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 		if (isfinite(an->erase_bound_start_s))
 			fprintf(f, "  erase-bound from %.1f s, %s written\n", an->erase_bound_start_s,
 				slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
+		{
+			const struct analyzed_drive *dr = &x->drive[i];
+			if (isfinite(dr->wa))
+				fprintf(f, "  drive counters: %s host, %s NAND: write amplification %.2f\n",
+					slc_format_bytes(a, sizeof(a), dr->host_bytes, u),
+					slc_format_bytes(b, sizeof(b), dr->nand_bytes, u), dr->wa);
+			if (isfinite(dr->slc_flash_bytes))
+				fprintf(f, "  flash used in SLC mode: about %s (cache x its write amplification %.2f)\n",
+					slc_format_bytes(a, sizeof(a), dr->slc_flash_bytes, u), dr->cache_wa);
+			if (dr->n_temp)
+				fprintf(f, "  temperature: up to %.1f C in %zu readings%s%s%s\n", dr->max_temp_c, dr->n_temp,
+					isfinite(dr->warn_c) ? (snprintf(c, sizeof(c), ", warning at %.0f C", dr->warn_c), c) : "",
+					dr->relabelled ? "; throttling told from stalls by it" : "", "");
+		}
 		if (i > 0) {
 			struct slc_recovery r;
 			if (slc_recovery(&r, &x->a[0], an) == 0)

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <linux/fs.h>
 #include <signal.h>
 #include <stdio.h>
@@ -91,8 +92,9 @@ static void run_help(FILE *out)
 		"                           then block erase) or Format with secure erase when the\n"
 		"                           drive supports it, otherwise a TRIM of all of it; the\n"
 		"                           trace records which\n"
-		"      --temp-every DURATION  read the drive's temperature this often (default 5s;\n"
-		"                           the sample of that moment carries it)\n"
+		"      --temp-every DURATION  read the drive's temperature and write counters this\n"
+		"                           often (default 5s; every sample on a simulated drive;\n"
+		"                           the sample of that moment carries the temperature)\n"
 		"      --no-probe           no identity/SMART snapshots or temperature readings\n"
 		"      --quiet              no progress or step lines\n"
 		"\n"
@@ -177,11 +179,36 @@ static void segment_close(void *arg, size_t i, const struct slc_plan *p)
 	health_snapshot(u, "health_after", (double)(u->target->ops->now_ns(u->target) - u->seg_t0_ns) * 1e-9);
 }
 
+/*
+ * Every --temp-every: read the drive's health; the temperature goes into the
+ * sample, the cumulative host and NAND write counters and the thermal
+ * management transitions into the segment's events, so that the analysis can
+ * give each phase its write amplification and tell throttling from GC.
+ */
 static int read_temperature(void *arg, double *c)
 {
 	struct ui *u = arg;
+	struct slc_health h;
+	double t_s;
 
-	return u->probe ? slc_probe_temperature(u->probe, c) : -ENODATA;
+	if (!u->probe || slc_probe_health(u->probe, &h, NULL, 0) || !h.has_smart)
+		return -ENODATA;
+	t_s = (double)(u->target->ops->now_ns(u->target) - u->seg_t0_ns) * 1e-9;
+	if (u->trace && h.host_write_bytes != SLC_PROBE_UNKNOWN && h.nand_write_bytes != SLC_PROBE_UNKNOWN) {
+		struct slc_event e1 = { t_s, 0, "smart_host_bytes", (double)h.host_write_bytes };
+		struct slc_event e2 = { t_s, 0, "smart_nand_bytes", (double)h.nand_write_bytes };
+		slc_trace_event(u->trace, &e1);
+		slc_trace_event(u->trace, &e2);
+	}
+	if (u->trace && h.thm_transitions[0] != SLC_PROBE_UNKNOWN) {
+		struct slc_event e = { t_s, 0, "thermal_transitions",
+				       (double)h.thm_transitions[0] + (h.thm_transitions[1] != SLC_PROBE_UNKNOWN ? (double)h.thm_transitions[1] : 0) };
+		slc_trace_event(u->trace, &e);
+	}
+	if (!isfinite(h.temp_c))
+		return -ENODATA;
+	*c = h.temp_c;
+	return 0;
 }
 
 static double wall_s(void)
@@ -459,7 +486,7 @@ static int cmd_run(int argc, char **argv)
 	const char *out = NULL, *plan_name = "lab", *target, *report = NULL;
 	char err[512], cmdline[2048] = "", a[32];
 	size_t failed = 0;
-	int opt, rc, dry = 0, purge = 0, no_probe = 0;
+	int opt, rc, dry = 0, purge = 0, no_probe = 0, temp_every_set = 0;
 	uint64_t temp_every_ns = 5000000000ull;
 	struct stat st;
 
@@ -570,6 +597,7 @@ static int cmd_run(int argc, char **argv)
 				return rc;
 			if (temp_every_ns < 100000000ull)
 				return cli_usage("run", "--temp-every: at least 100ms");
+			temp_every_set = 1;
 			break;
 		case O_DESTRUCTIVE: to.destructive = 1; break;
 		case O_FORCE: to.force = 1; break;
@@ -707,7 +735,9 @@ static int cmd_run(int argc, char **argv)
 		struct slc_plan_hooks hooks = {
 			.step_begin = step_begin, .sample = steady_sample, .progress = progress, .step_end = step_end,
 			.arg = &u, .segment_open = segment_open, .segment_close = segment_close,
-			.temperature = u.probe ? read_temperature : NULL, .temperature_every_ns = temp_every_ns,
+			.temperature = u.probe ? read_temperature : NULL,
+			/* the simulated drive's counters cost nothing: every sample */
+			.temperature_every_ns = t->sim && !temp_every_set ? po.interval_ns : temp_every_ns,
 		};
 		rc = slc_plan_run(&plan, t, trace, &hooks, &stop_sig, &res, &failed, err, sizeof(err));
 		free(u.t);

@@ -65,15 +65,15 @@ static int on_interval(void *arg, const struct slc_sample *smp)
 
 	if ((rc = drain_events(r)))
 		return rc;
-	if (r->t->sim) {
-		struct slc_sim_counters c;
-		slc_sim_get_counters(r->t->sim, &c);
-		out.temp_c = c.temp_c;
-	} else if (r->cb->temperature && smp->t_s >= r->next_temp_s) {
+	if (r->cb->temperature && smp->t_s >= r->next_temp_s) {
 		double c;
 		uint64_t every = r->cb->temperature_every_ns ? r->cb->temperature_every_ns : 5000000000ull;
 		out.temp_c = r->cb->temperature(r->cb->arg, &c) == 0 ? c : NAN;
 		r->next_temp_s = smp->t_s + (double)every * 1e-9;
+	} else if (r->t->sim) {
+		struct slc_sim_counters c;
+		slc_sim_get_counters(r->t->sim, &c);
+		out.temp_c = c.temp_c;
 	}
 	if (r->cb->sample && (rc = r->cb->sample(r->cb->arg, &out)))
 		return rc;

@@ -542,6 +542,7 @@ static void thermal_update(struct slc_sim *s, uint64_t now_ns)
 	s->therm_bytes = 0;
 	if (!s->throttled && s->temp_c >= s->m.throttle_c) {
 		s->throttled = 1;
+		s->c.throttle_transitions++;
 		event(s, SLC_SIM_EV_THROTTLE_ON, now_ns, s->temp_c);
 	} else if (s->throttled && s->temp_c < s->m.throttle_c - s->m.throttle_hysteresis_c) {
 		s->throttled = 0;

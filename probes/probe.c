@@ -277,6 +277,8 @@ static int sim_health(struct slc_probe *p, struct slc_health *h, char *err, size
 	if (m->thermal_enabled) {
 		h->warn_temp_c = m->throttle_c;
 		h->throttled = c.throttled;
+		h->thm_transitions[0] = c.throttle_transitions;
+		h->thm_transitions[1] = 0;
 	}
 	return 0;
 }

@@ -269,6 +269,44 @@ int slc_trim_response(struct slc_trim_response *out, const double *t_s, const do
  */
 int slc_phases_json(char **out, const struct slc_analysis *seg, size_t n);
 
+/* ---- drive-side evidence (thermal.c) ---- */
+
+/* What the drive said during a segment: temperature readings and its
+ * thermal-management transition count, each with segment times. */
+struct slc_thermal_in {
+	const double *temp_t_s, *temp_c;	/* readings (no NAN) */
+	size_t n_temp;
+	double warn_c;			/* warning temperature; NAN unknown */
+	const double *tmt_t_s, *tmt;	/* cumulative transition counts */
+	size_t n_tmt;
+	double interval_s;		/* the sampling interval: least reach of a reading */
+};
+
+/**
+ * slc_analysis_apply_thermal() - label throttling from the drive's evidence.
+ * A dip (stall or throttled) becomes "throttled" when a reading inside it
+ * (give or take the gap between readings) is at or over the warning
+ * temperature or the transition count rose, and "stall" when the readings
+ * show neither.  A slower direct-to-TLC or erase-bound phase that begins as
+ * the temperature crosses the warning threshold (or the count rises) becomes
+ * "throttled", and the cache and erase-bound figures are worked out again.
+ * Without readings nothing changes.
+ *
+ * Return: the number of phases relabelled, or -EINVAL.
+ */
+int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_in *th);
+
+/**
+ * slc_write_amplification() - NAND bytes over host bytes between @from_s and
+ * @to_s, from cumulative drive counters read at @t_s (linear between
+ * readings; a reading reaches @reach_s beyond the first and last).
+ *
+ * Return: the ratio, or NAN when the counters do not cover the span or no
+ * host bytes were counted in it.
+ */
+double slc_write_amplification(const double *t_s, const double *host, const double *nand, size_t n,
+			       double from_s, double to_s, double reach_s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -191,10 +191,11 @@ struct slc_engine_cb {
 	slc_event_fn event;           /* simulated drive ground truth */
 	slc_progress_fn progress;
 	void *arg;
-	/* real targets: read the drive's temperature (0 and *c, or -errno) every
+	/* read the drive's temperature (0 and *c, or -errno) every
 	 * @temperature_every_ns of target time (0: 5 s); the sample that ends
-	 * the interval of a reading carries it in temp_c, the others NAN.  The
-	 * simulated drive reports its model's temperature in every sample. */
+	 * the interval of a reading carries it in temp_c, the others NAN.
+	 * Without it the simulated drive reports its model's temperature in
+	 * every sample. */
 	int (*temperature)(void *arg, double *c);
 	uint64_t temperature_every_ns;
 };

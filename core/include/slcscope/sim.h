@@ -161,6 +161,7 @@ struct slc_sim_counters {
 	uint64_t map_flushes;
 	double temp_c;                     /* NAN without a thermal model */
 	int throttled;
+	uint64_t throttle_transitions;     /* times throttling began (NVMe TMT1-style count) */
 };
 
 struct slc_sim;
