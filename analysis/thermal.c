@@ -39,22 +39,23 @@ static int hot_within(const struct slc_thermal_in *th, double a, double b)
 	return 0;
 }
 
-/* Did the temperature cross @warn upwards within [a, b] (a reading below it,
- * then one at or over it, the second inside the window)? */
+/* Did the temperature cross @warn upwards within [a, b]?  A reading below it
+ * and the next at or over it place the crossing between the two readings. */
 static int crossed_within(const struct slc_thermal_in *th, double a, double b)
 {
 	for (size_t i = 1; i < th->n_temp; i++)
-		if (th->temp_t_s[i] >= a && th->temp_t_s[i] <= b &&
+		if (th->temp_t_s[i] >= a && th->temp_t_s[i - 1] <= b &&
 		    th->temp_c[i - 1] < th->warn_c - SENSOR_STEP_C && th->temp_c[i] >= th->warn_c - SENSOR_STEP_C)
 			return 1;
 	return 0;
 }
 
-/* Did the thermal-management transition count rise within [a, b]? */
+/* Did the thermal-management transition count rise within [a, b]?  A rise
+ * between two readings happened somewhere between them. */
 static int tmt_rose_within(const struct slc_thermal_in *th, double a, double b)
 {
 	for (size_t i = 1; i < th->n_tmt; i++)
-		if (th->tmt_t_s[i] >= a && th->tmt_t_s[i] <= b && th->tmt[i] > th->tmt[i - 1])
+		if (th->tmt_t_s[i] >= a && th->tmt_t_s[i - 1] <= b && th->tmt[i] > th->tmt[i - 1])
 			return 1;
 	return 0;
 }
@@ -67,7 +68,7 @@ static int is_native(enum slc_phase_kind k)
 int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_in *th)
 {
 	int changed = 0, native_changed = 0, have_temp, have_tmt;
-	double reach_t, reach_m;
+	double reach_t, dt = th ? th->interval_s : 0;
 
 	if (!a || !th)
 		return -EINVAL;
@@ -75,8 +76,7 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 	have_tmt = th->n_tmt > 1;
 	if (!have_temp && !have_tmt)
 		return 0;
-	reach_t = have_temp ? reach_of(th->temp_t_s, th->n_temp, th->interval_s) : 0;
-	reach_m = have_tmt ? reach_of(th->tmt_t_s, th->n_tmt, th->interval_s) : 0;
+	reach_t = have_temp ? reach_of(th->temp_t_s, th->n_temp, dt) : 0;
 
 	for (size_t i = 0; i < a->n_phases; i++) {
 		struct slc_phase *p = &a->phases[i];
@@ -87,7 +87,7 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 			/* a dip: throttling when the drive was hot or managed its
 			 * temperature during it, a stall when it demonstrably was not */
 			evidence = (have_temp && hot_within(th, p->start_s - reach_t, p->end_s + reach_t)) ||
-				   (have_tmt && tmt_rose_within(th, p->start_s - reach_m, p->end_s + reach_m));
+				   (have_tmt && tmt_rose_within(th, p->start_s, p->end_s));
 			enum slc_phase_kind k = evidence ? SLC_PHASE_THROTTLED : SLC_PHASE_STALL;
 			if (k != p->kind) {
 				p->kind = k;
@@ -97,8 +97,8 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 			/* a slowdown that starts as the drive crosses its warning
 			 * temperature (or starts managing it) is throttling, not
 			 * the end of the cache or the start of GC */
-			evidence = (have_temp && crossed_within(th, p->start_s - reach_t, p->start_s + reach_t)) ||
-				   (have_tmt && tmt_rose_within(th, p->start_s - reach_m, p->start_s + reach_m));
+			evidence = (have_temp && crossed_within(th, p->start_s - dt, p->start_s + dt)) ||
+				   (have_tmt && tmt_rose_within(th, p->start_s - dt, p->start_s + dt));
 			if (evidence) {
 				p->kind = SLC_PHASE_THROTTLED;
 				changed++;
