@@ -329,29 +329,23 @@ int analyzed_json(char **out, const struct analyzed *x)
 	}
 	{
 		/* fill-levels and compress plans */
-		json_t *fl = json_array();
-		double rnd = NAN, rep = NAN;
-		for (size_t i = 0; i < x->n; i++) {
-			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-			const char *st = s->params.step ? s->params.step : "";
-			double t = s->t_s[s->n_samples - 1], v = t > 0 ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
-			if (!strncmp(st, "burst_at_", 9) || !strcmp(st, "burst_after_trim")) {
+		struct analyzed_fill_level lv[16];
+		int nl = analyzed_fill_levels(x, lv, 16);
+		double rnd, rep;
+		if (nl > 0) {
+			json_t *fl = json_array();
+			for (int i = 0; i < nl; i++) {
 				json_t *o = json_object();
-				json_object_set_new(o, "step", json_string(st));
-				json_object_set_new(o, "fill_pct", strncmp(st, "burst_at_", 9) ? json_integer(0) : json_integer(atoi(st + 9)));
-				json_object_set_new(o, "after_trim", json_boolean(strncmp(st, "burst_at_", 9) != 0));
-				json_object_set_new(o, "cache_bytes", json_real(x->a[i].has_cache ? x->a[i].cache_bytes : 0));
-				json_object_set_new(o, "mean_bps", isfinite(v) ? json_real(v) : json_null());
+				json_object_set_new(o, "step", json_string(lv[i].step));
+				json_object_set_new(o, "fill_pct", json_integer(lv[i].fill_pct));
+				json_object_set_new(o, "after_trim", json_boolean(lv[i].after_trim));
+				json_object_set_new(o, "cache_bytes", json_real(lv[i].cache_bytes));
+				json_object_set_new(o, "mean_bps", jnum_or_null(lv[i].mean_bps));
 				json_array_append_new(fl, o);
 			}
-			if (!strcmp(st, "burst_random_data")) rnd = v;
-			if (!strcmp(st, "burst_repeating_data")) rep = v;
-		}
-		if (json_array_size(fl))
 			json_object_set_new(doc, "fill_levels", fl);
-		else
-			json_decref(fl);
-		if (isfinite(rnd) && isfinite(rep)) {
+		}
+		if (analyzed_compressibility(x, &rnd, &rep)) {
 			json_t *c = json_object();
 			json_object_set_new(c, "random_bps", json_real(rnd));
 			json_object_set_new(c, "repeating_bps", json_real(rep));
@@ -379,6 +373,43 @@ int analyzed_json(char **out, const struct analyzed *x)
 	*out = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	json_decref(doc);
 	return *out ? 0 : -ENOMEM;
+}
+
+/* Mean write speed of a whole segment: bytes / time. */
+static double seg_write_bps(const struct slc_input_segment *s)
+{
+	double t = s->n_samples ? s->t_s[s->n_samples - 1] : 0;
+
+	return t > 0 ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
+}
+
+int analyzed_fill_levels(const struct analyzed *x, struct analyzed_fill_level *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->n && n < max; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		const char *st = s->params.step ? s->params.step : "";
+		int at = !strncmp(st, "burst_at_", 9);
+		if (!at && strcmp(st, "burst_after_trim"))
+			continue;
+		out[n++] = (struct analyzed_fill_level){
+			.step = st, .fill_pct = at ? atoi(st + 9) : 0, .after_trim = !at,
+			.cache_bytes = x->a[i].has_cache ? x->a[i].cache_bytes : 0, .mean_bps = seg_write_bps(s),
+		};
+	}
+	return (int)n;
+}
+
+int analyzed_compressibility(const struct analyzed *x, double *random_bps, double *repeating_bps)
+{
+	*random_bps = *repeating_bps = NAN;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		if (s->params.step && !strcmp(s->params.step, "burst_random_data")) *random_bps = seg_write_bps(s);
+		if (s->params.step && !strcmp(s->params.step, "burst_repeating_data")) *repeating_bps = seg_write_bps(s);
+	}
+	return isfinite(*random_bps) && isfinite(*repeating_bps);
 }
 
 /* Mean read speed of a segment (bytes / time). */
@@ -454,31 +485,19 @@ void analyzed_print_experiments(FILE *f, const struct analyzed *x, enum slc_unit
 	char a[32], b[32];
 
 	{
-		/* fill-levels plan: the cache and burst speed at each level */
-		int any = 0;
-		for (size_t i = 0; i < x->n; i++) {
-			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-			const char *st = s->params.step ? s->params.step : "";
-			if (strncmp(st, "burst_at_", 9) && strcmp(st, "burst_after_trim"))
-				continue;
-			if (!any++)
-				fprintf(f, "\ncache by fill level:");
-			fprintf(f, " %s %s;", strncmp(st, "burst_at_", 9) ? "after TRIM" : st + 9,
-				x->a[i].has_cache ? slc_format_bytes(a, sizeof(a), x->a[i].cache_bytes, u) : "none");
-		}
-		if (any)
+		/* fill-levels plan: the cache at each level */
+		struct analyzed_fill_level lv[16];
+		int nl = analyzed_fill_levels(x, lv, 16);
+		for (int i = 0; i < nl; i++)
+			fprintf(f, "%s %s %s;", i ? "" : "\ncache by fill level:", lv[i].after_trim ? "after TRIM" : lv[i].step + 9,
+				lv[i].cache_bytes > 0 ? slc_format_bytes(a, sizeof(a), lv[i].cache_bytes, u) : "none");
+		if (nl > 0)
 			fprintf(f, "\n");
 	}
 	{
 		/* compress plan: the same burst with random and with repeating data */
-		double rnd = NAN, rep = NAN;
-		for (size_t i = 0; i < x->n; i++) {
-			const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-			double t = s->t_s[s->n_samples - 1], v = t > 0 ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
-			if (s->params.step && strcmp(s->params.step, "burst_random_data") == 0) rnd = v;
-			if (s->params.step && strcmp(s->params.step, "burst_repeating_data") == 0) rep = v;
-		}
-		if (isfinite(rnd) && isfinite(rep))
+		double rnd, rep;
+		if (analyzed_compressibility(x, &rnd, &rep))
 			fprintf(f, "\ncompressibility: random data %s, repeating data %s: %.2fx\n",
 				slc_format_rate(a, sizeof(a), rnd, u), slc_format_rate(b, sizeof(b), rep, u), rep / rnd);
 	}

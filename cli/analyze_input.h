@@ -63,6 +63,24 @@ int analyzed_trim_responses(const struct analyzed *x, struct slc_trim_response *
  */
 int analyzed_hir(const struct analyzed *x, double *wait_s, double *iops, size_t max);
 
+/* One burst of the fill-levels plan. */
+struct analyzed_fill_level {
+	const char *step;               /* "burst_at_25", ..., "burst_after_trim" */
+	int fill_pct;                   /* 25, 50, ...; 0 after the TRIM */
+	int after_trim;
+	double cache_bytes;             /* 0 when none was found */
+	double mean_bps;                /* bytes / time of the whole burst */
+};
+
+/* analyzed_fill_levels() - the fill-levels plan's bursts in order; the count. */
+int analyzed_fill_levels(const struct analyzed *x, struct analyzed_fill_level *out, size_t max);
+
+/*
+ * analyzed_compressibility() - the compress plan's bursts: mean speed with
+ * incompressible and with repeating data.  Return: 1 when both are there.
+ */
+int analyzed_compressibility(const struct analyzed *x, double *random_bps, double *repeating_bps);
+
 /*
  * analyzed_print_experiments() - the experiments' figures in words: cache by
  * fill level, compressibility, host idle recovery, reads after a TRIM, idle
