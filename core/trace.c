@@ -28,7 +28,8 @@
 #define CHUNK_SAMPLES 4096
 #define CHUNK_EVENTS 256
 #define DEFLATE_LEVEL 4
-#define EVENT_BUFFER 256
+/* as many as samples: a run logs the drive's counters with every reading */
+#define EVENT_BUFFER 4096
 
 const struct trace_col trace_cols[] = {
 	{ "t_s", "s", 0, 1, offsetof(struct slc_sample, t_s), offsetof(struct slc_input_segment, t_s) },
@@ -92,6 +93,10 @@ struct slc_trace {
 	struct slc_sample *buf;
 	size_t nbuf;
 	struct buffered_event evbuf[EVENT_BUFFER];
+	/* column scratch for writing the event buffer */
+	double ev_d[EVENT_BUFFER];
+	uint64_t ev_u[EVENT_BUFFER];
+	char ev_kinds[EVENT_BUFFER][SLC_TRACE_KIND_MAX + 1];
 	size_t nev;
 	void *scratch;                   /* one column of the buffer */
 	struct pending_snapshot snaps[SNAPSHOT_BUFFER];
@@ -487,9 +492,9 @@ static int write_sample_buffer(struct slc_trace *t)
 
 static int write_event_buffer(struct slc_trace *t)
 {
-	double d[EVENT_BUFFER];
-	uint64_t u[EVENT_BUFFER];
-	char kinds[EVENT_BUFFER][SLC_TRACE_KIND_MAX + 1];
+	double *d = t->ev_d;
+	uint64_t *u = t->ev_u;
+	char (*kinds)[SLC_TRACE_KIND_MAX + 1] = t->ev_kinds;
 	size_t n = t->nev;
 	int rc;
 
@@ -503,7 +508,7 @@ static int write_event_buffer(struct slc_trace *t)
 	if (!rc)
 		rc = append_rows(t->ev[EV_BYTES], H5T_NATIVE_UINT64, t->ev_written, n, u);
 	for (size_t i = 0; i < n; i++)
-		memcpy(kinds[i], t->evbuf[i].kind, sizeof(kinds[i]));
+		memcpy(kinds[i], t->evbuf[i].kind, SLC_TRACE_KIND_MAX + 1);
 	if (!rc)
 		rc = append_rows(t->ev[EV_KIND], t->kind_type, t->ev_written, n, kinds);
 	for (size_t i = 0; i < n; i++)
