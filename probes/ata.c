@@ -42,6 +42,7 @@
 struct ata_priv {
 	SkDisk *disk;
 	char model[41];
+	uint32_t logical_bytes;              /* from IDENTIFY */
 };
 
 /* ---------------------------------------------------------------- errors */
@@ -329,6 +330,8 @@ struct nand_unit {
 static const struct nand_unit nand_units[] = {
 	{"^INTEL SSD", 249, U_GIB, "ATA attribute 249 (GiB)"},      /* NAND_Writes_1GiB: 330/335/520/530 */
 	{"^INTEL SSD", 243, U_32MIB, "ATA attribute 243 (32 MiB)"}, /* NAND_Writes_32MiB: DC S3510/S3610 */
+	/* NAND_Writes_1GiB: Samsung OEM PM871 (MZ7LN, MZNLN) and CM871a (MZ7TY, MZNTY). */
+	{"^SAMSUNG MZ(7LN|NLN|7TY|NTY)", 249, U_GIB, "ATA attribute 249 (GiB)"},
 	{"^KINGSTON (SUV300|SKC310|SKC400|SV310|SHSS)", 233, U_GIB, "ATA attribute 233 (GiB)"}, /* Flash_Writes_GiB */
 	{"^SanDisk (SDSSDHII|Ultra II |SDSSDHP|SDSSDXP)", 233, U_GIB, "ATA attribute 233 (GiB)"}, /* Total_NAND_Writes_GiB */
 };
@@ -433,7 +436,8 @@ static double temp_from_attrs(const struct slc_health *h)
  * Everything in @h that SMART data says, from a disk whose SMART data
  * libatasmart holds (read from the drive or set from a blob).
  */
-static int fill_health(SkDisk *d, const char *model, struct slc_health *h, char *err, size_t errlen)
+static int fill_health(SkDisk *d, const char *model, uint32_t logical_bytes, struct slc_health *h, char *err,
+		       size_t errlen)
 {
 	const struct slc_smart_attr *a;
 	uint64_t v;
@@ -447,15 +451,22 @@ static int fill_health(SkDisk *d, const char *model, struct slc_health *h, char 
 	h->has_smart = 1;
 	h->no_smart_reason[0] = 0;
 
-	/* Host writes and reads. */
+	/*
+	 * Host writes and reads.  "LBAs" are 512 bytes on 512-byte-sector
+	 * drives; on drives with other logical sector sizes no source says
+	 * whether vendors count logical sectors or 512-byte units: unknown.
+	 */
 	for (size_t i = 0; i < sizeof(host_units) / sizeof(host_units[0]); i++) {
 		const struct host_unit *u = &host_units[i];
+		uint64_t unit = u->unit;
 		if (!model_matches(u->model_re, model))
 			continue;
+		if (unit == U_LBA && logical_bytes != ATA_SECTOR)
+			unit = 0;
 		if (u->write_id && (a = find_attr(h, u->write_id)))
-			h->host_write_bytes = mul_or_unknown(a->raw, u->unit);
+			h->host_write_bytes = mul_or_unknown(a->raw, unit);
 		if (u->read_id && (a = find_attr(h, u->read_id)))
-			h->host_read_bytes = mul_or_unknown(a->raw, u->unit);
+			h->host_read_bytes = mul_or_unknown(a->raw, unit);
 		break;
 	}
 
@@ -583,7 +594,15 @@ int slc_ata_decode_blob(const void *blob, size_t len, struct slc_identity *id, s
 		} else if (!v.rec[REC_SMDT]) {
 			copy_str(h->no_smart_reason, sizeof(h->no_smart_reason), "the blob holds no SMART data (SMDT) record");
 		} else {
-			rc = fill_health(d, ipd->model, h, err, errlen);
+			struct slc_identity *tmp = calloc(1, sizeof(*tmp));
+			if (!tmp) {
+				seterr(err, errlen, "out of memory");
+				rc = -ENOMEM;
+				goto out;
+			}
+			decode_identify(v.rec[REC_IDFY], tmp);
+			rc = fill_health(d, ipd->model, tmp->logical_block_bytes, h, err, errlen);
+			free(tmp);
 			if (rc < 0)
 				goto out;
 		}
@@ -618,7 +637,7 @@ static int ata_health(struct slc_probe *p, struct slc_health *h, char *err, size
 		seterr(err, errlen, "%s: SMART READ DATA failed: %s", p->disk_path, strerror(-rc));
 		return rc;
 	}
-	return fill_health(a->disk, a->model, h, err, errlen);
+	return fill_health(a->disk, a->model, a->logical_bytes, h, err, errlen);
 }
 
 static int ata_temperature(struct slc_probe *p, double *c)
@@ -747,6 +766,7 @@ int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen)
 	if (link_from_sysfs(p->id.kernel_name, link, sizeof(link)) == 0)
 		copy_str(p->id.link, sizeof(p->id.link), link);
 	decode_identify(v.rec[REC_IDFY], &p->id);
+	a->logical_bytes = p->id.logical_block_bytes;
 	/* The size the kernel gives the block device (BLKGETSIZE64), if it answers. */
 	if (sk_disk_get_size(d, &size) == 0 && size > 0 && size != UINT64_MAX)
 		p->id.capacity_bytes = size;
