@@ -726,7 +726,7 @@ int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen)
 			return -ENOTSUP;
 		}
 		seterr(err, errlen, "%s: cannot open for ATA commands: %s%s", p->disk_path, strerror(-rc),
-		       rc == -EACCES || rc == -EPERM ? " (needs root or the disk group)" : "");
+		       rc == -EACCES ? " (needs root or the disk group)" : "");
 		return rc;
 	}
 	if (sk_disk_identify_is_available(d, &avail) < 0 || !avail) {
