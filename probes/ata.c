@@ -303,7 +303,9 @@ struct host_unit {
 };
 
 static const struct host_unit host_units[] = {
-	/* Intel 320/330/335/520/530, DC S3xx0: Host_Writes_32MiB / Host_Reads_32MiB. */
+	/* Intel 540s / Pro 5400s: the database names no 241/242 for them: unit unknown. */
+	{"^INTEL SSDSC[2K]K[WF](120H|180H|240H|360H|480H|010X)6", 241, 242, 0},
+	/* Intel 320/330/335/520/525/53x/545s, 730, DC S3xx0/S4x00: Host_Writes_32MiB / Host_Reads_32MiB. */
 	{"^INTEL SSD", 241, 242, U_32MIB},
 	/* Phison-based Kingston (UV300, KC310, KC400, V310, HyperX Savage): Lifetime_Writes_GiB. */
 	{"^KINGSTON (SUV300|SKC310|SKC400|SV310|SHSS)", 241, 242, U_GIB},
@@ -328,8 +330,10 @@ struct nand_unit {
 };
 
 static const struct nand_unit nand_units[] = {
-	{"^INTEL SSD", 249, U_GIB, "ATA attribute 249 (GiB)"},      /* NAND_Writes_1GiB: 330/335/520/530 */
-	{"^INTEL SSD", 243, U_32MIB, "ATA attribute 243 (32 MiB)"}, /* NAND_Writes_32MiB: DC S3510/S3610 */
+	/* NAND_Writes_1GiB: Intel 330/335/520/525/53x/540s/545s, DC S3110, Pro 5400s. */
+	{"^INTEL SSD", 249, U_GIB, "ATA attribute 249 (GiB)"},
+	/* NAND_Writes_32MiB: Intel DC S3510/S3520/S3610/S3710, S4500/S4600. */
+	{"^INTEL SSD", 243, U_32MIB, "ATA attribute 243 (32 MiB)"},
 	/* NAND_Writes_1GiB: Samsung OEM PM871 (MZ7LN, MZNLN) and CM871a (MZ7TY, MZNTY). */
 	{"^SAMSUNG MZ(7LN|NLN|7TY|NTY)", 249, U_GIB, "ATA attribute 249 (GiB)"},
 	{"^KINGSTON (SUV300|SKC310|SKC400|SV310|SHSS)", 233, U_GIB, "ATA attribute 233 (GiB)"}, /* Flash_Writes_GiB */

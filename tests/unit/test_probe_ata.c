@@ -378,6 +378,39 @@ static void test_no_smart_feature(void **state)
 	free(b);
 }
 
+/* IDENTIFY words 27-46: the model, two characters a word, the first in bits 15:8. */
+static void set_model(unsigned char *idfy, const char *model)
+{
+	char m[40];
+	memset(m, ' ', sizeof(m));
+	memcpy(m, model, strlen(model));
+	for (unsigned i = 0; i < 40; i += 2) {
+		idfy[2 * 27 + i] = (unsigned char)m[i + 1];
+		idfy[2 * 27 + i + 1] = (unsigned char)m[i];
+	}
+	fix_page_checksum(idfy);
+}
+
+/* Intel 540s: 241 has no documented unit there; 249 still counts GiB. */
+static void test_intel_540_unit_unknown(void **state)
+{
+	size_t len;
+	unsigned char *b = load("intel_530.blob", &len);
+	struct slc_identity id;
+	struct slc_health h;
+	char err[256] = "";
+	(void)state;
+
+	set_model(b + REC, "INTEL SSDSC2KW240H6");
+	assert_int_equal(slc_ata_decode_blob(b, len, &id, &h, err, sizeof(err)), 0);
+	assert_string_equal(id.model, "INTEL SSDSC2KW240H6");
+	assert_true(h.host_write_bytes == SLC_PROBE_UNKNOWN);
+	assert_true(h.host_read_bytes == SLC_PROBE_UNKNOWN);
+	assert_true(attr(&h, 241)->raw == 197300);   /* the raw count is still there */
+	assert_true(h.nand_write_bytes == 8120ull << 30);
+	free(b);
+}
+
 /* The model decides the unit: the same attributes under another model name read as LBAs. */
 static void test_model_decides_unit(void **state)
 {
@@ -445,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_checksums),
 		cmocka_unit_test(test_no_smart_feature),
 		cmocka_unit_test(test_model_decides_unit),
+		cmocka_unit_test(test_intel_540_unit_unknown),
 		cmocka_unit_test(test_attach_not_ata),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
