@@ -241,8 +241,13 @@ static void decode_identify(const uint8_t *id, struct slc_identity *out)
 	}
 }
 
-/* "SATA 6.0 Gb/s" from /sys/class/ata_link/linkN/sata_spd when @kname sits on ataN. */
-static int link_from_sysfs(const char *kname, char *buf, size_t len)
+/*
+ * "SATA 6.0 Gb/s" from <root>/class/ata_link/linkN/sata_spd when the disk's
+ * device (<root>/block/<kname>/device) sits on port ataN.  Not static so
+ * that the tests can point it at a canned tree; no header declares it.
+ */
+int slc_ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len);
+int slc_ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len)
 {
 	char path[PATH_MAX], real[PATH_MAX], spd[16];
 	const char *s;
@@ -250,9 +255,9 @@ static int link_from_sysfs(const char *kname, char *buf, size_t len)
 	FILE *f;
 	int found = 0;
 
-	if (!kname || !kname[0] || strchr(kname, '/'))
+	if (!kname || !kname[0] || strchr(kname, '/') || strlen(kname) > 64 || strlen(root) > 1024)
 		return -1;
-	snprintf(path, sizeof(path), "/sys/block/%s/device", kname);
+	snprintf(path, sizeof(path), "%.1024s/block/%.64s/device", root, kname);
 	if (!realpath(path, real))
 		return -1;
 	for (s = real; (s = strstr(s, "/ata")) != NULL; s += 4) {
@@ -265,7 +270,7 @@ static int link_from_sysfs(const char *kname, char *buf, size_t len)
 	}
 	if (!found)
 		return -1;
-	snprintf(path, sizeof(path), "/sys/class/ata_link/link%u/sata_spd", port);
+	snprintf(path, sizeof(path), "%.1024s/class/ata_link/link%u/sata_spd", root, port);
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -698,6 +703,21 @@ static void ata_close(struct slc_probe *p)
 	p->priv = NULL;
 }
 
+/* The whole disk's kernel name: the last component of disk_path with links resolved ("sda"). */
+static const char *disk_name(const struct slc_probe *p, char *buf, size_t len)
+{
+	char real[PATH_MAX];
+	const char *slash;
+	if (!realpath(p->disk_path, real))
+		return p->id.kernel_name;
+	slash = strrchr(real, '/');
+	slash = slash ? slash + 1 : real;
+	if (strlen(slash) >= len)
+		return p->id.kernel_name;
+	memcpy(buf, slash, strlen(slash) + 1);
+	return buf;
+}
+
 static const struct slc_probe_ops ata_ops = {
 	.health = ata_health,
 	.temperature = ata_temperature,
@@ -716,7 +736,7 @@ int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen)
 	struct blob_view v;
 	struct ata_priv *a;
 	uint64_t size;
-	char link[64];
+	char link[64], kname[128];
 	int rc;
 
 	if (!p->disk_path[0]) {
@@ -767,7 +787,7 @@ int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen)
 	copy_str(p->id.model, sizeof(p->id.model), ipd->model);
 	copy_str(p->id.serial, sizeof(p->id.serial), ipd->serial);
 	copy_str(p->id.firmware, sizeof(p->id.firmware), ipd->firmware);
-	if (link_from_sysfs(p->id.kernel_name, link, sizeof(link)) == 0)
+	if (slc_ata_link_from_sysfs("/sys", disk_name(p, kname, sizeof(kname)), link, sizeof(link)) == 0)
 		copy_str(p->id.link, sizeof(p->id.link), link);
 	decode_identify(v.rec[REC_IDFY], &p->id);
 	a->logical_bytes = p->id.logical_block_bytes;

@@ -434,6 +434,24 @@ static void test_model_decides_unit(void **state)
 	free(b);
 }
 
+/* In ata.c, not in a header: the link speed from a sysfs tree. */
+int slc_ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len);
+
+/* testdata/probes/ata/sysfs: sda on ata3 (6.0 Gb/s), sdb behind USB, sdc on ata4 with the link down. */
+static void test_link_from_sysfs(void **state)
+{
+	char link[64] = "";
+	const char *root = ATA_DIR "/sysfs";
+	(void)state;
+	assert_int_equal(slc_ata_link_from_sysfs(root, "sda", link, sizeof(link)), 0);
+	assert_string_equal(link, "SATA 6.0 Gb/s");
+	assert_int_equal(slc_ata_link_from_sysfs(root, "sdb", link, sizeof(link)), -1);
+	assert_int_equal(slc_ata_link_from_sysfs(root, "sdc", link, sizeof(link)), -1);
+	assert_int_equal(slc_ata_link_from_sysfs(root, "sdz", link, sizeof(link)), -1);
+	assert_int_equal(slc_ata_link_from_sysfs(root, "../sda", link, sizeof(link)), -1);
+	assert_int_equal(slc_ata_link_from_sysfs(root, "", link, sizeof(link)), -1);
+}
+
 /* Not ATA devices: no ATA SMART (-ENOTSUP) or the open error, each with a reason. */
 static void test_attach_not_ata(void **state)
 {
@@ -479,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_no_smart_feature),
 		cmocka_unit_test(test_model_decides_unit),
 		cmocka_unit_test(test_intel_540_unit_unknown),
+		cmocka_unit_test(test_link_from_sysfs),
 		cmocka_unit_test(test_attach_not_ata),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
