@@ -162,8 +162,11 @@ static void no_smart(struct slc_probe *p, struct slc_health *h)
 		snprintf(h->no_smart_reason, sizeof(h->no_smart_reason), "a regular file has no SMART");
 		break;
 	default:
-		snprintf(h->no_smart_reason, sizeof(h->no_smart_reason), "no SMART on this device (%s)",
-			 p->id.interface[0] ? p->id.interface : "unknown interface");
+		if (p->no_smart_reason[0])
+			snprintf(h->no_smart_reason, sizeof(h->no_smart_reason), "%s", p->no_smart_reason);
+		else
+			snprintf(h->no_smart_reason, sizeof(h->no_smart_reason), "no SMART on this device (%s)",
+				 p->id.interface[0] ? p->id.interface : "unknown interface");
 		break;
 	}
 }
@@ -243,15 +246,18 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 			return perr(err, errlen, rc, "%s: %s", path, e[0] ? e : strerror(-rc));
 		}
 	} else if (!strcmp(p->id.interface, "scsi") || !strcmp(p->id.interface, "block")) {
-		char e[256] = "";
+		/* SATA, or ATA behind a SCSI/ATA translation (USB bridges) */
+		char e[256] = "", iface[16];
+		snprintf(iface, sizeof(iface), "%s", p->id.interface);
+		p->id.interface[0] = '\0';         /* the ATA backend says sata or ata */
 		rc = slc_ata_attach(p, e, sizeof(e));
 		if (rc == 0) {
 			p->id.source = SLC_PROBE_ATA;
-			snprintf(p->id.interface, sizeof(p->id.interface), "sata");
-		} else if (rc != -ENOTSUP && rc != -ENOTTY && rc != -EACCES && rc != -EPERM) {
-			close(p->fd);
-			free(p);
-			return perr(err, errlen, rc, "%s: %s", path, e[0] ? e : strerror(-rc));
+		} else {
+			/* not fatal: what sysfs knows, and why there is no SMART */
+			snprintf(p->id.interface, sizeof(p->id.interface), "%s", iface);
+			if (rc != -ENOTSUP)
+				snprintf(p->no_smart_reason, sizeof(p->no_smart_reason), "no SMART: %.117s", e[0] ? e : strerror(-rc));
 		}
 	}
 	*out = p;

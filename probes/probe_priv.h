@@ -27,6 +27,7 @@ struct slc_probe {
 	char disk_path[256];               /* the whole disk ("/dev/sda" for /dev/sda2) */
 	void *priv;                        /* the backend's */
 	struct slc_sim *sim;               /* SLC_PROBE_SIM only */
+	char no_smart_reason[128];         /* why a backend did not attach; "" */
 };
 
 /*
