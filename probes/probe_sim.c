@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The simulated drive's probe: identity from the model, health from the
+ * model's counters (host and NAND writes, temperature, throttling).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe_priv.h"
+#include "slcscope/sim.h"
+
+static int sim_health(struct slc_probe *p, struct slc_health *h, char *err, size_t errlen)
+{
+	struct slc_sim_counters c;
+	const struct slc_sim_model *m = slc_sim_model_of(p->sim);
+
+	(void)err; (void)errlen;
+	slc_health_init(h);
+	slc_sim_get_counters(p->sim, &c);
+	h->has_smart = 1;
+	h->host_write_bytes = c.host_write_bytes;
+	h->host_read_bytes = c.host_read_bytes;
+	h->nand_write_bytes = c.nand_write_bytes;
+	snprintf(h->nand_write_source, sizeof(h->nand_write_source), "sim");
+	h->temp_c = c.temp_c;
+	if (m->thermal_enabled) {
+		h->warn_temp_c = m->throttle_c;
+		h->throttled = c.throttled;
+		h->thm_transitions[0] = c.throttle_transitions;
+		h->thm_transitions[1] = 0;
+	}
+	return 0;
+}
+
+static int sim_temperature(struct slc_probe *p, double *c)
+{
+	struct slc_sim_counters k;
+
+	slc_sim_get_counters(p->sim, &k);
+	if (!isfinite(k.temp_c))
+		return -ENODATA;
+	*c = k.temp_c;
+	return 0;
+}
+
+static enum slc_purge_kind sim_purge_method(const struct slc_probe *p)
+{
+	(void)p;
+	return SLC_PURGE_TRIM;
+}
+
+static int sim_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen)
+{
+	(void)p;
+	if (err && errlen)
+		snprintf(err, errlen, "the simulated drive is purged by a TRIM of all of it, not %s", slc_purge_kind_name(kind));
+	return -ENOTSUP;
+}
+
+static void sim_close(struct slc_probe *p)
+{
+	(void)p;
+}
+
+static const struct slc_probe_ops sim_ops = {
+	.health = sim_health,
+	.temperature = sim_temperature,
+	.purge_method = sim_purge_method,
+	.purge = sim_purge,
+	.close = sim_close,
+};
+
+int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *spec,
+		       char *err, size_t errlen)
+{
+	struct slc_probe *p;
+	const struct slc_sim_model *m;
+
+	*out = NULL;
+	if (!sim || !(p = calloc(1, sizeof(*p)))) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", sim ? "out of memory" : "no simulated drive");
+		return sim ? -ENOMEM : -EINVAL;
+	}
+	m = slc_sim_model_of(sim);
+	slc_identity_init(&p->id);
+	p->fd = -1;
+	p->sim = sim;
+	p->ops = &sim_ops;
+	p->id.source = SLC_PROBE_SIM;
+	snprintf(p->id.path, sizeof(p->id.path), "%s", spec ? spec : "sim:");
+	snprintf(p->id.interface, sizeof(p->id.interface), "sim");
+	snprintf(p->id.link, sizeof(p->id.link), "simulated %s", m->interface);
+	snprintf(p->id.model, sizeof(p->id.model), "%.127s", m->description[0] ? m->description : m->name);
+	snprintf(p->id.serial, sizeof(p->id.serial), "SIM-%.59s", m->name);
+	snprintf(p->id.firmware, sizeof(p->id.firmware), "%s", SLCSCOPE_VERSION);
+	snprintf(p->id.vendor, sizeof(p->id.vendor), "slcscope");
+	p->id.capacity_bytes = m->capacity_bytes;
+	p->id.logical_block_bytes = 512;
+	p->id.physical_block_bytes = m->unit_bytes;
+	p->id.rotational = 0;
+	p->id.discard_granularity_bytes = m->unit_bytes;
+	p->id.discard_max_bytes = m->capacity_bytes;
+	p->id.trim_supported = 1;
+	*out = p;
+	return 0;
+}
+
