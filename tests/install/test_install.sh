@@ -12,4 +12,9 @@ flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs --static slc
 cc -std=c11 -D_GNU_SOURCE -o "$tmp/cache_size" "$src/examples/cache_size.c" $flags || { echo "FAIL: build against the install"; exit 1; }
 out=$("$tmp/cache_size" sim:tiny-mlc) || { echo "FAIL: the example failed: $out"; exit 1; }
 echo "ok: $out"
-[ -x "$tmp/prefix/bin/slcscope" ] && "$tmp/prefix/bin/slcscope" --version && echo "1 passed, 0 failed"
+# the probes library through the same slcscope.pc
+cc -std=c11 -D_GNU_SOURCE -o "$tmp/drive_health" "$src/examples/drive_health.c" $flags || { echo "FAIL: build drive_health against the install"; exit 1; }
+out=$("$tmp/drive_health" sim:tiny-tlc) || { echo "FAIL: drive_health failed: $out"; exit 1; }
+echo "$out" | grep -q "^write amplification of the pass: 1\.0" || { echo "FAIL: drive_health said: $out"; exit 1; }
+echo "ok: drive_health: $(echo "$out" | tail -1)"
+[ -x "$tmp/prefix/bin/slcscope" ] && "$tmp/prefix/bin/slcscope" --version && echo "2 passed, 0 failed"
