@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../probes/probe_priv.h"
 #include "cli.h"
 #include "slcscope/core.h"
 #include "slcscope/probe.h"
@@ -16,6 +17,7 @@ static void probe_help(FILE *out)
 {
 	fprintf(out,
 		"Usage: slcscope probe DEVICE|FILE|sim:MODEL [--json]\n"
+		"       slcscope probe --ata-blob FILE [--json]\n"
 		"\n"
 		"Print what the drive is (model, serial, firmware, capacity, block sizes, LBA\n"
 		"formats, interface and link, rotational, TRIM granularity, volatile write\n"
@@ -30,6 +32,8 @@ static void probe_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"  --json        one JSON document (schema slcscope.probe/1, docs/probes.md)\n"
+		"  --ata-blob FILE  decode a saved libatasmart blob (IDENTIFY and SMART data,\n"
+		"                as 'skdump --save=FILE /dev/sdX' writes it) instead of a device\n"
 		"  -h, --help    show this help\n"
 		"\n"
 		"Exit status: 0 success (also without SMART), 1 the device cannot be opened or\n"
@@ -86,7 +90,8 @@ static void print_text(const struct slc_identity *id, const struct slc_health *h
 		       id->discard_granularity_bytes,
 		       slc_format_bytes(b, sizeof(b), (double)id->discard_max_bytes, SLC_UNITS_DECIMAL));
 	else if (id->source != SLC_PROBE_FILE)
-		printf("  %-26s %s\n", "TRIM/discard", id->trim_supported > 0 ? "supported by the drive, not enabled by the kernel" : "no");
+		printf("  %-26s %s\n", "TRIM/discard", id->trim_supported <= 0 ? "no" : id->kernel_name[0] ?
+		       "supported by the drive, not enabled by the kernel" : "supported by the drive");
 	printf("  %-26s %s%s%s%s\n", "volatile write cache", tri(id->volatile_write_cache),
 	       id->write_cache[0] ? " (kernel: " : "", id->write_cache, id->write_cache[0] ? ")" : "");
 	if (id->source == SLC_PROBE_NVME) {
@@ -160,8 +165,10 @@ static int probe_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "ata-blob", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *blob = NULL;
 	struct slc_probe *p = NULL;
 	struct slc_sim *sim = NULL;
 	struct slc_health h;
@@ -173,8 +180,45 @@ static int probe_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 'j')
 			json = 1;
+		else if (c == 'b')
+			blob = optarg;
 		else
 			return cli_usage("probe", "unknown option '%s'", argv[optind - 1]);
+	}
+	if (blob) {
+		struct slc_identity id;
+		struct slc_health bh;
+		FILE *f;
+		unsigned char *buf;
+		long n;
+		if (optind != argc)
+			return cli_usage("probe", "--ata-blob takes the place of DEVICE");
+		if (!(f = fopen(blob, "rb")))
+			return cli_fail("probe", "%s: %s", blob, strerror(errno));
+		if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (1 << 20) || fseek(f, 0, SEEK_SET)) {
+			fclose(f);
+			return cli_fail("probe", "%s: not a libatasmart blob (unreadable, or over 1 MiB)", blob);
+		}
+		buf = malloc(n ? (size_t)n : 1);
+		if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			fclose(f);
+			return cli_fail("probe", "%s: cannot read", blob);
+		}
+		fclose(f);
+		rc = slc_ata_decode_blob(buf, (size_t)n, &id, &bh, err, sizeof(err));
+		free(buf);
+		if (rc)
+			return cli_fail("probe", "%s: %s", blob, err);
+		snprintf(id.path, sizeof(id.path), "%s", blob);
+		if (json) {
+			char *s = slc_probe_json(&id, &bh);
+			if (s) printf("%s\n", s);
+			free(s);
+		} else {
+			print_text(&id, &bh);
+		}
+		return CLI_OK;
 	}
 	if (optind != argc - 1)
 		return cli_usage("probe", "give exactly one DEVICE, FILE or sim:MODEL");

@@ -43,6 +43,21 @@ truncate -s 10M "$tmp/f.img"
 [ $rc = 0 ] && grep -q "a regular file has no SMART" "$tmp/f.txt" && grep -q "10.5 MB" "$tmp/f.txt" \
 	&& ok "file: no SMART, exit 0" || bad "file: rc $rc $(cat "$tmp/f.txt")"
 
+# a saved libatasmart blob (canned: testdata/probes/ata, built field by field)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+"$bin" probe --json --ata-blob "$src/testdata/probes/ata/samsung_pm871_tlc.blob" >"$tmp/blob.json" || bad "probe --ata-blob"
+$py - "$tmp/blob.json" <<'PY' && ok "--ata-blob: identity, counters, attributes" || bad "--ata-blob JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+i, h = d["identity"], d["health"]
+assert i["source"] == "ata" and i["model"] == "SAMSUNG MZ7LN256HMJP-000L7" and i["trim_supported"] is True, i
+assert h["has_smart"] and h["nand_write_bytes"] > h["host_write_bytes"] > 0, h
+assert any(a["id"] == 241 and a["name"] == "total-lbas-written" for a in h["attributes"]), h["attributes"]
+PY
+"$bin" probe --ata-blob "$0" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "unknown record tag" "$tmp/err" \
+	&& ok "--ata-blob of a non-blob: one line, exit 1" || bad "--ata-blob bad: rc $rc $(cat "$tmp/err")"
+
 # a run keeps the identity and a health snapshot before and after every step;
 # the thermal drive throttles during its sequential fill
 "$bin" run sim:thermal-nvme --plan seq --trim-wait 1s -i 10ms -o "$tmp/t.h5" --quiet || bad "run thermal-nvme"
