@@ -64,8 +64,10 @@ static void summary(FILE *f, const struct analyzed *x, enum slc_unit_system u, i
 			    x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source;
 
 	if (!html)
-		fprintf(f, "# %s\n\nSource: `%s`%s%s\n", title, x->in->source,
-			x->in->meta.target ? ", target " : "", x->in->meta.target ? x->in->meta.target : "");
+		fprintf(f, "# %s\n\nSource: `%s`%s%s%s%s%s%s\n", title, x->in->source,
+			x->in->meta.target ? ", target " : "", x->in->meta.target ? x->in->meta.target : "",
+			x->in->meta.device_firmware ? ", firmware " : "", x->in->meta.device_firmware ? x->in->meta.device_firmware : "",
+			x->in->meta.device_serial ? ", serial " : "", x->in->meta.device_serial ? x->in->meta.device_serial : "");
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		const struct slc_analysis *an = &x->a[i];
@@ -82,6 +84,15 @@ static void summary(FILE *f, const struct analyzed *x, enum slc_unit_system u, i
 			fprintf(f, "No SLC cache seen. ");
 		if (isfinite(an->erase_bound_start_bytes))
 			fprintf(f, "Erase-bound from %s written. ", slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
+		if (isfinite(x->drive[i].wa))
+			fprintf(f, "The drive counted %s of NAND writes for %s of host writes: write amplification %.2f. ",
+				slc_format_bytes(a, sizeof(a), x->drive[i].nand_bytes, u),
+				slc_format_bytes(b, sizeof(b), x->drive[i].host_bytes, u), x->drive[i].wa);
+		if (isfinite(x->drive[i].slc_flash_bytes))
+			fprintf(f, "Flash used in SLC mode: about %s. ", slc_format_bytes(a, sizeof(a), x->drive[i].slc_flash_bytes, u));
+		if (x->drive[i].n_temp && isfinite(x->drive[i].max_temp_c))
+			fprintf(f, "Temperature up to %.0f C%s. ", x->drive[i].max_temp_c,
+				isfinite(x->drive[i].warn_c) ? (snprintf(c, sizeof(c), " (warning at %.0f C)", x->drive[i].warn_c), c) : "");
 		if (i > 0 && slc_recovery(&r, &x->a[0], an) == 0 && isfinite(r.cache_frac))
 			fprintf(f, "After %s: %.0f%% of the first segment's cache came back. ",
 				s->params.idle_before_s > 0 ? slc_format_duration(c, sizeof(c), (uint64_t)(s->params.idle_before_s * 1e9)) : "no wait",
