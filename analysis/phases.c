@@ -33,6 +33,16 @@
 #define DELTA_CACHE 0.15
 /* Erase-bound: this much slower than the first native phase. */
 #define DELTA_ERASE 0.15
+/* A smaller lasting step (first foreground GC on a QLC drive: 8-11%) is an
+ * erase-bound onset only when it is unmistakable: at least STEP_SMALL,
+ * STEP_T standard errors (autocorrelation included), each side at least
+ * STEP_MIN_LEN samples and STEP_MIN_EFF effectively independent ones, and
+ * every quarter of each side on its side of the midpoint (persistent, not
+ * a slow wander of the native speed). */
+#define STEP_SMALL 0.05
+#define STEP_T 10.0
+#define STEP_MIN_LEN 100
+#define STEP_MIN_EFF 100.0
 /* A drop below this fraction of the level before it is a stall. */
 #define STALL_FRAC 0.5
 /* Later cache tiers are as steady as the first (native writes are not) and
@@ -595,6 +605,135 @@ static int decays_after_first(const struct group *g, size_t ng)
 	return g[1].decay && g[1].dur_s <= g[0].dur_s;
 }
 
+/* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
+static double series_tau(const double *x, size_t n, size_t max_lag)
+{
+	double m = 0, c0 = 0, tau = 1;
+
+	for (size_t i = 0; i < n; i++) m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++) c0 += (x[i] - m) * (x[i] - m);
+	if (!(c0 > 0)) return 1;
+	for (size_t k = 1; k <= max_lag && k < n; k++) {
+		double ck = 0;
+
+		for (size_t i = 0; i + k < n; i++) ck += (x[i] - m) * (x[i + k] - m);
+		if (ck / c0 <= RHO_CUT) break;
+		tau += 2 * ck / c0;
+	}
+	return tau;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++) s += x[i];
+	return n ? s / (double)n : 0;
+}
+
+/* Are all four quarters of x[0..n) above (sign 1) or below (-1) mid? */
+static int quarters_on_side(const double *x, size_t n, double mid, int sign)
+{
+	for (size_t q = 0; q < 4; q++) {
+		size_t a = q * n / 4, e = (q + 1) * n / 4;
+		if (e <= a || sign * (mean_of(x + a, e - a) - mid) <= 0) return 0;
+	}
+	return 1;
+}
+
+/*
+ * A small lasting step inside the native writing (when no larger onset was
+ * found): the best two-level split of the samples of the main blocks from
+ * block @j0 on (drops left out).  Returns the sample index where the slower
+ * level starts, or 0 when there is no such step (STEP_* above).
+ */
+static size_t small_step(const struct trace *tr, const struct block *b, size_t nb,
+			 size_t j0, double *x)
+{
+	size_t n = 0, best = 0, *idx, at = 0, max_lag;
+	double s = 0, s2 = 0, ls = 0, ls2 = 0, bs = INFINITY;
+
+	for (size_t j = j0; j < nb; j++)
+		if (!b[j].dip) n += b[j].i1 - b[j].i0;
+	if (n < 2 * STEP_MIN_LEN) return 0;
+	idx = malloc(n * sizeof(*idx));
+	if (!idx) return 0;
+	n = 0;
+	for (size_t j = j0; j < nb; j++) {
+		if (b[j].dip) continue;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) {
+			idx[n] = i;
+			x[n++] = tr->v[i];
+			s += tr->v[i];
+			s2 += tr->v[i] * tr->v[i];
+		}
+	}
+	for (size_t q = 1; q < n; q++) {
+		double l = (double)q, r = (double)(n - q), sse;
+
+		ls += x[q - 1];
+		ls2 += x[q - 1] * x[q - 1];
+		if (q < STEP_MIN_LEN || n - q < STEP_MIN_LEN) continue;
+		sse = (ls2 - ls * ls / l) + ((s2 - ls2) - (s - ls) * (s - ls) / r);
+		if (sse < bs) {
+			bs = sse;
+			best = q;
+		}
+	}
+	if (best) {
+		size_t nb_ = best, na = n - best;
+		double mb = mean_of(x, nb_), ma = mean_of(x + best, na), vb = 0, va = 0;
+		double tb, ta, tau, se;
+
+		max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+		for (size_t i = 0; i < nb_; i++) vb += (x[i] - mb) * (x[i] - mb);
+		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
+		tb = series_tau(x, nb_, max_lag);
+		ta = series_tau(x + best, na, max_lag);
+		tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
+		vb /= (double)(nb_ - 1);
+		va /= (double)(na - 1);
+		se = sqrt(tau * (vb / (double)nb_ + va / (double)na));
+		if (ma < (1 - STEP_SMALL) * mb && se > 0 && (mb - ma) / se >= STEP_T &&
+		    (double)nb_ / tb >= STEP_MIN_EFF && (double)na / ta >= STEP_MIN_EFF &&
+		    quarters_on_side(x, nb_, 0.5 * (mb + ma), 1) &&
+		    quarters_on_side(x + best, na, 0.5 * (mb + ma), -1))
+			at = idx[best];
+	}
+	free(idx);
+	return at;
+}
+
+/*
+ * Without an erase-bound phase, look for a small lasting step in the native
+ * writing from its first block on; the blocks from there are erase-bound
+ * (the block holding the step is split; @b has room for one more).
+ */
+static void split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+{
+	size_t j0 = *nb, at;
+
+	for (size_t j = 0; j < *nb; j++) {
+		if (b[j].dip) continue;
+		if (b[j].kind == SLC_PHASE_ERASE_BOUND) return;
+		if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC && j0 == *nb) j0 = j;
+	}
+	if (j0 == *nb) return;
+	at = small_step(tr, b, *nb, j0, tmp);
+	if (!at) return;
+	for (size_t j = j0; j < *nb; j++) {
+		if (b[j].i1 <= at) continue;
+		if (b[j].i0 < at) {
+			memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
+			(*nb)++;
+			b[j].i1 = b[j + 1].i0 = at;
+			continue;
+		}
+		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
+	}
+}
+
 /* Label groups (and so blocks); returns 1 when a cache was found. */
 static int label(struct block *b, struct group *g, size_t ng)
 {
@@ -868,7 +1007,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	ret = -ENOMEM;
-	b = calloc(nb, sizeof(*b));
+	b = calloc(nb + 1, sizeof(*b));	/* room for one split (small_step) */
 	g = calloc(nb, sizeof(*g));
 	if (!b || !g) goto out;
 	for (size_t j = 0; j < nb; j++) {
@@ -882,6 +1021,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		;
 	ng = make_groups(&tr, b, nb, g, tmp);
 	out->has_cache = label(b, g, ng);
+	split_small_step(&tr, b, &nb, tmp);
 	ret = emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
