@@ -60,6 +60,10 @@
 #define DECAY_MIN_BLOCKS 3
 #define DECAY_STEP_MIN 0.75
 #define DECAY_TREND 1.25
+/* A block of at least PLATEAU_MIN samples whose inner samples are flat
+ * (range under PLATEAU_FLAT of the steps around it) is a level, not a ramp. */
+#define PLATEAU_MIN 4
+#define PLATEAU_FLAT 0.25
 /* Rule 4 texture test: the context is up to TEXTURE_CONTEXT_LEN drop
  * lengths (at least TEXTURE_CONTEXT_MIN samples) each side, over the blocks
  * reached without passing a long stretch clearly below the drop.  When more
@@ -216,6 +220,29 @@ static int same_or_tooth(const struct trace *tr, const struct block *x, double l
 	return reldiff(lx, lv) < DELTA_SAME || lx < lm + 0.25 * (lv - lm);
 }
 
+/*
+ * Is block m, between a faster level la and a slower lc, a short level of
+ * its own rather than a ramp?  It is flat (its inner samples, the first and
+ * last left out as they may straddle, span under PLATEAU_FLAT of the smaller
+ * step to either side) and would be a later cache tier of la (as steady,
+ * at least TIER_RATIO_MIN of it, closer to it than to lc, clearly faster than
+ * lc): the end of a cache written at the SLC's speed once a write buffer
+ * has filled (the link being faster).  A ramp's blocks slope.
+ */
+static int plateau(const struct trace *tr, const struct block *m, double la, double lc)
+{
+	double lm = blevel(tr, m), lo = INFINITY, hi = -INFINITY;
+
+	if (m->i1 - m->i0 < PLATEAU_MIN) return 0;
+	if (lm < TIER_RATIO_MIN * la || lm - lc <= la - lm || lm <= (1 + DELTA_CACHE) * lc)
+		return 0;
+	for (size_t i = m->i0 + 1; i + 1 < m->i1; i++) {
+		lo = fmin(lo, tr->v[i]);
+		hi = fmax(hi, tr->v[i]);
+	}
+	return hi - lo < PLATEAU_FLAT * fmin(la - lm, lm - lc);
+}
+
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 static int merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {
@@ -269,6 +296,7 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			c = b + k + 1;
 			lc = blevel(tr, c);
 			if (2 * run >= fmin(da, bdur(tr, c))) continue;
+			if (k == j && down && plateau(tr, m, la, lc)) continue;
 			/* blocks closer to a's level join a, the rest join c */
 			for (s = j; s <= k; s++) {
 				lk = blevel(tr, b + s);
