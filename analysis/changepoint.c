@@ -43,11 +43,17 @@
  * of a few samples varies far less than independent samples would.  When
  * the variance of block means of COMB_L[] samples is under COMB_PHI of
  * that of independent samples (measured on at least COMB_MIN_BLOCKS
- * blocks), the block means are segmented too and their changes added.
+ * blocks), and the noise scale is at least COMB_SCALE of the median level
+ * (teeth from stall to full speed: even a 30% step, the closest cache /
+ * native ratio, is then under half a sigma per sample and the sample-level
+ * cost cannot see it), the block means are segmented too and their changes
+ * added.  Milder anticorrelation (a sampler's alternation) is left to the
+ * sample-level cost, which sees the steps that matter there.
  */
 static const size_t COMB_L[] = { 4, 8, 16 };
 #define COMB_PHI 0.2
 #define COMB_MIN_BLOCKS 40
+#define COMB_SCALE 0.7
 
 void slc_cpd_opts_init(struct slc_cpd_opts *o)
 {
@@ -338,6 +344,18 @@ out:
 	return ret;
 }
 
+/* Median of |x| (the level of a throughput series); NAN without memory. */
+static double median_abs(const double *x, size_t n)
+{
+	double *tmp = malloc(n * sizeof(*tmp)), med;
+
+	if (!tmp) return NAN;
+	for (size_t i = 0; i < n; i++) tmp[i] = fabs(x[i]);
+	med = slc_median(tmp, n);
+	free(tmp);
+	return med;
+}
+
 /*
  * Block-scale variance ratio of x: L sigma_L^2 / sigma^2, with sigma_L the
  * robust scale of block means of L samples (differences of neighbours,
@@ -373,6 +391,7 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 	if (ret) return ret;
 	if (info) *info = inf;
 	if (opts && opts->sigma > 0) return 0;
+	if (!(inf.sigma >= COMB_SCALE * median_abs(x, n))) return 0;
 	for (size_t c = 0; c < sizeof(COMB_L) / sizeof(COMB_L[0]); c++)
 		if (n / COMB_L[c] >= COMB_MIN_BLOCKS) L = COMB_L[c];
 	if (!L) return 0;
