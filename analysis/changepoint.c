@@ -54,6 +54,7 @@ static const size_t COMB_L[] = { 4, 8, 16 };
 #define COMB_PHI 0.2
 #define COMB_MIN_BLOCKS 40
 #define COMB_SCALE 0.7
+#define COMB_REFINE_CTX 10
 
 void slc_cpd_opts_init(struct slc_cpd_opts *o)
 {
@@ -377,6 +378,46 @@ static double block_phi(const double *x, size_t n, size_t L, double sigma, doubl
 	return (double)L * *sigma_l * *sigma_l / (sigma * sigma);
 }
 
+/*
+ * Place each change of the block-mean segmentation (ends @be in blocks of
+ * @L samples, @nbe of them, the last n / L) to the sample: within a block
+ * either side, where the two-mean least-squares fit of the raw samples
+ * between its neighbouring changes (at most COMB_REFINE_CTX blocks away) is
+ * best (the CUSUM estimate).  @be is
+ * rewritten in samples; the last end is n.
+ */
+static void comb_refine(const double *x, size_t n, size_t *be, size_t nbe, size_t L)
+{
+	for (size_t i = 0; i < nbe; i++) be[i] *= L;
+	be[nbe - 1] = n;
+	for (size_t i = 0; i + 1 < nbe; i++) {
+		size_t a = i ? be[i - 1] : 0, c = be[i + 1], e = be[i], arg = e;
+
+		/* local means: a slow drift of the levels far away would
+		 * move the estimate */
+		if (e - a > COMB_REFINE_CTX * L) a = e - COMB_REFINE_CTX * L;
+		if (c - e > COMB_REFINE_CTX * L) c = e + COMB_REFINE_CTX * L;
+		size_t lo = e > a + L ? e - L + 1 : a + 1, hi = e + L - 1 < c ? e + L - 1 : c - 1;
+		double sa = 0, sc = 0, best = INFINITY;
+
+		for (size_t q = a; q < lo; q++) sa += x[q];
+		for (size_t q = lo; q < c; q++) sc += x[q];
+		for (size_t q = lo; q <= hi; q++) {
+			/* SSE(a..q) + SSE(q..c) up to the sum of squares, which
+			 * does not depend on q */
+			double v = -sa * sa / (double)(q - a) - sc * sc / (double)(c - q);
+
+			if (v < best) {
+				best = v;
+				arg = q;
+			}
+			sa += x[q];
+			sc -= x[q];
+		}
+		be[i] = arg;
+	}
+}
+
 int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 		     struct slc_cpd_info *info, const double *x, size_t n,
 		     const struct slc_cpd_opts *opts)
@@ -424,12 +465,13 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 	if (!be || !u) goto out;
 	ret = pelt_segment(be, n / L, &nbe, NULL, y, n / L, &bo);
 	if (ret) goto out;
+	comb_refine(x, n, be, nbe, L);
 	/* union of both sets of changes; a block change within L samples of
 	 * a sample change is the same change */
 	k = 0;
 	for (size_t i = 0; i + 1 < *n_ends; i++) u[nu++] = ends[i];
 	for (size_t i = 0; i + 1 < nbe; i++) {
-		size_t e = be[i] * L;
+		size_t e = be[i];
 		int near = 0;
 		for (size_t q = 0; q + 1 < *n_ends; q++)
 			if ((ends[q] > e ? ends[q] - e : e - ends[q]) < L) near = 1;
