@@ -43,6 +43,11 @@
 #define STEP_T 10.0
 #define STEP_MIN_LEN 100
 #define STEP_MIN_EFF 100.0
+/* A drop between two different levels that stays above this fraction of the
+ * slower one is that level's slow start or end, not a temporary drop: the
+ * simulated native speed wanders by 10-20% for seconds, while real drives'
+ * stalls after the cache run at half speed or less. */
+#define EDGE_DROP_MIN 0.75
 /* A drop below this fraction of the level before it is a stall. */
 #define STALL_FRAC 0.5
 /* Later cache tiers are as steady as the first (native writes are not) and
@@ -318,6 +323,16 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		    (dm <= dc || (reldiff(la, lc) < DELTA_SAME &&
 				  lm < STALL_FRAC * fmin(la, lc)))) {
 			/* rule 4: a temporary drop */
+			if (reldiff(la, lc) >= DELTA_SAME && lm >= EDGE_DROP_MIN * fmin(la, lc)) {
+				/* between two levels, a shallow drop returns to
+				 * neither: the slow start (or end) of the lower
+				 * one, as a wander of the native speed right after
+				 * a cache; a deeper one (a drive's stall after
+				 * its cache, at half speed) stays a drop */
+				if (lc < la) merge_range(b, nb, j, j + 1);
+				else merge_range(b, nb, j - 1, j);
+				return 1;
+			}
 			/* context: a few times the drop's length each side */
 			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
 			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
