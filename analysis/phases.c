@@ -48,6 +48,9 @@
  * simulated native speed wanders by 10-20% for seconds, while real drives'
  * stalls after the cache run at half speed or less. */
 #define EDGE_DROP_MIN 0.75
+/* An erase-bound phase holds at least this many effectively independent
+ * samples (its count over the noise's autocorrelation time). */
+#define ONSET_MIN_EFF 20.0
 /* A drop below this fraction of the level before it is a stall. */
 #define STALL_FRAC 0.5
 /* Later cache tiers are as steady as the first (native writes are not) and
@@ -566,6 +569,9 @@ static int is_drop(const struct span *before, const struct span *after)
 	va = span_sse(after) / (after->cnt - 1);
 	tau = before->c0 + after->c0 > 0 ?
 	      (before->c0tau + after->c0tau) / (before->c0 + after->c0) : 1;
+	/* a phase that follows needs some independent evidence: a few
+	 * correlation times of a wandering native speed are no phase */
+	if (after->cnt / tau < ONSET_MIN_EFF) return 0;
 	se = sqrt(tau * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
 	return se <= 0 || (mb - ma) / se >= T_SAME;
 }
