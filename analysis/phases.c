@@ -557,7 +557,7 @@ static double span_sse(const struct span *s)
  * hypothesis both are one level with one noise process, and a short side's
  * own estimate is biased low (its mean absorbs part of a slow wander).
  */
-static int is_drop(const struct span *before, const struct span *after)
+static int is_drop(const struct span *before, const struct span *after, int decay)
 {
 	double mb, ma, vb, va, se, tau;
 
@@ -569,9 +569,13 @@ static int is_drop(const struct span *before, const struct span *after)
 	va = span_sse(after) / (after->cnt - 1);
 	tau = before->c0 + after->c0 > 0 ?
 	      (before->c0tau + after->c0tau) / (before->c0 + after->c0) : 1;
-	/* a phase that follows needs some independent evidence: a few
-	 * correlation times of a wandering native speed are no phase */
-	if (after->cnt / tau < ONSET_MIN_EFF) return 0;
+	/* what follows needs some independent evidence: a few correlation
+	 * times of a wandering native speed are no phase.  A decay's
+	 * residuals about its blocks' means are its trend, not noise: its
+	 * length is judged by the correlation time before it. */
+	if (after->cnt / (decay ? (before->c0 > 0 ? before->c0tau / before->c0 : 1) : tau) <
+	    ONSET_MIN_EFF)
+		return 0;
 	se = sqrt(tau * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
 	return se <= 0 || (mb - ma) / se >= T_SAME;
 }
@@ -600,7 +604,7 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 
 	for (size_t q = k + 1; q < ng; q++) {
 		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
-		if (g[q].decay && is_drop(&before, &after) &&
+		if (g[q].decay && is_drop(&before, &after, 1) &&
 		    stays_below(g, q, ng, before.level)) {
 			onset = end = q;
 			break;
@@ -625,7 +629,7 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 		if (bs == INFINITY) break;
 		before = span_of(g, k, best);
 		after = span_of(g, best, end);
-		if (!is_drop(&before, &after)) break;
+		if (!is_drop(&before, &after, 0)) break;
 		onset = end = best;
 	}
 	return onset;
