@@ -50,7 +50,7 @@
 #define EDGE_DROP_MIN 0.75
 /* An erase-bound phase holds at least this many effectively independent
  * samples (its count over the noise's autocorrelation time). */
-#define ONSET_MIN_EFF 20.0
+#define ONSET_MIN_EFF 15.0
 /* A drop below this fraction of the level before it is a stall. */
 #define STALL_FRAC 0.5
 /* Later cache tiers are as steady as the first (native writes are not) and
@@ -557,7 +557,7 @@ static double span_sse(const struct span *s)
  * hypothesis both are one level with one noise process, and a short side's
  * own estimate is biased low (its mean absorbs part of a slow wander).
  */
-static int is_drop(const struct span *before, const struct span *after, int decay)
+static int is_drop(const struct span *before, const struct span *after)
 {
 	double mb, ma, vb, va, se, tau;
 
@@ -570,11 +570,11 @@ static int is_drop(const struct span *before, const struct span *after, int deca
 	tau = before->c0 + after->c0 > 0 ?
 	      (before->c0tau + after->c0tau) / (before->c0 + after->c0) : 1;
 	/* what follows needs some independent evidence: a few correlation
-	 * times of a wandering native speed are no phase.  A decay's
-	 * residuals about its blocks' means are its trend, not noise: its
-	 * length is judged by the correlation time before it. */
-	if (after->cnt / (decay ? (before->c0 > 0 ? before->c0tau / before->c0 : 1) : tau) <
-	    ONSET_MIN_EFF)
+	 * times of a wandering native speed are no phase.  Its length is
+	 * judged by the correlation time of the level before it: the
+	 * residuals of what follows about its blocks' means may be a trend
+	 * (a decay, a slow fall of the erase-bound speed), not noise. */
+	if (after->cnt / (before->c0 > 0 ? before->c0tau / before->c0 : 1) < ONSET_MIN_EFF)
 		return 0;
 	se = sqrt(tau * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
 	return se <= 0 || (mb - ma) / se >= T_SAME;
@@ -604,7 +604,7 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 
 	for (size_t q = k + 1; q < ng; q++) {
 		struct span before = span_of(g, k, q), after = span_of(g, q, ng);
-		if (g[q].decay && is_drop(&before, &after, 1) &&
+		if (g[q].decay && is_drop(&before, &after) &&
 		    stays_below(g, q, ng, before.level)) {
 			onset = end = q;
 			break;
@@ -629,7 +629,7 @@ static size_t erase_onset(const struct group *g, size_t k, size_t ng)
 		if (bs == INFINITY) break;
 		before = span_of(g, k, best);
 		after = span_of(g, best, end);
-		if (!is_drop(&before, &after, 0)) break;
+		if (!is_drop(&before, &after)) break;
 		onset = end = best;
 	}
 	return onset;
