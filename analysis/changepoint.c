@@ -383,22 +383,22 @@ static double block_phi(const double *x, size_t n, size_t L, double sigma, doubl
  * @L samples, @nbe of them, the last n / L) to the sample: within a block
  * either side, where the two-mean least-squares fit of the raw samples
  * between its neighbouring changes (at most COMB_REFINE_CTX blocks away) is
- * best (the CUSUM estimate).  @be is
- * rewritten in samples; the last end is n.
+ * best (the CUSUM estimate).  @be is rewritten in samples; the last end is n.
  */
 static void comb_refine(const double *x, size_t n, size_t *be, size_t nbe, size_t L)
 {
 	for (size_t i = 0; i < nbe; i++) be[i] *= L;
 	be[nbe - 1] = n;
 	for (size_t i = 0; i + 1 < nbe; i++) {
-		size_t a = i ? be[i - 1] : 0, c = be[i + 1], e = be[i], arg = e;
+		size_t a = i ? be[i - 1] : 0, c = be[i + 1], e = be[i], arg = e, lo, hi;
+		double sa = 0, sc = 0, best = INFINITY;
 
 		/* local means: a slow drift of the levels far away would
 		 * move the estimate */
 		if (e - a > COMB_REFINE_CTX * L) a = e - COMB_REFINE_CTX * L;
 		if (c - e > COMB_REFINE_CTX * L) c = e + COMB_REFINE_CTX * L;
-		size_t lo = e > a + L ? e - L + 1 : a + 1, hi = e + L - 1 < c ? e + L - 1 : c - 1;
-		double sa = 0, sc = 0, best = INFINITY;
+		lo = e > a + L ? e - L + 1 : a + 1;
+		hi = e + L - 1 < c ? e + L - 1 : c - 1;
 
 		for (size_t q = a; q < lo; q++) sa += x[q];
 		for (size_t q = lo; q < c; q++) sc += x[q];
@@ -424,7 +424,7 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 {
 	struct slc_cpd_info inf;
 	struct slc_cpd_opts bo;
-	double *y = NULL, *tmp = NULL, best_phi = INFINITY, best_sl = 0;
+	double *y = NULL, *tmp = NULL, best_phi = INFINITY, best_sl = 0, level;
 	size_t *be = NULL, *u = NULL, nbe = 0, L = 0, nu = 0, k;
 	int ret;
 
@@ -432,7 +432,9 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 	if (ret) return ret;
 	if (info) *info = inf;
 	if (opts && opts->sigma > 0) return 0;
-	if (!(inf.sigma >= COMB_SCALE * median_abs(x, n))) return 0;
+	level = median_abs(x, n);
+	if (isnan(level)) return -ENOMEM;
+	if (!(inf.sigma >= COMB_SCALE * level)) return 0;
 	for (size_t c = 0; c < sizeof(COMB_L) / sizeof(COMB_L[0]); c++)
 		if (n / COMB_L[c] >= COMB_MIN_BLOCKS) L = COMB_L[c];
 	if (!L) return 0;
