@@ -37,6 +37,24 @@
  * about 0.1%, and a zero sigma (perfectly flat synthetic data) would make
  * every cost infinite. */
 #define SIGMA_FLOOR_REL 1e-3
+/*
+ * Comb noise (a DRAM-less drive's journal stalls aliased into 1 s samples:
+ * 0 to full speed, sample to sample) is strongly anticorrelated: the mean
+ * of a few samples varies far less than independent samples would.  When
+ * the variance of block means of COMB_L[] samples is under COMB_PHI of
+ * that of independent samples (measured on at least COMB_MIN_BLOCKS
+ * blocks), and the noise scale is at least COMB_SCALE of the median level
+ * (teeth from stall to full speed: even a 30% step, the closest cache /
+ * native ratio, is then under half a sigma per sample and the sample-level
+ * cost cannot see it), the block means are segmented too and their changes
+ * added.  Milder anticorrelation (a sampler's alternation) is left to the
+ * sample-level cost, which sees the steps that matter there.
+ */
+static const size_t COMB_L[] = { 4, 8, 16 };
+#define COMB_PHI 0.2
+#define COMB_MIN_BLOCKS 40
+#define COMB_SCALE 0.7
+#define COMB_REFINE_CTX 10
 
 void slc_cpd_opts_init(struct slc_cpd_opts *o)
 {
@@ -82,6 +100,7 @@ static int estimate_noise(const double *x, size_t n, double *sigma, double *rho)
 
 	*sigma = NAN;
 	*rho = 0;
+	if (n == 0) return -EINVAL;
 	tmp = malloc(n * sizeof(*tmp));
 	if (!tmp) return -ENOMEM;
 	s1 = lag_diff_sigma(x, n, 1, tmp);
@@ -185,9 +204,9 @@ static int prune(const struct pelt *p, size_t *ends, size_t *k, double beta)
 	return any;
 }
 
-int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
-		     struct slc_cpd_info *info, const double *x, size_t n,
-		     const struct slc_cpd_opts *opts)
+static int pelt_segment(size_t *ends, size_t max_ends, size_t *n_ends,
+			struct slc_cpd_info *info, const double *x, size_t n,
+			const struct slc_cpd_opts *opts)
 {
 	struct slc_cpd_opts def;
 	struct pelt p;
@@ -323,5 +342,160 @@ out:
 	free(last);
 	free(cand);
 	free(loglen);
+	return ret;
+}
+
+/* Median of |x| (the level of a throughput series); NAN without memory. */
+static double median_abs(const double *x, size_t n)
+{
+	double *tmp = malloc(n * sizeof(*tmp)), med;
+
+	if (!tmp) return NAN;
+	for (size_t i = 0; i < n; i++) tmp[i] = fabs(x[i]);
+	med = slc_median(tmp, n);
+	free(tmp);
+	return med;
+}
+
+/*
+ * Block-scale variance ratio of x: L sigma_L^2 / sigma^2, with sigma_L the
+ * robust scale of block means of L samples (differences of neighbours,
+ * so that level changes do not count) and sigma that of single samples.
+ * 1 for independent samples, above for smooth noise, far below for a comb.
+ * Fills @y with the block means (n / L of them).
+ */
+static double block_phi(const double *x, size_t n, size_t L, double sigma, double *y,
+			double *tmp, double *sigma_l)
+{
+	size_t nb = n / L;
+
+	for (size_t k = 0; k < nb; k++) {
+		double s = 0;
+		for (size_t i = 0; i < L; i++) s += x[k * L + i];
+		y[k] = s / (double)L;
+	}
+	*sigma_l = lag_diff_sigma(y, nb, 1, tmp);
+	return (double)L * *sigma_l * *sigma_l / (sigma * sigma);
+}
+
+/*
+ * Place each change of the block-mean segmentation (ends @be in blocks of
+ * @L samples, @nbe of them, the last n / L) to the sample: within a block
+ * either side, where the two-mean least-squares fit of the raw samples
+ * between its neighbouring changes (at most COMB_REFINE_CTX blocks away) is
+ * best (the CUSUM estimate).  @be is rewritten in samples; the last end is n.
+ */
+static void comb_refine(const double *x, size_t n, size_t *be, size_t nbe, size_t L)
+{
+	for (size_t i = 0; i < nbe; i++) be[i] *= L;
+	be[nbe - 1] = n;
+	for (size_t i = 0; i + 1 < nbe; i++) {
+		size_t a = i ? be[i - 1] : 0, c = be[i + 1], e = be[i], arg = e, lo, hi;
+		double sa = 0, sc = 0, best = INFINITY;
+
+		/* local means: a slow drift of the levels far away would
+		 * move the estimate */
+		if (e - a > COMB_REFINE_CTX * L) a = e - COMB_REFINE_CTX * L;
+		if (c - e > COMB_REFINE_CTX * L) c = e + COMB_REFINE_CTX * L;
+		lo = e > a + L ? e - L + 1 : a + 1;
+		hi = e + L - 1 < c ? e + L - 1 : c - 1;
+
+		for (size_t q = a; q < lo; q++) sa += x[q];
+		for (size_t q = lo; q < c; q++) sc += x[q];
+		for (size_t q = lo; q <= hi; q++) {
+			/* SSE(a..q) + SSE(q..c) up to the sum of squares, which
+			 * does not depend on q */
+			double v = -sa * sa / (double)(q - a) - sc * sc / (double)(c - q);
+
+			if (v < best) {
+				best = v;
+				arg = q;
+			}
+			sa += x[q];
+			sc -= x[q];
+		}
+		be[i] = arg;
+	}
+}
+
+int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
+		     struct slc_cpd_info *info, const double *x, size_t n,
+		     const struct slc_cpd_opts *opts)
+{
+	struct slc_cpd_info inf;
+	struct slc_cpd_opts bo;
+	double *y = NULL, *tmp = NULL, best_phi = INFINITY, best_sl = 0, level;
+	size_t *be = NULL, *u = NULL, nbe = 0, L = 0, nu = 0, k;
+	int ret;
+
+	ret = pelt_segment(ends, max_ends, n_ends, &inf, x, n, opts);
+	if (ret) return ret;
+	if (info) *info = inf;
+	if (opts && opts->sigma > 0) return 0;
+	level = median_abs(x, n);
+	if (isnan(level)) return -ENOMEM;
+	if (!(inf.sigma >= COMB_SCALE * level)) return 0;
+	for (size_t c = 0; c < sizeof(COMB_L) / sizeof(COMB_L[0]); c++)
+		if (n / COMB_L[c] >= COMB_MIN_BLOCKS) L = COMB_L[c];
+	if (!L) return 0;
+	ret = -ENOMEM;
+	y = malloc((n / COMB_L[0]) * sizeof(*y));
+	tmp = malloc((n / COMB_L[0]) * sizeof(*tmp));
+	if (!y || !tmp) goto out;
+	L = 0;
+	for (size_t c = 0; c < sizeof(COMB_L) / sizeof(COMB_L[0]); c++) {
+		double sl, phi;
+
+		if (n / COMB_L[c] < COMB_MIN_BLOCKS) break;
+		phi = block_phi(x, n, COMB_L[c], inf.sigma, y, tmp, &sl);
+		if (phi < best_phi) {
+			best_phi = phi;
+			best_sl = sl;
+			L = COMB_L[c];
+		}
+	}
+	ret = 0;
+	if (!(best_phi < COMB_PHI) || !(best_sl > 0)) goto out;
+	block_phi(x, n, L, inf.sigma, y, tmp, &best_sl);
+	if (opts) bo = *opts;
+	else slc_cpd_opts_init(&bo);
+	bo.sigma = best_sl;
+	bo.min_seg_len = 2;
+	ret = -ENOMEM;
+	be = malloc((n / L) * sizeof(*be));
+	u = malloc((*n_ends + n / L) * sizeof(*u));
+	if (!be || !u) goto out;
+	ret = pelt_segment(be, n / L, &nbe, NULL, y, n / L, &bo);
+	if (ret) goto out;
+	comb_refine(x, n, be, nbe, L);
+	/* union of both sets of changes; a block change within L samples of
+	 * a sample change is the same change */
+	k = 0;
+	for (size_t i = 0; i + 1 < *n_ends; i++) u[nu++] = ends[i];
+	for (size_t i = 0; i + 1 < nbe; i++) {
+		size_t e = be[i];
+		int near = 0;
+		for (size_t q = 0; q + 1 < *n_ends; q++)
+			if ((ends[q] > e ? ends[q] - e : e - ends[q]) < L) near = 1;
+		if (!near) u[nu++] = e;
+	}
+	for (size_t i = 1; i < nu; i++)	/* insertion sort: few changes */
+		for (size_t j = i; j > 0 && u[j] < u[j - 1]; j--) {
+			size_t t = u[j];
+			u[j] = u[j - 1];
+			u[j - 1] = t;
+		}
+	ret = -ENOSPC;
+	if (nu + 1 > max_ends) goto out;
+	for (k = 0; k < nu; k++) ends[k] = u[k];
+	ends[k++] = n;
+	*n_ends = k;
+	if (info) info->n_changes = k - 1;
+	ret = 0;
+out:
+	free(y);
+	free(tmp);
+	free(be);
+	free(u);
 	return ret;
 }

@@ -33,6 +33,24 @@
 #define DELTA_CACHE 0.15
 /* Erase-bound: this much slower than the first native phase. */
 #define DELTA_ERASE 0.15
+/* A smaller lasting step (first foreground GC on a QLC drive: 8-11%) is an
+ * erase-bound onset only when it is unmistakable: at least STEP_SMALL,
+ * STEP_T standard errors (autocorrelation included), each side at least
+ * STEP_MIN_LEN samples and STEP_MIN_EFF effectively independent ones, and
+ * every quarter of each side on its side of the midpoint (persistent, not
+ * a slow wander of the native speed). */
+#define STEP_SMALL 0.05
+#define STEP_T 10.0
+#define STEP_MIN_LEN 100
+#define STEP_MIN_EFF 100.0
+/* A drop between two different levels that stays above this fraction of the
+ * slower one is that level's slow start or end, not a temporary drop: the
+ * simulated native speed wanders by 10-20% for seconds, while real drives'
+ * stalls after the cache run at half speed or less. */
+#define EDGE_DROP_MIN 0.75
+/* An erase-bound phase holds at least this many effectively independent
+ * samples (its count over the noise's autocorrelation time). */
+#define ONSET_MIN_EFF 15.0
 /* A drop below this fraction of the level before it is a stall. */
 #define STALL_FRAC 0.5
 /* Later cache tiers are as steady as the first (native writes are not) and
@@ -50,6 +68,10 @@
 #define DECAY_MIN_BLOCKS 3
 #define DECAY_STEP_MIN 0.75
 #define DECAY_TREND 1.25
+/* A block of at least PLATEAU_MIN samples whose inner samples are flat
+ * (range under PLATEAU_FLAT of the steps around it) is a level, not a ramp. */
+#define PLATEAU_MIN 4
+#define PLATEAU_FLAT 0.25
 /* Rule 4 texture test: the context is up to TEXTURE_CONTEXT_LEN drop
  * lengths (at least TEXTURE_CONTEXT_MIN samples) each side, over the blocks
  * reached without passing a long stretch clearly below the drop.  When more
@@ -206,6 +228,29 @@ static int same_or_tooth(const struct trace *tr, const struct block *x, double l
 	return reldiff(lx, lv) < DELTA_SAME || lx < lm + 0.25 * (lv - lm);
 }
 
+/*
+ * Is block m, between a faster level la and a slower lc, a short level of
+ * its own rather than a ramp?  It is flat (its inner samples, the first and
+ * last left out as they may straddle, span under PLATEAU_FLAT of the smaller
+ * step to either side) and would be a later cache tier of la (as steady,
+ * at least TIER_RATIO_MIN of it, closer to it than to lc, clearly faster than
+ * lc): the end of a cache written at the SLC's speed once a write buffer
+ * has filled (the link being faster).  A ramp's blocks slope.
+ */
+static int plateau(const struct trace *tr, const struct block *m, double la, double lc)
+{
+	double lm = blevel(tr, m), lo = INFINITY, hi = -INFINITY;
+
+	if (m->i1 - m->i0 < PLATEAU_MIN) return 0;
+	if (lm < TIER_RATIO_MIN * la || lm - lc <= la - lm || lm <= (1 + DELTA_CACHE) * lc)
+		return 0;
+	for (size_t i = m->i0 + 1; i + 1 < m->i1; i++) {
+		lo = fmin(lo, tr->v[i]);
+		hi = fmax(hi, tr->v[i]);
+	}
+	return hi - lo < PLATEAU_FLAT * fmin(la - lm, lm - lc);
+}
+
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 static int merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {
@@ -259,6 +304,7 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			c = b + k + 1;
 			lc = blevel(tr, c);
 			if (2 * run >= fmin(da, bdur(tr, c))) continue;
+			if (k == j && down && plateau(tr, m, la, lc)) continue;
 			/* blocks closer to a's level join a, the rest join c */
 			for (s = j; s <= k; s++) {
 				lk = blevel(tr, b + s);
@@ -280,6 +326,16 @@ static int merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		    (dm <= dc || (reldiff(la, lc) < DELTA_SAME &&
 				  lm < STALL_FRAC * fmin(la, lc)))) {
 			/* rule 4: a temporary drop */
+			if (reldiff(la, lc) >= DELTA_SAME && lm >= EDGE_DROP_MIN * fmin(la, lc)) {
+				/* between two levels, a shallow drop returns to
+				 * neither: the slow start (or end) of the lower
+				 * one, as a wander of the native speed right after
+				 * a cache; a deeper one (a drive's stall after
+				 * its cache, at half speed) stays a drop */
+				if (lc < la) merge_range(b, nb, j, j + 1);
+				else merge_range(b, nb, j - 1, j);
+				return 1;
+			}
 			/* context: a few times the drop's length each side */
 			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
 			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
@@ -513,6 +569,13 @@ static int is_drop(const struct span *before, const struct span *after)
 	va = span_sse(after) / (after->cnt - 1);
 	tau = before->c0 + after->c0 > 0 ?
 	      (before->c0tau + after->c0tau) / (before->c0 + after->c0) : 1;
+	/* what follows needs some independent evidence: a few correlation
+	 * times of a wandering native speed are no phase.  Its length is
+	 * judged by the correlation time of the level before it: the
+	 * residuals of what follows about its blocks' means may be a trend
+	 * (a decay, a slow fall of the erase-bound speed), not noise. */
+	if (after->cnt / (before->c0 > 0 ? before->c0tau / before->c0 : 1) < ONSET_MIN_EFF)
+		return 0;
 	se = sqrt(tau * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
 	return se <= 0 || (mb - ma) / se >= T_SAME;
 }
@@ -593,6 +656,135 @@ static int decays_after_first(const struct group *g, size_t ng)
 	if (!stays_below(g, 2, ng, (1 + DELTA_SAME) * g[1].level)) return 0;
 	if (g[1].decay & (DECAY_OWN | DECAY_RUN)) return 1;
 	return g[1].decay && g[1].dur_s <= g[0].dur_s;
+}
+
+/* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
+static double series_tau(const double *x, size_t n, size_t max_lag)
+{
+	double m = 0, c0 = 0, tau = 1;
+
+	for (size_t i = 0; i < n; i++) m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++) c0 += (x[i] - m) * (x[i] - m);
+	if (!(c0 > 0)) return 1;
+	for (size_t k = 1; k <= max_lag && k < n; k++) {
+		double ck = 0;
+
+		for (size_t i = 0; i + k < n; i++) ck += (x[i] - m) * (x[i + k] - m);
+		if (ck / c0 <= RHO_CUT) break;
+		tau += 2 * ck / c0;
+	}
+	return tau;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++) s += x[i];
+	return n ? s / (double)n : 0;
+}
+
+/* Are all four quarters of x[0..n) above (sign 1) or below (-1) mid? */
+static int quarters_on_side(const double *x, size_t n, double mid, int sign)
+{
+	for (size_t q = 0; q < 4; q++) {
+		size_t a = q * n / 4, e = (q + 1) * n / 4;
+		if (e <= a || sign * (mean_of(x + a, e - a) - mid) <= 0) return 0;
+	}
+	return 1;
+}
+
+/*
+ * A small lasting step inside the native writing (when no larger onset was
+ * found): the best two-level split of the samples of the main blocks from
+ * block @j0 on (drops left out).  Returns the sample index where the slower
+ * level starts, or 0 when there is no such step (STEP_* above).
+ */
+static size_t small_step(const struct trace *tr, const struct block *b, size_t nb,
+			 size_t j0, double *x)
+{
+	size_t n = 0, best = 0, *idx, at = 0, max_lag;
+	double s = 0, s2 = 0, ls = 0, ls2 = 0, bs = INFINITY;
+
+	for (size_t j = j0; j < nb; j++)
+		if (!b[j].dip) n += b[j].i1 - b[j].i0;
+	if (n < 2 * STEP_MIN_LEN) return 0;
+	idx = malloc(n * sizeof(*idx));
+	if (!idx) return 0;
+	n = 0;
+	for (size_t j = j0; j < nb; j++) {
+		if (b[j].dip) continue;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) {
+			idx[n] = i;
+			x[n++] = tr->v[i];
+			s += tr->v[i];
+			s2 += tr->v[i] * tr->v[i];
+		}
+	}
+	for (size_t q = 1; q < n; q++) {
+		double l = (double)q, r = (double)(n - q), sse;
+
+		ls += x[q - 1];
+		ls2 += x[q - 1] * x[q - 1];
+		if (q < STEP_MIN_LEN || n - q < STEP_MIN_LEN) continue;
+		sse = (ls2 - ls * ls / l) + ((s2 - ls2) - (s - ls) * (s - ls) / r);
+		if (sse < bs) {
+			bs = sse;
+			best = q;
+		}
+	}
+	if (best) {
+		size_t nb_ = best, na = n - best;
+		double mb = mean_of(x, nb_), ma = mean_of(x + best, na), vb = 0, va = 0;
+		double tb, ta, tau, se;
+
+		max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+		for (size_t i = 0; i < nb_; i++) vb += (x[i] - mb) * (x[i] - mb);
+		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
+		tb = series_tau(x, nb_, max_lag);
+		ta = series_tau(x + best, na, max_lag);
+		tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
+		vb /= (double)(nb_ - 1);
+		va /= (double)(na - 1);
+		se = sqrt(tau * (vb / (double)nb_ + va / (double)na));
+		if (ma < (1 - STEP_SMALL) * mb && se > 0 && (mb - ma) / se >= STEP_T &&
+		    (double)nb_ / tb >= STEP_MIN_EFF && (double)na / ta >= STEP_MIN_EFF &&
+		    quarters_on_side(x, nb_, 0.5 * (mb + ma), 1) &&
+		    quarters_on_side(x + best, na, 0.5 * (mb + ma), -1))
+			at = idx[best];
+	}
+	free(idx);
+	return at;
+}
+
+/*
+ * Without an erase-bound phase, look for a small lasting step in the native
+ * writing from its first block on; the blocks from there are erase-bound
+ * (the block holding the step is split; @b has room for one more).
+ */
+static void split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+{
+	size_t j0 = *nb, at;
+
+	for (size_t j = 0; j < *nb; j++) {
+		if (b[j].dip) continue;
+		if (b[j].kind == SLC_PHASE_ERASE_BOUND) return;
+		if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC && j0 == *nb) j0 = j;
+	}
+	if (j0 == *nb) return;
+	at = small_step(tr, b, *nb, j0, tmp);
+	if (!at) return;
+	for (size_t j = j0; j < *nb; j++) {
+		if (b[j].i1 <= at) continue;
+		if (b[j].i0 < at) {
+			memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
+			(*nb)++;
+			b[j].i1 = b[j + 1].i0 = at;
+			continue;
+		}
+		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
+	}
 }
 
 /* Label groups (and so blocks); returns 1 when a cache was found. */
@@ -868,7 +1060,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	ret = -ENOMEM;
-	b = calloc(nb, sizeof(*b));
+	b = calloc(nb + 1, sizeof(*b));	/* room for one split (small_step) */
 	g = calloc(nb, sizeof(*g));
 	if (!b || !g) goto out;
 	for (size_t j = 0; j < nb; j++) {
@@ -882,6 +1074,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		;
 	ng = make_groups(&tr, b, nb, g, tmp);
 	out->has_cache = label(b, g, ng);
+	split_small_step(&tr, b, &nb, tmp);
 	ret = emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 

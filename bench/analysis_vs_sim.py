@@ -6,13 +6,15 @@ For each preset, run the lab's write curves on the simulated drive
 (`slcscope analyze --json`) and compare with the events the drive recorded
 (`slcscope export --json`):
 
-- cache size: host bytes at `cache_exhausted` (the first write that found no
-  SLC room) vs the analysis's cache size;
+- cache size: host bytes at `cache_end_host` (the first write after
+  `cache_exhausted`, the first that found no SLC room, whose completion waited
+  on the flash: where the host sees the cache end, the write buffer hiding
+  the flash-side event until then) vs the analysis's cache size;
 - erase-bound onset: host bytes at `free_pool_exhausted` (the first
   foreground GC) vs the start of the first `erase_bound` phase;
 - phase mean speeds: per kind (cache, direct-to-TLC, erase-bound,
   throttled), bytes / time over the whole samples between the true
-  boundaries (cache_exhausted, throttle_on/off, free_pool_exhausted) vs
+  boundaries (cache_end_host, throttle_on/off, free_pool_exhausted) vs
   bytes / time over the phases of that kind the analysis found.
 
 Tolerances (issue 6): cache 1%, phase means 3%, onset 5%.  Prints a Markdown
@@ -52,6 +54,9 @@ def truth_phases(seg):
     cuts = []  # (t, kind of what follows)
     ce = ev.get("cache_exhausted")
     if ce and ce[0]["host_bytes"] > 0:
+        # where the host sees the cache end: the first completion that waits
+        # on the flash after it (the write buffer hides the flash-side event)
+        ce = ev.get("cache_end_host", ce)
         tr["cache"] = ce[0]["host_bytes"]
         cuts.append((ce[0]["t_s"], "native"))
     fp = ev.get("free_pool_exhausted")

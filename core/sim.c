@@ -108,7 +108,7 @@ struct slc_sim {
 	/* counters and events */
 	struct slc_sim_counters c;
 	uint64_t mark_host_bytes;
-	int ev_cache_fired, ev_pool_fired, cache_had_data;
+	int ev_cache_fired, ev_pool_fired, ev_host_fired, cache_had_data;
 	struct slc_sim_event ev[EVQ];
 	size_t ev_head, ev_n;
 };
@@ -153,7 +153,7 @@ static double rnd_normal(struct slc_sim *s)
 
 static const char *const event_names[SLC_SIM_EV__COUNT] = {
 	"cache_exhausted", "free_pool_exhausted", "fold_done",
-	"throttle_on", "throttle_off", "cache_capacity", "trim",
+	"throttle_on", "throttle_off", "cache_capacity", "trim", "cache_end_host",
 };
 
 const char *slc_sim_event_name(enum slc_sim_event_kind kind)
@@ -671,7 +671,7 @@ static uint64_t start_time(struct slc_sim *s, uint64_t submit_ns)
 uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, uint32_t len,
 		       const void *data)
 {
-	uint64_t start = start_time(s, submit_ns), u0, u1;
+	uint64_t start = start_time(s, submit_ns), u0, u1, done;
 	double cost = 0, ratio;
 
 	if (len == 0 || offset >= s->m.capacity_bytes)
@@ -724,7 +724,15 @@ uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, u
 		s->therm_bytes += len;
 		thermal_update(s, start);
 	}
-	return finish_io(s, start, cost, len, s->m.write_buffer_ns);
+	done = finish_io(s, start, cost, len, s->m.write_buffer_ns);
+	/* ground truth only: the host sees the cache end when completions
+	 * start to wait on the flash (the buffer is full of native work); the
+	 * event is timed at that completion and counts this write's bytes */
+	if (s->ev_cache_fired && !s->ev_host_fired && done > s->busy_until) {
+		s->ev_host_fired = 1;
+		event(s, SLC_SIM_EV_CACHE_END_HOST, done, 0);
+	}
+	return done;
 }
 
 uint64_t slc_sim_read(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, uint32_t len)
@@ -786,6 +794,7 @@ void slc_sim_mark(struct slc_sim *s, uint64_t now_ns)
 	s->mark_host_bytes = s->c.host_write_bytes;
 	s->ev_cache_fired = 0;
 	s->ev_pool_fired = 0;
+	s->ev_host_fired = 0;
 	event(s, SLC_SIM_EV_CACHE_CAPACITY, now_ns, (double)slc_sim_cache_free_bytes(s));
 }
 

@@ -410,6 +410,13 @@ static const struct label_case label_cases[] = {
 	{ "two tiers", { 5, 3.5, 0.5 }, { 60, 120, 500 }, 3,
 	  "slc_cache,slc_cache,direct_to_tlc", 1 },
 	{ "one level", { 1.8 }, { 800 }, 1, "direct_to_tlc", 0 },
+	/* a first foreground GC that slows writing by 8% (nvme2t-qlc): long,
+	 * persistent and tens of standard errors, it is an onset */
+	{ "small lasting step", { 3, 1.0, 0.92 }, { 100, 1500, 1500 }, 3,
+	  "slc_cache,direct_to_tlc,erase_bound", 1 },
+	/* ... a 3% step is not (under STEP_SMALL), nor is a short 8% one */
+	{ "3% step", { 3, 1.0, 0.97 }, { 100, 1500, 1500 }, 3, "slc_cache,direct_to_tlc", 1 },
+	{ "short 8% step", { 3, 1.0, 0.92 }, { 100, 1500, 60 }, 3, "slc_cache,direct_to_tlc", 1 },
 };
 
 static void test_labels_table(void **state)
@@ -445,6 +452,88 @@ static void test_labels_table(void **state)
 		free(t);
 		free(v);
 	}
+}
+
+/*
+ * A write buffer that fills during the cache: the link's 3.5 GB/s, then
+ * 4 samples at the SLC's 3.0 GB/s, then native (thermal-nvme sequential at
+ * 10 ms).  The 3.0 GB/s stretch is flat: a level (a later tier), not a ramp
+ * whose byte-equivalent step at 3.5 GB/s would end the cache 3% early.
+ */
+static void test_plateau_not_ramp(void **state)
+{
+	double t[300], v[300], bytes = 0, cache = 0;
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 300 };
+	struct slc_analysis a;
+	uint64_t r = 5;
+
+	(void)state;
+	for (size_t i = 0; i < 300; i++) {
+		double lv = i < 12 ? 3.5e9 : i < 16 ? 3.0e9 : 1.5e9;
+
+		t[i] = 0.01 * (double)(i + 1);
+		v[i] = lv * (1 + 0.003 * gauss(&r));
+		bytes += 0.01 * v[i];
+		if (i == 15) cache = bytes;
+	}
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_int_equal(a.has_cache, 1);
+	print_message("# plateau: cache %.5g, truth %.5g\n", a.cache_bytes, cache);
+	assert_true(fabs(a.cache_bytes / cache - 1) < 0.005);
+	slc_analysis_free(&a);
+}
+
+/*
+ * A DRAM-less drive's comb at 1 s (sata480-dramless random): journal stalls
+ * alias into samples from 0 to full speed, in the cache (164 MB/s between
+ * stalls of 1.5 s every 2.5 s: 66 MB/s) and after (110 MB/s, stalls of
+ * 2.4 s every 4 s: 44 MB/s).  Sample to sample the cache cannot be told
+ * from the native comb; block means can.
+ */
+static void test_comb_cache_1s(void **state)
+{
+	enum { N = 2000, SUB = 100, CACHE_S = 108 };
+	static double t[N], v[N];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = N };
+	struct slc_analysis a;
+	double cache = 0, phase = 0, stall = 1.5, bytes = 0;
+	uint64_t r = 11;
+	int native = 0;
+
+	(void)state;
+	for (size_t i = 0; i < N; i++) {
+		double b = 0;
+
+		for (size_t k = 0; k < SUB; k++) {
+			int in_cache = i < CACHE_S;
+			double period = in_cache ? 2.5 : 4.0, full = in_cache ? 164e6 : 110e6;
+
+			phase += 1.0 / SUB;
+			/* the native comb starts with a stall (as in the
+			 * simulated drive: the journal fills faster) */
+			if (!in_cache && !native) {
+				native = 1;
+				phase = period;
+			}
+			if (phase >= period) {
+				phase -= period;
+				/* stall lengths vary by +-20% */
+				stall = (in_cache ? 1.5 : 2.4) * (1 + 0.2 * fmax(-1, fmin(1, gauss(&r) / 2)));
+			}
+			b += phase < stall ? 0 : full / SUB;
+		}
+		t[i] = (double)(i + 1);
+		v[i] = b;
+		bytes += b;
+		if (i + 1 == CACHE_S) cache = bytes;
+	}
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	print_message("# comb at 1 s: cache %.5g, truth %.5g, %zu phases\n",
+		      a.has_cache ? a.cache_bytes : NAN, cache, a.n_phases);
+	assert_int_equal(a.has_cache, 1);
+	assert_true(fabs(a.cache_bytes / cache - 1) <= 0.01);
+	assert_int_equal(a.phases[a.n_phases - 1].kind, SLC_PHASE_DIRECT_TO_TLC);
+	slc_analysis_free(&a);
 }
 
 static void test_recovery(void **state)
@@ -498,6 +587,8 @@ int main(void)
 		cmocka_unit_test(test_steady_state_table),
 		cmocka_unit_test(test_phases_json),
 		cmocka_unit_test(test_labels_table),
+		cmocka_unit_test(test_plateau_not_ramp),
+		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),
 	};

@@ -138,6 +138,10 @@ enum slc_sim_event_kind {
 	SLC_SIM_EV_THROTTLE_OFF,
 	SLC_SIM_EV_CACHE_CAPACITY,         /* value: SLC host bytes free (at marks) */
 	SLC_SIM_EV_TRIM,                   /* value: bytes trimmed */
+	SLC_SIM_EV_CACHE_END_HOST,         /* first write after cache_exhausted whose
+	                                      completion waits on the flash: where the
+	                                      host sees the cache end (the write buffer
+	                                      hides the flash-side event until then) */
 	SLC_SIM_EV__COUNT
 };
 
