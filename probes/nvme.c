@@ -447,6 +447,7 @@ void slc_nvme_decode_smart(const void *page512, struct slc_health *h)
 struct nvme_priv {
 	uint32_t nsid;                     /* 0: controller device, no namespace */
 	unsigned lbaf;                     /* the namespace's current LBA format */
+	int have_lbaf;                     /* 0: FLBAS names no valid format, Format is not offered */
 	unsigned mset, pi, pil;            /* FLBAS bit 4, DPS bits 2:0 and 3 */
 	unsigned wctemp, cctemp;           /* kelvins; 0 not reported */
 };
@@ -490,8 +491,9 @@ static enum slc_purge_kind nvme_purge_method(const struct slc_probe *p)
 		return SLC_PURGE_SANITIZE_CRYPTO;
 	if (id->sanitize_block == 1)
 		return SLC_PURGE_SANITIZE_BLOCK;
-	/* Format NVM works on a namespace: not offered through the controller device */
-	if (pv && pv->nsid != 0 && id->format_nvm == 1) {
+	/* Format NVM works on a namespace (not offered through the controller device)
+	 * and is sent with the current LBA format, which must be known */
+	if (pv && pv->nsid != 0 && pv->have_lbaf && id->format_nvm == 1) {
 		if (id->crypto_erase == 1)
 			return SLC_PURGE_FORMAT_CRYPTO;
 		return SLC_PURGE_FORMAT_USER;
@@ -610,6 +612,10 @@ static int nvme_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, 
 			snprintf(err, errlen, "%s: needs a namespace device (/dev/nvmeXnY), not the controller", what);
 			return -EINVAL;
 		}
+		if (!pv->have_lbaf) {
+			snprintf(err, errlen, "%s: the namespace's current LBA format is not known (FLBAS)", what);
+			return -EINVAL;
+		}
 		struct nvme_format_nvm_args a = {
 			.result = NULL,
 			.args_size = sizeof(a),
@@ -714,7 +720,14 @@ int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen)
 		snprintf(err, errlen, "NVMe: out of memory");
 		return -ENOMEM;
 	}
-	struct slc_identity *id = &p->id;
+	/* Filled in a copy: a failed attach leaves the dispatcher's identity as it was */
+	struct slc_identity *id = malloc(sizeof(*id));
+	if (!id) {
+		free(pv);
+		snprintf(err, errlen, "NVMe: out of memory");
+		return -ENOMEM;
+	}
+	*id = p->id;
 	slc_nvme_decode_id_ctrl(page, id);
 	const struct nvme_id_ctrl *ctrl = (const void *)page;
 	pv->wctemp = le16toh(ctrl->wctemp);
@@ -734,14 +747,18 @@ int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen)
 		rc = nv_identify(p->fd, NVME_IDENTIFY_CNS_NS, nsid, page);
 		if (rc != 0) {
 			free(pv);
+			free(id);
 			snprintf(what, sizeof(what), "Identify Namespace %" PRIu32, nsid);
 			return cmd_error(err, errlen, what, rc);
 		}
 		slc_nvme_decode_id_ns(page, id);
 		const struct nvme_id_ns *ns = (const void *)page;
-		for (unsigned i = 0; i < id->n_lba_formats; i++)
-			if (id->lba_formats[i].in_use)
+		for (unsigned i = 0; i < id->n_lba_formats; i++) {
+			if (id->lba_formats[i].in_use && id->lba_formats[i].data_bytes) {
 				pv->lbaf = i;
+				pv->have_lbaf = 1;
+			}
+		}
 		pv->mset = (ns->flbas >> 4) & 1u;
 		pv->pi = ns->dps & 0x7u;
 		pv->pil = (ns->dps >> 3) & 1u;
@@ -775,6 +792,8 @@ int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen)
 		pcie_link(p->fd, id->link, sizeof(id->link));
 	id->source = SLC_PROBE_NVME;
 	snprintf(id->interface, sizeof(id->interface), "nvme");
+	p->id = *id;
+	free(id);
 	p->priv = pv;
 	p->ops = &nvme_ops;
 	return 0;

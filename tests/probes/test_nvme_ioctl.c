@@ -372,6 +372,20 @@ static void test_purge_format(void **state)
 	assert_int_equal(p->ops->purge(p, SLC_PURGE_FORMAT_CRYPTO, err, sizeof(err)), 0);
 	assert_script_done();
 	done(p);
+
+	/* FLBAS naming a format the namespace does not have: Format is not offered nor sent */
+	uint8_t ctrl[4096];
+	patch_caps(ctrl, 0x17, 0x04, 0x0);
+	ns4k[offsetof(struct nvme_id_ns, flbas)] = 5;
+	p = fake_probe(1);
+	expect_identify(ctrl, ns4k, 1);
+	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_script_done();
+	assert_int_equal(p->ops->purge_method(p), SLC_PURGE_TRIM);
+	assert_int_equal(p->ops->purge(p, SLC_PURGE_FORMAT_CRYPTO, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "current LBA format is not known"));
+	assert_int_equal(shim->mismatches(), 0);
+	done(p);
 }
 
 static void test_purge_errors(void **state)
@@ -483,6 +497,8 @@ static void test_errors(void **state)
 	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), -EIO);
 	assert_string_equal(err, "Identify Namespace 1: Invalid Namespace or Format (0xb)");
 	assert_null(p->ops);
+	assert_string_equal(p->id.model, "");          /* the identity is left as it was */
+	assert_int_equal(p->id.source, SLC_PROBE_SYSFS);
 	assert_null(p->priv);
 	assert_script_done();
 	done(p);
