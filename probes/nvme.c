@@ -34,6 +34,11 @@
 
 #include "probe_priv.h"
 
+_Static_assert(sizeof(struct nvme_id_ctrl) == 4096, "Identify Controller is 4096 bytes");
+_Static_assert(sizeof(struct nvme_id_ns) == 4096, "Identify Namespace is 4096 bytes");
+_Static_assert(sizeof(struct nvme_smart_log) == 512, "the SMART / Health log is 512 bytes");
+_Static_assert(sizeof(struct nvme_sanitize_log_page) == 512, "the Sanitize Status log is 512 bytes");
+
 #define NVME_SONAME "libnvme.so.1"
 #define ID_PAGE 4096
 #define LOG_PAGE 512
@@ -346,9 +351,15 @@ static double kelvin_c(unsigned k)
 	return k == 0 ? NAN : (double)k - 273.0;
 }
 
+/*
+ * The decoders copy the page into libnvme's structure first: the caller's
+ * buffer need not be aligned for the structure's 16- and 32-bit fields.
+ */
 void slc_nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id)
 {
-	const struct nvme_id_ctrl *c = page4096;
+	struct nvme_id_ctrl copy;
+	memcpy(&copy, page4096, sizeof(copy));
+	const struct nvme_id_ctrl *c = &copy;
 	id_string(id->model, sizeof(id->model), c->mn, sizeof(c->mn));
 	id_string(id->serial, sizeof(id->serial), c->sn, sizeof(c->sn));
 	id_string(id->firmware, sizeof(id->firmware), c->fr, sizeof(c->fr));
@@ -377,7 +388,9 @@ void slc_nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id)
 
 void slc_nvme_decode_id_ns(const void *page4096, struct slc_identity *id)
 {
-	const struct nvme_id_ns *ns = page4096;
+	struct nvme_id_ns copy;
+	memcpy(&copy, page4096, sizeof(copy));
+	const struct nvme_id_ns *ns = &copy;
 	unsigned n = (unsigned)ns->nlbaf + 1;     /* 0's based */
 	if (n > SLC_PROBE_MAX_LBAF)
 		n = SLC_PROBE_MAX_LBAF;
@@ -413,7 +426,9 @@ void slc_nvme_decode_id_ns(const void *page4096, struct slc_identity *id)
 
 void slc_nvme_decode_smart(const void *page512, struct slc_health *h)
 {
-	const struct nvme_smart_log *s = page512;
+	struct nvme_smart_log copy;
+	memcpy(&copy, page512, sizeof(copy));
+	const struct nvme_smart_log *s = &copy;
 	h->has_smart = 1;
 	h->no_smart_reason[0] = '\0';
 	h->critical_warning = s->critical_warning;

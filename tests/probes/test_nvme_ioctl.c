@@ -54,9 +54,10 @@ static void load(const char *name, void *buf, size_t len)
 	if (!f)
 		fail_msg("cannot open %s", path);
 	size_t n = fread(buf, 1, len, f);
+	int more = fgetc(f) != EOF;
 	fclose(f);
-	if (n != len)
-		fail_msg("%s: %zu bytes, expected %zu", path, n, len);
+	if (n != len || more)
+		fail_msg("%s: not %zu bytes", path, len);
 }
 
 static int setup(void **state)
