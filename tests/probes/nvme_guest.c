@@ -8,6 +8,9 @@
  * after writing 8 MiB, the purge method and a Format NVM (the data read back
  * afterwards), the controller's character device, and a device that is not
  * NVMe.
+ *   nvme_guest --read-only DEV
+ * only reads: identity, health, temperature and the purge method of a real
+ * drive (real_nvme.sh); nothing is written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -110,13 +113,17 @@ static int first_block_zero(const char *dev)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: nvme_guest NAMESPACE_DEV CONTROLLER_DEV NOT_NVME_DEV\n");
+	int read_only = argc == 3 && strcmp(argv[1], "--read-only") == 0;
+	if (argc != 4 && !read_only) {
+		fprintf(stderr, "usage: nvme_guest NAMESPACE_DEV CONTROLLER_DEV NOT_NVME_DEV\n"
+				"       nvme_guest --read-only DEV\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	char err[256] = "";
 	int rc;
+	if (read_only)
+		argv++;
 
 	struct slc_probe *p = attach(argv[1], &rc, err, sizeof(err));
 	printf("slc: attach_rc=%d\n", rc);
@@ -147,6 +154,12 @@ int main(int argc, char **argv)
 	double c = 0;
 	printf("slc: temperature_rc=%d\n", p->ops->temperature(p, &c));
 	printf("slc: temperature_c=%.0f\n", c);
+	if (read_only) {
+		printf("slc: purge_method=%s\n", slc_purge_kind_name(p->ops->purge_method(p)));
+		release(p);
+		printf("slc: done=1\n");
+		return 0;
+	}
 
 	printf("slc: write_rc=%d\n", write_pattern(argv[1]));
 	printf("slc: written_zero=%d\n", first_block_zero(argv[1]));
