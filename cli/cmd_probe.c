@@ -78,14 +78,14 @@ static void print_text(const struct slc_identity *id, const struct slc_health *h
 	line_str("firmware", id->firmware);
 	line_str(id->source == SLC_PROBE_FILE ? "on block device" : "kernel name", id->kernel_name);
 	line_str("link", id->link);
-	if (id->capacity_bytes)
+	if (id->capacity_bytes && id->capacity_bytes != SLC_PROBE_UNKNOWN)
 		printf("  %-26s %s (%" PRIu64 " bytes)\n", "capacity",
 		       slc_format_bytes(b, sizeof(b), (double)id->capacity_bytes, SLC_UNITS_DECIMAL), id->capacity_bytes);
 	if (id->logical_block_bytes)
 		printf("  %-26s %u / %u bytes\n", "logical / physical block", id->logical_block_bytes,
 		       id->physical_block_bytes);
 	printf("  %-26s %s\n", "rotational", tri(id->rotational));
-	if (id->discard_max_bytes)
+	if (id->discard_max_bytes && id->discard_max_bytes != SLC_PROBE_UNKNOWN)
 		printf("  %-26s yes, granularity %" PRIu64 " bytes, up to %s per command\n", "TRIM/discard",
 		       id->discard_granularity_bytes,
 		       slc_format_bytes(b, sizeof(b), (double)id->discard_max_bytes, SLC_UNITS_DECIMAL));

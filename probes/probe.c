@@ -51,6 +51,8 @@ const char *slc_purge_kind_name(enum slc_purge_kind k)
 void slc_identity_init(struct slc_identity *id)
 {
 	memset(id, 0, sizeof(*id));
+	id->capacity_bytes = SLC_PROBE_UNKNOWN;
+	id->discard_granularity_bytes = id->discard_max_bytes = SLC_PROBE_UNKNOWN;
 	id->rotational = -1;
 	id->volatile_write_cache = -1;
 	id->trim_supported = -1;
@@ -358,12 +360,12 @@ static json_t *identity_json(const struct slc_identity *id)
 	json_object_set_new(o, "firmware", jstr(id->firmware));
 	json_object_set_new(o, "vendor", jstr(id->vendor));
 	json_object_set_new(o, "link", jstr(id->link));
-	json_object_set_new(o, "capacity_bytes", id->capacity_bytes ? json_integer((json_int_t)id->capacity_bytes) : json_null());
+	json_object_set_new(o, "capacity_bytes", jnum(id->capacity_bytes));
 	json_object_set_new(o, "logical_block_bytes", id->logical_block_bytes ? json_integer(id->logical_block_bytes) : json_null());
 	json_object_set_new(o, "physical_block_bytes", id->physical_block_bytes ? json_integer(id->physical_block_bytes) : json_null());
 	json_object_set_new(o, "rotational", jtri(id->rotational));
-	json_object_set_new(o, "discard_granularity_bytes", json_integer((json_int_t)id->discard_granularity_bytes));
-	json_object_set_new(o, "discard_max_bytes", json_integer((json_int_t)id->discard_max_bytes));
+	json_object_set_new(o, "discard_granularity_bytes", jnum(id->discard_granularity_bytes));
+	json_object_set_new(o, "discard_max_bytes", jnum(id->discard_max_bytes));
 	json_object_set_new(o, "volatile_write_cache", jtri(id->volatile_write_cache));
 	json_object_set_new(o, "write_cache", jstr(id->write_cache));
 	if (id->source == SLC_PROBE_NVME) {

@@ -46,6 +46,10 @@ packages=(
 	util-linux         # losetup, blkdiscard: loop-device integration tests
 	e2fsprogs          # mkfs.ext4: the "refuse a filesystem" test
 	fdisk              # sfdisk: the "refuse a partition table" test
+	qemu-system-x86    # tests/probes/qemu_nvme.sh: QEMU's emulated NVMe controller as a real peer
+	linux-image-cloud-amd64 # the guest kernel of that test (NVMe built in, no modules needed)
+	busybox-static     # the guest's shell and tools in that test's initramfs
+	cpio               # packs that initramfs
 )
 
 if [ "$do_install" = 1 ]; then
