@@ -1024,7 +1024,7 @@ void emu_describe(struct emu *e, FILE *out)
 void emu_summary(struct emu *e, FILE *out)
 {
 	struct slc_sim_counters c;
-	char a[32], b[32], d[32];
+	char a[32], b[32], d[32], f[32];
 	double up;
 
 	pthread_mutex_lock(&e->mu);
@@ -1042,14 +1042,14 @@ void emu_summary(struct emu *e, FILE *out)
 		c.host_write_bytes ? (double)c.nand_write_bytes / (double)c.host_write_bytes : 0.0,
 		slc_format_bytes(b, sizeof(b), (double)c.slc_write_bytes, SLC_UNITS_DECIMAL),
 		slc_format_bytes(d, sizeof(d), (double)c.gc_copy_bytes, SLC_UNITS_DECIMAL),
-		slc_format_bytes(a, sizeof(a), (double)c.fold_bytes, SLC_UNITS_DECIMAL), c.erases);
+		slc_format_bytes(f, sizeof(f), (double)c.fold_bytes, SLC_UNITS_DECIMAL), c.erases);
 	fprintf(out, "  events       cache_exhausted %" PRIu64 ", free_pool_exhausted %" PRIu64 ", fold_done %" PRIu64
 		", throttle_on %" PRIu64 "\n", e->ev_count[SLC_SIM_EV_CACHE_EXHAUSTED],
 		e->ev_count[SLC_SIM_EV_FREE_POOL_EXHAUSTED], e->ev_count[SLC_SIM_EV_FOLD_DONE],
 		e->ev_count[SLC_SIM_EV_THROTTLE_ON]);
 	fprintf(out, "  replies      %" PRIu64 " more than 1 ms late (worst %.1f ms)%s\n", e->late,
 		(double)e->max_late_ns * 1e-6,
-		e->late * 100 > e->cmds && e->cmds > 100 ? ": the host could not keep up, try a smaller --time-scale" : "");
+		e->late * 10 > e->cmds && e->cmds > 100 ? ": the host could not keep up, try a smaller --time-scale" : "");
 	if (e->injected_errors || e->spikes || e->vanished)
 		fprintf(out, "  faults       %" PRIu64 " errors injected, %" PRIu64 " latency spikes%s\n",
 			e->injected_errors, e->spikes, e->vanished ? ", vanished" : "");

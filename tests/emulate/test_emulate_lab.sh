@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The lab plan, scaled, on a loop device over the emulated drive: the analysis
+# must find the model's SLC cache size, cache speed and direct-to-TLC speed.
+# The reference is the same scaled model run in virtual time (sim:), whose
+# speeds are bytes per model second: the emulated ones, divided by the time
+# scale, must match.  Tolerances and why: docs/emulate.md ("Accuracy").
+# Needs root, /dev/fuse, losetup; exits 77 with the reason otherwise.
+bin=$1
+source "$(dirname "$0")/lib.sh"
+
+model=$here/emu-tlc.json
+T=1/8 S=1/2        # 134 MB cache at ~65 MB/s (2 s), then ~9.75 MB/s
+seq=200MB          # the cache and ~66 MB direct to TLC (7 s)
+start=$(date +%s)
+
+emu_start lab "$model" --time-scale $T --size-scale $S; pid=$emu_pid lab=$mnt
+loop_attach "$lab/drive.img"; dev=$loop
+dio=$(cat "/sys/block/$(basename "$dev")/loop/dio")
+[ "$dio" = 1 ] && ok "loop direct I/O is on" || bad "loop direct I/O is off (dio=$dio)"
+
+if "$bin" run "$dev" --destructive -o "$tmp/lab.h5" --seq-bytes $seq --rand-time 4s --idle 2s --burst 2s \
+	--trim-wait 0 --interval 100ms --quiet 2>"$tmp/run.err"; then
+	n=$("$bin" export "$tmp/lab.h5" --csv | grep -c '^# segment ')
+	[ "$n" = 8 ] && ok "lab plan on the emulated device: 8 segments" || bad "lab plan: $n segments"
+else
+	bad "lab plan on the emulated device failed: $(cat "$tmp/run.err")"
+fi
+"$bin" analyze --json "$tmp/lab.h5" >"$tmp/lab.json" || bad "analyze of the lab trace failed"
+late=$(stat_of "$lab" late_replies) cmds=$(stat_of "$lab" commands)
+echo "note: $late of $cmds replies more than 1 ms late"
+loop_detach "$dev"
+emu_stop "$pid" "$lab"
+
+# the reference: the model scaled by the documented rule, in virtual time
+$py - "$model" "$tmp/scaled.json" <<'EOF'
+import json, math, sys
+m = json.load(open(sys.argv[1])); s = 1 / 2
+grain = max(m.get("mapping_unit_bytes", 4096), 1 << 20)
+spare = m["nand"]["raw_bytes"] / m["capacity_bytes"]
+m["capacity_bytes"] = int(m["capacity_bytes"] * s) // grain * grain
+blk = m["nand"]["block_bytes"]
+m["nand"]["raw_bytes"] = math.ceil(m["capacity_bytes"] * spare / blk) * blk
+m["slc_cache"]["static_bytes"] = int(m["slc_cache"]["static_bytes"] * s) // 4096 * 4096
+json.dump(m, open(sys.argv[2], "w"))
+EOF
+# same samples per model second as the emulated run (100 ms x 1/8)
+"$bin" run "sim:$tmp/scaled.json" --plan seq --seq-bytes $seq --trim-wait 0 --interval 12.5ms -o "$tmp/sim.h5" --quiet \
+	&& "$bin" analyze --json "$tmp/sim.h5" >"$tmp/sim.json" || bad "the reference run in virtual time failed"
+
+# cache size within 10%, speeds (per model second) within 15%
+$py - "$tmp/lab.json" "$tmp/sim.json" 0.125 <<'EOF'
+import json, sys
+emu, sim, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), float(sys.argv[3])
+def native(seg):
+    # everything after the cache: the analysis may cut it into several phases
+    ph = [p for p in seg["phases"] if p["kind"] != "slc_cache"]
+    a, b = ph[0], ph[-1]
+    return (b["end_bytes"] - a["start_bytes"]) / (b["end_s"] - a["start_s"])
+e, s = emu["segments"][0], sim["segments"][0]
+checks = [
+    ("SLC cache size", e["cache"]["size_bytes"], s["cache"]["size_bytes"], 0.10, "B"),
+    ("SLC cache speed", e["cache"]["speed_bps"] / t, s["cache"]["speed_bps"], 0.15, "B/s"),
+    ("direct-to-TLC speed", native(e) / t, native(s), 0.15, "B/s"),
+]
+bad = 0
+for name, got, want, tol, unit in checks:
+    err = abs(got - want) / want
+    print("%s: %s %.4g %s (model, virtual time: %.4g), off by %.1f%% (tolerance %d%%)"
+          % ("ok" if err <= tol else "FAIL", name, got, unit, want, err * 100, tol * 100))
+    bad += err > tol
+sys.exit(1 if bad else 0)
+EOF
+[ $? = 0 ] && passes=$((passes+1)) || fails=$((fails+1))
+echo "note: took $(( $(date +%s) - start )) s"
+finish
