@@ -134,6 +134,12 @@ static int serve(const struct slc_sim_model *m, struct emu_opts *o, const char *
 
 	if ((rc = emu_open(&e, m, o, err, sizeof(err)))) {
 		emu_close(e);
+		if (o->size_scale < 1 && strstr(err, "not enough flash")) {
+			size_t n = strlen(err);
+			/* the GC reserve and the static SLC pool do not shrink below whole blocks */
+			snprintf(err + n, sizeof(err) - n, " (size scale %g is too small for this model: use a larger one)",
+				 o->size_scale);
+		}
 		if (ready >= 0) {
 			dprintf(ready, "E%s", err);
 			close(ready);

@@ -32,9 +32,11 @@ loop_detach "$dev"
 emu_stop "$pid" "$lab"
 
 # the reference: the model scaled by the documented rule, in virtual time
-$py - "$model" "$tmp/scaled.json" <<'EOF'
+scale_model() {  # scale_model FACTOR OUT: the documented size-scale rule, done independently
+$py - "$model" "$2" "$1" <<'EOF'
 import json, math, sys
-m = json.load(open(sys.argv[1])); s = 1 / 2
+from fractions import Fraction
+m = json.load(open(sys.argv[1])); s = float(Fraction(sys.argv[3]))
 grain = max(m.get("mapping_unit_bytes", 4096), 1 << 20)
 spare = m["nand"]["raw_bytes"] / m["capacity_bytes"]
 m["capacity_bytes"] = int(m["capacity_bytes"] * s) // grain * grain
@@ -43,6 +45,8 @@ m["nand"]["raw_bytes"] = math.ceil(m["capacity_bytes"] * spare / blk) * blk
 m["slc_cache"]["static_bytes"] = int(m["slc_cache"]["static_bytes"] * s) // 4096 * 4096
 json.dump(m, open(sys.argv[2], "w"))
 EOF
+}
+scale_model $S "$tmp/scaled.json"
 # same samples per model second as the emulated run (100 ms x 1/8)
 "$bin" run "sim:$tmp/scaled.json" --plan seq --seq-bytes $seq --trim-wait 0 --interval 12.5ms -o "$tmp/sim.h5" --quiet \
 	&& "$bin" analyze --json "$tmp/sim.h5" >"$tmp/sim.json" || bad "the reference run in virtual time failed"
@@ -67,6 +71,46 @@ for name, got, want, tol, unit in checks:
     err = abs(got - want) / want
     print("%s: %s %.4g %s (model, virtual time: %.4g), off by %.1f%% (tolerance %d%%)"
           % ("ok" if err <= tol else "FAIL", name, got, unit, want, err * 100, tol * 100))
+    bad += err > tol
+sys.exit(1 if bad else 0)
+EOF
+[ $? = 0 ] && passes=$((passes+1)) || fails=$((fails+1))
+
+# --- erase-bound: a 268 MB drive (1/16) written at random until past the
+# point where the model's free pool runs out (~306 MB); the model's own event
+# says where that is, the same model in virtual time what speed follows
+T=1/4 S=1/16
+emu_start eb "$model" --time-scale $T --size-scale $S; pid=$emu_pid eb=$mnt
+loop_attach "$eb/drive.img"; dev=$loop
+"$bin" run "$dev" --destructive --plan rand --rand-bytes 430MB --rand-time 90s --trim-wait 0 --interval 250ms \
+	-o "$tmp/eb.h5" --quiet 2>"$tmp/run.err" || bad "random run on the emulated device failed: $(cat "$tmp/run.err")"
+"$bin" analyze --json "$tmp/eb.h5" >"$tmp/eb.json" || bad "analyze of the random curve failed"
+$py -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print(" ".join(str(e["host_bytes"]) for e in d["last_events"] if e["event"]=="free_pool_exhausted") or "none")' \
+	"$eb/stats.json" >"$tmp/eb.event"
+loop_detach "$dev"
+emu_stop "$pid" "$eb"
+scale_model $S "$tmp/scaled16.json"
+"$bin" run "sim:$tmp/scaled16.json" --plan rand --rand-bytes 430MB --trim-wait 0 --interval 62.5ms -o "$tmp/ebsim.h5" --quiet \
+	&& "$bin" analyze --json "$tmp/ebsim.h5" >"$tmp/ebsim.json" || bad "the reference random run in virtual time failed"
+# the onset within 10% of the model's event (the change-point sits within a
+# few samples of it), the speed after it within 20% of the model's
+$py - "$tmp/eb.json" "$tmp/ebsim.json" 0.25 "$(cat "$tmp/eb.event")" <<'EOF'
+import json, sys
+emu, sim, t, ev = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), float(sys.argv[3]), sys.argv[4]
+if ev == "none":
+    print("FAIL: the model's free pool never ran out"); sys.exit(1)
+ev = float(ev.split()[0])
+e, s = emu["segments"][0]["phases"], sim["segments"][0]["phases"]
+if len(e) < 2 or len(s) < 2:
+    print("FAIL: no slower phase found (emulated %d phases, virtual time %d)" % (len(e), len(s))); sys.exit(1)
+onset, speed, want = e[-1]["start_bytes"], e[-1]["mean_bps"] / t, s[-1]["mean_bps"]
+bad = 0
+for name, got, ref, tol, unit in (("erase-bound onset", onset, ev, 0.10, "B written (model event at"),
+                                  ("erase-bound speed", speed, want, 0.20, "B/s (model, virtual time:")):
+    err = abs(got - ref) / ref
+    print("%s: %s %.4g %s %.4g), off by %.1f%% (tolerance %d%%)" % ("ok" if err <= tol else "FAIL", name, got, unit, ref, err * 100, tol * 100))
     bad += err > tol
 sys.exit(1 if bad else 0)
 EOF
