@@ -90,6 +90,7 @@ struct emu {
 	uint64_t written, read_bytes, trimmed_bytes;   /* as the host sent them */
 	uint64_t injected_errors, spikes;
 	uint64_t late, max_late_ns;
+	uint64_t in_flight, in_flight_max;   /* commands in the model, not yet answered */
 	uint64_t opens_direct, opens_buffered;
 	int warned_buffered, warned_store;
 	int vanished;
@@ -181,6 +182,7 @@ static uint64_t real_of(const struct emu *e, uint64_t v)
 
 static void send_reply(struct emu *e, struct pending *p, uint64_t now)
 {
+	__atomic_fetch_sub(&e->in_flight, 1, __ATOMIC_RELAXED);
 	if (now > p->due_ns + LATE_NS) {
 		uint64_t late = now - p->due_ns;
 		pthread_mutex_lock(&e->mu);
@@ -325,6 +327,21 @@ static int hits_fail_at(const struct emu *e, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/* A command goes into the model; its reply (or error) takes it out. Under e->mu. */
+static void enter(struct emu *e)
+{
+	uint64_t n = __atomic_add_fetch(&e->in_flight, 1, __ATOMIC_RELAXED);
+
+	if (n > e->in_flight_max)
+		e->in_flight_max = n;
+}
+
+static void leave_err(struct emu *e, fuse_req_t req, int err)
+{
+	__atomic_fetch_sub(&e->in_flight, 1, __ATOMIC_RELAXED);
+	fuse_reply_err(req, err);
+}
+
 static uint64_t spike(struct emu *e)
 {
 	if (e->o.spike_every && e->cmds % e->o.spike_every == 0) {
@@ -405,6 +422,8 @@ static char *stats_json(struct emu *e)
 	json_object_set_new(root, "opens_direct", json_integer((json_int_t)e->opens_direct));
 	json_object_set_new(root, "opens_buffered", json_integer((json_int_t)e->opens_buffered));
 	json_object_set_new(root, "async_dio", json_boolean(e->async_dio));
+	json_object_set_new(root, "max_background", json_integer((json_int_t)e->max_background));
+	json_object_set_new(root, "in_flight_max", json_integer((json_int_t)e->in_flight_max));
 	pthread_mutex_unlock(&e->mu);
 	s = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(root);
@@ -672,6 +691,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		fuse_reply_err(req, f);
 		return;
 	}
+	enter(e);
 	done = slc_sim_write(e->sim, vnow(e, now), (uint64_t)off, (uint32_t)size, buf);
 	e->written += size;
 	extra = spike(e);
@@ -684,7 +704,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		if (n <= 0) {
 			int err = n < 0 ? errno : EIO;
 			store_error(e, "write", err);
-			fuse_reply_err(req, err);
+			leave_err(e, req, err);
 			return;
 		}
 		left -= (size_t)n;
@@ -732,6 +752,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 		fuse_reply_err(req, f);
 		return;
 	}
+	enter(e);
 	done = slc_sim_read(e->sim, vnow(e, now), (uint64_t)off, (uint32_t)size);
 	e->read_bytes += size;
 	extra = spike(e);
@@ -739,7 +760,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 	pthread_mutex_unlock(&e->mu);
 	buf = malloc(size);
 	if (!buf) {
-		fuse_reply_err(req, ENOMEM);
+		leave_err(e, req, ENOMEM);
 		return;
 	}
 	while (got < size) {
@@ -750,7 +771,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 			int err = errno;
 			store_error(e, "read", err);
 			free(buf);
-			fuse_reply_err(req, err);
+			leave_err(e, req, err);
 			return;
 		}
 		if (n == 0) {                  /* past the store's end: unwritten */
@@ -803,6 +824,7 @@ static void op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off, of
 	e->trim_cmds++;
 	/* a discard (PUNCH_HOLE) or write-zeroes (ZERO_RANGE) both unmap in the
 	 * model: drives answer reads of deallocated blocks with zeroes */
+	enter(e);
 	done = slc_sim_trim(e->sim, vnow(e, now), o, l);
 	e->trimmed_bytes += l;
 	slc_sim_mark(e->sim, done);     /* the cache may be back: exhaustion can fire again */
@@ -812,7 +834,7 @@ static void op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off, of
 	if (fallocate(e->store_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)o, (off_t)l)) {
 		int err = errno;
 		store_error(e, "hole punch", err);
-		fuse_reply_err(req, err);
+		leave_err(e, req, err);
 		return;
 	}
 	schedule(e, (struct pending){ .due_ns = real_of(e, done) + extra, .req = req, .kind = P_ERR, .err = 0 });
@@ -1047,8 +1069,8 @@ void emu_summary(struct emu *e, FILE *out)
 		", throttle_on %" PRIu64 "\n", e->ev_count[SLC_SIM_EV_CACHE_EXHAUSTED],
 		e->ev_count[SLC_SIM_EV_FREE_POOL_EXHAUSTED], e->ev_count[SLC_SIM_EV_FOLD_DONE],
 		e->ev_count[SLC_SIM_EV_THROTTLE_ON]);
-	fprintf(out, "  replies      %" PRIu64 " more than 1 ms late (worst %.1f ms)%s\n", e->late,
-		(double)e->max_late_ns * 1e-6,
+	fprintf(out, "  replies      up to %" PRIu64 " commands in flight; %" PRIu64 " more than 1 ms late (worst %.1f ms)%s\n",
+		e->in_flight_max, e->late, (double)e->max_late_ns * 1e-6,
 		e->late * 10 > e->cmds && e->cmds > 100 ? ": the host could not keep up, try a smaller --time-scale" : "");
 	if (e->injected_errors || e->spikes || e->vanished)
 		fprintf(out, "  faults       %" PRIu64 " errors injected, %" PRIu64 " latency spikes%s\n",

@@ -26,6 +26,9 @@ else
 	bad "lab plan on the emulated device failed: $(cat "$tmp/run.err")"
 fi
 "$bin" analyze --json "$tmp/lab.h5" >"$tmp/lab.json" || bad "analyze of the lab trace failed"
+inf=$(stat_of "$lab" in_flight_max)
+# QD32 must reach the model as many commands at once, not one by one
+[ "$inf" -ge 16 ] && ok "up to $inf commands in flight in the model" || bad "only $inf commands in flight at QD32"
 late=$(stat_of "$lab" late_replies) cmds=$(stat_of "$lab" commands)
 echo "note: $late of $cmds replies more than 1 ms late"
 loop_detach "$dev"
