@@ -634,9 +634,8 @@ static void store_error(struct emu *e, const char *what, int err)
 }
 
 /* A fault for an I/O of @len bytes at @off, or 0; under e->mu. */
-static int fault(struct emu *e, fuse_req_t req, uint64_t off, uint64_t len, int is_write)
+static int fault(struct emu *e, uint64_t off, uint64_t len, int is_write)
 {
-	(void)req;
 	if (hits_fail_at(e, off, len)) {
 		e->injected_errors++;
 		return EIO;
@@ -686,7 +685,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	}
 	e->cmds++;
 	e->write_cmds++;
-	if ((f = fault(e, req, (uint64_t)off, size, 1))) {
+	if ((f = fault(e, (uint64_t)off, size, 1))) {
 		pthread_mutex_unlock(&e->mu);
 		fuse_reply_err(req, f);
 		return;
@@ -747,7 +746,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 	}
 	e->cmds++;
 	e->read_cmds++;
-	if ((f = fault(e, req, (uint64_t)off, size, 0))) {
+	if ((f = fault(e, (uint64_t)off, size, 0))) {
 		pthread_mutex_unlock(&e->mu);
 		fuse_reply_err(req, f);
 		return;
