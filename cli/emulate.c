@@ -722,10 +722,21 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 	if (ino == INO_STATS) {
 		const char *s = (const char *)(uintptr_t)fi->fh;
 		size_t n = strlen(s);
-		if ((uint64_t)off >= n)
+		char *copy;
+		if ((uint64_t)off >= n) {
 			fuse_reply_buf(req, NULL, 0);
-		else
-			fuse_reply_buf(req, s + off, n - (size_t)off < size ? n - (size_t)off : size);
+			return;
+		}
+		/* reply from a copy: the reader may close the file, and its release
+		 * free the snapshot, before fuse_reply_buf() has returned */
+		n = n - (size_t)off < size ? n - (size_t)off : size;
+		if (!(copy = malloc(n))) {
+			fuse_reply_err(req, ENOMEM);
+			return;
+		}
+		memcpy(copy, s + off, n);
+		fuse_reply_buf(req, copy, n);
+		free(copy);
 		return;
 	}
 	if (ino != INO_IMG) {
