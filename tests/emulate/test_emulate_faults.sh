@@ -144,5 +144,18 @@ else
 fi
 loop_detach "$dev"
 emu_stop "$pd" "$d"
+# --- the foreground server: "ready" on stdout, Ctrl-C unmounts cleanly ---
+# (a non-interactive shell starts background jobs with SIGINT ignored, which
+# libfuse then leaves alone, as a terminal's Ctrl-C never is: restore it)
+$py -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+	"$bin" emulate tiny-tlc "$tmp/fg" --size-scale 1/4 --store "$store/fg.img" >"$tmp/fg.out" 2>"$tmp/fg.log" &
+fgp=$!; emus+=("$fgp"); mnts+=("$tmp/fg")
+for _ in $(seq 1 100); do grep -q "ready, pid $fgp" "$tmp/fg.out" && break; sleep 0.1; done
+mountpoint -q "$tmp/fg" && [ -s "$tmp/fg/stats.json" ] || bad "foreground server not ready: $(cat "$tmp/fg.out" "$tmp/fg.log")"
+kill -INT $fgp; wait $fgp; rc=$?
+[ $rc = 0 ] && ! mountpoint -q "$tmp/fg" && [ ! -e "$tmp/fg" ] && grep -q "host writes" "$tmp/fg.log" \
+	&& ok "foreground server: ready line, SIGINT unmounts, removes the DIR it made, prints its counters (exit 0)" \
+	|| bad "foreground SIGINT: rc $rc, $(cat "$tmp/fg.log")"
+sanitizer_check fg
 echo "note: took $(( $(date +%s) - start )) s"
 finish
