@@ -76,7 +76,6 @@ struct emu {
 	int mounted;
 	int store_fd;
 	char store_path[4096];
-	int store_named;                /* the store is a named file (--store) */
 	int punch_ok;
 	int dir_created;
 	uint64_t t0;                    /* real time of model time 0 */
@@ -905,7 +904,6 @@ static int open_store(struct emu *e, char *err, size_t errlen)
 		if (fd < 0)
 			return errf(err, errlen, -errno, "--store %s: %s", e->o.store, strerror(errno));
 		snprintf(e->store_path, sizeof(e->store_path), "%s", e->o.store);
-		e->store_named = 1;
 	} else {
 		if (!tmp || !*tmp)
 			tmp = "/var/tmp";
