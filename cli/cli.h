@@ -32,6 +32,7 @@ extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_import;
 extern const struct cli_cmd cli_cmd_export;
 extern const struct cli_cmd cli_cmd_probe;
+extern const struct cli_cmd cli_cmd_emulate;
 
 /*
  * cli_usage() - print "slcscope CMD: <message>" and a pointer to the help to

@@ -17,6 +17,7 @@ static const struct cli_cmd *const commands[] = {
 	&cli_cmd_report,
 	&cli_cmd_probe,
 	&cli_cmd_sim,
+	&cli_cmd_emulate,
 	&cli_cmd_import,
 	&cli_cmd_export,
 	NULL,

@@ -23,6 +23,7 @@ slcscope_require(URING liburing liburing-dev)
 slcscope_require(CAIRO cairo libcairo2-dev)
 slcscope_require(JANSSON jansson libjansson-dev)
 slcscope_require(BLKID blkid libblkid-dev)
+slcscope_require(FUSE3 fuse3 libfuse3-dev)   # slcscope emulate: the simulated drive as a file
 if(SLCSCOPE_TESTS)
   slcscope_require(CMOCKA cmocka libcmocka-dev)
 endif()

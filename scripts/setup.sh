@@ -34,6 +34,8 @@ packages=(
 	libcairo2-dev      # graphs (PNG, SVG, PDF)
 	libjansson-dev     # JSON: drive models, phase breakdown
 	libblkid-dev       # partition table / filesystem signature checks
+	libfuse3-dev       # slcscope emulate: serves the simulated drive as a file (FUSE)
+	fuse3              # fusermount3 (mount helper, auto_unmount) for slcscope emulate
 	libcmocka-dev      # unit tests
 	python3            # test helpers
 	python3-h5py       # tests/trace/test_h5py.py reads traces without slcscope
