@@ -657,13 +657,41 @@ static int fault(struct emu *e, uint64_t off, uint64_t len, int is_write)
 	return 0;
 }
 
+/*
+ * Take a command in: with the lock held, count it and apply the injected
+ * faults.  Return: 1 with the lock held and the command admitted, or 0 with
+ * the lock released and the request answered (the device is gone, or a
+ * fault hit it).
+ */
+static int admit(struct emu *e, fuse_req_t req, uint64_t off, size_t size, int write)
+{
+	int f;
+
+	pthread_mutex_lock(&e->mu);
+	if (e->vanished) {
+		pthread_mutex_unlock(&e->mu);
+		fuse_reply_err(req, ENODEV);
+		return 0;
+	}
+	e->cmds++;
+	if (write)
+		e->write_cmds++;
+	else
+		e->read_cmds++;
+	if ((f = fault(e, off, size, write))) {
+		pthread_mutex_unlock(&e->mu);
+		fuse_reply_err(req, f);
+		return 0;
+	}
+	return 1;
+}
+
 static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
 	struct emu *e = emu_of(req);
 	uint64_t now = mono_ns(), done, extra;
 	size_t left;
-	int f;
 
 	(void)fi;
 	if (ino != INO_IMG) {
@@ -676,19 +704,8 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	}
 	if (size > e->m.capacity_bytes - (uint64_t)off)
 		size = e->m.capacity_bytes - (uint64_t)off;
-	pthread_mutex_lock(&e->mu);
-	if (e->vanished) {
-		pthread_mutex_unlock(&e->mu);
-		fuse_reply_err(req, ENODEV);
+	if (!admit(e, req, (uint64_t)off, size, 1))
 		return;
-	}
-	e->cmds++;
-	e->write_cmds++;
-	if ((f = fault(e, (uint64_t)off, size, 1))) {
-		pthread_mutex_unlock(&e->mu);
-		fuse_reply_err(req, f);
-		return;
-	}
 	enter(e);
 	done = slc_sim_write(e->sim, vnow(e, now), (uint64_t)off, (uint32_t)size, buf);
 	e->written += size;
@@ -716,7 +733,6 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 	uint64_t now = mono_ns(), done, extra;
 	size_t got = 0;
 	char *buf;
-	int f;
 
 	if (ino == INO_STATS) {
 		const char *s = (const char *)(uintptr_t)fi->fh;
@@ -748,19 +764,8 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 	}
 	if (size > e->m.capacity_bytes - (uint64_t)off)
 		size = e->m.capacity_bytes - (uint64_t)off;
-	pthread_mutex_lock(&e->mu);
-	if (e->vanished) {
-		pthread_mutex_unlock(&e->mu);
-		fuse_reply_err(req, ENODEV);
+	if (!admit(e, req, (uint64_t)off, size, 0))
 		return;
-	}
-	e->cmds++;
-	e->read_cmds++;
-	if ((f = fault(e, (uint64_t)off, size, 0))) {
-		pthread_mutex_unlock(&e->mu);
-		fuse_reply_err(req, f);
-		return;
-	}
 	enter(e);
 	done = slc_sim_read(e->sim, vnow(e, now), (uint64_t)off, (uint32_t)size);
 	e->read_bytes += size;
