@@ -68,6 +68,19 @@ def host_busy_s():
     return busy / os.sysconf("SC_CLK_TCK")
 
 
+def wait_idle(cpus, max_s):
+    """Wait until the host had at least @cpus CPUs idle over 2 s; seconds waited (None: gave up)."""
+    t0 = time.monotonic()
+    while True:
+        b0, w0 = host_busy_s(), time.monotonic()
+        time.sleep(2)
+        idle = (os.cpu_count() or 1) - (host_busy_s() - b0) / (time.monotonic() - w0)
+        if idle >= cpus:
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > max_s:
+            return None
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -214,6 +227,10 @@ def main():
     ap.add_argument("--loop-size", default="2GiB", help="size of the tmpfs file behind the loop device "
                     "(default 2GiB; held in RAM)")
     ap.add_argument("--no-loop-dio", action="store_true", help="do not ask for direct I/O on the loop device")
+    ap.add_argument("--wait-idle", type=float, metavar="CPUS", help="before each round, wait until at least "
+                    "CPUS CPUs were idle over 2 s (on a shared machine: rounds in its quieter moments)")
+    ap.add_argument("--wait-max", type=int, default=900, metavar="S",
+                    help="with --wait-idle: run the round anyway after S seconds (default 900)")
     ap.add_argument("--slcscope", help="the slcscope binary (default: $SLCSCOPE, build/slcscope, PATH)")
     ap.add_argument("--fio", default=shutil.which("fio") or "fio", help="the fio binary (default: from PATH)")
     ap.add_argument("--log", help="log every command and its stderr here (default: a temp file)")
@@ -245,6 +262,7 @@ def main():
            f"{slc_ver[0] if slc_ver else 'slcscope ?'} ({a.slcscope})",
            f"- load average (1/5/15 min) at start: {load0}"]
     sections = []
+    gated = []
     loop = None
     try:
         for tgt in targets:
@@ -276,6 +294,13 @@ def main():
                 prep = loop.discard
             results = {n: [] for n, _ in configs}
             for rnd in range(a.rounds):
+                if a.wait_idle:
+                    waited = wait_idle(a.wait_idle, a.wait_max)
+                    gated.append(waited is not None)
+                    print(f"engine: {tgt} round {rnd + 1}/{a.rounds}: " +
+                          (f"waited {waited:.0f} s for {a.wait_idle:g} idle CPUs" if waited is not None else
+                           f"{a.wait_idle:g} CPUs were not idle within {a.wait_max} s: running anyway"),
+                          file=sys.stderr)
                 for name, fn in configs:
                     if prep:
                         prep()
@@ -294,6 +319,9 @@ def main():
         if loop:
             loop.close()
     out.append(f"- load average at end: {loadavg()}")
+    if a.wait_idle:
+        out.append(f"- each round started after at least {a.wait_idle:g} CPUs had been idle for 2 s "
+                   f"({sum(gated)} of {len(gated)} rounds; the others waited {a.wait_max} s and ran anyway)")
     out.append("")
     out += sections
     print("\n".join(out))
