@@ -15,6 +15,8 @@ as a Markdown table.  Two targets:
 CPU per I/O is user+sys time of the tool's whole process tree (getrusage of
 the waited-for child) divided by the I/Os it completed.  It does not include
 the loop driver's kernel workers, which do the copy into tmpfs for both tools.
+Context switches per I/O (voluntary and involuntary, same source) show how
+often a tool went to sleep waiting for completions.
 The per-round ratios pair each slcscope run with the fio run right after it,
 which is less sensitive to other work on the machine than a ratio of medians.
 """
@@ -66,6 +68,19 @@ def host_busy_s():
     return busy / os.sysconf("SC_CLK_TCK")
 
 
+def wait_idle(cpus, max_s):
+    """Wait until the host had at least @cpus CPUs idle over 2 s; seconds waited (None: gave up)."""
+    t0 = time.monotonic()
+    while True:
+        b0, w0 = host_busy_s(), time.monotonic()
+        time.sleep(2)
+        idle = (os.cpu_count() or 1) - (host_busy_s() - b0) / (time.monotonic() - w0)
+        if idle >= cpus:
+            return time.monotonic() - t0
+        if time.monotonic() - t0 > max_s:
+            return None
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -85,14 +100,15 @@ def timed(cmd, log):
     if p.returncode:
         die(f"{cmd[0]} failed (exit {p.returncode}):\n{p.stderr.strip()}\ncommand: {' '.join(cmd)}")
     cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    return p.stdout, cpu, h1 - h0, w1 - w0
+    cs = (r1.ru_nvcsw - r0.ru_nvcsw) + (r1.ru_nivcsw - r0.ru_nivcsw)
+    return p.stdout, cpu, h1 - h0, w1 - w0, cs
 
 
 def run_slcscope(a, target, extra, work, log):
     out = os.path.join(work, "slc.h5")
     cmd = [a.slcscope, "run", target, *extra, "--plan", "rand", "--rand-time", f"{a.time}s",
            "--trim-wait", "0", "--qd", str(a.qd), "--bs-rand", a.bs, "-o", out, "--quiet"]
-    _, cpu, host, wall = timed(cmd, log)
+    _, cpu, host, wall, cs = timed(cmd, log)
     exp = subprocess.run([a.slcscope, "export", out, "--csv"], stdout=subprocess.PIPE, text=True, check=True)
     rows = [r for r in csv.reader(io.StringIO(exp.stdout)) if r and not r[0].startswith("#")]
     hdr, rows = rows[0], rows[1:]
@@ -101,17 +117,17 @@ def run_slcscope(a, target, extra, work, log):
     n = sum(int(r[ios]) for r in rows)
     secs = float(rows[-1][ts])
     os.unlink(out)
-    return {"iops": n / secs, "ios": n, "cpu": cpu, "host": host, "wall": wall}
+    return {"iops": n / secs, "ios": n, "cpu": cpu, "host": host, "wall": wall, "cs": cs}
 
 
 def run_fio(a, fio_args, work, log):
     cmd = [a.fio, "--name=bench", "--rw=randwrite", f"--bs={a.bs}", f"--iodepth={a.qd}", "--direct=1",
            "--time_based", f"--runtime={a.time}", "--output-format=json", *fio_args]
-    outp, cpu, host, wall = timed(cmd, log)
+    outp, cpu, host, wall, cs = timed(cmd, log)
     d = json.loads(outp[outp.index("{"):])
     w = d["jobs"][0]["write"]
     n = int(w["total_ios"])
-    return {"iops": n / (w["runtime"] / 1000.0), "ios": n, "cpu": cpu, "host": host, "wall": wall}
+    return {"iops": n / (w["runtime"] / 1000.0), "ios": n, "cpu": cpu, "host": host, "wall": wall, "cs": cs}
 
 
 class Loop:
@@ -169,9 +185,9 @@ def med(runs, k):
 
 def table(title, configs, results, note):
     lines = [f"### {title}", "",
-             "| tool | IOPS (median) | IOPS per run | CPU µs/IO (median) | slcscope/this IOPS | "
-             "per-round IOPS ratios | slcscope/this CPU per I/O |",
-             "|---|---:|---|---:|---:|---|---:|"]
+             "| tool | IOPS (median) | IOPS per run | CPU µs/IO (median) | context switches/IO | "
+             "slcscope/this IOPS | per-round IOPS ratios | slcscope/this CPU per I/O |",
+             "|---|---:|---|---:|---:|---:|---|---:|"]
     s = results[configs[0][0]]
     s_iops = med(s, "iops")
     s_cpu = statistics.median(r["cpu"] / r["ios"] for r in s)
@@ -179,13 +195,16 @@ def table(title, configs, results, note):
         rs = results[name]
         iops = med(rs, "iops")
         cpu = statistics.median(r["cpu"] / r["ios"] for r in rs)
+        cs = statistics.median(r["cs"] / r["ios"] for r in rs)
         runs = ", ".join(f"{r['iops'] / 1e3:,.0f}k" for r in rs)
         if rs is s:
             ri, pr, rc = "—", "—", "—"
         else:
             ri, rc = f"**{s_iops / iops:.2f}**", f"**{s_cpu / cpu:.2f}**"
-            pr = ", ".join(f"{x['iops'] / y['iops']:.2f}" for x, y in zip(s, rs))
-        lines.append(f"| {name} | {iops:,.0f} | {runs} | {cpu * 1e6:.3f} | {ri} | {pr} | {rc} |")
+            rr = [x["iops"] / y["iops"] for x, y in zip(s, rs)]
+            pr = (", ".join(f"{r:.2f}" for r in rr) +
+                  f" (median {statistics.median(rr):.2f}; slcscope ahead in {sum(r >= 1 for r in rr)} of {len(rr)})")
+        lines.append(f"| {name} | {iops:,.0f} | {runs} | {cpu * 1e6:.3f} | {cs:.3f} | {ri} | {pr} | {rc} |")
     busy = statistics.median(r["host"] / r["wall"] for rs in results.values() for r in rs)
     lines += ["", note + f"  All CPUs together were busy {busy:.2f} of {os.cpu_count()} during the runs "
               "(median; the tools plus anything else running).", ""]
@@ -208,6 +227,10 @@ def main():
     ap.add_argument("--loop-size", default="2GiB", help="size of the tmpfs file behind the loop device "
                     "(default 2GiB; held in RAM)")
     ap.add_argument("--no-loop-dio", action="store_true", help="do not ask for direct I/O on the loop device")
+    ap.add_argument("--wait-idle", type=float, metavar="CPUS", help="before each round, wait until at least "
+                    "CPUS CPUs were idle over 2 s (on a shared machine: rounds in its quieter moments)")
+    ap.add_argument("--wait-max", type=int, default=900, metavar="S",
+                    help="with --wait-idle: run the round anyway after S seconds (default 900)")
     ap.add_argument("--slcscope", help="the slcscope binary (default: $SLCSCOPE, build/slcscope, PATH)")
     ap.add_argument("--fio", default=shutil.which("fio") or "fio", help="the fio binary (default: from PATH)")
     ap.add_argument("--log", help="log every command and its stderr here (default: a temp file)")
@@ -239,6 +262,7 @@ def main():
            f"{slc_ver[0] if slc_ver else 'slcscope ?'} ({a.slcscope})",
            f"- load average (1/5/15 min) at start: {load0}"]
     sections = []
+    gated = []
     loop = None
     try:
         for tgt in targets:
@@ -270,13 +294,21 @@ def main():
                 prep = loop.discard
             results = {n: [] for n, _ in configs}
             for rnd in range(a.rounds):
+                if a.wait_idle:
+                    waited = wait_idle(a.wait_idle, a.wait_max)
+                    gated.append(waited is not None)
+                    print(f"engine: {tgt} round {rnd + 1}/{a.rounds}: " +
+                          (f"waited {waited:.0f} s for {a.wait_idle:g} idle CPUs" if waited is not None else
+                           f"{a.wait_idle:g} CPUs were not idle within {a.wait_max} s: running anyway"),
+                          file=sys.stderr)
                 for name, fn in configs:
                     if prep:
                         prep()
                     r = fn()
                     results[name].append(r)
                     print(f"engine: {tgt} round {rnd + 1}/{a.rounds}: {name}: {r['iops']:,.0f} IOPS, "
-                          f"{r['cpu'] / r['ios'] * 1e6:.3f} µs CPU/IO, wall {r['wall']:.1f} s, "
+                          f"{r['cpu'] / r['ios'] * 1e6:.3f} µs CPU/IO, {r['cs'] / r['ios']:.3f} context "
+                          f"switches/IO, wall {r['wall']:.1f} s, "
                           f"host busy {r['host'] / r['wall']:.2f} CPUs",
                           file=sys.stderr)
             sections.append(table(title, configs, results, note))
@@ -287,6 +319,9 @@ def main():
         if loop:
             loop.close()
     out.append(f"- load average at end: {loadavg()}")
+    if a.wait_idle:
+        out.append(f"- each round started after at least {a.wait_idle:g} CPUs had been idle for 2 s "
+                   f"({sum(gated)} of {len(gated)} rounds; the others waited {a.wait_max} s and ran anyway)")
     out.append("")
     out += sections
     print("\n".join(out))
