@@ -372,6 +372,8 @@ static char *stats_json(struct emu *e)
 	json_object_set_new(model, "raw_bytes", json_integer((json_int_t)e->m.raw_bytes));
 	json_object_set_new(model, "slc_static_bytes", json_integer((json_int_t)e->m.slc_static_bytes));
 	json_object_set_new(model, "slc_dynamic_max_bytes", json_integer((json_int_t)e->m.slc_dynamic_max_bytes));
+	if (e->m.thermal_enabled)
+		json_object_set_new(model, "throttle_c", json_real(e->m.throttle_c));
 	json_object_set_new(model, "time_scale", json_real(e->o.time_scale));
 	json_object_set_new(model, "size_scale", json_real(e->o.size_scale));
 	json_object_set_new(root, "schema", json_string("slcscope.emulate-stats/1"));

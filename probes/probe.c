@@ -31,6 +31,7 @@ const char *slc_probe_source_name(enum slc_probe_source s)
 	case SLC_PROBE_ATA: return "ata";
 	case SLC_PROBE_SIM: return "sim";
 	case SLC_PROBE_FILE: return "file";
+	case SLC_PROBE_EMULATED: return "emulated";
 	}
 	return "unknown";
 }
@@ -236,7 +237,11 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 		snprintf(p->id.interface, sizeof(p->id.interface), "block");
 	}
 
-	if (!strcmp(p->id.interface, "nvme")) {
+	if (!strcmp(p->id.interface, "loop")) {
+		char e[256] = "";
+		if (slc_emu_attach(p, e, sizeof(e)) == 0)
+			p->id.source = SLC_PROBE_EMULATED;
+	} else if (!strcmp(p->id.interface, "nvme")) {
 		char e[256] = "";
 		rc = slc_nvme_attach(p, e, sizeof(e));
 		if (rc == 0) {

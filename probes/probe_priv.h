@@ -48,6 +48,13 @@ void slc_nvme_decode_smart(const void *page512, struct slc_health *h);
 const char *slc_nvme_status_text(int status, char *buf, size_t len);
 
 /*
+ * The emulated drive (probe_emu.c): a loop device whose backing file is the
+ * drive.img of a 'slcscope emulate' mount reports the model's counters from
+ * the stats.json beside it.  Return: 0, or -ENOTSUP for any other device.
+ */
+int slc_emu_attach(struct slc_probe *p, char *err, size_t errlen);
+
+/*
  * ATA backend (libatasmart).  Opens p->disk_path through libatasmart.
  * Return: 0, -ENOTSUP when the device has no ATA SMART (SCSI, USB without
  * SAT, virtio), other -errno with a reason in @err.

@@ -33,6 +33,24 @@ t1=$(stat_of "$a" trim_commands) b1=$(stat_of "$a" host_trim_bytes) ev=$(stat_of
 dd if="$dev" of="$tmp/back" bs=1M skip=300 count=4 iflag=direct status=none
 cmp -s "$tmp/back" <(head -c $((4 * MiB)) /dev/zero) && ok "trimmed data reads back as zeroes" || bad "trimmed data is still there"
 
+# the probes see the model behind the loop device: its counters as the
+# drive's health, around the run's steps and in the analysis
+"$bin" probe --json "$dev" >"$tmp/probe.json" || bad "probe of the emulated device"
+"$bin" export --json "$tmp/trim.h5" >"$tmp/trim.json" || bad "export trim.h5"
+/usr/bin/python3 - "$tmp/probe.json" "$tmp/trim.json" "$(stat_of "$a" host_write_bytes)" <<'PY' \
+	&& ok "probe: the emulated drive's counters as SMART; the run's write amplification from them" \
+	|| bad "probe/analysis of the emulated drive"
+import json, sys
+p = json.load(open(sys.argv[1])); a = json.load(open(sys.argv[2]))
+i, h = p["identity"], p["health"]
+assert i["source"] == "emulated" and i["interface"] == "loop" and i["model"].startswith("slcscope emulate"), i
+assert h["has_smart"] and h["host_write_bytes"] == int(sys.argv[3]) and h["nand_write_bytes"] >= h["host_write_bytes"], h
+snaps = {(s["kind"], s["segment"]): s["data"]["health"] for s in a["device_snapshots"] if s["kind"].startswith("health")}
+b, e = snaps[("health_before", 1)], snaps[("health_after", 1)]   # the 8 MiB fill
+assert e["host_write_bytes"] - b["host_write_bytes"] == 8 * 2**20, (b, e)
+assert e["nand_write_bytes"] - b["nand_write_bytes"] >= 8 * 2**20, (b, e)
+PY
+
 # --fail-after-bytes 64MiB: 4 + 8 MiB are written, so this run fails after 52 MiB
 w1=$(stat_of "$a" host_write_bytes)
 left=$((64 * MiB - w1))

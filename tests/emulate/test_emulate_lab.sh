@@ -126,6 +126,18 @@ for name, got, ref, tol, unit in (("erase-bound onset", onset, ev, 0.10, "B writ
     err = abs(got - ref) / ref
     print("%s: %s %.4g %s %.4g), off by %.1f%% (tolerance %d%%)" % ("ok" if err <= tol else "FAIL", name, got, unit, ref, err * 100, tol * 100))
     bad += err > tol
+# the drive's counters, read through the probe during the run (stats.json
+# every 5 s), give the erase-bound phase a write amplification: GC copies
+# make it more than 1, and the model in virtual time (read every sample)
+# agrees within 20%
+def wa_after(doc):
+    ph = doc["segments"][0]["phases"]
+    was = [p["write_amplification"] for p in ph if p["start_bytes"] >= e[0] and p["write_amplification"] is not None]
+    return was[-1] if was else None
+we, ws = wa_after(emu), wa_after(sim)
+ok = we is not None and ws is not None and we > 1.05 and abs(we - ws) / ws <= 0.20
+print("%s: write amplification of the last phase from the drive's counters: %s (model, virtual time: %s)" % ("ok" if ok else "FAIL", we, ws))
+bad += not ok
 sys.exit(1 if bad else 0)
 EOF
 [ $? = 0 ] && passes=$((passes+1)) || fails=$((fails+1))

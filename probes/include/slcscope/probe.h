@@ -32,9 +32,10 @@ enum slc_probe_source {
 	SLC_PROBE_ATA,                     /* libatasmart (SATA, or ATA behind SAT) */
 	SLC_PROBE_SIM,                     /* the simulated drive's own counters */
 	SLC_PROBE_FILE,                    /* a regular file: its filesystem's device */
+	SLC_PROBE_EMULATED,                /* a loop device over 'slcscope emulate': the model's counters */
 };
 
-/** slc_probe_source_name() - "sysfs", "nvme", "ata", "sim", "file". */
+/** slc_probe_source_name() - "sysfs", "nvme", "ata", "sim", "file", "emulated". */
 const char *slc_probe_source_name(enum slc_probe_source s);
 
 /* One NVMe LBA format (Identify Namespace, LBAF0..LBAF63). */
