@@ -96,20 +96,6 @@ static int emu_temperature(struct slc_probe *p, double *c)
 	return 0;
 }
 
-static enum slc_purge_kind emu_purge_method(const struct slc_probe *p)
-{
-	(void)p;
-	return SLC_PURGE_TRIM;
-}
-
-static int emu_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen)
-{
-	(void)p;
-	if (err && errlen)
-		snprintf(err, errlen, "the emulated drive is purged by a TRIM of all of it, not %s", slc_purge_kind_name(kind));
-	return -ENOTSUP;
-}
-
 static void emu_close(struct slc_probe *p)
 {
 	free(p->priv);
@@ -119,8 +105,7 @@ static void emu_close(struct slc_probe *p)
 static const struct slc_probe_ops emu_ops = {
 	.health = emu_health,
 	.temperature = emu_temperature,
-	.purge_method = emu_purge_method,
-	.purge = emu_purge,
+	/* no purge of its own: the dispatcher answers TRIM (the caller's) */
 	.close = emu_close,
 };
 

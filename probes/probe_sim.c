@@ -46,31 +46,10 @@ static int sim_temperature(struct slc_probe *p, double *c)
 	return 0;
 }
 
-static enum slc_purge_kind sim_purge_method(const struct slc_probe *p)
-{
-	(void)p;
-	return SLC_PURGE_TRIM;
-}
-
-static int sim_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen)
-{
-	(void)p;
-	if (err && errlen)
-		snprintf(err, errlen, "the simulated drive is purged by a TRIM of all of it, not %s", slc_purge_kind_name(kind));
-	return -ENOTSUP;
-}
-
-static void sim_close(struct slc_probe *p)
-{
-	(void)p;
-}
-
 static const struct slc_probe_ops sim_ops = {
 	.health = sim_health,
 	.temperature = sim_temperature,
-	.purge_method = sim_purge_method,
-	.purge = sim_purge,
-	.close = sim_close,
+	/* no purge of its own: the dispatcher answers TRIM (the caller's) */
 };
 
 int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *spec,
