@@ -34,19 +34,23 @@ void analyzed_free(struct analyzed *x)
 	memset(x, 0, sizeof(*x));
 }
 
-/* A number from a snapshot's JSON: health.@key; NAN when absent or null. */
-static double snap_health(const char *json_text, const char *key)
-{
-	json_t *doc = json_loads(json_text, 0, NULL), *v;
-	double r = NAN;
+/* The figures a snapshot's health holds (NAN when absent or null), from
+ * one parse of its JSON. */
+struct snap_figures {
+	double host, nand, warn_c;
+};
 
-	if (!doc)
-		return NAN;
-	v = json_object_get(json_object_get(doc, "health"), key);
-	if (json_is_number(v))
-		r = json_number_value(v);
+static void snap_health(const char *json_text, struct snap_figures *f)
+{
+	json_t *doc = json_loads(json_text, 0, NULL), *h = json_object_get(doc, "health"), *v;
+
+	v = json_object_get(h, "host_write_bytes");
+	f->host = json_is_number(v) ? json_number_value(v) : NAN;
+	v = json_object_get(h, "nand_write_bytes");
+	f->nand = json_is_number(v) ? json_number_value(v) : NAN;
+	v = json_object_get(h, "warn_temp_c");
+	f->warn_c = json_is_number(v) ? json_number_value(v) : NAN;
 	json_decref(doc);
-	return r;
 }
 
 /*
@@ -60,7 +64,7 @@ static int drive_evidence(struct analyzed *x, size_t k, size_t si)
 	const struct slc_input_segment *s = &in->segments[si];
 	struct analyzed_drive *d = &x->drive[k];
 	struct slc_analysis *a = &x->a[k];
-	double hb = NAN, ha = NAN, nb = NAN, na = NAN, warn = NAN, warn_id = NAN;
+	struct snap_figures before = { NAN, NAN, NAN }, after = { NAN, NAN, NAN }, ident = { NAN, NAN, NAN };
 	double *tt = NULL, *tc = NULL, *mt = NULL, *mv = NULL, *ct = NULL, *ch = NULL, *cn = NULL;
 	size_t nt = 0, nm = 0, nc = 0, nh = 0;
 	int rc = 0;
@@ -72,23 +76,17 @@ static int drive_evidence(struct analyzed *x, size_t k, size_t si)
 		if (!sn->kind || !sn->json_text)
 			continue;
 		if (sn->segment < 0 && !strcmp(sn->kind, "identity"))
-			warn_id = snap_health(sn->json_text, "warn_temp_c");
-		if (sn->segment != (long)si)
-			continue;
-		if (!strcmp(sn->kind, "health_before")) {
-			hb = snap_health(sn->json_text, "host_write_bytes");
-			nb = snap_health(sn->json_text, "nand_write_bytes");
-			warn = snap_health(sn->json_text, "warn_temp_c");
-		} else if (!strcmp(sn->kind, "health_after")) {
-			ha = snap_health(sn->json_text, "host_write_bytes");
-			na = snap_health(sn->json_text, "nand_write_bytes");
-		}
+			snap_health(sn->json_text, &ident);
+		else if (sn->segment == (long)si && !strcmp(sn->kind, "health_before"))
+			snap_health(sn->json_text, &before);
+		else if (sn->segment == (long)si && !strcmp(sn->kind, "health_after"))
+			snap_health(sn->json_text, &after);
 	}
-	d->warn_c = isfinite(warn) ? warn : warn_id;
-	if (isfinite(hb) && isfinite(ha) && ha > hb) {
-		d->host_bytes = ha - hb;
-		if (isfinite(nb) && isfinite(na) && na >= nb) {
-			d->nand_bytes = na - nb;
+	d->warn_c = isfinite(before.warn_c) ? before.warn_c : ident.warn_c;
+	if (isfinite(before.host) && isfinite(after.host) && after.host > before.host) {
+		d->host_bytes = after.host - before.host;
+		if (isfinite(before.nand) && isfinite(after.nand) && after.nand >= before.nand) {
+			d->nand_bytes = after.nand - before.nand;
 			d->wa = d->nand_bytes / d->host_bytes;
 		}
 	}

@@ -116,16 +116,6 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int errf(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int errf(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* ---- model scaling ---- */
 
 int emu_scale_model(struct slc_sim_model *m, double s, char *err, size_t errlen)
@@ -134,13 +124,13 @@ int emu_scale_model(struct slc_sim_model *m, double s, char *err, size_t errlen)
 	double spare;
 
 	if (!(s > 0) || s > 1)
-		return errf(err, errlen, -EINVAL, "size scale must be above 0 and at most 1");
+		return slc_errf(err, errlen, -EINVAL, "size scale must be above 0 and at most 1");
 	if (s == 1)
 		return 0;
 	spare = (double)m->raw_bytes / (double)m->capacity_bytes;
 	m->capacity_bytes = (uint64_t)((double)m->capacity_bytes * s) / grain * grain;
 	if (m->capacity_bytes < grain)
-		return errf(err, errlen, -EINVAL, "size scale %g leaves less than %" PRIu64 " bytes", s, grain);
+		return slc_errf(err, errlen, -EINVAL, "size scale %g leaves less than %" PRIu64 " bytes", s, grain);
 	/* the flash keeps the same share of spare, in whole erase blocks */
 	blocks = (uint64_t)ceil((double)m->capacity_bytes * spare / (double)m->block_bytes);
 	m->raw_bytes = blocks * m->block_bytes;
@@ -154,7 +144,7 @@ int emu_scale_model(struct slc_sim_model *m, double s, char *err, size_t errlen)
 			m->map_cache_entries = 1024;
 	}
 	if (blocks < 16)
-		return errf(err, errlen, -EINVAL, "size scale %g leaves %" PRIu64 " erase blocks of %" PRIu64
+		return slc_errf(err, errlen, -EINVAL, "size scale %g leaves %" PRIu64 " erase blocks of %" PRIu64
 			    " bytes; the model needs at least 16 (use a larger scale)", s, blocks, m->block_bytes);
 	return 0;
 }
@@ -909,7 +899,7 @@ static int open_store(struct emu *e, char *err, size_t errlen)
 	if (e->o.store) {
 		fd = open(e->o.store, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0)
-			return errf(err, errlen, -errno, "--store %s: %s", e->o.store, strerror(errno));
+			return slc_errf(err, errlen, -errno, "--store %s: %s", e->o.store, strerror(errno));
 		snprintf(e->store_path, sizeof(e->store_path), "%s", e->o.store);
 	} else {
 		if (!tmp || !*tmp)
@@ -919,7 +909,7 @@ static int open_store(struct emu *e, char *err, size_t errlen)
 			snprintf(e->store_path, sizeof(e->store_path), "%s/slcscope-store.XXXXXX", tmp);
 			fd = mkostemp(e->store_path, O_CLOEXEC);
 			if (fd < 0)
-				return errf(err, errlen, -errno, "cannot create the data store in %s: %s (set TMPDIR or --store)",
+				return slc_errf(err, errlen, -errno, "cannot create the data store in %s: %s (set TMPDIR or --store)",
 					    tmp, strerror(errno));
 			unlink(e->store_path);
 		}
@@ -928,10 +918,10 @@ static int open_store(struct emu *e, char *err, size_t errlen)
 	e->store_fd = fd;
 	/* a fresh drive: all trimmed, so the store starts as one hole */
 	if (ftruncate(fd, 0) || ftruncate(fd, (off_t)e->m.capacity_bytes))
-		return errf(err, errlen, -errno, "the data store %s: cannot set its size: %s", e->store_path, strerror(errno));
+		return slc_errf(err, errlen, -errno, "the data store %s: cannot set its size: %s", e->store_path, strerror(errno));
 	e->punch_ok = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4096) == 0;
 	if (!e->punch_ok)
-		return errf(err, errlen, -EOPNOTSUPP, "the data store %s: its filesystem cannot punch holes (%s), "
+		return slc_errf(err, errlen, -EOPNOTSUPP, "the data store %s: its filesystem cannot punch holes (%s), "
 			    "so TRIM could not free data; put it elsewhere (--store or TMPDIR)", e->store_path, strerror(errno));
 	return 0;
 }
@@ -946,7 +936,7 @@ int emu_open(struct emu **out, const struct slc_sim_model *model, const struct e
 
 	*out = NULL;
 	if (!e)
-		return errf(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	e->o = *o;
 	e->m = *model;
 	e->store_fd = -1;
@@ -967,10 +957,10 @@ int emu_open(struct emu **out, const struct slc_sim_model *model, const struct e
 		return rc;
 	if (stat(o->dir, &st)) {
 		if (errno != ENOENT || mkdir(o->dir, 0755))
-			return errf(err, errlen, -errno, "%s: %s", o->dir, strerror(errno));
+			return slc_errf(err, errlen, -errno, "%s: %s", o->dir, strerror(errno));
 		e->dir_created = 1;
 	} else if (!S_ISDIR(st.st_mode)) {
-		return errf(err, errlen, -ENOTDIR, "%s: not a directory", o->dir);
+		return slc_errf(err, errlen, -ENOTDIR, "%s: not a directory", o->dir);
 	}
 	/* a FUSE server behind a loop device must not wait on its own
 	 * writeback when memory is short */
@@ -985,14 +975,14 @@ int emu_open(struct emu **out, const struct slc_sim_model *model, const struct e
 		fuse_opt_free_args(&args);
 	}
 	if (!e->se)
-		return errf(err, errlen, -EIO, "cannot start a FUSE session (is /dev/fuse there? modprobe fuse)");
+		return slc_errf(err, errlen, -EIO, "cannot start a FUSE session (is /dev/fuse there? modprobe fuse)");
 	if (fuse_session_mount(e->se, o->dir) != 0)
-		return errf(err, errlen, -EIO, "cannot mount FUSE on %s (needs /dev/fuse and root or fusermount3 "
+		return slc_errf(err, errlen, -EIO, "cannot mount FUSE on %s (needs /dev/fuse and root or fusermount3 "
 			    "from the fuse3 package)", o->dir);
 	e->mounted = 1;
 	e->t0 = mono_ns();
 	if (pthread_create(&e->timer, NULL, timer_main, e)) {
-		return errf(err, errlen, -EAGAIN, "cannot start the timer thread");
+		return slc_errf(err, errlen, -EAGAIN, "cannot start the timer thread");
 	}
 	e->timer_started = 1;
 	return 0;

@@ -29,6 +29,7 @@
 #include <atasmart.h>
 
 #include "probe_priv.h"
+#include "slcscope/units.h"
 
 #define ATA_SECTOR 512u
 #define ID_WORDS 256u
@@ -47,16 +48,8 @@ struct ata_priv {
 
 /* ---------------------------------------------------------------- errors */
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+/* the reason only; the callers return their own code */
+#define seterr(err, errlen, ...) ((void)slc_errf((err), (errlen), 0, __VA_ARGS__))
 
 /* libatasmart sometimes stores a negated errno (sk_disk_set_blob: -ENODATA). */
 static int neg_errno(int fallback)

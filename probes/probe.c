@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "probe_priv.h"
+#include "slcscope/units.h"
 
 const char *slc_probe_source_name(enum slc_probe_source s)
 {
@@ -79,19 +80,6 @@ void slc_health_init(struct slc_health *h)
 	h->throttled = -1;
 }
 
-static int perr(char *err, size_t len, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int perr(char *err, size_t len, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 /* Copy the sysfs facts of kernel device @name into @id. */
 static void fill_sysfs(struct slc_identity *id, const char *name)
 {
@@ -119,17 +107,27 @@ static void fill_sysfs(struct slc_identity *id, const char *name)
 
 /*
  * The whole disk's kernel name for block device @dev (a partition gives its
- * disk).  Return: 0, or -ENOENT when sysfs does not know the device.
+ * disk), and the size of @dev itself in bytes when @dev_bytes is not NULL
+ * (left alone when sysfs does not say).  Return: 0, or -ENOENT when sysfs
+ * does not know the device.
  */
-static int disk_of(dev_t dev, char *name, size_t len)
+static int disk_of(dev_t dev, char *name, size_t len, uint64_t *dev_bytes)
 {
 	char link[64], real[PATH_MAX], part[PATH_MAX + 16];
 	const char *base;
 	struct stat st;
+	FILE *f;
 
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
 	if (!realpath(link, real))
 		return -ENOENT;
+	snprintf(part, sizeof(part), "%s/size", real);
+	if (dev_bytes && (f = fopen(part, "re"))) {
+		unsigned long long sectors;
+		if (fscanf(f, "%llu", &sectors) == 1)
+			*dev_bytes = (uint64_t)sectors * 512u;
+		fclose(f);
+	}
 	snprintf(part, sizeof(part), "%s/partition", real);
 	if (stat(part, &st) == 0) {
 		char *slash = strrchr(real, '/');
@@ -178,17 +176,18 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 	struct slc_probe *p;
 	struct stat st;
 	char disk[64] = "";
+	uint64_t dev_bytes = SLC_PROBE_UNKNOWN;
 	int rc;
 
 	*out = NULL;
 	if (!path || !*path)
-		return perr(err, errlen, -EINVAL, "no device named");
+		return slc_errf(err, errlen, -EINVAL, "no device named");
 	if (stat(path, &st) != 0)
-		return perr(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISREG(st.st_mode))
-		return perr(err, errlen, -EINVAL, "%s: not a block device, NVMe controller or regular file", path);
+		return slc_errf(err, errlen, -EINVAL, "%s: not a block device, NVMe controller or regular file", path);
 	if (!(p = calloc(1, sizeof(*p))))
-		return perr(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	slc_identity_init(&p->id);
 	snprintf(p->id.path, sizeof(p->id.path), "%s", path);
 	p->fd = -1;
@@ -197,7 +196,7 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 		/* a file: the facts of the device its filesystem lives on */
 		p->id.source = SLC_PROBE_FILE;
 		snprintf(p->id.interface, sizeof(p->id.interface), "file");
-		if (disk_of(st.st_dev, disk, sizeof(disk)) == 0) {
+		if (disk_of(st.st_dev, disk, sizeof(disk), NULL) == 0) {
 			fill_sysfs(&p->id, disk);
 			snprintf(p->disk_path, sizeof(p->disk_path), "/dev/%s", disk);
 		}
@@ -209,26 +208,15 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 	if (p->fd < 0) {
 		rc = -errno;
 		free(p);
-		return perr(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		return slc_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	}
 	p->id.source = SLC_PROBE_SYSFS;
-	if (S_ISBLK(st.st_mode) && disk_of(st.st_rdev, disk, sizeof(disk)) == 0) {
+	if (S_ISBLK(st.st_mode) && disk_of(st.st_rdev, disk, sizeof(disk), &dev_bytes) == 0) {
 		fill_sysfs(&p->id, disk);
 		snprintf(p->disk_path, sizeof(p->disk_path), "/dev/%s", disk);
 		snprintf(p->id.interface, sizeof(p->id.interface), "%s", interface_of(disk));
-		/* a partition reports its own size */
-		{
-			char link[64], real[PATH_MAX], sz[PATH_MAX + 8];
-			FILE *f;
-			unsigned long long sectors;
-			snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-			if (realpath(link, real) && snprintf(sz, sizeof(sz), "%s/size", real) > 0 &&
-			    (f = fopen(sz, "re"))) {
-				if (fscanf(f, "%llu", &sectors) == 1)
-					p->id.capacity_bytes = (uint64_t)sectors * 512u;
-				fclose(f);
-			}
-		}
+		if (dev_bytes != SLC_PROBE_UNKNOWN)
+			p->id.capacity_bytes = dev_bytes;      /* a partition reports its own size */
 	} else if (S_ISCHR(st.st_mode)) {
 		snprintf(p->disk_path, sizeof(p->disk_path), "%s", path);
 		snprintf(p->id.interface, sizeof(p->id.interface), "nvme");
@@ -249,7 +237,7 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 		} else if (rc != -ENOTTY || S_ISCHR(st.st_mode)) {
 			close(p->fd);
 			free(p);
-			return perr(err, errlen, rc, "%s: %s", path, e[0] ? e : strerror(-rc));
+			return slc_errf(err, errlen, rc, "%s: %s", path, e[0] ? e : strerror(-rc));
 		}
 	} else if (!strcmp(p->id.interface, "scsi") || !strcmp(p->id.interface, "block")) {
 		/* SATA, or ATA behind a SCSI/ATA translation (USB bridges) */
@@ -303,9 +291,9 @@ enum slc_purge_kind slc_probe_purge_method(const struct slc_probe *p)
 int slc_probe_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen)
 {
 	if (kind == SLC_PURGE_TRIM || kind == SLC_PURGE_NONE)
-		return perr(err, errlen, -EINVAL, "a TRIM purge is the caller's (the write target discards)");
+		return slc_errf(err, errlen, -EINVAL, "a TRIM purge is the caller's (the write target discards)");
 	if (!p->ops || !p->ops->purge)
-		return perr(err, errlen, -ENOTSUP, "%s: this device offers no %s", p->id.path, slc_purge_kind_name(kind));
+		return slc_errf(err, errlen, -ENOTSUP, "%s: this device offers no %s", p->id.path, slc_purge_kind_name(kind));
 	return p->ops->purge(p, kind, err, errlen);
 }
 

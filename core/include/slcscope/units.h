@@ -101,6 +101,13 @@ char *slc_format_iops(char *buf, size_t len, double iops);
  */
 char *slc_format_duration(char *buf, size_t len, uint64_t ns);
 
+/**
+ * slc_errf() - write a one-line reason into @err (when not NULL) and return
+ * @rc, for "return slc_errf(err, errlen, -EINVAL, "...", ...);": how every
+ * slcscope library reports why a call failed.
+ */
+int slc_errf(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #ifdef __cplusplus
 }
 #endif
