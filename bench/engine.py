@@ -10,7 +10,9 @@ as a Markdown table.  Two targets:
         fio's null engine: each tool's own per-I/O overhead.
   loop  a loop device over a file in a private tmpfs (direct I/O if the
         kernel allows it), against fio's io_uring engine with its defaults
-        and with --fixedbufs --registerfiles.  Needs root; skipped otherwise.
+        and with --fixedbufs --registerfiles; slcscope also with
+        --reap-batch 1 (refill after every completion, like fio's default
+        iodepth_batch_complete_min=1).  Needs root; skipped otherwise.
 
 CPU per I/O is user+sys time of the tool's whole process tree (getrusage of
 the waited-for child) divided by the I/Os it completed.  It does not include
@@ -285,7 +287,10 @@ def main():
                 configs = [("slcscope", lambda: run_slcscope(a, dev, ["--destructive", "--force"], work, log)),
                            ("fio io_uring (defaults)", lambda: run_fio(a, u, work, log)),
                            ("fio io_uring --fixedbufs --registerfiles",
-                            lambda: run_fio(a, u + ["--fixedbufs", "--registerfiles"], work, log))]
+                            lambda: run_fio(a, u + ["--fixedbufs", "--registerfiles"], work, log)),
+                           ("slcscope --reap-batch 1",
+                            lambda: run_slcscope(a, dev, ["--destructive", "--force", "--reap-batch", "1"],
+                                                 work, log))]
                 title = (f"loop device over a {a.loop_size} tmpfs file "
                          f"(direct I/O {'on' if loop.dio else 'off'})")
                 note = ("The whole device is discarded before every run (slcscope's plan TRIMs it anyway), so "

@@ -67,6 +67,9 @@ static void run_help(FILE *out)
 		"  -j, --jobs N             writers at once (default 1): sequential jobs each write\n"
 		"                           their own slice, random ones the whole target;\n"
 		"                           queue depth x jobs is at most 256\n"
+		"      --reap-batch N       refill the queue once N commands have completed\n"
+		"                           (default: queue depth x jobs / 8, at least 1;\n"
+		"                           1 refills after every completion)\n"
 		"  -i, --interval DURATION  sampling interval (default 1s, down to 10ms)\n"
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
@@ -454,13 +457,14 @@ static int cmd_run(int argc, char **argv)
 		O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
 		O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
 		O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
+		O_REAP_BATCH,
 	};
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
 		{ "seq-bytes", required_argument, NULL, O_SEQ_BYTES }, { "rand-time", required_argument, NULL, O_RAND_TIME },
 		{ "rand-bytes", required_argument, NULL, O_RAND_BYTES }, { "bs-seq", required_argument, NULL, O_BS_SEQ },
 		{ "bs-rand", required_argument, NULL, O_BS_RAND }, { "qd", required_argument, NULL, 'q' },
-		{ "jobs", required_argument, NULL, 'j' },
+		{ "jobs", required_argument, NULL, 'j' }, { "reap-batch", required_argument, NULL, O_REAP_BATCH },
 		{ "interval", required_argument, NULL, 'i' }, { "idle", required_argument, NULL, O_IDLE },
 		{ "burst", required_argument, NULL, O_BURST }, { "trim-wait", required_argument, NULL, O_TRIM_WAIT },
 		{ "seed", required_argument, NULL, O_SEED }, { "size", required_argument, NULL, O_SIZE },
@@ -525,6 +529,13 @@ static int cmd_run(int argc, char **argv)
 			if ((rc = cli_parse_uint("run", "--qd", optarg, 1, 256, &qd)))
 				return rc;
 			po.queue_depth = (uint32_t)qd;
+			break;
+		}
+		case O_REAP_BATCH: {
+			uint64_t b;
+			if ((rc = cli_parse_uint("run", "--reap-batch", optarg, 1, 256, &b)))
+				return rc;
+			po.reap_batch = (uint32_t)b;
 			break;
 		}
 		case 'j': {
@@ -616,6 +627,9 @@ static int cmd_run(int argc, char **argv)
 		return cli_usage("run", "needs -o FILE.h5 for the trace");
 	if ((uint64_t)po.queue_depth * po.jobs > 256)
 		return cli_usage("run", "--qd %u x --jobs %u is over 256 commands in flight", po.queue_depth, po.jobs);
+	if (po.reap_batch > po.queue_depth * po.jobs)
+		return cli_usage("run", "--reap-batch %u is over the %u commands in flight (--qd x --jobs)",
+				 po.reap_batch, po.queue_depth * po.jobs);
 	if ((rc = slc_plan_build(&plan, plan_name, &po, err, sizeof(err))))
 		return cli_usage("run", "--plan: %s", err);
 	if (purge && no_probe)

@@ -89,6 +89,18 @@ static int on_interval(void *arg, const struct slc_sample *smp)
 	return 0;
 }
 
+uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job *job)
+{
+	uint32_t qd = (job->queue_depth ? job->queue_depth : 32) * (job->jobs ? job->jobs : 1);
+	uint32_t b = job->reap_batch ? job->reap_batch : qd / 8;
+
+	if (t && t->kind == SLC_TARGET_SIM)
+		return 1;
+	if (b > qd)
+		b = qd;
+	return b ? b : 1;
+}
+
 static int check_job(const struct slc_target *t, struct slc_job *j, char *err, size_t errlen)
 {
 	uint32_t align = t->logical_block_bytes ? t->logical_block_bytes : 512;
@@ -133,7 +145,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	uint32_t free_slots[MAX_QD], nfree, inflight = 0, ah = 0;
 	uint64_t ahead[AHEAD], nblk, submitted = 0, rng, deadline, last;
 	uint64_t pos[64] = { 0 }, slice;   /* sequential jobs: position in each job's slice */
-	uint32_t qd, next_job = 0;
+	uint32_t qd, batch, next_job = 0;
 	int rc = 0, submitting = 1, reads = job->kind == SLC_JOB_RAND_READ;
 
 	memset(res, 0, sizeof(*res));
@@ -142,6 +154,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	nblk = j.range_bytes / j.block_bytes;
 	slice = nblk / j.jobs;             /* blocks per sequential job */
 	qd = j.queue_depth * j.jobs;       /* commands in flight, all jobs */
+	batch = slc_engine_reap_batch(t, &j);
 	for (uint32_t i = 0; i < qd; i++) {
 		if (posix_memalign(&bufs[i], 4096, j.block_bytes)) {
 			bufs[i] = NULL;
@@ -216,7 +229,11 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 		}
 		if (!inflight)
 			break;
-		n = t->ops->reap(t, done, qd, 1);
+		/* Refill once @batch commands are back: one wake-up per batch,
+		 * not per completion (a halted CPU is slow to wake, and so is the
+		 * task that submits); the device sees qd - batch + 1 .. qd
+		 * commands.  Submission over: drain one at a time. */
+		n = t->ops->reap(t, done, qd, submitting && inflight >= batch ? batch : 1);
 		if (n < 0) {
 			if (n == -EINTR)
 				continue;

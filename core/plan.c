@@ -62,6 +62,7 @@ static void add_job(struct slc_plan *p, const char *name, enum slc_job_kind kind
 	s->job.block_bytes = kind == SLC_JOB_SEQ_WRITE ? o->seq_block_bytes : o->rand_block_bytes;
 	s->job.queue_depth = o->queue_depth;
 	s->job.jobs = o->jobs;
+	s->job.reap_batch = o->reap_batch;
 	s->job.max_ns = max_ns;
 	s->job.interval_ns = o->interval_ns;
 	s->job.seed = o->seed + p->n;
@@ -309,6 +310,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			(job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
 		sp.queue_depth = IS_JOB(s) ? (job.queue_depth ? job.queue_depth : 32) : 0;
 		sp.jobs = IS_JOB(s) ? (job.jobs ? job.jobs : 1) : 0;
+		sp.reap_batch = IS_JOB(s) ? slc_engine_reap_batch(t, &job) : 0;
 		sp.offset_bytes = job.offset_bytes;
 		sp.range_bytes = job.range_bytes ? job.range_bytes : t->capacity_bytes;
 		sp.idle_before_s = idle_before_s;

@@ -281,6 +281,7 @@ static int read_params(hid_t g, struct slc_segment_params *p)
 	get_num(g, "block_bytes", H5T_NATIVE_UINT32, &p->block_bytes);
 	get_num(g, "queue_depth", H5T_NATIVE_UINT32, &p->queue_depth);
 	get_num(g, "jobs", H5T_NATIVE_UINT32, &p->jobs);
+	get_num(g, "reap_batch", H5T_NATIVE_UINT32, &p->reap_batch);
 	get_num(g, "offset_bytes", H5T_NATIVE_UINT64, &p->offset_bytes);
 	get_num(g, "range_bytes", H5T_NATIVE_UINT64, &p->range_bytes);
 	get_num(g, "idle_before_s", H5T_NATIVE_DOUBLE, &p->idle_before_s);

@@ -136,7 +136,28 @@ static void test_engine_time_limit_sim(void **state)
 	assert_true(c.samples == 10 || c.samples == 11);
 	assert_true(c.last_t >= 10.0 && c.last_t < 10.1);
 	assert_true(c.monotonic);
+	/* the simulated drive completes one command at a time: batch 1 */
+	job.reap_batch = 8;
+	assert_int_equal(slc_engine_reap_batch(t, &job), 1);
 	slc_target_close(t);
+}
+
+/* The queue is refilled once queue depth x jobs / 8 commands are back, at
+ * least 1, never more than are in flight. */
+static void test_reap_batch(void **state)
+{
+	struct slc_job j = { .kind = SLC_JOB_RAND_WRITE };
+	(void)state;
+
+	assert_int_equal(slc_engine_reap_batch(NULL, &j), 4);          /* QD32 default */
+	j.queue_depth = 4;
+	assert_int_equal(slc_engine_reap_batch(NULL, &j), 1);
+	j.queue_depth = 32, j.jobs = 2;
+	assert_int_equal(slc_engine_reap_batch(NULL, &j), 8);
+	j.reap_batch = 100;
+	assert_int_equal(slc_engine_reap_batch(NULL, &j), 64);
+	j.reap_batch = 1;
+	assert_int_equal(slc_engine_reap_batch(NULL, &j), 1);
 }
 
 /* A stop request ends the job with -ECANCELED and keeps what was sampled. */
@@ -198,6 +219,12 @@ static void test_engine_file_uring(void **state)
 	assert_int_equal(c.ios, NBLK / 2);
 	assert_true(c.last_bytes == res.bytes);
 	assert_true(c.monotonic);
+	/* the whole queue as one batch, ending on a count that is no multiple
+	 * of it: the last commands still drain */
+	job.reap_batch = 32;
+	job.max_bytes = 777 * 4096;
+	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.ios, 777);
 	/* then the whole file once, sequentially in 128 KiB at QD8 */
 	job = (struct slc_job){ .kind = SLC_JOB_SEQ_WRITE, .queue_depth = 8, .max_bytes = SIZE, .seed = 6 };
 	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
@@ -394,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_data_incompressible_unique),
 		cmocka_unit_test(test_engine_byte_limit),
 		cmocka_unit_test(test_engine_time_limit_sim),
+		cmocka_unit_test(test_reap_batch),
 		cmocka_unit_test(test_engine_seq_jobs),
 		cmocka_unit_test(test_engine_stop),
 		cmocka_unit_test(test_engine_file_uring),

@@ -42,8 +42,8 @@ static const struct slc_trace_meta meta = {
 };
 
 static const struct slc_segment_params seg_params[2] = {
-	{ "rand_curve", "rand_write", 4096, 32, 1, 0, 240057409536ull, 0, 42, "random", 1.0, "virtual" },
-	{ "idle_recovery", "rand_write", 4096, 32, 1, 0, 240057409536ull, 900.0, 43, "random", 1.0, "virtual" },
+	{ "rand_curve", "rand_write", 4096, 32, 1, 0, 240057409536ull, 0, 42, "random", 1.0, "virtual", 4 },
+	{ "idle_recovery", "rand_write", 4096, 32, 1, 0, 240057409536ull, 900.0, 43, "random", 1.0, "virtual", 1 },
 };
 
 static struct slc_sample sample_at(size_t seg, size_t i)
@@ -125,6 +125,7 @@ static void check_trace(const struct slc_input *in)
 		assert_int_equal(s->params.block_bytes, p->block_bytes);
 		assert_int_equal(s->params.queue_depth, p->queue_depth);
 		assert_int_equal(s->params.jobs, p->jobs);
+		assert_int_equal(s->params.reap_batch, p->reap_batch);
 		assert_int_equal(s->params.offset_bytes, p->offset_bytes);
 		assert_int_equal(s->params.range_bytes, p->range_bytes);
 		assert_int_equal(s->params.seed, p->seed);

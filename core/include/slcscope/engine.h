@@ -172,6 +172,9 @@ struct slc_job {
 	uint64_t seed;
 	enum slc_data_kind data;
 	double compress_ratio;
+	uint32_t reap_batch;          /* refill the queue once this many commands have
+				       * completed (0: queue depth x jobs / 8, at least 1;
+				       * 1: after every completion); io_uring targets */
 };
 
 /* Progress, called about twice a second of target time with totals so far. */
@@ -220,6 +223,11 @@ struct slc_job_result {
  * error, with @res->error_offset set; -EINVAL for a bad job (reason in @err);
  * or a callback's non-zero return.
  */
+/* The reap batch @job runs with on @t: its own, or the default, never more
+ * than the commands in flight (larger values are clamped); 1 on targets that
+ * complete one at a time (sim). */
+uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job *job);
+
 int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
 		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen);
 
@@ -259,6 +267,7 @@ struct slc_plan_opts {
 	uint32_t rand_block_bytes;    /* 4 KiB */
 	uint32_t queue_depth;         /* 32, per job */
 	uint32_t jobs;                /* 1 */
+	uint32_t reap_batch;          /* 0: the engine's default (queue depth / 8) */
 	uint64_t rand_ns;             /* random curve: 2 h */
 	struct slc_size rand_bytes;   /* ... or this many bytes (0: time only) */
 	uint64_t idle_ns;             /* idle before the recovery burst: 15 min */

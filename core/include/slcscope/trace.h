@@ -63,6 +63,7 @@ struct slc_segment_params {
 	const char *data_pattern;         /* "random", "repeat", "compressible:<ratio>" */
 	double interval_s;                /* nominal sampling interval */
 	const char *clock;                /* "monotonic" or "virtual" */
+	uint32_t reap_batch;              /* queue refilled once this many completed (0: unknown) */
 };
 
 /* struct slc_sample (one sampling interval) is in slcscope/sample.h. */
