@@ -41,6 +41,12 @@
  * a slow wander of the native speed). */
 #define STEP_SMALL 0.05
 #define STEP_T 10.0
+/* A step of at least DELTA_ERASE found this way (the erase-bound onset of a
+ * comb whose stalls the labelling merged into the level around it) needs
+ * STEP_T_LARGE standard errors, with the autocorrelation time from batch
+ * means where they give less (a periodic comb's stalls are paid back by the
+ * runs after them).  The split is the best of thousands, so not 3. */
+#define STEP_T_LARGE 5.0
 #define STEP_MIN_LEN 100
 #define STEP_MIN_EFF 100.0
 /* A drop between two different levels that stays above this fraction of the
@@ -685,6 +691,33 @@ static double mean_of(const double *x, size_t n)
 	return n ? s / (double)n : 0;
 }
 
+/*
+ * Variance inflation of the mean of x[0..n) from batch means: L times the
+ * variance of the means of consecutive batches of L = n^(2/3) samples over
+ * the variance of the samples (INFINITY with fewer than 8 batches).  Unlike
+ * the summed autocorrelation (series_tau) it counts the negative lobes of a
+ * periodic comb (a stall paid back by the run after it); for a smooth
+ * wander whose correlation time is well under L it agrees with it.
+ */
+static double batch_tau(const double *x, size_t n)
+{
+	size_t L = (size_t)pow((double)n, 2.0 / 3.0), nb;
+	double m, v = 0, vb = 0;
+
+	if (L < 2 || n / L < 8) return INFINITY;
+	nb = n / L;
+	m = mean_of(x, n);
+	for (size_t i = 0; i < n; i++) v += (x[i] - m) * (x[i] - m);
+	v /= (double)(n - 1);
+	m = mean_of(x, nb * L);
+	for (size_t k = 0; k < nb; k++) {
+		double d = mean_of(x + k * L, L) - m;
+		vb += d * d;
+	}
+	vb /= (double)(nb - 1);
+	return v > 0 ? (double)L * vb / v : 1;
+}
+
 /* Are all four quarters of x[0..n) above (sign 1) or below (-1) mid? */
 static int quarters_on_side(const double *x, size_t n, double mid, int sign)
 {
@@ -696,6 +729,57 @@ static int quarters_on_side(const double *x, size_t n, double mid, int sign)
 }
 
 /*
+ * Where a two-level least-squares fit of x[0..n) splits best, at an index
+ * in [lo, hi] (best_split: each side at least @min_side long): the index of
+ * the first sample of the second level, or 0 when there is none.
+ */
+static size_t best_split_in(const double *x, size_t n, size_t lo, size_t hi)
+{
+	double s = 0, s2 = 0, ls = 0, ls2 = 0, bs = INFINITY;
+	size_t best = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	for (size_t q = 1; q < n; q++) {
+		double l = (double)q, r = (double)(n - q), sse;
+
+		ls += x[q - 1];
+		ls2 += x[q - 1] * x[q - 1];
+		if (q < lo || q > hi) continue;
+		sse = (ls2 - ls * ls / l) + ((s2 - ls2) - (s - ls) * (s - ls) / r);
+		if (sse < bs) {
+			bs = sse;
+			best = q;
+		}
+	}
+	return best;
+}
+
+static size_t best_split(const double *x, size_t n, size_t min_side)
+{
+	return n >= 2 * min_side ? best_split_in(x, n, min_side, n - min_side) : 0;
+}
+
+/* Mean difference of x[0..k) and x[k..n) over its standard error, each
+ * side's variance inflated by the smaller of its summed autocorrelation
+ * and its batch-means estimate, pooled as in is_drop. */
+static double split_t(const double *x, size_t n, size_t k, size_t max_lag)
+{
+	double mb = mean_of(x, k), ma = mean_of(x + k, n - k), vb = 0, va = 0, tb, ta, tau, se;
+
+	if (k < 2 || n - k < 2) return 0;
+	for (size_t i = 0; i < k; i++) vb += (x[i] - mb) * (x[i] - mb);
+	for (size_t i = k; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
+	tb = fmin(series_tau(x, k, max_lag), batch_tau(x, k));
+	ta = fmin(series_tau(x + k, n - k, max_lag), batch_tau(x + k, n - k));
+	tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
+	se = sqrt(tau * (vb / (double)((k - 1) * k) + va / (double)((n - k - 1) * (n - k))));
+	return se > 0 ? (mb - ma) / se : INFINITY;
+}
+
+/*
  * A small lasting step inside the native writing (when no larger onset was
  * found): the best two-level split of the samples of the main blocks from
  * block @j0 on (drops left out).  Returns the sample index where the slower
@@ -704,8 +788,7 @@ static int quarters_on_side(const double *x, size_t n, double mid, int sign)
 static size_t small_step(const struct trace *tr, const struct block *b, size_t nb,
 			 size_t j0, double *x)
 {
-	size_t n = 0, best = 0, *idx, at = 0, max_lag;
-	double s = 0, s2 = 0, ls = 0, ls2 = 0, bs = INFINITY;
+	size_t n = 0, best, *idx, at = 0, max_lag;
 
 	for (size_t j = j0; j < nb; j++)
 		if (!b[j].dip) n += b[j].i1 - b[j].i0;
@@ -718,37 +801,29 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 		for (size_t i = b[j].i0; i < b[j].i1; i++) {
 			idx[n] = i;
 			x[n++] = tr->v[i];
-			s += tr->v[i];
-			s2 += tr->v[i] * tr->v[i];
 		}
 	}
-	for (size_t q = 1; q < n; q++) {
-		double l = (double)q, r = (double)(n - q), sse;
-
-		ls += x[q - 1];
-		ls2 += x[q - 1] * x[q - 1];
-		if (q < STEP_MIN_LEN || n - q < STEP_MIN_LEN) continue;
-		sse = (ls2 - ls * ls / l) + ((s2 - ls2) - (s - ls) * (s - ls) / r);
-		if (sse < bs) {
-			bs = sse;
-			best = q;
-		}
-	}
+	best = best_split(x, n, STEP_MIN_LEN);
 	if (best) {
 		size_t nb_ = best, na = n - best;
 		double mb = mean_of(x, nb_), ma = mean_of(x + best, na), vb = 0, va = 0;
-		double tb, ta, tau, se;
+		double tb, ta, tau, se, t_need = STEP_T;
 
 		max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
 		for (size_t i = 0; i < nb_; i++) vb += (x[i] - mb) * (x[i] - mb);
 		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
 		tb = series_tau(x, nb_, max_lag);
 		ta = series_tau(x + best, na, max_lag);
+		if (ma < (1 - DELTA_ERASE) * mb) {
+			tb = fmin(tb, batch_tau(x, nb_));
+			ta = fmin(ta, batch_tau(x + best, na));
+			t_need = STEP_T_LARGE;
+		}
 		tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
 		vb /= (double)(nb_ - 1);
 		va /= (double)(na - 1);
 		se = sqrt(tau * (vb / (double)nb_ + va / (double)na));
-		if (ma < (1 - STEP_SMALL) * mb && se > 0 && (mb - ma) / se >= STEP_T &&
+		if (ma < (1 - STEP_SMALL) * mb && se > 0 && (mb - ma) / se >= t_need &&
 		    (double)nb_ / tb >= STEP_MIN_EFF && (double)na / ta >= STEP_MIN_EFF &&
 		    quarters_on_side(x, nb_, 0.5 * (mb + ma), 1) &&
 		    quarters_on_side(x + best, na, 0.5 * (mb + ma), -1))
@@ -756,6 +831,106 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 	}
 	free(idx);
 	return at;
+}
+
+/* Split block j at sample @at (b has room for one more block). */
+static void split_block(struct block *b, size_t *nb, size_t j, size_t at)
+{
+	memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
+	(*nb)++;
+	b[j].i1 = b[j + 1].i0 = at;
+}
+
+/*
+ * An onset the labelling placed late: the merges that fold a comb's stalls
+ * into the level around them can carry the first stretch of erase-bound
+ * writing into the direct-to-TLC group before it, which then falls inside
+ * (DECAY_OWN).  The samples of that group and the first erase-bound one
+ * (drops left out) are split in two where a two-level fit is best; when
+ * the split lies inside the direct-to-TLC group, the part after it is
+ * closer to the erase-bound level than to the level before, the step is
+ * an erase-bound one (DELTA_ERASE) and STEP_T_LARGE standard errors, the
+ * onset moves back to it (the block holding it is cut).
+ */
+static void refine_onset(const struct trace *tr, struct block *b, size_t *nb,
+			 const struct group *g, double *x)
+{
+	size_t je = *nb, p, q, kd, n = 0, n0 = 0, np = 0, *idx, best, max_lag, at = 0, side;
+
+	for (size_t j = 0; j < *nb && je == *nb; j++)
+		if (!b[j].dip && b[j].kind == SLC_PHASE_ERASE_BOUND) je = j;
+	if (je == *nb || b[je].group <= 0) return;
+	q = (size_t)b[je].group;
+	p = q - 1;
+	if (g[q].first != je || b[g[p].first].kind != SLC_PHASE_DIRECT_TO_TLC)
+		return;
+	for (kd = p; kd > 0 && b[g[kd - 1].first].kind == SLC_PHASE_DIRECT_TO_TLC; kd--)
+		;
+	idx = malloc(tr->n * sizeof(*idx));
+	if (!idx) return;
+	/* all the direct-to-TLC writing before (its level), the onset group;
+	 * the split is searched from the group before the onset group on */
+	for (size_t j = g[kd].first; j <= g[q].last; j++) {
+		if (b[j].dip) continue;
+		if (j == g[p].first) n0 = n;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) {
+			idx[n] = i;
+			x[n++] = tr->v[i];
+		}
+		if (j <= g[p].last) np = n;
+	}
+	side = (np - n0) / 10 > TEXTURE_SIDE_MIN ? (np - n0) / 10 : TEXTURE_SIDE_MIN;
+	best = n >= n0 + 2 * side ? best_split_in(x, n, n0 > side ? n0 : side, n - side) : 0;
+	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	if (!best || best == np || mean_of(x + best, n - best) >= (1 - DELTA_ERASE) * mean_of(x, best) ||
+	    split_t(x, n, best, max_lag) < STEP_T_LARGE)
+		goto out;
+	if (best < np && (g[p].decay & DECAY_OWN)) {
+		/* back: the tail of the group before is at the level after */
+		double mb = mean_of(x, best), ma = mean_of(x + np, n - np), mt = mean_of(x + best, np - best);
+
+		if (fabs(mt - ma) < fabs(mt - mb)) {
+			at = idx[best];
+			for (size_t j = g[p].first; j < je; j++) {
+				if (b[j].i1 <= at) continue;
+				if (b[j].i0 < at) {
+					split_block(b, nb, j, at);
+					je++;
+					continue;
+				}
+				if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
+			}
+		}
+	} else if (best > np) {
+		/* forward: the head of the onset group is still at the
+		 * direct-to-TLC level, not significantly below it (a smooth
+		 * decay's head is, unless buried in a comb's noise) */
+		struct span d = span_of(g, kd, q);
+		double md = d.cnt > 0 ? d.s1 / d.cnt : 0, vd = d.cnt > 1 ? span_sse(&d) / (d.cnt - 1) : 0;
+		double td = fmin(d.c0 > 0 ? d.c0tau / d.c0 : 1, batch_tau(x, np)), mh, vh = 0, th, ma, se;
+		size_t nh = best - np;
+
+		mh = mean_of(x + np, nh);
+		ma = mean_of(x + best, n - best);
+		for (size_t i = np; i < best; i++) vh += (x[i] - mh) * (x[i] - mh);
+		vh /= (double)(nh > 1 ? nh - 1 : 1);
+		th = fmin(series_tau(x + np, nh, max_lag), batch_tau(x + np, nh));
+		se = sqrt(td * vd / fmax(d.cnt, 1) + th * vh / (double)nh);
+		if (d.cnt >= 2 && fabs(mh - md) < fabs(mh - ma) && (se <= 0 || (md - mh) / se < T_SAME)) {
+			at = idx[best];
+			for (size_t j = je; j <= g[q].last; j++) {
+				if (b[j].i0 >= at) break;
+				if (b[j].i1 > at) {
+					split_block(b, nb, j, at);
+					b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
+					break;
+				}
+				if (!b[j].dip) b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
+			}
+		}
+	}
+out:
+	free(idx);
 }
 
 /*
@@ -778,9 +953,7 @@ static void split_small_step(const struct trace *tr, struct block *b, size_t *nb
 	for (size_t j = j0; j < *nb; j++) {
 		if (b[j].i1 <= at) continue;
 		if (b[j].i0 < at) {
-			memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
-			(*nb)++;
-			b[j].i1 = b[j + 1].i0 = at;
+			split_block(b, nb, j, at);
 			continue;
 		}
 		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
@@ -1074,6 +1247,7 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		;
 	ng = make_groups(&tr, b, nb, g, tmp);
 	out->has_cache = label(b, g, ng);
+	refine_onset(&tr, b, &nb, g, tmp);
 	split_small_step(&tr, b, &nb, tmp);
 	ret = emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;

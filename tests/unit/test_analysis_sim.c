@@ -234,32 +234,24 @@ static int within(const char *name, const char *what, double found, double truth
 	return fabs(found / truth - 1) <= tol;
 }
 
-enum { Q_CACHE = 1, Q_ONSET = 2 };
-
 struct sim_case {
 	const char *preset;
 	enum slc_job_kind kind;
 	double capacities;
 	uint64_t interval_ns;
-	unsigned unscored;		/* Q_* printed but not held to tolerance */
-	const char *why;		/* ... and why (docs/analysis.md, limits) */
 };
 
-/* Known analysis limit, open: after the comb's last stall the speed decays
- * gradually (40 -> 33 MB/s over 50 s) and the onset lands on the stall. */
-#define WHY_COMB_DECAY "onset in a comb that decays gradually: placed at the last stall (open)"
-
 static const struct sim_case sim_cases[] = {
-	{ "tiny-tlc", SLC_JOB_RAND_WRITE, 2, 20000000, 0, NULL },
-	{ "tiny-tlc", SLC_JOB_SEQ_WRITE, 1, 20000000, 0, NULL },
-	{ "tiny-mlc", SLC_JOB_RAND_WRITE, 2, 20000000, 0, NULL },
-	{ "tiny-mlc", SLC_JOB_SEQ_WRITE, 1, 20000000, 0, NULL },
-	{ "tiny-qlc2", SLC_JOB_RAND_WRITE, 2, 20000000, 0, NULL },
-	{ "tiny-qlc2", SLC_JOB_SEQ_WRITE, 1, 20000000, 0, NULL },
-	{ "tiny-dramless", SLC_JOB_RAND_WRITE, 2, 20000000, Q_ONSET, WHY_COMB_DECAY },
-	{ "tiny-dramless", SLC_JOB_SEQ_WRITE, 1, 20000000, 0, NULL },
-	{ "thermal-nvme", SLC_JOB_RAND_WRITE, 2, 10000000, 0, NULL },
-	{ "thermal-nvme", SLC_JOB_SEQ_WRITE, 1, 10000000, 0, NULL },
+	{ "tiny-tlc", SLC_JOB_RAND_WRITE, 2, 20000000 },
+	{ "tiny-tlc", SLC_JOB_SEQ_WRITE, 1, 20000000 },
+	{ "tiny-mlc", SLC_JOB_RAND_WRITE, 2, 20000000 },
+	{ "tiny-mlc", SLC_JOB_SEQ_WRITE, 1, 20000000 },
+	{ "tiny-qlc2", SLC_JOB_RAND_WRITE, 2, 20000000 },
+	{ "tiny-qlc2", SLC_JOB_SEQ_WRITE, 1, 20000000 },
+	{ "tiny-dramless", SLC_JOB_RAND_WRITE, 2, 20000000 },
+	{ "tiny-dramless", SLC_JOB_SEQ_WRITE, 1, 20000000 },
+	{ "thermal-nvme", SLC_JOB_RAND_WRITE, 2, 10000000 },
+	{ "thermal-nvme", SLC_JOB_SEQ_WRITE, 1, 10000000 },
 };
 
 static void test_sim_case(void **state)
@@ -287,13 +279,11 @@ static void test_sim_case(void **state)
 		print_message(" %s", slc_phase_kind_name(a.phases[i].kind));
 	print_message("\n");
 	if (!within(c->preset, "cache bytes", a.has_cache ? a.cache_bytes : NAN,
-		    tr.cache_bytes, CACHE_TOL) && !(c->unscored & Q_CACHE))
+		    tr.cache_bytes, CACHE_TOL))
 		ok = 0;
 	if (!within(c->preset, "onset bytes", a.erase_bound_start_bytes, tr.onset_bytes,
-		    ONSET_TOL) && !(c->unscored & Q_ONSET))
+		    ONSET_TOL))
 		ok = 0;
-	if (c->unscored) print_message("#   not scored (%s): %s\n",
-				       c->unscored & Q_CACHE ? "cache" : "onset", c->why);
 	for (int k = 0; k < K_N; k++) ok &= within(c->preset, kname[k], fm[k], tr.mean[k], MEAN_TOL);
 	slc_analysis_free(&a);
 	if (!ok) fail_msg("%s %s: outside the tolerances of issue 6", c->preset, wl);
