@@ -74,6 +74,10 @@
 #define DECAY_MIN_BLOCKS 3
 #define DECAY_STEP_MIN 0.75
 #define DECAY_TREND 1.25
+/* The level right after the first that runs into a decay (its head) is
+ * part of the decay when it falls itself by this much, first quarter to
+ * last, however long it is (a flat level of its own does not fall). */
+#define HEAD_TREND 1.1
 /* A block of at least PLATEAU_MIN samples whose inner samples are flat
  * (range under PLATEAU_FLAT of the steps around it) is a level, not a ramp. */
 #define PLATEAU_MIN 4
@@ -392,6 +396,7 @@ struct group {
 	double c0;		/* sum of squares about its blocks' means */
 	double tau;		/* integrated autocorrelation time of that noise */
 	double p90;		/* 90th percentile of its samples */
+	double trend;		/* median of its first quarter over its last's */
 	double cov;		/* coefficient of variation of its samples */
 	int decay;		/* part of a smooth decay: DECAY_* flags */
 };
@@ -419,12 +424,14 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	}
 	g->cov = 0;
 	g->decay = 0;
+	g->trend = 1;
 	g->p90 = m ? slc_quantile(tmp, m, 0.9) : 0;
 	if (m < 2) return;
 	/* trend: medians of the first and the last quarter, in time order */
 	q = m / 4 ? m / 4 : 1;
 	first = slc_median(tmp, q);
 	last = slc_median(tmp + m - q, q);
+	g->trend = last > 0 ? first / last : 1;
 	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last) g->decay = DECAY_OWN;
 	/* robust coefficient of variation: outliers do not make a cache noisy */
 	med = slc_median(tmp, m);
@@ -661,7 +668,8 @@ static int decays_after_first(const struct group *g, size_t ng)
 	 * native speed), not the start of a decay */
 	if (!stays_below(g, 2, ng, (1 + DELTA_SAME) * g[1].level)) return 0;
 	if (g[1].decay & (DECAY_OWN | DECAY_RUN)) return 1;
-	return g[1].decay && g[1].dur_s <= g[0].dur_s;
+	return g[1].decay && (g[1].dur_s <= g[0].dur_s ||
+			      (g[1].cnt >= TREND_MIN_SAMPLES && g[1].trend >= HEAD_TREND));
 }
 
 /* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */

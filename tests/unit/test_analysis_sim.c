@@ -89,20 +89,20 @@ static const struct slc_sim_event *find_ev(const struct series *x, enum slc_sim_
 }
 
 static void run_preset(struct series *x, const char *preset, enum slc_job_kind kind,
-		       double capacities, uint64_t interval_ns)
+		       double capacities, uint64_t interval_ns, uint64_t seed)
 {
 	struct slc_sim_model m;
 	struct slc_sim *s;
 	struct slc_target *t;
 	struct slc_engine_cb cb = { .sample = collect, .event = collect_ev, .arg = x };
 	struct slc_job_result res;
-	struct slc_job w = { .kind = kind, .interval_ns = interval_ns, .seed = 1 };
+	struct slc_job w = { .kind = kind, .interval_ns = interval_ns, .seed = seed };
 	char err[256];
 
 	memset(x, 0, sizeof(*x));
 	if (slc_sim_model_load(&m, preset, err, sizeof(err))) fail_msg("%s", err);
 	w.max_bytes = (uint64_t)(capacities * (double)m.capacity_bytes);
-	if (slc_sim_open(&s, &m, 1, err, sizeof(err))) fail_msg("%s", err);
+	if (slc_sim_open(&s, &m, seed, err, sizeof(err))) fail_msg("%s", err);
 	assert_int_equal(slc_target_from_sim(&t, s, preset), 0);
 	/* as the plans: TRIM the whole drive, wait 30 s, then the curve */
 	assert_int_equal(t->ops->discard(t, 0, m.capacity_bytes), 0);
@@ -239,19 +239,25 @@ struct sim_case {
 	enum slc_job_kind kind;
 	double capacities;
 	uint64_t interval_ns;
+	uint64_t seed;			/* drive noise and offsets; 0: 1 */
 };
 
 static const struct sim_case sim_cases[] = {
-	{ "tiny-tlc", SLC_JOB_RAND_WRITE, 2, 20000000 },
-	{ "tiny-tlc", SLC_JOB_SEQ_WRITE, 1, 20000000 },
-	{ "tiny-mlc", SLC_JOB_RAND_WRITE, 2, 20000000 },
-	{ "tiny-mlc", SLC_JOB_SEQ_WRITE, 1, 20000000 },
-	{ "tiny-qlc2", SLC_JOB_RAND_WRITE, 2, 20000000 },
-	{ "tiny-qlc2", SLC_JOB_SEQ_WRITE, 1, 20000000 },
-	{ "tiny-dramless", SLC_JOB_RAND_WRITE, 2, 20000000 },
-	{ "tiny-dramless", SLC_JOB_SEQ_WRITE, 1, 20000000 },
-	{ "thermal-nvme", SLC_JOB_RAND_WRITE, 2, 10000000 },
-	{ "thermal-nvme", SLC_JOB_SEQ_WRITE, 1, 10000000 },
+	{ "tiny-tlc", SLC_JOB_RAND_WRITE, 2, 20000000, 1 },
+	{ "tiny-tlc", SLC_JOB_SEQ_WRITE, 1, 20000000, 1 },
+	{ "tiny-mlc", SLC_JOB_RAND_WRITE, 2, 20000000, 1 },
+	{ "tiny-mlc", SLC_JOB_SEQ_WRITE, 1, 20000000, 1 },
+	{ "tiny-qlc2", SLC_JOB_RAND_WRITE, 2, 20000000, 1 },
+	{ "tiny-qlc2", SLC_JOB_SEQ_WRITE, 1, 20000000, 1 },
+	{ "tiny-dramless", SLC_JOB_RAND_WRITE, 2, 20000000, 1 },
+	{ "tiny-dramless", SLC_JOB_SEQ_WRITE, 1, 20000000, 1 },
+	{ "thermal-nvme", SLC_JOB_RAND_WRITE, 2, 10000000, 1 },
+	{ "thermal-nvme", SLC_JOB_SEQ_WRITE, 1, 10000000, 1 },
+	/* other realisations the analysis once got wrong: the comb's merges
+	 * carried the onset 12% late; a falling head of the decay longer
+	 * than the flat level before it was taken for a cache's end */
+	{ "tiny-dramless", SLC_JOB_RAND_WRITE, 2, 20000000, 2 },
+	{ "tiny-mlc", SLC_JOB_RAND_WRITE, 2, 20000000, 5 },
 };
 
 static void test_sim_case(void **state)
@@ -265,7 +271,7 @@ static void test_sim_case(void **state)
 	int ok = 1;
 	const char *wl = c->kind == SLC_JOB_RAND_WRITE ? "rand" : "seq";
 
-	run_preset(&x, c->preset, c->kind, c->capacities, c->interval_ns);
+	run_preset(&x, c->preset, c->kind, c->capacities, c->interval_ns, c->seed ? c->seed : 1);
 	in.t_s = x.t;
 	in.interval_s = x.dt;
 	in.bytes = x.bytes;
@@ -334,8 +340,8 @@ int main(void)
 	static char names[sizeof(sim_cases) / sizeof(sim_cases[0])][64];
 
 	for (size_t i = 0; i < sizeof(sim_cases) / sizeof(sim_cases[0]); i++) {
-		snprintf(names[i], sizeof(names[i]), "%s_%s", sim_cases[i].preset,
-			 sim_cases[i].kind == SLC_JOB_RAND_WRITE ? "rand" : "seq");
+		snprintf(names[i], sizeof(names[i]), "%s_%s_s%llu", sim_cases[i].preset,
+			 sim_cases[i].kind == SLC_JOB_RAND_WRITE ? "rand" : "seq", (unsigned long long)sim_cases[i].seed);
 		tests[i] = (struct CMUnitTest){ .name = names[i], .test_func = test_sim_case,
 						.initial_state = (void *)&sim_cases[i] };
 	}
