@@ -850,15 +850,21 @@ static void split_block(struct block *b, size_t *nb, size_t j, size_t at)
 }
 
 /*
- * An onset the labelling placed late: the merges that fold a comb's stalls
- * into the level around them can carry the first stretch of erase-bound
- * writing into the direct-to-TLC group before it, which then falls inside
- * (DECAY_OWN).  The samples of that group and the first erase-bound one
- * (drops left out) are split in two where a two-level fit is best; when
- * the split lies inside the direct-to-TLC group, the part after it is
- * closer to the erase-bound level than to the level before, the step is
- * an erase-bound one (DELTA_ERASE) and STEP_T_LARGE standard errors, the
- * onset moves back to it (the block holding it is cut).
+ * An onset the labelling misplaced: the merges that fold a comb's stalls
+ * into the level around them can move it to a stall seconds away from the
+ * step, carrying the first stretch of erase-bound writing into the
+ * direct-to-TLC group before it (which then falls inside, DECAY_OWN) or the
+ * last stretch of direct-to-TLC writing into the erase-bound group.  The
+ * samples of all the direct-to-TLC groups and the first erase-bound one
+ * (drops left out) are split in two where a two-level fit is best, the
+ * split searched from the group just before the onset group on.  When the
+ * step there is an erase-bound one (DELTA_ERASE) and STEP_T_LARGE standard
+ * errors, the onset moves back to it if it lies in that falling group and
+ * the part after it is closer to the erase-bound level than to the level
+ * before, or forward if it lies in the erase-bound group and the head up
+ * to it is closer to the direct-to-TLC level and not significantly below
+ * it (a smooth decay's head is, and keeps its onset).  The block holding
+ * the split is cut (b has room for one more block).
  */
 static void refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 			 const struct group *g, double *x)
