@@ -116,6 +116,8 @@ fi
 "$bin" run sim:tiny-tlc -o "$tmp/x.h5" --plan nope 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown plan 'nope'" "$tmp/err" && ok "bad plan" || bad "bad plan"
 "$bin" run sim:tiny-tlc -o "$tmp/x.h5" --rand-time 2fortnights 2>"$tmp/err"; [ $? = 2 ] && grep -q 'unknown duration unit' "$tmp/err" && ok "bad duration" || bad "bad duration"
 "$bin" run sim:tiny-tlc -o "$tmp/x.h5" --seq-bytes 1.5.5G 2>"$tmp/err"; [ $? = 2 ] && ok "bad size" || bad "bad size"
+"$bin" run sim:tiny-tlc -o "$tmp/x.h5" --qd 16 --reap-batch 17 2>"$tmp/err"; [ $? = 2 ] && grep -q 'reap-batch 17 is over the 16 commands' "$tmp/err" && ok "reap batch over the queue" || bad "reap batch over the queue: $(cat "$tmp/err")"
+"$bin" run sim:tiny-tlc -o "$tmp/x.h5" --reap-batch 0 2>"$tmp/err"; [ $? = 2 ] && ok "reap batch 0" || bad "reap batch 0"
 "$bin" run sim:nosuch -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q "no simulated drive preset 'nosuch'" "$tmp/err" && ok "unknown preset" || bad "unknown preset"
 "$bin" run null:12 -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q 'at least 4k' "$tmp/err" && ok "tiny null" || bad "tiny null: $(cat "$tmp/err")"
 
