@@ -1008,15 +1008,18 @@ static int label(struct block *b, struct group *g, size_t ng)
 	return k > 0;
 }
 
-/* Median and robust scale of samples [i0, i1). */
+/* Median and robust scale of samples [i0, i1); with @dsigma, also the
+ * sample-to-sample scale (MAD of first differences / sqrt 2), which a slow
+ * wander of the level does not inflate. */
 static void local_level(const struct trace *tr, size_t i0, size_t i1,
-			double *med, double *sigma, double *tmp)
+			double *med, double *sigma, double *dsigma, double *tmp)
 {
 	size_t m = i1 - i0;
 
 	for (size_t i = i0; i < i1; i++) tmp[i - i0] = tr->v[i];
 	*med = slc_median(tmp, m);
 	*sigma = m > 1 ? slc_mad_sigma(tmp, m) : 0;
+	if (dsigma) *dsigma = m > 2 ? fmin(*sigma, slc_diff_sigma(tr->v + i0, m)) : *sigma;
 }
 
 /*
@@ -1048,7 +1051,7 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 		    double *t_out, double *bytes_out, double *tmp)
 {
 	size_t wmax = BALANCE_HALF_MAX, l = BALANCE_REF_MAX, lo = j, hi = j;
-	double va, vb, sa, sb, ta, tb, bw, ts;
+	double va, vb, sa, sb, da, db, ta, tb, bw, ts;
 
 	*t_out = t_start(tr, j);
 	*bytes_out = tr->cum[j];
@@ -1058,8 +1061,8 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	/* the window holds the samples that are at neither level: the one
 	 * straddling a sharp step, or a ramp; samples at a level stay out so
 	 * that their noise (or a comb's teeth) does not move the estimate */
-	local_level(tr, (j - 1) - a0 > l ? j - 1 - l : a0, j - 1, &va, &sa, tmp);
-	local_level(tr, j + 1, b1 - (j + 1) > l ? j + 1 + l : b1, &vb, &sb, tmp);
+	local_level(tr, (j - 1) - a0 > l ? j - 1 - l : a0, j - 1, &va, &sa, &da, tmp);
+	local_level(tr, j + 1, b1 - (j + 1) > l ? j + 1 + l : b1, &vb, &sb, &db, tmp);
 	/* the segmentation may put the edge a sample or two off: a sample
 	 * clearly at A's level on B's side (or the reverse) moves it */
 	for (size_t d = 0; d < BALANCE_SEEK && j + 2 < b1 &&
@@ -1072,10 +1075,13 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	*t_out = t_start(tr, j);
 	*bytes_out = tr->cum[j];
 	/* ... or off the straddling sample (a comb's first sample can look
-	 * like either) */
+	 * like either).  The sample right at the edge is judged against the
+	 * sample-to-sample noise (da, db): a level that wanders slowly (the
+	 * native speed after a cache) has a wide spread about its median, and
+	 * a straddler that is mostly slow would hide in it */
 	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
-		if (j - d > a0 && between(tr->v[j - d], va, sa, vb, sb)) lo = j - d;
-		if (j + d < b1 && between(tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
+		if (j - d > a0 && between(tr->v[j - d], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) lo = j - d;
+		if (j + d < b1 && between(tr->v[j + d - 1], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) hi = j + d;
 	}
 	if (lo == hi) return;	/* the step falls on a sample edge */
 	while (lo > a0 + 1 && j - lo < wmax && between(tr->v[lo - 1], va, sa, vb, sb)) lo--;
