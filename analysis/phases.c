@@ -101,6 +101,9 @@
 #define BALANCE_REF_MAX 30
 /* Half-width cap (samples) of the byte-balance window at a boundary. */
 #define BALANCE_HALF_MAX 10
+/* A level this steady (robust sigma over its median) is a cache's: see
+ * balance, the straddling sample. */
+#define STEADY_COV 0.05
 /* Autocorrelation of the noise (for the standard error of a level's mean):
  * lags summed until it falls to RHO_CUT, at most LAG_MAX samples. */
 #define RHO_CUT 0.05
@@ -1075,10 +1078,15 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	*t_out = t_start(tr, j);
 	*bytes_out = tr->cum[j];
 	/* ... or off the straddling sample (a comb's first sample can look
-	 * like either).  The sample right at the edge is judged against the
-	 * sample-to-sample noise (da, db): a level that wanders slowly (the
-	 * native speed after a cache) has a wide spread about its median, and
-	 * a straddler that is mostly slow would hide in it */
+	 * like either).  At the end of a steady level (a cache) the sample
+	 * right at the edge is judged against the sample-to-sample noise
+	 * (da, db): a level that wanders slowly (the native speed after a
+	 * cache) has a wide spread about its median, and a straddler that is
+	 * mostly slow would hide in it */
+	if (!(sa <= STEADY_COV * va)) {
+		da = sa;
+		db = sb;
+	}
 	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
 		if (j - d > a0 && between(tr->v[j - d], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) lo = j - d;
 		if (j + d < b1 && between(tr->v[j + d - 1], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) hi = j + d;
