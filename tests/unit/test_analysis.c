@@ -248,6 +248,39 @@ static void test_straddle_exact(void **state)
 	}
 }
 
+/* A cache of 8 samples at 100 ms, the straddling sample 20% cache and 80%
+ * native, the native speed wandering slowly (+-30% over 3 s) so that the
+ * straddler lies within its spread about the median but far outside its
+ * sample-to-sample noise: the straddler's cache part is counted. */
+static void test_straddle_wander(void **state)
+{
+	enum { N = 400, FULL = 8 };
+	const double dts = 0.1, fast = 328e6, slow = 100e6, frac = 0.2;
+	double t[N], b[N], dt[N], want = (FULL + frac) * dts * fast;
+	struct slc_trace_in in = { 0 };
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < N; i++) {
+		/* native speed at the middle of sample i, zero phase at the edge */
+		double native = slow * (1 + 0.3 * sin(2 * M_PI * ((double)i + 0.5 - FULL) * dts / 3.0));
+		double f = i < FULL ? 1.0 : i == FULL ? frac : 0.0;
+
+		t[i] = (double)(i + 1) * dts;
+		dt[i] = dts;
+		b[i] = dts * (f * fast + (1 - f) * (i == FULL ? slow : native));
+	}
+	in.t_s = t;
+	in.interval_s = dt;
+	in.bytes = b;
+	in.n = N;
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_true(a.has_cache);
+	if (fabs(a.cache_bytes / want - 1) > 0.005)
+		fail_msg("cache %.6g B, expected %.6g B (%+.2f%%)", a.cache_bytes, want, 100 * (a.cache_bytes / want - 1));
+	slc_analysis_free(&a);
+}
+
 static void test_analyze_errors(void **state)
 {
 	double t[3] = { 1, 2, 2 }, v[3] = { 1, 1, 1 };
@@ -582,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_changepoints_errors),
 		cmocka_unit_test(test_quantile_matches_sort),
 		cmocka_unit_test(test_straddle_exact),
+		cmocka_unit_test(test_straddle_wander),
 		cmocka_unit_test(test_analyze_errors),
 		cmocka_unit_test(test_analyze_tiny),
 		cmocka_unit_test(test_steady_state_table),
