@@ -76,8 +76,13 @@
 #define DECAY_TREND 1.25
 /* The level right after the first that runs into a decay (its head) is
  * part of the decay when it falls itself by this much, first quarter to
- * last, however long it is (a flat level of its own does not fall). */
+ * last, even when it is longer than the first level (a flat level of its
+ * own does not fall)... */
 #define HEAD_TREND 1.1
+/* ... and is at most this much longer than the first level (a cache's
+ * direct-to-TLC phase drifting down by 10% and lasting three times the
+ * cache is a level of its own) */
+#define HEAD_DUR 1.5
 /* A block of at least PLATEAU_MIN samples whose inner samples are flat
  * (range under PLATEAU_FLAT of the steps around it) is a level, not a ramp. */
 #define PLATEAU_MIN 4
@@ -104,6 +109,12 @@
 /* A level this steady (robust sigma over its median) is a cache's: see
  * balance, the straddling sample. */
 #define STEADY_COV 0.05
+/* ... with at least EDGE_MIN_A samples of it and EDGE_MIN of the slow level
+ * (its sample-to-sample scale), the first slow sample compared with the
+ * median of the EDGE_NEXT after it. */
+#define EDGE_MIN_A 4
+#define EDGE_MIN 8
+#define EDGE_NEXT 3
 /* Autocorrelation of the noise (for the standard error of a level's mean):
  * lags summed until it falls to RHO_CUT, at most LAG_MAX samples. */
 #define RHO_CUT 0.05
@@ -672,7 +683,8 @@ static int decays_after_first(const struct group *g, size_t ng)
 	if (!stays_below(g, 2, ng, (1 + DELTA_SAME) * g[1].level)) return 0;
 	if (g[1].decay & (DECAY_OWN | DECAY_RUN)) return 1;
 	return g[1].decay && (g[1].dur_s <= g[0].dur_s ||
-			      (g[1].cnt >= TREND_MIN_SAMPLES && g[1].trend >= HEAD_TREND));
+			      (g[1].dur_s <= HEAD_DUR * g[0].dur_s &&
+			       g[1].cnt >= TREND_MIN_SAMPLES && g[1].trend >= HEAD_TREND));
 }
 
 /* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
@@ -705,7 +717,8 @@ static double mean_of(const double *x, size_t n)
 /*
  * Variance inflation of the mean of x[0..n) from batch means: L times the
  * variance of the means of consecutive batches of L = n^(2/3) samples over
- * the variance of the samples (INFINITY with fewer than 8 batches).  Unlike
+ * the variance of the samples, at least 1 (INFINITY with fewer than 8
+ * batches).  Unlike
  * the summed autocorrelation (series_tau) it counts the negative lobes of a
  * periodic comb (a stall paid back by the run after it); for a smooth
  * wander whose correlation time is well under L it agrees with it.
@@ -726,7 +739,8 @@ static double batch_tau(const double *x, size_t n)
 		vb += d * d;
 	}
 	vb /= (double)(nb - 1);
-	return v > 0 ? (double)L * vb / v : 1;
+	/* no credit below 1: a short side can look anticorrelated by chance */
+	return v > 0 ? fmax(1.0, (double)L * vb / v) : 1;
 }
 
 /* Are all four quarters of x[0..n) above (sign 1) or below (-1) mid? */
@@ -825,7 +839,9 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
 		tb = series_tau(x, nb_, max_lag);
 		ta = series_tau(x + best, na, max_lag);
-		if (ma < (1 - DELTA_ERASE) * mb) {
+		if (ma < (1 - DELTA_ERASE) * mb && isfinite(batch_tau(x, nb_)) &&
+		    isfinite(batch_tau(x + best, na))) {
+			/* both sides long enough for batch means (8 batches) */
 			tb = fmin(tb, batch_tau(x, nb_));
 			ta = fmin(ta, batch_tau(x + best, na));
 			t_need = STEP_T_LARGE;
@@ -933,7 +949,13 @@ static void refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 		vh /= (double)(nh > 1 ? nh - 1 : 1);
 		th = fmin(series_tau(x + np, nh, max_lag), batch_tau(x + np, nh));
 		se = sqrt(td * vd / fmax(d.cnt, 1) + th * vh / (double)nh);
-		if (d.cnt >= 2 && fabs(mh - md) < fabs(mh - ma) && (se <= 0 || (md - mh) / se < T_SAME)) {
+		/* medians too: a comb's stalls dilute the means, and a head
+		 * without a stall in it would look close to the diluted level
+		 * before (the medians are the runs' levels) */
+		double qd = slc_median(x, np), qh = slc_median(x + np, nh), qa = slc_median(x + best, n - best);
+
+		if (d.cnt >= 2 && fabs(mh - md) < fabs(mh - ma) && fabs(qh - qd) < fabs(qh - qa) &&
+		    (se <= 0 || (md - mh) / se < T_SAME)) {
 			at = idx[best];
 			for (size_t j = je; j <= g[q].last; j++) {
 				if (b[j].i0 >= at) break;
@@ -1054,7 +1076,8 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 		    double *t_out, double *bytes_out, double *tmp)
 {
 	size_t wmax = BALANCE_HALF_MAX, l = BALANCE_REF_MAX, lo = j, hi = j;
-	double va, vb, sa, sb, da, db, ta, tb, bw, ts;
+	double va, vb, sa, sb, da, db, vbe, ta, tb, bw, ts;
+	size_t ia, ib;
 
 	*t_out = t_start(tr, j);
 	*bytes_out = tr->cum[j];
@@ -1064,8 +1087,10 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	/* the window holds the samples that are at neither level: the one
 	 * straddling a sharp step, or a ramp; samples at a level stay out so
 	 * that their noise (or a comb's teeth) does not move the estimate */
-	local_level(tr, (j - 1) - a0 > l ? j - 1 - l : a0, j - 1, &va, &sa, &da, tmp);
-	local_level(tr, j + 1, b1 - (j + 1) > l ? j + 1 + l : b1, &vb, &sb, &db, tmp);
+	ia = (j - 1) - a0 > l ? j - 1 - l : a0;
+	ib = b1 - (j + 1) > l ? j + 1 + l : b1;
+	local_level(tr, ia, j - 1, &va, &sa, &da, tmp);
+	local_level(tr, j + 1, ib, &vb, &sb, &db, tmp);
 	/* the segmentation may put the edge a sample or two off: a sample
 	 * clearly at A's level on B's side (or the reverse) moves it */
 	for (size_t d = 0; d < BALANCE_SEEK && j + 2 < b1 &&
@@ -1083,13 +1108,24 @@ static void balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	 * (da, db): a level that wanders slowly (the native speed after a
 	 * cache) has a wide spread about its median, and a straddler that is
 	 * mostly slow would hide in it */
-	if (!(sa <= STEADY_COV * va)) {
+	/* ... against the level of the next few samples, not of thirty, and
+	 * their slope: the first of a native level that trends is no
+	 * straddler (EDGE_*). */
+	vbe = vb;
+	if (!(sa <= STEADY_COV * va) || (j - 1) - ia < EDGE_MIN_A || ib - (j + 1) < EDGE_MIN) {
 		da = sa;
 		db = sb;
+	} else {
+		/* the median of the next few, carried back to the edge along
+		 * the slow level's local slope (a native speed that falls or
+		 * rises right after the cache) */
+		for (size_t i = 0; i + 1 < EDGE_MIN; i++) tmp[i] = tr->v[j + 2 + i] - tr->v[j + 1 + i];
+		vbe = slc_median(tr->v + j + 1, EDGE_NEXT) - 2 * slc_median(tmp, EDGE_MIN - 1);
 	}
 	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
 		if (j - d > a0 && between(tr->v[j - d], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) lo = j - d;
-		if (j + d < b1 && between(tr->v[j + d - 1], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) hi = j + d;
+		if (j + d < b1 && between(tr->v[j + d - 1], va, d == 1 ? da : sa, d == 1 ? vbe : vb, d == 1 ? db : sb))
+			hi = j + d;
 	}
 	if (lo == hi) return;	/* the step falls on a sample edge */
 	while (lo > a0 + 1 && j - lo < wmax && between(tr->v[lo - 1], va, sa, vb, sb)) lo--;

@@ -281,6 +281,72 @@ static void test_straddle_wander(void **state)
 	slc_analysis_free(&a);
 }
 
+/* An 8-sample cache at 100 ms ending exactly on a sample edge, the native
+ * speed then falling 160 -> 100 MB/s over 3 s: its first sample continues
+ * the trend and is no straddler (the cache is not stretched into it). */
+static void test_edge_native_trend(void **state)
+{
+	enum { N = 400, FULL = 8 };
+	double t[N], b[N], dt[N], want = 0;
+	uint64_t r = 2;
+	struct slc_trace_in in = { 0 };
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < N; i++) {
+		size_t k = i - FULL;
+		double v = i < FULL ? 328e6 : 160e6 - 60e6 * (double)(k < 30 ? k : 30) / 30;
+
+		t[i] = (double)(i + 1) * 0.1;
+		dt[i] = 0.1;
+		b[i] = 0.1 * v * (1 + 0.01 * gauss(&r));
+		if (i < FULL) want += b[i];
+	}
+	in.t_s = t;
+	in.interval_s = dt;
+	in.bytes = b;
+	in.n = N;
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_true(a.has_cache);
+	if (fabs(a.cache_bytes / want - 1) > 0.002)
+		fail_msg("cache %.6g B, expected %.6g B (%+.2f%%)", a.cache_bytes, want, 100 * (a.cache_bytes / want - 1));
+	slc_analysis_free(&a);
+}
+
+/* A 4 s cache at 1 GB/s, then direct-to-TLC writing drifting down 12%
+ * over 12 s (three times the cache), then a decay: the cache stays a
+ * cache (a falling head of a decay is one only when about as long as the
+ * first level). */
+static void test_cache_then_drift(void **state)
+{
+	enum { N = 1400 };
+	double t[N], b[N], dt[N];
+	uint64_t r = 1;		/* 36 of seeds 1-40 read no cache before the rule */
+	struct slc_trace_in in = { 0 };
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < N; i++) {
+		double v;
+
+		if (i < 200) v = 1e9 * (1 + 0.01 * gauss(&r));
+		else if (i < 800) v = 450e6 * (1 - 0.12 * (double)(i - 200) / 600) * (1 + 0.02 * gauss(&r));
+		else v = 396e6 * exp(-(double)(i - 800) / 400) * (1 + 0.02 * gauss(&r)) +
+			 150e6 * (1 - exp(-(double)(i - 800) / 400));
+		t[i] = (double)(i + 1) * 0.02;
+		dt[i] = 0.02;
+		b[i] = 0.02 * v;
+	}
+	in.t_s = t;
+	in.interval_s = dt;
+	in.bytes = b;
+	in.n = N;
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_true(a.has_cache);
+	assert_true(fabs(a.cache_bytes / 4e9 - 1) < 0.01);
+	slc_analysis_free(&a);
+}
+
 static void test_analyze_errors(void **state)
 {
 	double t[3] = { 1, 2, 2 }, v[3] = { 1, 1, 1 };
@@ -616,6 +682,8 @@ int main(void)
 		cmocka_unit_test(test_quantile_matches_sort),
 		cmocka_unit_test(test_straddle_exact),
 		cmocka_unit_test(test_straddle_wander),
+		cmocka_unit_test(test_edge_native_trend),
+		cmocka_unit_test(test_cache_then_drift),
 		cmocka_unit_test(test_analyze_errors),
 		cmocka_unit_test(test_analyze_tiny),
 		cmocka_unit_test(test_steady_state_table),
