@@ -347,6 +347,39 @@ static void test_cache_then_drift(void **state)
 	slc_analysis_free(&a);
 }
 
+/* A comb at 20 ms (57 of every 201 samples stalled) whose runs drop from
+ * 68 to 48 MB/s inside a run: the onset stays where the runs drop, not on
+ * the next stall (the refinement's forward move compares medians). */
+static void test_comb_onset_in_run(void **state)
+{
+	enum { N = 9643, CACHE = 133, ON = 2386, P = 201, S = 57 };
+	static double t[N], b[N], dt[N];
+	double want = 0;
+	uint64_t r = 1;
+	struct slc_trace_in in = { 0 };
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < N; i++) {
+		double v = i < CACHE ? 330e6 * (1 + 0.01 * gauss(&r)) :
+			   i % P < S ? 0 : (i < ON ? 68e6 : 48e6) * (1 + 0.01 * gauss(&r));
+
+		t[i] = (double)(i + 1) * 0.02;
+		dt[i] = 0.02;
+		b[i] = 0.02 * v;
+		if (i < ON) want += b[i];
+	}
+	in.t_s = t;
+	in.interval_s = dt;
+	in.bytes = b;
+	in.n = N;
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_true(a.has_cache);
+	if (!(fabs(a.erase_bound_start_bytes / want - 1) < 0.005))
+		fail_msg("onset %.6g B, expected %.6g B", a.erase_bound_start_bytes, want);
+	slc_analysis_free(&a);
+}
+
 static void test_analyze_errors(void **state)
 {
 	double t[3] = { 1, 2, 2 }, v[3] = { 1, 1, 1 };
@@ -684,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_straddle_wander),
 		cmocka_unit_test(test_edge_native_trend),
 		cmocka_unit_test(test_cache_then_drift),
+		cmocka_unit_test(test_comb_onset_in_run),
 		cmocka_unit_test(test_analyze_errors),
 		cmocka_unit_test(test_analyze_tiny),
 		cmocka_unit_test(test_steady_state_table),
