@@ -38,6 +38,18 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	}
 }
 
+/* Let the target idle for @ns, in slices of 200 ms so that a stop request
+ * (Ctrl-C) is noticed during a long wait (a TRIM's, an idle step's). */
+static void wait_stoppable(struct slc_target *t, uint64_t ns, const volatile int *stop)
+{
+	for (uint64_t end = t->ops->now_ns(t) + ns; t->ops->now_ns(t) < end;) {
+		uint64_t now = t->ops->now_ns(t), slice = 200000000ull;
+		if (stop && *stop)
+			break;
+		t->ops->idle(t, end - now < slice ? end : now + slice);
+	}
+}
+
 static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_kind kind)
 {
 	struct slc_step *s = &p->step[p->n++];
@@ -335,18 +347,12 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, "trim", (double)len };
 				slc_trace_event(trace, &ev);
 			}
-			t->ops->idle(t, t->ops->now_ns(t) + s->wait_ns);
+			wait_stoppable(t, s->wait_ns, stop);
 			idle_before_s = (double)s->wait_ns / 1e9;
 			break;
 		}
 		case SLC_STEP_IDLE:
-			/* in slices, so that Ctrl-C is noticed during a long idle */
-			for (uint64_t end = t->ops->now_ns(t) + s->wait_ns; t->ops->now_ns(t) < end;) {
-				uint64_t now = t->ops->now_ns(t), slice = 200000000ull;
-				if (stop && *stop)
-					break;
-				t->ops->idle(t, end - now < slice ? end : now + slice);
-			}
+			wait_stoppable(t, s->wait_ns, stop);
 			idle_before_s = (double)s->wait_ns / 1e9;
 			break;
 		case SLC_STEP_DUTY: {
@@ -363,12 +369,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 					return slc_errf(err, errlen, ctx.trace_rc, "trace: %s", slc_trace_errmsg(trace));
 				if (rc || (stop && *stop))
 					break;
-				for (uint64_t end = t->ops->now_ns(t) + s->wait_ns; t->ops->now_ns(t) < end;) {
-					uint64_t now = t->ops->now_ns(t), slice = 200000000ull;
-					if (stop && *stop)
-						break;
-					t->ops->idle(t, end - now < slice ? end : now + slice);
-				}
+				wait_stoppable(t, s->wait_ns, stop);
 			}
 			res->bytes = total;
 			res->ios = ios;

@@ -121,6 +121,19 @@ fi
 "$bin" run sim:nosuch -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q "no simulated drive preset 'nosuch'" "$tmp/err" && ok "unknown preset" || bad "unknown preset"
 "$bin" run null:12 -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q 'at least 4k' "$tmp/err" && ok "tiny null" || bad "tiny null: $(cat "$tmp/err")"
 
+# Ctrl-C during a long TRIM wait (real clock): noticed within the wait's
+# 200 ms slices, not when the minute is over
+rm -f "$tmp/w.h5"
+start=$(date +%s)
+"$bin" run "$tmp/wait.img" --size 64MiB --plan seq --trim-wait 60s -o "$tmp/w.h5" --quiet --no-probe 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid; rc=$?
+took=$(( $(date +%s) - start ))
+[ $rc = 130 ] && [ $took -lt 15 ] && ok "Ctrl-C in a TRIM wait: exit 130 after ${took} s" \
+	|| bad "Ctrl-C in a TRIM wait: exit $rc after ${took} s: $(cat "$tmp/err")"
+
 # Ctrl-C and SIGTERM mid-run: exit 130 / 143, the trace keeps what was sampled
 for sig in INT TERM; do
 	rm -f "$tmp/int.h5"
