@@ -839,12 +839,15 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
 		tb = series_tau(x, nb_, max_lag);
 		ta = series_tau(x + best, na, max_lag);
-		if (ma < (1 - DELTA_ERASE) * mb && isfinite(batch_tau(x, nb_)) &&
-		    isfinite(batch_tau(x + best, na))) {
+		if (ma < (1 - DELTA_ERASE) * mb) {
+			double bb = batch_tau(x, nb_), ba = batch_tau(x + best, na);
+
 			/* both sides long enough for batch means (8 batches) */
-			tb = fmin(tb, batch_tau(x, nb_));
-			ta = fmin(ta, batch_tau(x + best, na));
-			t_need = STEP_T_LARGE;
+			if (isfinite(bb) && isfinite(ba)) {
+				tb = fmin(tb, bb);
+				ta = fmin(ta, ba);
+				t_need = STEP_T_LARGE;
+			}
 		}
 		tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
 		vb /= (double)(nb_ - 1);

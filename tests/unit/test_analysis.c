@@ -248,6 +248,26 @@ static void test_straddle_exact(void **state)
 	}
 }
 
+/* Analyse n samples of bytes per interval; the analysis must succeed. */
+static void analyze_bytes(struct slc_analysis *a, const double *t, const double *dt, const double *b, size_t n)
+{
+	struct slc_trace_in in = { 0 };
+
+	in.t_s = t;
+	in.interval_s = dt;
+	in.bytes = b;
+	in.n = n;
+	assert_int_equal(slc_analyze(a, &in, NULL), 0);
+}
+
+/* A cache found, its size within @tol (relative) of @want. */
+static void assert_cache_near(const struct slc_analysis *a, double want, double tol)
+{
+	assert_true(a->has_cache);
+	if (!(fabs(a->cache_bytes / want - 1) < tol))
+		fail_msg("cache %.6g B, expected %.6g B (%+.2f%%)", a->cache_bytes, want, 100 * (a->cache_bytes / want - 1));
+}
+
 /* A cache of 8 samples at 100 ms, the straddling sample 20% cache and 80%
  * native, the native speed wandering slowly (+-30% over 3 s) so that the
  * straddler lies within its spread about the median but far outside its
@@ -257,7 +277,6 @@ static void test_straddle_wander(void **state)
 	enum { N = 400, FULL = 8 };
 	const double dts = 0.1, fast = 328e6, slow = 100e6, frac = 0.2;
 	double t[N], b[N], dt[N], want = (FULL + frac) * dts * fast;
-	struct slc_trace_in in = { 0 };
 	struct slc_analysis a;
 	(void)state;
 
@@ -270,14 +289,8 @@ static void test_straddle_wander(void **state)
 		dt[i] = dts;
 		b[i] = dts * (f * fast + (1 - f) * (i == FULL ? slow : native));
 	}
-	in.t_s = t;
-	in.interval_s = dt;
-	in.bytes = b;
-	in.n = N;
-	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
-	assert_true(a.has_cache);
-	if (fabs(a.cache_bytes / want - 1) > 0.005)
-		fail_msg("cache %.6g B, expected %.6g B (%+.2f%%)", a.cache_bytes, want, 100 * (a.cache_bytes / want - 1));
+	analyze_bytes(&a, t, dt, b, N);
+	assert_cache_near(&a, want, 0.005);
 	slc_analysis_free(&a);
 }
 
@@ -289,7 +302,6 @@ static void test_edge_native_trend(void **state)
 	enum { N = 400, FULL = 8 };
 	double t[N], b[N], dt[N], want = 0;
 	uint64_t r = 2;
-	struct slc_trace_in in = { 0 };
 	struct slc_analysis a;
 	(void)state;
 
@@ -302,14 +314,8 @@ static void test_edge_native_trend(void **state)
 		b[i] = 0.1 * v * (1 + 0.01 * gauss(&r));
 		if (i < FULL) want += b[i];
 	}
-	in.t_s = t;
-	in.interval_s = dt;
-	in.bytes = b;
-	in.n = N;
-	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
-	assert_true(a.has_cache);
-	if (fabs(a.cache_bytes / want - 1) > 0.002)
-		fail_msg("cache %.6g B, expected %.6g B (%+.2f%%)", a.cache_bytes, want, 100 * (a.cache_bytes / want - 1));
+	analyze_bytes(&a, t, dt, b, N);
+	assert_cache_near(&a, want, 0.002);
 	slc_analysis_free(&a);
 }
 
@@ -322,7 +328,6 @@ static void test_cache_then_drift(void **state)
 	enum { N = 1400 };
 	double t[N], b[N], dt[N];
 	uint64_t r = 1;		/* 36 of seeds 1-40 read no cache before the rule */
-	struct slc_trace_in in = { 0 };
 	struct slc_analysis a;
 	(void)state;
 
@@ -337,13 +342,8 @@ static void test_cache_then_drift(void **state)
 		dt[i] = 0.02;
 		b[i] = 0.02 * v;
 	}
-	in.t_s = t;
-	in.interval_s = dt;
-	in.bytes = b;
-	in.n = N;
-	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
-	assert_true(a.has_cache);
-	assert_true(fabs(a.cache_bytes / 4e9 - 1) < 0.01);
+	analyze_bytes(&a, t, dt, b, N);
+	assert_cache_near(&a, 4e9, 0.01);
 	slc_analysis_free(&a);
 }
 
@@ -356,7 +356,6 @@ static void test_comb_onset_in_run(void **state)
 	static double t[N], b[N], dt[N];
 	double want = 0;
 	uint64_t r = 1;
-	struct slc_trace_in in = { 0 };
 	struct slc_analysis a;
 	(void)state;
 
@@ -369,11 +368,7 @@ static void test_comb_onset_in_run(void **state)
 		b[i] = 0.02 * v;
 		if (i < ON) want += b[i];
 	}
-	in.t_s = t;
-	in.interval_s = dt;
-	in.bytes = b;
-	in.n = N;
-	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	analyze_bytes(&a, t, dt, b, N);
 	assert_true(a.has_cache);
 	if (!(fabs(a.erase_bound_start_bytes / want - 1) < 0.005))
 		fail_msg("onset %.6g B, expected %.6g B", a.erase_bound_start_bytes, want);
