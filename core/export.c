@@ -108,6 +108,8 @@ static json_t *params_json(const struct slc_segment_params *p, int *rc)
 	}
 	*rc |= set(o, "step", jstr(p->step));
 	*rc |= set(o, "workload", jstr(p->workload));
+	*rc |= set(o, "role", jstr(slc_role_name(p->role)));
+	*rc |= set(o, "role_arg", ju64(p->role_arg));
 	*rc |= set(o, "block_bytes", ju64(p->block_bytes));
 	*rc |= set(o, "queue_depth", ju64(p->queue_depth));
 	*rc |= set(o, "jobs", ju64(p->jobs));

@@ -144,7 +144,8 @@ static int make_segment(struct slc_input *in, size_t n, double interval_s, uint3
 	in->n_segments = 1;
 	seg = in->segments;
 	seg->params.step = dup_or_null("import", &rc);
-	seg->params.workload = dup_or_null("imported", &rc);
+	seg->params.workload = dup_or_null(slc_workload_name(SLC_WL_IMPORTED), &rc);
+	seg->params.role = SLC_ROLE_IMPORTED;
 	seg->params.data_pattern = dup_or_null("", &rc);
 	seg->params.clock = dup_or_null("log", &rc);
 	seg->params.interval_s = interval_s;

@@ -50,25 +50,28 @@ static void wait_stoppable(struct slc_target *t, uint64_t ns, const volatile int
 	}
 }
 
-static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_kind kind)
+static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_kind kind,
+			    enum slc_role role, uint32_t role_arg)
 {
 	struct slc_step *s = &p->step[p->n++];
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->kind = kind;
+	s->role = role;
+	s->role_arg = role_arg;
 	return s;
 }
 
 static void add_trim(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
 {
-	add(p, name, SLC_STEP_TRIM)->wait_ns = o->trim_wait_ns;
+	add(p, name, SLC_STEP_TRIM, SLC_ROLE_TRIM, 0)->wait_ns = o->trim_wait_ns;
 }
 
-static void add_job(struct slc_plan *p, const char *name, enum slc_job_kind kind, const struct slc_plan_opts *o,
-		    uint64_t max_ns, struct slc_size bytes)
+static void add_job(struct slc_plan *p, const char *name, enum slc_role role, uint32_t role_arg,
+		    enum slc_job_kind kind, const struct slc_plan_opts *o, uint64_t max_ns, struct slc_size bytes)
 {
-	struct slc_step *s = add(p, name, SLC_STEP_JOB);
+	struct slc_step *s = add(p, name, SLC_STEP_JOB, role, role_arg);
 
 	s->job.kind = kind;
 	s->job.block_bytes = kind == SLC_JOB_SEQ_WRITE ? o->seq_block_bytes : o->rand_block_bytes;
@@ -90,35 +93,36 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	if (strcmp(name, "lab") == 0) {
 		add_trim(p, "trim", o);
-		add_job(p, "seq_fill", SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
+		add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
 		add_trim(p, "trim_before_rand", o);
-		add_job(p, "rand_curve", SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
-		add(p, "idle", SLC_STEP_IDLE)->wait_ns = o->idle_ns;
-		add_job(p, "idle_burst", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+		add(p, "idle", SLC_STEP_IDLE, SLC_ROLE_IDLE, 0)->wait_ns = o->idle_ns;
+		add_job(p, "idle_burst", SLC_ROLE_IDLE_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		add_trim(p, "trim_full", o);
-		add_job(p, "trim_burst", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		add_job(p, "trim_burst", SLC_ROLE_TRIM_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 	} else if (strcmp(name, "seq") == 0) {
 		add_trim(p, "trim", o);
-		add_job(p, "seq_fill", SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
+		add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
 	} else if (strcmp(name, "rand") == 0) {
 		add_trim(p, "trim", o);
-		add_job(p, "rand_curve", SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+		add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
 	} else if (strcmp(name, "trim-response") == 0) {
 		struct slc_step *st;
 		struct slc_size twice = o->trim_bytes;
 		if (twice.capacity_multiple > 0) twice.capacity_multiple *= 2; else twice.bytes *= 2;
 		add_trim(p, "trim", o);
-		add_job(p, "fill", SLC_JOB_SEQ_WRITE, o, 0, twice);
+		add_job(p, "fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, twice);
 		/* the reads stay in the half that is not deleted */
 		for (int k = 0; k < 2; k++) {
-			add_job(p, k ? "read_after_trim" : "read_before_trim", SLC_JOB_RAND_READ, o,
+			add_job(p, k ? "read_after_trim" : "read_before_trim",
+				k ? SLC_ROLE_READ_AFTER_TRIM : SLC_ROLE_READ_BASELINE, 0, SLC_JOB_RAND_READ, o,
 				k ? o->read_ns : 5000000000ull, none);
 			st = &p->step[p->n - 1];
 			st->job.block_bytes = 4096;
 			st->job.interval_ns = 100000000ull;
 			st->offset = st->range = o->trim_bytes;
 			if (!k) {
-				st = add(p, "trim_range", SLC_STEP_TRIM);
+				st = add(p, "trim_range", SLC_STEP_TRIM, SLC_ROLE_TRIM_RANGE, 0);
 				st->bytes = o->trim_bytes;
 			}
 		}
@@ -129,7 +133,7 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 		for (size_t i = 0; i < 4; i++) {
 			char nm[32];
 			snprintf(nm, sizeof(nm), "fill_to_%u%%", pct[i]);
-			add_job(p, nm, SLC_JOB_SEQ_WRITE, o, 0, none);
+			add_job(p, nm, SLC_ROLE_FILL_TO, pct[i], SLC_JOB_SEQ_WRITE, o, 0, none);
 			st = &p->step[p->n - 1];
 			/* from the previous level to this one */
 			st->offset.capacity_multiple = i ? pct[i - 1] / 100.0 : 0;
@@ -138,38 +142,38 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 			if (!i) st->offset.capacity_multiple = 0;
 			/* let the drive settle (fold its cache) as after a real copy */
 			snprintf(nm, sizeof(nm), "settle_%u%%", pct[i]);
-			add(p, nm, SLC_STEP_IDLE)->wait_ns = o->trim_wait_ns;
+			add(p, nm, SLC_STEP_IDLE, SLC_ROLE_SETTLE, pct[i])->wait_ns = o->trim_wait_ns;
 			snprintf(nm, sizeof(nm), "burst_at_%u%%", pct[i]);
-			add_job(p, nm, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+			add_job(p, nm, SLC_ROLE_LEVEL_BURST, pct[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 			st = &p->step[p->n - 1];
 			st->job.queue_depth = 4;
 			st->offset.capacity_multiple = pct[i] / 100.0;
 			st->range.capacity_multiple = (100 - pct[i]) / 100.0;
 		}
 		add_trim(p, "trim_all", o);
-		add_job(p, "burst_after_trim", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		add_job(p, "burst_after_trim", SLC_ROLE_LEVEL_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		p->step[p->n - 1].job.queue_depth = 4;
 	} else if (strcmp(name, "compress") == 0) {
 		add_trim(p, "trim", o);
-		add_job(p, "burst_random_data", SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
+		add_job(p, "burst_random_data", SLC_ROLE_DATA_RANDOM, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
 		add_trim(p, "trim_between", o);
-		add_job(p, "burst_repeating_data", SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
+		add_job(p, "burst_repeating_data", SLC_ROLE_DATA_REPEAT, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
 		p->step[p->n - 1].job.data = SLC_DATA_REPEATING;
 	} else if (strcmp(name, "hir") == 0) {
 		static const unsigned waits_s[] = { 5, 10, 15, 25, 50 };
 		add_trim(p, "trim", o);
-		add_job(p, "saturate", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		for (size_t i = 0; i < 5; i++) {
 			char nm[32];
 			struct slc_step *st;
 			snprintf(nm, sizeof(nm), "hir_wait_%us", waits_s[i]);
-			add_job(p, nm, SLC_JOB_RAND_WRITE, o, 5000000000ull, none);
+			add_job(p, nm, SLC_ROLE_HIR_ROUNDS, waits_s[i], SLC_JOB_RAND_WRITE, o, 5000000000ull, none);
 			st = &p->step[p->n - 1];
 			st->kind = SLC_STEP_DUTY;
 			st->wait_ns = waits_s[i] * 1000000000ull;
 			st->rounds = o->hir_rounds ? o->hir_rounds : 360;
 			snprintf(nm, sizeof(nm), "saturate_after_%us", waits_s[i]);
-			add_job(p, nm, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+			add_job(p, nm, SLC_ROLE_SATURATE, waits_s[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		}
 	} else if (strcmp(name, "idle-sweep") == 0) {
 		/* trim + saturating burst + (idle + burst) per wait must fit the plan */
@@ -177,13 +181,14 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 			return slc_errf(err, errlen, -EINVAL, "the idle sweep takes 1 to %d waits",
 					(SLC_PLAN_MAX_STEPS - 2) / 2);
 		add_trim(p, "trim", o);
-		add_job(p, "saturate", SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		for (size_t i = 0; i < o->n_idle_sweep; i++) {
 			char name_buf[32];
-			snprintf(name_buf, sizeof(name_buf), "idle_%llus", (unsigned long long)(o->idle_sweep_ns[i] / 1000000000ull));
-			add(p, name_buf, SLC_STEP_IDLE)->wait_ns = o->idle_sweep_ns[i];
-			snprintf(name_buf, sizeof(name_buf), "idle_burst_%llus", (unsigned long long)(o->idle_sweep_ns[i] / 1000000000ull));
-			add_job(p, name_buf, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+			uint32_t wait_s = (uint32_t)(o->idle_sweep_ns[i] / 1000000000ull);
+			snprintf(name_buf, sizeof(name_buf), "idle_%lus", (unsigned long)wait_s);
+			add(p, name_buf, SLC_STEP_IDLE, SLC_ROLE_IDLE, wait_s)->wait_ns = o->idle_sweep_ns[i];
+			snprintf(name_buf, sizeof(name_buf), "idle_burst_%lus", (unsigned long)wait_s);
+			add_job(p, name_buf, SLC_ROLE_IDLE_BURST, wait_s, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
 		}
 	} else {
 		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response, fill-levels, compress, hir)", name);
@@ -249,13 +254,13 @@ static void on_progress(void *arg, const struct slc_progress *pr)
 
 static const char *workload_name(const struct slc_step *s)
 {
-	if (s->kind == SLC_STEP_TRIM) return "trim";
-	if (s->kind == SLC_STEP_DUTY) return "rand_write_duty";
-	if (s->kind == SLC_STEP_IDLE) return "idle";
+	if (s->kind == SLC_STEP_TRIM) return slc_workload_name(SLC_WL_TRIM);
+	if (s->kind == SLC_STEP_DUTY) return slc_workload_name(SLC_WL_RAND_WRITE_DUTY);
+	if (s->kind == SLC_STEP_IDLE) return slc_workload_name(SLC_WL_IDLE);
 	switch (s->job.kind) {
-	case SLC_JOB_SEQ_WRITE: return "seq_write";
-	case SLC_JOB_RAND_WRITE: return "rand_write";
-	default: return "rand_read";
+	case SLC_JOB_SEQ_WRITE: return slc_workload_name(SLC_WL_SEQ_WRITE);
+	case SLC_JOB_RAND_WRITE: return slc_workload_name(SLC_WL_RAND_WRITE);
+	default: return slc_workload_name(SLC_WL_RAND_READ);
 	}
 }
 
@@ -317,6 +322,8 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		if (hooks && hooks->step_begin)
 			hooks->step_begin(hooks->arg, i, p, job.max_bytes);
 		sp.step = s->name;
+		sp.role = s->role;
+		sp.role_arg = s->role_arg;
 		sp.workload = workload_name(s);
 		sp.block_bytes = IS_JOB(s) ? (job.block_bytes ? job.block_bytes :
 			(job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
@@ -344,7 +351,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			if ((rc = t->ops->discard(t, 0, len)))
 				return slc_errf(err, errlen, rc, "step %s: TRIM failed: %s", s->name, strerror(-rc));
 			if (trace) {
-				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, "trim", (double)len };
+				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };
 				slc_trace_event(trace, &ev);
 			}
 			wait_stoppable(t, s->wait_ns, stop);

@@ -747,6 +747,8 @@ static int write_params(hid_t g, const struct slc_segment_params *p, size_t inde
 	rc |= h5_put_u32(g, "index", (uint32_t)index);
 	rc |= h5_put_str(g, "step", p->step);
 	rc |= h5_put_str(g, "workload", p->workload);
+	rc |= h5_put_str(g, "role", slc_role_name(p->role));
+	rc |= h5_put_u32(g, "role_arg", p->role_arg);
 	rc |= h5_put_u32(g, "block_bytes", p->block_bytes);
 	rc |= h5_put_u32(g, "queue_depth", p->queue_depth);
 	rc |= h5_put_u32(g, "jobs", p->jobs);

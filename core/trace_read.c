@@ -258,6 +258,24 @@ static int append_note(struct slc_input *in, const char *note)
 	return 0;
 }
 
+/* The step's role: stored since roles were named, else read from its name. */
+static int read_role(hid_t g, struct slc_segment_params *p)
+{
+	char *name = NULL;
+	int r = get_str(g, "role", &name);
+
+	if (r == -ENOMEM)
+		return r;
+	p->role = r ? SLC_ROLE_UNKNOWN : slc_role_from_name(name);
+	free(name);
+	if (p->role == SLC_ROLE_UNKNOWN) {
+		p->role = slc_role_of_step(p->step, &p->role_arg);
+		return 0;
+	}
+	get_num(g, "role_arg", H5T_NATIVE_UINT32, &p->role_arg);
+	return 0;
+}
+
 static int read_params(hid_t g, struct slc_segment_params *p)
 {
 	int rc = 0;
@@ -287,7 +305,7 @@ static int read_params(hid_t g, struct slc_segment_params *p)
 	get_num(g, "idle_before_s", H5T_NATIVE_DOUBLE, &p->idle_before_s);
 	get_num(g, "seed", H5T_NATIVE_UINT64, &p->seed);
 	get_num(g, "interval_s", H5T_NATIVE_DOUBLE, &p->interval_s);
-	return rc;
+	return rc ? rc : read_role(g, p);
 }
 
 static int read_events(hid_t seg_group, struct slc_input_segment *seg, const char *segname, char *err,

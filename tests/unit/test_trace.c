@@ -42,8 +42,10 @@ static const struct slc_trace_meta meta = {
 };
 
 static const struct slc_segment_params seg_params[2] = {
-	{ "rand_curve", "rand_write", 4096, 32, 1, 0, 240057409536ull, 0, 42, "random", 1.0, "virtual", 4 },
-	{ "idle_recovery", "rand_write", 4096, 32, 1, 0, 240057409536ull, 900.0, 43, "random", 1.0, "virtual", 1 },
+	{ "rand_curve", "rand_write", 4096, 32, 1, 0, 240057409536ull, 0, 42, "random", 1.0, "virtual", 4,
+	  SLC_ROLE_CURVE, 0 },
+	{ "idle_recovery", "rand_write", 4096, 32, 1, 0, 240057409536ull, 900.0, 43, "random", 1.0, "virtual", 1,
+	  SLC_ROLE_IDLE_BURST, 30 },
 };
 
 static struct slc_sample sample_at(size_t seg, size_t i)
@@ -149,6 +151,10 @@ static void check_trace(const struct slc_input *in)
 		}
 		assert_int_equal(s->n_events, 1);
 	}
+	/* the role is stored, not read from the step name */
+	assert_int_equal(in->segments[0].params.role, SLC_ROLE_CURVE);
+	assert_int_equal(in->segments[1].params.role, SLC_ROLE_IDLE_BURST);
+	assert_int_equal(in->segments[1].params.role_arg, 30);
 	assert_string_equal(in->segments[0].events[0].kind, "cache_exhausted");
 	assert_same_double(in->segments[0].events[0].t_s, 2300.5);
 	assert_int_equal(in->segments[0].events[0].host_bytes, 2300000000ull);

@@ -8,6 +8,7 @@
 
 #include "slcscope/units.h"
 #include "slcscope/sample.h"
+#include "slcscope/vocab.h"
 #include "slcscope/sim.h"
 #include "slcscope/engine.h"
 #include "slcscope/trace.h"

@@ -21,6 +21,7 @@
 #include "slcscope/units.h"
 #include "slcscope/sample.h"
 #include "slcscope/sim.h"
+#include "slcscope/vocab.h"
 
 struct slc_trace;
 
@@ -244,6 +245,8 @@ enum slc_step_kind {
 struct slc_step {
 	char name[32];                /* "trim", "seq_fill", "rand_curve", "idle", "idle_burst", ... */
 	enum slc_step_kind kind;
+	enum slc_role role;           /* what the step is for, stored in the trace */
+	uint32_t role_arg;            /* the role's argument (slcscope/vocab.h) */
 	struct slc_job job;           /* JOB: max_bytes is resolved from @bytes at run time;
 				       * TRIM: job.offset_bytes/range_bytes, 0 = whole target */
 	struct slc_size bytes;        /* JOB: size limit; TRIM: the range from 0 (0 = all) */

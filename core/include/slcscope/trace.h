@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "slcscope/sample.h"
+#include "slcscope/vocab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,6 +65,8 @@ struct slc_segment_params {
 	double interval_s;                /* nominal sampling interval */
 	const char *clock;                /* "monotonic" or "virtual" */
 	uint32_t reap_batch;              /* queue refilled once this many completed (0: unknown) */
+	enum slc_role role;               /* what the step is for (slcscope/vocab.h) */
+	uint32_t role_arg;                /* its argument: a wait in s, a fill level in % */
 };
 
 /* struct slc_sample (one sampling interval) is in slcscope/sample.h. */
