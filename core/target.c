@@ -560,3 +560,26 @@ void slc_target_close(struct slc_target *t)
 	t->ops->close(t);
 	free(t);
 }
+
+const char *slc_target_spec(const struct slc_target *t) { return t->spec; }
+enum slc_target_kind slc_target_kind(const struct slc_target *t) { return t->kind; }
+uint64_t slc_target_capacity(const struct slc_target *t) { return t->capacity_bytes; }
+uint32_t slc_target_logical_block(const struct slc_target *t) { return t->logical_block_bytes; }
+uint64_t slc_target_now_ns(struct slc_target *t) { return t->ops->now_ns(t); }
+int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len) { return t->ops->discard(t, offset, len); }
+void slc_target_idle(struct slc_target *t, uint64_t until_ns) { t->ops->idle(t, until_ns); }
+struct slc_sim *slc_target_sim(struct slc_target *t) { return t->kind == SLC_TARGET_SIM ? t->sim : NULL; }
+
+unsigned slc_target_caps(const struct slc_target *t)
+{
+	switch (t->kind) {
+	case SLC_TARGET_SIM:
+		return SLC_TARGET_CAP_VIRTUAL_CLOCK | SLC_TARGET_CAP_EVENTS | SLC_TARGET_CAP_COUNTERS;
+	case SLC_TARGET_NULL:
+		return SLC_TARGET_CAP_NO_IO;
+	case SLC_TARGET_BLOCKDEV:
+		return SLC_TARGET_CAP_DESTROYS_DATA;
+	default:
+		return 0;
+	}
+}

@@ -112,6 +112,29 @@ int slc_target_from_sim(struct slc_target **out, struct slc_sim *sim, const char
 /** slc_target_close() - close and free; NULL is allowed. */
 void slc_target_close(struct slc_target *t);
 
+/* What a target can do, for the run and the probes (slc_target_caps()). */
+enum {
+	SLC_TARGET_CAP_VIRTUAL_CLOCK = 1u << 0, /* its clock is a model's, not the wall clock */
+	SLC_TARGET_CAP_EVENTS = 1u << 1,        /* reports ground-truth events (slc_target_events()) */
+	SLC_TARGET_CAP_COUNTERS = 1u << 2,      /* counts host and NAND writes (slc_target_counters()) */
+	SLC_TARGET_CAP_NO_IO = 1u << 3,         /* completes commands without doing them (null:) */
+	SLC_TARGET_CAP_DESTROYS_DATA = 1u << 4, /* writes what a user may still need (block devices) */
+};
+
+/* What the run and the probes need to know of an open target. */
+const char *slc_target_spec(const struct slc_target *t);            /* as given */
+enum slc_target_kind slc_target_kind(const struct slc_target *t);
+unsigned slc_target_caps(const struct slc_target *t);               /* SLC_TARGET_CAP_* */
+uint64_t slc_target_capacity(const struct slc_target *t);           /* bytes */
+uint32_t slc_target_logical_block(const struct slc_target *t);      /* bytes; 0 when unknown */
+uint64_t slc_target_now_ns(struct slc_target *t);                   /* the target's clock */
+/** slc_target_discard() - TRIM @len bytes at @offset; 0 or -errno. */
+int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len);
+/** slc_target_idle() - do nothing until @until_ns on the target's clock. */
+void slc_target_idle(struct slc_target *t, uint64_t until_ns);
+/** slc_target_sim() - the simulated drive behind a sim: target, else NULL (borrowed). */
+struct slc_sim *slc_target_sim(struct slc_target *t);
+
 /**
  * slc_blockdev_check() - the safety checks for writing block device @path:
  * whether it is mounted, has holders, partitions, or a partition table or
