@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "slcscope/core.h"
+#include "slcscope/session.h"
 #include "cli.h"
 
 int cli_parse_uint(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
@@ -52,4 +52,13 @@ int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns)
 	if (!rc && *out_ns < 10000000ull)
 		return cli_usage(cmd, "--interval: the shortest interval is 10ms");
 	return rc;
+}
+
+int cli_load(struct slc_session *x, const char *cmd, const char *path, long only, const struct slc_cpd_opts *opts)
+{
+	char err[512];
+
+	if (slc_session_load(x, path, only, opts, err, sizeof(err)))
+		return cli_fail(cmd, "%s", err);
+	return CLI_OK;
 }

@@ -49,6 +49,15 @@ int cli_parse_block(const char *cmd, const char *opt, const char *arg, uint32_t 
 int cli_parse_duration(const char *cmd, const char *opt, const char *arg, uint64_t *out_ns);
 int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns);
 
+struct slc_session;
+struct slc_cpd_opts;
+
+/*
+ * cli_load() - slc_session_load() for command @cmd: 0, or the reason
+ * printed as "slcscope CMD: reason" and CLI_FAIL.
+ */
+int cli_load(struct slc_session *x, const char *cmd, const char *path, long only, const struct slc_cpd_opts *opts);
+
 /*
  * cli_is_help() - true when @arg is -h or --help; every command checks its
  * arguments with it before anything else.

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_input.h"
-#include "curve_plot.h"
+#include "slcscope/session.h"
 #include "cli.h"
 
 static void analyze_help(FILE *out)
@@ -44,7 +43,7 @@ static const char *kind_label(const struct slc_phase *p, char *buf, size_t len)
 	return buf;
 }
 
-static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system u)
+static void print_table(FILE *f, const struct slc_session *x, enum slc_unit_system u)
 {
 	char a[32], b[32], c[32], d[32], e[32], g[32], k[32];
 
@@ -73,7 +72,7 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 			fprintf(f, "  erase-bound from %.1f s, %s written\n", an->erase_bound_start_s,
 				slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
 		{
-			const struct analyzed_drive *dr = &x->drive[i];
+			const struct slc_session_drive *dr = &x->drive[i];
 			if (isfinite(dr->wa))
 				fprintf(f, "  drive counters: %s host, %s NAND: write amplification %.2f\n",
 					slc_format_bytes(a, sizeof(a), dr->host_bytes, u),
@@ -116,7 +115,7 @@ static void print_table(FILE *f, const struct analyzed *x, enum slc_unit_system 
 		else
 			fprintf(f, "  SNIA steady state: not reached\n");
 	}
-	analyzed_print_experiments(f, x, u);
+	slc_session_print_experiments(f, x, u);
 }
 
 static int parse_penalty(struct slc_cpd_opts *o, const char *arg)
@@ -145,7 +144,7 @@ static int cmd_analyze(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slc_cpd_opts co;
-	struct analyzed x = { 0 };
+	struct slc_session x = { 0 };
 	const char *out = NULL;
 	long only = -1;
 	int opt, json = 0, store = 0, rc = CLI_OK;
@@ -178,10 +177,10 @@ static int cmd_analyze(int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage("analyze", optind >= argc ? "needs an INPUT (trace, fio log or CSV)" : "takes one INPUT");
 	x.allow_no_curve = 1;
-	if ((rc = analyzed_load(&x, "analyze", argv[optind], only, &co)))
+	if ((rc = cli_load(&x, "analyze", argv[optind], only, &co)))
 		return rc;
-	if ((json || store) && (rc = analyzed_json(&text, &x))) {
-		analyzed_free(&x);
+	if ((json || store) && (rc = slc_session_json(&text, &x))) {
+		slc_session_free(&x);
 		return cli_fail("analyze", "cannot build the JSON: %s", strerror(-rc));
 	}
 	if (out && !(f = fopen(out, "we"))) {
@@ -209,7 +208,7 @@ static int cmd_analyze(int argc, char **argv)
 	}
 done:
 	free(text);
-	analyzed_free(&x);
+	slc_session_free(&x);
 	return rc;
 }
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve_plot.h"
+#include "slcscope/session.h"
 #include "cli.h"
 
 static void plot_help(FILE *out)
@@ -59,8 +59,8 @@ static int cmd_plot(int argc, char **argv)
 		{ "height", required_argument, NULL, O_H }, { "kind", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct curve_opts co = { 0 };
-	struct analyzed *xs = NULL;
+	struct slc_figure_opts co = { 0 };
+	struct slc_session *xs = NULL;
 	const char *out = NULL;
 	long seg = -1;
 	size_t n = 0, k = 0;
@@ -126,22 +126,22 @@ static int cmd_plot(int argc, char **argv)
 	if (!xs)
 		return cli_fail("plot", "out of memory");
 	for (k = 0; k < n; k++)
-		if ((rc = analyzed_load(&xs[k], "plot", argv[optind + (int)k], seg, NULL)))
+		if ((rc = cli_load(&xs[k], "plot", argv[optind + (int)k], seg, NULL)))
 			goto out;
 	if (kind == K_CURVE)
-		rc = curve_plot(out, &xs[0], 0, &co, err, sizeof(err));
+		rc = slc_figure_curve(out, &xs[0], 0, &co, err, sizeof(err));
 	else if (kind == K_LATENCY)
-		rc = latency_plot(out, &xs[0], 0, &co, err, sizeof(err));
+		rc = slc_figure_latency(out, &xs[0], 0, &co, err, sizeof(err));
 	else if (kind == K_RECOVERY)
-		rc = recovery_plot(out, &xs[0], &co, err, sizeof(err));
+		rc = slc_figure_recovery(out, &xs[0], &co, err, sizeof(err));
 	else if (kind == K_IDLE)
-		rc = idle_recovery_plot(out, &xs[0], &co, err, sizeof(err));
+		rc = slc_figure_idle_recovery(out, &xs[0], &co, err, sizeof(err));
 	else
-		rc = curve_plot_many(out, xs, n, &co, err, sizeof(err));
+		rc = slc_figure_compare(out, xs, n, &co, err, sizeof(err));
 	rc = rc ? cli_fail("plot", "%s", err) : CLI_OK;
 out:
 	for (size_t i = 0; i < k; i++)
-		analyzed_free(&xs[i]);
+		slc_session_free(&xs[i]);
 	free(xs);
 	return rc;
 }

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "slcscope/session.h"
 #include "cli.h"
-#include "report.h"
 
 static void report_help(FILE *out)
 {
@@ -30,8 +30,9 @@ static int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "binary", no_argument, NULL, O_BINARY },
 		{ "quiet", no_argument, NULL, O_QUIET }, { NULL, 0, NULL, 0 },
 	};
-	struct analyzed x = { 0 };
+	struct slc_session x = { 0 };
 	const char *dir = NULL;
+	char err[512];
 	int opt, binary = 0, quiet = 0, rc;
 
 	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
@@ -46,10 +47,11 @@ static int cmd_report(int argc, char **argv)
 		return cli_usage("report", optind >= argc ? "needs an INPUT" : "takes one INPUT");
 	if (!dir)
 		return cli_usage("report", "needs -o DIR");
-	if ((rc = analyzed_load(&x, "report", argv[optind], -1, NULL)))
+	if ((rc = cli_load(&x, "report", argv[optind], -1, NULL)))
 		return rc;
-	rc = report_write("report", dir, &x, binary, quiet);
-	analyzed_free(&x);
+	if ((rc = slc_report_write(dir, &x, binary, quiet ? NULL : stderr, err, sizeof(err))))
+		cli_fail("report", "%s", err);
+	slc_session_free(&x);
 	return rc ? CLI_FAIL : CLI_OK;
 }
 

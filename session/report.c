@@ -10,9 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "curve_plot.h"
-#include "report.h"
+#include "slcscope/session.h"
 
 static int path_in(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -24,7 +22,7 @@ static void num(FILE *f, double v)
 	if (isfinite(v)) fprintf(f, "%.17g", v);
 }
 
-static int write_phases_csv(const char *path, const struct analyzed *x)
+static int write_phases_csv(const char *path, const struct slc_session *x)
 {
 	FILE *f = fopen(path, "we");
 
@@ -57,7 +55,7 @@ static int write_text(const char *path, const char *text)
 }
 
 /* The Markdown summary: what an article needs, figures with units. */
-static void summary(FILE *f, const struct analyzed *x, enum slc_unit_system u, int html)
+static void summary(FILE *f, const struct slc_session *x, enum slc_unit_system u, int html)
 {
 	char a[32], b[32], c[32];
 	const char *title = x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model :
@@ -75,7 +73,7 @@ static void summary(FILE *f, const struct analyzed *x, enum slc_unit_system u, i
 
 		fprintf(f, html ? "<h2>%s</h2>\n<p>" : "\n## %s\n\n", s->params.step && s->params.step[0] ? s->params.step : "write curve");
 		if (s->params.block_bytes)
-			fprintf(f, "%s %s writes at queue depth %u. ", strcmp(s->params.workload, "seq_write") ? "Random" : "Sequential",
+			fprintf(f, "%s %s writes at queue depth %u. ", slc_workload_from_name(s->params.workload) != SLC_WL_SEQ_WRITE ? "Random" : "Sequential",
 				slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth);
 		if (an->has_cache)
 			fprintf(f, html ? "SLC cache: <b>%s</b> at %s. " : "SLC cache: **%s** at %s. ",
@@ -173,100 +171,143 @@ static int inline_svg(FILE *f, const char *path, int fig)
 	return 0;
 }
 
-int report_write(const char *cmd, const char *dir, const struct analyzed *x, int binary, int quiet)
+/* "wrote PATH" on the log, when there is one. */
+static void wrote(FILE *log, const char *path)
 {
-	enum slc_unit_system u = binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
-	char path[4096], err[512], *json = NULL, recovery_svg[4096] = "";
-	char (*svgs)[4096] = calloc(x->n, sizeof(*svgs));
-	FILE *f;
-	int rc = 0;
+	if (log)
+		fprintf(log, "wrote %s\n", path);
+}
 
-	if (!svgs)
-		return cli_fail(cmd, "out of memory");
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		rc = cli_fail(cmd, "cannot create '%s': %s", dir, strerror(errno));
-		goto out;
-	}
-	if ((rc = analyzed_json(&json, x)) || path_in(path, sizeof(path), dir, "phases.json") ||
+/* phases.json, phases.csv and samples.csv. */
+static int write_data(const char *dir, const struct slc_session *x, FILE *log, char *err, size_t errlen)
+{
+	char path[4096], *json = NULL;
+	FILE *f;
+	int rc;
+
+	if ((rc = slc_session_json(&json, x)) || path_in(path, sizeof(path), dir, "phases.json") ||
 	    (rc = write_text(path, json))) {
-		rc = cli_fail(cmd, "%s/phases.json: %s", dir, strerror(rc < 0 ? -rc : ENAMETOOLONG));
-		goto out;
+		free(json);
+		return slc_errf(err, errlen, -EIO, "%s/phases.json: %s", dir, strerror(rc < 0 ? -rc : ENAMETOOLONG));
 	}
-	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	free(json);
+	wrote(log, path);
 	path_in(path, sizeof(path), dir, "phases.csv");
-	if ((rc = write_phases_csv(path, x))) {
-		rc = cli_fail(cmd, "%s: %s", path, strerror(-rc));
-		goto out;
-	}
-	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	if ((rc = write_phases_csv(path, x)))
+		return slc_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	wrote(log, path);
 	path_in(path, sizeof(path), dir, "samples.csv");
-	if (!(f = fopen(path, "we")) || slc_input_export_csv(x->in, f) || fclose(f)) {
-		rc = cli_fail(cmd, "%s: cannot write", path);
-		goto out;
-	}
-	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	if (!(f = fopen(path, "we")) || slc_input_export_csv(x->in, f) || fclose(f))
+		return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
+	wrote(log, path);
+	return 0;
+}
+
+/* Every write curve as SVG and PNG (@svgs: the SVGs' paths, for the page), latency graphs. */
+static int write_curves(const char *dir, const struct slc_session *x, int binary, char (*svgs)[4096], FILE *log,
+			char *err, size_t errlen)
+{
+	char path[4096], ferr[512];
+	int rc;
+
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		struct curve_opts co = { .binary = binary };
+		struct slc_figure_opts co = { .binary = binary };
 		const char *step = s->params.step && s->params.step[0] ? s->params.step : "curve";
 		/* the reviews draw 4 KiB random curves in IOPS */
-		co.y_iops = s->params.block_bytes && s->params.block_bytes <= 16384 && strcmp(s->params.workload, "seq_write");
+		co.y_iops = s->params.block_bytes && s->params.block_bytes <= 16384 &&
+			    slc_workload_from_name(s->params.workload) != SLC_WL_SEQ_WRITE;
 		for (int k = 0; k < 2; k++) {
 			char name[256];
 			snprintf(name, sizeof(name), "curve-%zu-%s.%s", x->seg[i], step, k ? "png" : "svg");
 			path_in(path, sizeof(path), dir, name);
-			if ((rc = curve_plot(path, x, (long)i, &co, err, sizeof(err)))) {
-				rc = cli_fail(cmd, "%s", err);
-				goto out;
-			}
+			if ((rc = slc_figure_curve(path, x, (long)i, &co, ferr, sizeof(ferr))))
+				return slc_errf(err, errlen, rc, "%s", ferr);
 			if (!k) snprintf(svgs[i], sizeof(svgs[i]), "%s", path);
-			if (!quiet) fprintf(stderr, "wrote %s\n", path);
+			wrote(log, path);
 		}
 	}
-	/* latency of every curve that has it, and the recovery chart of the bursts */
+	/* latency of every curve that has it */
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		struct curve_opts co = { .binary = binary };
+		struct slc_figure_opts co = { .binary = binary };
 		char name[256];
 		snprintf(name, sizeof(name), "latency-%zu-%s.png", x->seg[i], s->params.step && s->params.step[0] ? s->params.step : "curve");
 		path_in(path, sizeof(path), dir, name);
-		if (latency_plot(path, x, (long)i, &co, err, sizeof(err)) == 0 && !quiet)
-			fprintf(stderr, "wrote %s\n", path);
+		if (slc_figure_latency(path, x, (long)i, &co, ferr, sizeof(ferr)) == 0)
+			wrote(log, path);
 	}
-	{
-		struct curve_opts co = { .binary = binary };
-		path_in(path, sizeof(path), dir, "recovery.svg");
-		if (recovery_plot(path, x, &co, err, sizeof(err)) == 0) {
-			snprintf(recovery_svg, sizeof(recovery_svg), "%s", path);
-			if (!quiet) fprintf(stderr, "wrote %s\n", path);
-			path_in(path, sizeof(path), dir, "recovery.png");
-			if (recovery_plot(path, x, &co, err, sizeof(err)) == 0 && !quiet)
-				fprintf(stderr, "wrote %s\n", path);
-		}
+	return 0;
+}
+
+/* The recovery chart of the bursts (its SVG's path in @recovery_svg) and the idle sweep's. */
+static void write_recovery(const char *dir, const struct slc_session *x, int binary, char *recovery_svg, FILE *log)
+{
+	struct slc_figure_opts co = { .binary = binary };
+	char path[4096], ferr[512];
+
+	path_in(path, sizeof(path), dir, "recovery.svg");
+	if (slc_figure_recovery(path, x, &co, ferr, sizeof(ferr)) == 0) {
+		snprintf(recovery_svg, 4096, "%s", path);
+		wrote(log, path);
+		path_in(path, sizeof(path), dir, "recovery.png");
+		if (slc_figure_recovery(path, x, &co, ferr, sizeof(ferr)) == 0)
+			wrote(log, path);
 	}
-	{
-		struct curve_opts co = { .binary = binary };
-		path_in(path, sizeof(path), dir, "idle-recovery.png");
-		if (idle_recovery_plot(path, x, &co, err, sizeof(err)) == 0 && !quiet)
-			fprintf(stderr, "wrote %s\n", path);
-	}
+	path_in(path, sizeof(path), dir, "idle-recovery.png");
+	if (slc_figure_idle_recovery(path, x, &co, ferr, sizeof(ferr)) == 0)
+		wrote(log, path);
+}
+
+static int write_summary_md(const char *dir, const struct slc_session *x, enum slc_unit_system u, FILE *log,
+			    char *err, size_t errlen)
+{
+	char path[4096];
+	FILE *f;
+
 	path_in(path, sizeof(path), dir, "summary.md");
-	if (!(f = fopen(path, "we"))) {
-		rc = cli_fail(cmd, "%s: %s", path, strerror(errno));
-		goto out;
-	}
+	if (!(f = fopen(path, "we")))
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	summary(f, x, u, 0);
-	analyzed_print_experiments(f, x, u);
-	if (fclose(f)) {
-		rc = cli_fail(cmd, "%s: cannot write", path);
-		goto out;
+	slc_session_print_experiments(f, x, u);
+	if (fclose(f))
+		return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
+	wrote(log, path);
+	return 0;
+}
+
+/* The experiments' figures, as plain text in the page. */
+static void html_experiments(FILE *f, const struct slc_session *x, enum slc_unit_system u)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	slc_session_print_experiments(m, x, u);
+	fclose(m);
+	if (text && len) {
+		fprintf(f, "<pre>");
+		for (const char *c = text; *c; c++) {
+			if (*c == '<') fputs("&lt;", f);
+			else if (*c == '&') fputs("&amp;", f);
+			else fputc(*c, f);
+		}
+		fprintf(f, "</pre>\n");
 	}
-	if (!quiet) fprintf(stderr, "wrote %s\n", path);
+	free(text);
+}
+
+static int write_index_html(const char *dir, const struct slc_session *x, enum slc_unit_system u,
+			    char (*svgs)[4096], const char *recovery_svg, FILE *log, char *err, size_t errlen)
+{
+	char path[4096];
+	FILE *f;
+
 	path_in(path, sizeof(path), dir, "index.html");
-	if (!(f = fopen(path, "we"))) {
-		rc = cli_fail(cmd, "%s: %s", path, strerror(errno));
-		goto out;
-	}
+	if (!(f = fopen(path, "we")))
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>slcscope report</title>\n"
 		"<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1240px;margin:2em auto;color:#222}"
 		"table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
@@ -274,26 +315,7 @@ int report_write(const char *cmd, const char *dir, const struct analyzed *x, int
 	fprintf(f, "<h1>%s</h1>\n<p>Source: <code>%s</code>. Files: phases.json, phases.csv, samples.csv, summary.md.</p>\n",
 		x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source, x->in->source);
 	summary(f, x, u, 1);
-	{
-		/* the experiments' figures, as plain text in the page */
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&text, &len);
-		if (m) {
-			analyzed_print_experiments(m, x, u);
-			fclose(m);
-			if (text && len) {
-				fprintf(f, "<pre>");
-				for (const char *c = text; *c; c++) {
-					if (*c == '<') fputs("&lt;", f);
-					else if (*c == '&') fputs("&amp;", f);
-					else fputc(*c, f);
-				}
-				fprintf(f, "</pre>\n");
-			}
-			free(text);
-		}
-	}
+	html_experiments(f, x, u);
 	for (size_t i = 0; i < x->n; i++) {
 		fprintf(f, "<figure>\n");
 		inline_svg(f, svgs[i], (int)i);
@@ -305,14 +327,28 @@ int report_write(const char *cmd, const char *dir, const struct analyzed *x, int
 		fprintf(f, "</figure>\n");
 	}
 	fprintf(f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
-	if (fclose(f)) {
-		rc = cli_fail(cmd, "%s: cannot write", path);
-		goto out;
+	if (fclose(f))
+		return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
+	wrote(log, path);
+	return 0;
+}
+
+int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen)
+{
+	enum slc_unit_system u = binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
+	char recovery_svg[4096] = "";
+	char (*svgs)[4096] = calloc(x->n + 1, sizeof(*svgs));
+	int rc;
+
+	if (!svgs)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		rc = slc_errf(err, errlen, -errno, "cannot create '%s': %s", dir, strerror(errno));
+	else if (!(rc = write_data(dir, x, log, err, errlen)) && !(rc = write_curves(dir, x, binary, svgs, log, err, errlen))) {
+		write_recovery(dir, x, binary, recovery_svg, log);
+		if (!(rc = write_summary_md(dir, x, u, log, err, errlen)))
+			rc = write_index_html(dir, x, u, svgs, recovery_svg, log, err, errlen);
 	}
-	if (!quiet) fprintf(stderr, "wrote %s\n", path);
-	rc = 0;
-out:
-	free(json);
 	free(svgs);
 	return rc;
 }

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The figures of an analysed session: write curves, latency, recovery,
+ * idle recovery, comparisons (drawn by the analysis library's plotter).
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve_plot.h"
+#include "slcscope/session.h"
 
 struct owned {
 	double *x, *y;
@@ -13,8 +17,8 @@ struct owned {
 };
 
 /* Fill @sr (and the arrays in @o) for analysed segment @i of @x. */
-static int make_series(struct slc_plot_series *sr, struct owned *o, const struct analyzed *x, size_t i,
-		       const struct curve_opts *opt)
+static int make_series(struct slc_plot_series *sr, struct owned *o, const struct slc_session *x, size_t i,
+		       const struct slc_figure_opts *opt)
 {
 	const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 	size_t n = s->n_samples;
@@ -47,7 +51,7 @@ static const char *phase_name(enum slc_phase_kind k)
 	}
 }
 
-static void axis_labels(struct slc_plot_spec *sp, const struct curve_opts *o)
+static void axis_labels(struct slc_plot_spec *sp, const struct slc_figure_opts *o)
 {
 	sp->x_scale = o->x_time ? 1 : (o->binary ? 1073741824.0 : 1e9);
 	sp->xlabel = o->x_time ? "time (s)" : (o->binary ? "data written (GiB)" : "data written (GB)");
@@ -55,7 +59,7 @@ static void axis_labels(struct slc_plot_spec *sp, const struct curve_opts *o)
 	sp->ylabel = o->y_iops ? "thousand IOPS" : (o->binary ? "write speed (MiB/s)" : "write speed (MB/s)");
 }
 
-int curve_plot(const char *path, const struct analyzed *x, long k, const struct curve_opts *o,
+int slc_figure_curve(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 	       char *err, size_t errlen)
 {
 	struct slc_plot_spec sp = { 0 };
@@ -106,7 +110,7 @@ int curve_plot(const char *path, const struct analyzed *x, long k, const struct 
 		 x->in->meta.device_model : (x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source));
 	if (s->params.block_bytes)
 		snprintf(sub, sizeof(sub), "%s %s writes, QD%u, %s; every %s sample a dot",
-			 strcmp(s->params.workload, "seq_write") == 0 ? "sequential" : "random",
+			 slc_workload_from_name(s->params.workload) == SLC_WL_SEQ_WRITE ? "sequential" : "random",
 			 slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth,
 			 s->params.step, slc_format_duration(b, sizeof(b), (uint64_t)(s->params.interval_s * 1e9)));
 	else
@@ -126,7 +130,7 @@ int curve_plot(const char *path, const struct analyzed *x, long k, const struct 
 	return rc;
 }
 
-int curve_plot_many(const char *path, const struct analyzed *xs, size_t n, const struct curve_opts *o,
+int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 		    char *err, size_t errlen)
 {
 	struct slc_plot_spec sp = { 0 };
@@ -140,7 +144,7 @@ int curve_plot_many(const char *path, const struct analyzed *xs, size_t n, const
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct analyzed *x = &xs[i];
+		const struct slc_session *x = &xs[i];
 		const struct slc_input_segment *s = &x->in->segments[x->seg[0]];
 		char a[32];
 		if (o->y_iops && !s->params.block_bytes) {
@@ -179,7 +183,7 @@ out:
 	return rc;
 }
 
-int latency_plot(const char *path, const struct analyzed *x, long k, const struct curve_opts *o,
+int slc_figure_latency(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 		 char *err, size_t errlen)
 {
 	static const char *const names[4] = { "p50", "p99", "p99.9", "max" };
@@ -222,13 +226,14 @@ int latency_plot(const char *path, const struct analyzed *x, long k, const struc
 	return slc_plot_write(path, &sp, err, errlen);
 }
 
-int recovery_plot(const char *path, const struct analyzed *x, const struct curve_opts *o,
+int slc_figure_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 		  char *err, size_t errlen)
 {
 	struct slc_bar_group g[16];
 	char labels[16][64], title[512];
 	struct slc_bar_spec bs = { 0 };
 	const char *wl;
+	enum slc_workload wk;
 	size_t ref = SIZE_MAX, n = 0;
 
 	/* the bursts are the curves after the first one of their workload */
@@ -236,11 +241,12 @@ int recovery_plot(const char *path, const struct analyzed *x, const struct curve
 		return snprintf(err, errlen, "%s has one write curve: no recovery to show "
 				"(the lab plan's bursts after idle and after TRIM)", x->in->source), -EINVAL;
 	wl = x->in->segments[x->seg[x->n - 1]].params.workload;
+	wk = slc_workload_from_name(wl);
 	for (size_t i = 0; i < x->n && n < 16; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_recovery r;
 		char d[32];
-		if (!wl || !s->params.workload || strcmp(s->params.workload, wl))
+		if (!wl || !s->params.workload || slc_workload_from_name(s->params.workload) != wk)
 			continue;
 		if (ref == SIZE_MAX)
 			ref = i;
@@ -248,7 +254,7 @@ int recovery_plot(const char *path, const struct analyzed *x, const struct curve
 			continue;
 		if (i == ref)
 			snprintf(labels[n], sizeof(labels[n]), "fresh (%s)", s->params.step);
-		else if (s->params.step && strstr(s->params.step, "trim"))
+		else if (slc_role_after_trim(s->params.role, s->params.role_arg))
 			snprintf(labels[n], sizeof(labels[n]), "after TRIM");
 		else
 			snprintf(labels[n], sizeof(labels[n]), "after %s idle",
@@ -273,41 +279,14 @@ int recovery_plot(const char *path, const struct analyzed *x, const struct curve
 	return slc_plot_bars(path, &bs, err, errlen);
 }
 
-int idle_recovery_points(const struct analyzed *x, double *idle_s, double *cache_bytes, size_t max,
-			 double *fresh_bytes)
-{
-	size_t n = 0, ref = SIZE_MAX;
-
-	*fresh_bytes = NAN;
-	for (size_t i = 0; i < x->n; i++) {
-		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		struct slc_recovery r;
-		if (!s->params.step || strcmp(s->params.workload, "rand_write"))
-			continue;
-		if (ref == SIZE_MAX) {
-			ref = i;
-			*fresh_bytes = x->a[i].has_cache ? x->a[i].cache_bytes : 0;
-			continue;
-		}
-		if (strncmp(s->params.step, "idle_burst", 10) || !(s->params.idle_before_s > 0) || n == max)
-			continue;
-		if (slc_recovery(&r, &x->a[ref], &x->a[i]))
-			continue;
-		idle_s[n] = s->params.idle_before_s;
-		cache_bytes[n] = r.cache_bytes;
-		n++;
-	}
-	return (int)n;
-}
-
-int idle_recovery_plot(const char *path, const struct analyzed *x, const struct curve_opts *o,
+int slc_figure_idle_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 		       char *err, size_t errlen)
 {
 	double t[16], c[16], fresh, ref[2], rt[2];
 	struct slc_plot_series sr[2];
 	struct slc_plot_spec sp = { 0 };
 	char title[512];
-	int n = idle_recovery_points(x, t, c, 16, &fresh);
+	int n = slc_session_idle_recovery(x, t, c, 16, &fresh);
 
 	if (n < 2)
 		return snprintf(err, errlen, "%s has fewer than two bursts after different idle times "
@@ -330,19 +309,4 @@ int idle_recovery_plot(const char *path, const struct analyzed *x, const struct 
 	sp.series = sr;
 	sp.n_series = isfinite(fresh) && fresh > 0 ? 2 : 1;
 	return slc_plot_write(path, &sp, err, errlen);
-}
-
-double idle_fold_rate_bps(const double *idle_s, const double *cache_bytes, size_t n, double fresh_bytes)
-{
-	double sxy = 0, sxx = 0;
-
-	/* least squares through the origin over the waits that did not yet
-	 * bring the whole cache back: the slope is the folding rate */
-	for (size_t i = 0; i < n; i++) {
-		if (isfinite(fresh_bytes) && fresh_bytes > 0 && cache_bytes[i] >= 0.9 * fresh_bytes)
-			continue;
-		sxy += idle_s[i] * cache_bytes[i];
-		sxx += idle_s[i] * idle_s[i];
-	}
-	return sxx > 0 ? sxy / sxx : NAN;
 }

@@ -1,24 +1,27 @@
 // SPDX-License-Identifier: MIT
+/*
+ * An analysed session: an input loaded, its write curves analysed, the
+ * drive's own evidence (counters, temperature) attached to each, and the
+ * phases document.
+ */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_input.h"
-#include "cli.h"
-#include "curve_plot.h"
-#include <stdio.h>
+#include "slcscope/session.h"
 
-int analyzed_is_curve(const struct slc_input_segment *s)
+int slc_session_is_curve(const struct slc_input_segment *s)
 {
-	const char *w = s->params.workload ? s->params.workload : "";
+	enum slc_workload w = slc_workload_from_name(s->params.workload);
 
-	return s->n_samples >= 2 && strcmp(w, "trim") && strcmp(w, "idle") && strcmp(w, "rand_read") &&
-	       strcmp(w, "rand_write_duty");
+	return s->n_samples >= 2 && w != SLC_WL_TRIM && w != SLC_WL_IDLE && w != SLC_WL_RAND_READ &&
+	       w != SLC_WL_RAND_WRITE_DUTY;
 }
 
-void analyzed_free(struct analyzed *x)
+void slc_session_free(struct slc_session *x)
 {
 	for (size_t i = 0; i < x->n; i++) {
 		slc_analysis_free(&x->a[i]);
@@ -58,28 +61,30 @@ static void snap_health(const char *json_text, struct snap_figures *f)
  * counters before and after it, the readings during it; relabel throttling
  * and work out the write amplification of the segment and of each phase.
  */
-static int drive_evidence(struct analyzed *x, size_t k, size_t si)
+static int drive_evidence(struct slc_session *x, size_t k, size_t si)
 {
 	const struct slc_input *in = x->in;
 	const struct slc_input_segment *s = &in->segments[si];
-	struct analyzed_drive *d = &x->drive[k];
+	struct slc_session_drive *d = &x->drive[k];
 	struct slc_analysis *a = &x->a[k];
 	struct snap_figures before = { NAN, NAN, NAN }, after = { NAN, NAN, NAN }, ident = { NAN, NAN, NAN };
 	double *tt = NULL, *tc = NULL, *mt = NULL, *mv = NULL, *ct = NULL, *ch = NULL, *cn = NULL;
 	size_t nt = 0, nm = 0, nc = 0, nh = 0;
 	int rc = 0;
 
-	*d = (struct analyzed_drive){ .host_bytes = NAN, .nand_bytes = NAN, .wa = NAN, .cache_wa = NAN,
+	*d = (struct slc_session_drive){ .host_bytes = NAN, .nand_bytes = NAN, .wa = NAN, .cache_wa = NAN,
 				      .slc_flash_bytes = NAN, .warn_c = NAN, .max_temp_c = NAN };
 	for (size_t i = 0; i < in->n_snapshots; i++) {
 		const struct slc_input_snapshot *sn = &in->snapshots[i];
+		enum slc_snapshot_kind kind;
 		if (!sn->kind || !sn->json_text)
 			continue;
-		if (sn->segment < 0 && !strcmp(sn->kind, "identity"))
+		kind = slc_snapshot_kind_from_name(sn->kind);
+		if (sn->segment < 0 && kind == SLC_SNAP_IDENTITY)
 			snap_health(sn->json_text, &ident);
-		else if (sn->segment == (long)si && !strcmp(sn->kind, "health_before"))
+		else if (sn->segment == (long)si && kind == SLC_SNAP_HEALTH_BEFORE)
 			snap_health(sn->json_text, &before);
-		else if (sn->segment == (long)si && !strcmp(sn->kind, "health_after"))
+		else if (sn->segment == (long)si && kind == SLC_SNAP_HEALTH_AFTER)
 			snap_health(sn->json_text, &after);
 	}
 	d->warn_c = isfinite(before.warn_c) ? before.warn_c : ident.warn_c;
@@ -112,14 +117,16 @@ static int drive_evidence(struct analyzed *x, size_t k, size_t si)
 	/* counters come as pairs of events at the same time */
 	for (size_t i = 0; i < s->n_events; i++) {
 		const struct slc_event *e = &s->events[i];
+		enum slc_event_kind kind;
 		if (!e->kind) continue;
-		if (!strcmp(e->kind, "thermal_transitions")) {
+		kind = slc_event_kind_from_name(e->kind);
+		if (kind == SLC_EVK_THERMAL_TRANSITIONS) {
 			mt[nm] = e->t_s;
 			mv[nm++] = e->value;
-		} else if (!strcmp(e->kind, "smart_host_bytes")) {
+		} else if (kind == SLC_EVK_SMART_HOST_BYTES) {
 			ct[nc] = e->t_s;
 			ch[nc++] = e->value;
-		} else if (!strcmp(e->kind, "smart_nand_bytes") && nh < nc && ct[nh] == e->t_s) {
+		} else if (kind == SLC_EVK_SMART_NAND_BYTES && nh < nc && ct[nh] == e->t_s) {
 			cn[nh++] = e->value;
 		}
 	}
@@ -152,40 +159,50 @@ out:
 	return rc;
 }
 
-int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long only,
-		  const struct slc_cpd_opts *opts)
+/* An input of reads only (trim-response on a fast fill) still has something to say. */
+static int has_reads(const struct slc_input *in)
 {
-	char err[512];
+	for (size_t i = 0; i < in->n_segments; i++)
+		if (slc_workload_from_name(in->segments[i].params.workload) == SLC_WL_RAND_READ &&
+		    in->segments[i].n_samples > 0)
+			return 1;
+	return 0;
+}
+
+int slc_session_load(struct slc_session *x, const char *path, long only, const struct slc_cpd_opts *opts,
+		     char *err, size_t errlen)
+{
 	int rc, allow = x->allow_no_curve;
 
 	memset(x, 0, sizeof(*x));
 	x->allow_no_curve = allow;
-	if ((rc = slc_input_load(&x->in, path, err, sizeof(err))))
-		return cli_fail(cmd, "%s", err);
+	if ((rc = slc_input_load(&x->in, path, err, errlen)))
+		return rc;
 	if (only >= 0 && (size_t)only >= x->in->n_segments) {
-		cli_fail(cmd, "%s has %zu segments; there is no segment %ld", path, x->in->n_segments, only);
-		analyzed_free(x);
-		return CLI_FAIL;
+		slc_errf(err, errlen, -EINVAL, "%s has %zu segments; there is no segment %ld", path, x->in->n_segments, only);
+		slc_session_free(x);
+		x->allow_no_curve = allow;
+		return -EINVAL;
 	}
 	x->seg = calloc(x->in->n_segments + 1, sizeof(*x->seg));
 	x->a = calloc(x->in->n_segments + 1, sizeof(*x->a));
 	x->bytes = calloc(x->in->n_segments + 1, sizeof(*x->bytes));
 	x->drive = calloc(x->in->n_segments + 1, sizeof(*x->drive));
 	if (!x->seg || !x->a || !x->bytes || !x->drive) {
-		analyzed_free(x);
-		return cli_fail(cmd, "out of memory");
+		slc_session_free(x);
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < x->in->n_segments; i++) {
 		const struct slc_input_segment *s = &x->in->segments[i];
 		struct slc_trace_in ti;
 		double *b;
 
-		if ((only >= 0 && (size_t)only != i) || !analyzed_is_curve(s))
+		if ((only >= 0 && (size_t)only != i) || !slc_session_is_curve(s))
 			continue;
 		b = malloc(s->n_samples * sizeof(*b));
 		if (!b) {
-			analyzed_free(x);
-			return cli_fail(cmd, "out of memory");
+			slc_session_free(x);
+			return slc_errf(err, errlen, -ENOMEM, "out of memory");
 		}
 		for (size_t k = 0; k < s->n_samples; k++)
 			b[k] = (double)s->bytes_total[k] - (k ? (double)s->bytes_total[k - 1] : 0.0);
@@ -195,30 +212,21 @@ int analyzed_load(struct analyzed *x, const char *cmd, const char *path, long on
 		x->seg[x->n] = i;
 		if ((rc = slc_analyze(&x->a[x->n], &ti, opts))) {
 			x->n++;
-			cli_fail(cmd, "%s: segment %zu (%s): cannot analyse: %s", path, i,
+			slc_errf(err, errlen, rc, "%s: segment %zu (%s): cannot analyse: %s", path, i,
 				 s->params.step ? s->params.step : "-", strerror(-rc));
-			analyzed_free(x);
-			return CLI_FAIL;
+			slc_session_free(x);
+			return rc;
 		}
 		x->n++;
 		if ((rc = drive_evidence(x, x->n - 1, i))) {
-			analyzed_free(x);
-			return cli_fail(cmd, "out of memory");
+			slc_session_free(x);
+			return slc_errf(err, errlen, rc, "out of memory");
 		}
 	}
-	if (!x->n) {
-		/* a trace of reads only (trim-response on a fast fill) still has
-		 * something to say; anything else has nothing */
-		int reads = 0;
-		for (size_t i = 0; i < x->in->n_segments; i++)
-			reads |= x->in->segments[i].params.workload &&
-				 strcmp(x->in->segments[i].params.workload, "rand_read") == 0 &&
-				 x->in->segments[i].n_samples > 0;
-		if (!reads || !x->allow_no_curve) {
-			cli_fail(cmd, "%s: no write curve to analyse (no segment with at least 2 samples of writes)", path);
-			analyzed_free(x);
-			return CLI_FAIL;
-		}
+	if (!x->n && (!x->allow_no_curve || !has_reads(x->in))) {
+		slc_errf(err, errlen, -ENODATA, "%s: no write curve to analyse (no segment with at least 2 samples of writes)", path);
+		slc_session_free(x);
+		return -ENODATA;
 	}
 	return 0;
 }
@@ -230,9 +238,9 @@ static json_t *jnum_or_null(double v)
 
 /* The drive's own figures for analysed segment @k: segment["drive"], a
  * write_amplification on each phase, cache.slc_flash_bytes_est. */
-static void drive_json(json_t *seg, const struct analyzed *x, size_t k)
+static void drive_json(json_t *seg, const struct slc_session *x, size_t k)
 {
-	const struct analyzed_drive *d = &x->drive[k];
+	const struct slc_session_drive *d = &x->drive[k];
 	json_t *o = json_object(), *ph = json_object_get(seg, "phases"), *cache = json_object_get(seg, "cache");
 
 	json_object_set_new(o, "host_write_bytes", jnum_or_null(d->host_bytes));
@@ -251,7 +259,7 @@ static void drive_json(json_t *seg, const struct analyzed *x, size_t k)
 				    d->phase_wa ? jnum_or_null(d->phase_wa[p]) : json_null());
 }
 
-int analyzed_json(char **out, const struct analyzed *x)
+int slc_session_json(char **out, const struct slc_session *x)
 {
 	char *text = NULL;
 	json_t *doc, *segs;
@@ -286,7 +294,7 @@ int analyzed_json(char **out, const struct analyzed *x)
 	}
 	{
 		double t[16], c[16], fresh, rate;
-		int n = idle_recovery_points(x, t, c, 16, &fresh);
+		int n = slc_session_idle_recovery(x, t, c, 16, &fresh);
 		if (n >= 1) {
 			json_t *ir = json_object(), *pts = json_array();
 			for (int i = 0; i < n; i++) {
@@ -296,7 +304,7 @@ int analyzed_json(char **out, const struct analyzed *x)
 				json_object_set_new(pt, "cache_frac", fresh > 0 ? json_real(c[i] / fresh) : json_null());
 				json_array_append_new(pts, pt);
 			}
-			rate = idle_fold_rate_bps(t, c, (size_t)n, fresh);
+			rate = slc_idle_fold_rate_bps(t, c, (size_t)n, fresh);
 			json_object_set_new(ir, "fresh_cache_bytes", isfinite(fresh) ? json_real(fresh) : json_null());
 			json_object_set_new(ir, "fold_bps", isfinite(rate) ? json_real(rate) : json_null());
 			json_object_set_new(ir, "points", pts);
@@ -306,7 +314,7 @@ int analyzed_json(char **out, const struct analyzed *x)
 	{
 		struct slc_trim_response tr[4];
 		size_t tseg[4];
-		int n = analyzed_trim_responses(x, tr, tseg, 4);
+		int n = slc_session_trim_responses(x, tr, tseg, 4);
 		if (n > 0) {
 			json_t *arr = json_array();
 			for (int i = 0; i < n; i++) {
@@ -327,8 +335,8 @@ int analyzed_json(char **out, const struct analyzed *x)
 	}
 	{
 		/* fill-levels and compress plans */
-		struct analyzed_fill_level lv[16];
-		int nl = analyzed_fill_levels(x, lv, 16);
+		struct slc_fill_level lv[16];
+		int nl = slc_session_fill_levels(x, lv, 16);
 		double rnd, rep;
 		if (nl > 0) {
 			json_t *fl = json_array();
@@ -343,7 +351,7 @@ int analyzed_json(char **out, const struct analyzed *x)
 			}
 			json_object_set_new(doc, "fill_levels", fl);
 		}
-		if (analyzed_compressibility(x, &rnd, &rep)) {
+		if (slc_session_compressibility(x, &rnd, &rep)) {
 			json_t *c = json_object();
 			json_object_set_new(c, "random_bps", json_real(rnd));
 			json_object_set_new(c, "repeating_bps", json_real(rep));
@@ -353,7 +361,7 @@ int analyzed_json(char **out, const struct analyzed *x)
 	}
 	{
 		double w[8], io[8];
-		int n = analyzed_hir(x, w, io, 8);
+		int n = slc_session_hir(x, w, io, 8);
 		if (n > 0) {
 			json_t *arr = json_array();
 			for (int i = 0; i < n; i++) {
@@ -373,167 +381,3 @@ int analyzed_json(char **out, const struct analyzed *x)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* Mean write speed of a whole segment: bytes / time. */
-static double seg_write_bps(const struct slc_input_segment *s)
-{
-	double t = s->n_samples ? s->t_s[s->n_samples - 1] : 0;
-
-	return t > 0 ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
-}
-
-int analyzed_fill_levels(const struct analyzed *x, struct analyzed_fill_level *out, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < x->n && n < max; i++) {
-		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		const char *st = s->params.step ? s->params.step : "";
-		int at = !strncmp(st, "burst_at_", 9);
-		if (!at && strcmp(st, "burst_after_trim"))
-			continue;
-		out[n++] = (struct analyzed_fill_level){
-			.step = st, .fill_pct = at ? atoi(st + 9) : 0, .after_trim = !at,
-			.cache_bytes = x->a[i].has_cache ? x->a[i].cache_bytes : 0, .mean_bps = seg_write_bps(s),
-		};
-	}
-	return (int)n;
-}
-
-int analyzed_compressibility(const struct analyzed *x, double *random_bps, double *repeating_bps)
-{
-	*random_bps = *repeating_bps = NAN;
-	for (size_t i = 0; i < x->n; i++) {
-		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		if (s->params.step && !strcmp(s->params.step, "burst_random_data")) *random_bps = seg_write_bps(s);
-		if (s->params.step && !strcmp(s->params.step, "burst_repeating_data")) *repeating_bps = seg_write_bps(s);
-	}
-	return isfinite(*random_bps) && isfinite(*repeating_bps);
-}
-
-/* Mean read speed of a segment (bytes / time). */
-static double seg_mean_bps(const struct slc_input_segment *s)
-{
-	double t = 0;
-
-	for (size_t k = 0; k < s->n_samples; k++)
-		t += s->interval_s[k];
-	return t > 0 && s->n_samples ? (double)s->bytes_total[s->n_samples - 1] / t : NAN;
-}
-
-int analyzed_trim_responses(const struct analyzed *x, struct slc_trim_response *out, size_t *seg, size_t max)
-{
-	size_t n = 0;
-	double baseline = NAN;
-	int after_trim = 0;
-
-	for (size_t i = 0; i < x->in->n_segments && n < max; i++) {
-		const struct slc_input_segment *s = &x->in->segments[i];
-		const char *w = s->params.workload ? s->params.workload : "";
-		double *b;
-
-		if (strcmp(w, "trim") == 0) {
-			after_trim = 1;
-			continue;
-		}
-		if (strcmp(w, "rand_read") || s->n_samples == 0) {
-			after_trim = 0;      /* only reads right after a TRIM count */
-			continue;
-		}
-		if (!after_trim) {
-			baseline = seg_mean_bps(s);
-			continue;
-		}
-		after_trim = 0;
-		if (!(baseline > 0) || !(b = malloc(s->n_samples * sizeof(*b))))
-			continue;
-		for (size_t k = 0; k < s->n_samples; k++)
-			b[k] = (double)s->bytes_total[k] - (k ? (double)s->bytes_total[k - 1] : 0.0);
-		if (slc_trim_response(&out[n], s->t_s, s->interval_s, b, s->lat_p99_us, s->lat_max_us,
-				      s->n_samples, baseline) == 0)
-			seg[n++] = i;
-		free(b);
-	}
-	return (int)n;
-}
-
-int analyzed_hir(const struct analyzed *x, double *wait_s, double *iops, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < x->in->n_segments && n < max; i++) {
-		const struct slc_input_segment *s = &x->in->segments[i];
-		const char *st = s->params.step ? s->params.step : "";
-		double busy = 0;
-
-		if (!s->params.workload || strcmp(s->params.workload, "rand_write_duty") || !s->n_samples ||
-		    !s->params.block_bytes || strncmp(st, "hir_wait_", 9))
-			continue;
-		/* the samples cover the write windows only: their time is the busy time */
-		for (size_t k = 0; k < s->n_samples; k++)
-			busy += s->interval_s[k];
-		wait_s[n] = atof(st + 9);
-		iops[n] = busy > 0 ? (double)s->bytes_total[s->n_samples - 1] / s->params.block_bytes / busy : NAN;
-		n++;
-	}
-	return (int)n;
-}
-
-void analyzed_print_experiments(FILE *f, const struct analyzed *x, enum slc_unit_system u)
-{
-	char a[32], b[32];
-
-	{
-		/* fill-levels plan: the cache at each level */
-		struct analyzed_fill_level lv[16];
-		int nl = analyzed_fill_levels(x, lv, 16);
-		for (int i = 0; i < nl; i++)
-			fprintf(f, "%s %s %s;", i ? "" : "\ncache by fill level:", lv[i].after_trim ? "after TRIM" : lv[i].step + 9,
-				lv[i].cache_bytes > 0 ? slc_format_bytes(a, sizeof(a), lv[i].cache_bytes, u) : "none");
-		if (nl > 0)
-			fprintf(f, "\n");
-	}
-	{
-		/* compress plan: the same burst with random and with repeating data */
-		double rnd, rep;
-		if (analyzed_compressibility(x, &rnd, &rep))
-			fprintf(f, "\ncompressibility: random data %s, repeating data %s: %.2fx\n",
-				slc_format_rate(a, sizeof(a), rnd, u), slc_format_rate(b, sizeof(b), rep, u), rep / rnd);
-	}
-	{
-		double w[8], io[8];
-		int n = analyzed_hir(x, w, io, 8);
-		if (n > 0) {
-			fprintf(f, "\nSNIA host idle recovery (IOPS of the 5 s write windows):");
-			for (int i = 0; i < n; i++)
-				fprintf(f, " wait %.0f s: %s;", w[i], slc_format_iops(a, sizeof(a), io[i]));
-			fprintf(f, "\n");
-		}
-	}
-	{
-		struct slc_trim_response tr[4];
-		size_t tseg[4];
-		int n = analyzed_trim_responses(x, tr, tseg, 4);
-		for (int i = 0; i < n; i++) {
-			fprintf(f, "\nreads after the TRIM (segment %zu): stalled %.2f s, then %.2f s at %.0f%% of %s"
-				" (slowest interval %.0f%%)%s; longest read %.1f ms\n", tseg[i], tr[i].stall_s, tr[i].slow_s,
-				tr[i].slow_frac * 100, slc_format_rate(a, sizeof(a), tr[i].baseline_bps, u), tr[i].min_frac * 100,
-				tr[i].recovered ? "" : ", not back by the end", tr[i].max_latency_us / 1000);
-		}
-	}
-	{
-		double t[16], c2[16], fresh, rate;
-		int n = idle_recovery_points(x, t, c2, 16, &fresh);
-		if (n >= 2) {
-			rate = idle_fold_rate_bps(t, c2, (size_t)n, fresh);
-			fprintf(f, "\nidle recovery (cache found after each wait):");
-			for (int i = 0; i < n; i++)
-				fprintf(f, " %s: %s;", slc_format_duration(a, sizeof(a), (uint64_t)(t[i] * 1e9)),
-					slc_format_bytes(b, sizeof(b), c2[i], u));
-			if (isfinite(rate))
-				fprintf(f, "\n  folding about %s (%s per minute)\n", slc_format_rate(a, sizeof(a), rate, u),
-					slc_format_bytes(b, sizeof(b), rate * 60, u));
-			else
-				fprintf(f, "\n  the whole cache was back after the shortest wait\n");
-		}
-	}
-}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slcscope session library (public header): what the command line does,
+ * callable from any program.
+ *
+ *  - An analysed session: any input (trace, fio log, CSV) loaded, every
+ *    write curve analysed, with the drive's evidence (SMART counters,
+ *    temperature readings) attached to each segment; the experiments of
+ *    the plans (recovery, idle sweep, fill levels, host idle recovery,
+ *    reads after TRIM, compressibility); the phases document (JSON).
+ *  - The figures (write curve, latency, recovery, idle recovery,
+ *    comparison) and the report directory.
+ *  - A run session: a plan on an open target into a trace, with the
+ *    drive's identity, SMART snapshots around every step, temperature and
+ *    write counters during it, and an optional purge first.
+ *
+ * Steps are told apart by their role (slcscope/vocab.h), never by name.
+ */
+#ifndef SLCSCOPE_SESSION_H
+#define SLCSCOPE_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "slcscope/analysis.h"
+#include "slcscope/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- an analysed input ------------------------------------------------ */
+
+/* What the drive itself said about an analysed segment (probes' snapshots
+ * and readings in the trace); NAN / NULL where it said nothing. */
+struct slc_session_drive {
+	double host_bytes, nand_bytes;  /* counter deltas over the segment (health_before/after) */
+	double wa;                      /* their ratio: the segment's write amplification */
+	double *phase_wa;               /* per phase, from the readings during the segment */
+	double cache_wa;                /* over the cache phases */
+	double slc_flash_bytes;         /* cache bytes x cache_wa: flash used in SLC mode */
+	double warn_c;                  /* the drive's warning temperature */
+	size_t n_temp;                  /* temperature readings in the segment */
+	double max_temp_c;
+	int relabelled;                 /* phases relabelled by the thermal evidence */
+};
+
+struct slc_session {
+	struct slc_input *in;
+	size_t n;                       /* analysed segments */
+	size_t *seg;                    /* their index in in->segments */
+	struct slc_analysis *a;         /* one per analysed segment; a[0] is the reference */
+	double **bytes;                 /* per-interval bytes of each analysed segment */
+	struct slc_session_drive *drive;/* one per analysed segment */
+	int allow_no_curve;             /* set before slc_session_load(): reads-only inputs are fine */
+};
+
+/** slc_session_is_curve() - a write curve with samples (not TRIM, idle, reads or duty rounds)? */
+int slc_session_is_curve(const struct slc_input_segment *s);
+
+/**
+ * slc_session_load() - load @path and analyse every write-curve segment;
+ * the first one becomes a[0].  @only >= 0 restricts to that trace segment;
+ * @opts may be NULL (defaults).  Keep @x->allow_no_curve as set before.
+ *
+ * Return: 0, or -errno with a one-line reason in @err.
+ */
+int slc_session_load(struct slc_session *x, const char *path, long only, const struct slc_cpd_opts *opts,
+		     char *err, size_t errlen);
+
+/** slc_session_free() - free what slc_session_load() made; @x may be zeroed. */
+void slc_session_free(struct slc_session *x);
+
+/**
+ * slc_session_json() - the phases document (docs/phases-json.md): the
+ * analysis of every segment with step/workload/segment/drive added, and
+ * the experiments the input holds.  Caller frees *@out.
+ * Return: 0 or -errno.
+ */
+int slc_session_json(char **out, const struct slc_session *x);
+
+/* ---- the experiments -------------------------------------------------- */
+
+/*
+ * slc_session_trim_responses() - for every random-read segment that
+ * follows a TRIM step, the stall and slowdown against the random reads
+ * before it.  Fills @out and @seg (trace segment index); the count.
+ */
+int slc_session_trim_responses(const struct slc_session *x, struct slc_trim_response *out, size_t *seg, size_t max);
+
+/* slc_session_hir() - SNIA host idle recovery: each wait state's mean IOPS of its write windows; the count. */
+int slc_session_hir(const struct slc_session *x, double *wait_s, double *iops, size_t max);
+
+/* One burst of the fill-levels plan. */
+struct slc_fill_level {
+	const char *step;               /* the step's name */
+	int fill_pct;                   /* 25, 50, ...; 0 after the TRIM */
+	int after_trim;
+	double cache_bytes;             /* 0 when none was found */
+	double mean_bps;                /* bytes / time of the whole burst */
+};
+
+/* slc_session_fill_levels() - the fill-levels plan's bursts in order; the count. */
+int slc_session_fill_levels(const struct slc_session *x, struct slc_fill_level *out, size_t max);
+
+/* slc_session_compressibility() - the compress plan's two bursts' mean speeds; 1 when both are there. */
+int slc_session_compressibility(const struct slc_session *x, double *random_bps, double *repeating_bps);
+
+/*
+ * slc_session_idle_recovery() - for each idle burst after the first random
+ * burst (the reference), its idle time and the cache it found; the count.
+ * @fresh_bytes: the reference's cache (0 without one, NAN without a reference).
+ */
+int slc_session_idle_recovery(const struct slc_session *x, double *idle_s, double *cache_bytes, size_t max,
+			      double *fresh_bytes);
+
+/*
+ * slc_idle_fold_rate_bps() - the folding rate: slope through the origin of
+ * the cache recovered against idle time, over the waits that had not yet
+ * brought back 90% of @fresh_bytes; NAN when every wait brought it all back.
+ */
+double slc_idle_fold_rate_bps(const double *idle_s, const double *cache_bytes, size_t n, double fresh_bytes);
+
+/*
+ * slc_session_print_experiments() - the experiments' figures in words:
+ * cache by fill level, compressibility, host idle recovery, reads after a
+ * TRIM, idle recovery and folding rate (whichever the input has).
+ */
+void slc_session_print_experiments(FILE *f, const struct slc_session *x, enum slc_unit_system u);
+
+/* ---- figures and the report ------------------------------------------- */
+
+struct slc_figure_opts {
+	int x_time;                   /* x axis: time instead of data written */
+	int y_iops;                   /* y axis: IOPS instead of MB/s (fixed-block workloads) */
+	int binary;                   /* GiB / MiB/s instead of GB / MB/s */
+	int width, height;            /* pixels; 0: the plot library's default */
+};
+
+/*
+ * slc_figure_curve() - graph analysed segment @k of @x (every sample a dot,
+ * the moving average, phase bands with their figures) into @path
+ * (.png/.svg/.pdf).  Return: 0 or -errno with a reason in @err.
+ */
+int slc_figure_curve(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+		     char *err, size_t errlen);
+
+/* slc_figure_compare() - several inputs on one chart, each its first write curve, with a legend. */
+int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
+		       char *err, size_t errlen);
+
+/* slc_figure_latency() - p50/p99/p99.9/max of analysed segment @k against time (log scale). */
+int slc_figure_latency(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+		       char *err, size_t errlen);
+
+/* slc_figure_recovery() - cache found and burst speed: fresh, after idle, after TRIM. */
+int slc_figure_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+			char *err, size_t errlen);
+
+/* slc_figure_idle_recovery() - cache recovered against idle time (plan idle-sweep). */
+int slc_figure_idle_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+			     char *err, size_t errlen);
+
+/*
+ * slc_report_write() - the report of @x in directory @dir (created if
+ * missing): phases.json, phases.csv, samples.csv, graphs, summary.md,
+ * index.html.  One line "wrote PATH" per file on @log unless NULL.
+ * Return: 0 or -errno with a one-line reason in @err.
+ */
+int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen);
+
+/* ---- a run ------------------------------------------------------------ */
+
+/* What the run tells its user while it goes; every member optional. */
+struct slc_run_ui {
+	/* a warning or notice in one line, without a trailing newline */
+	void (*note)(void *arg, const char *msg);
+	void (*step_begin)(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes);
+	void (*progress)(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr);
+	void (*step_end)(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *r);
+	/* --until-steady: SNIA steady state reached, the curve stops */
+	void (*steady)(void *arg, size_t i, const struct slc_plan *p, const struct slc_steady_state *ss);
+	void *arg;
+};
+
+struct slc_run_opts {
+	const char *trace_path;       /* the trace to write */
+	const char *command_line;     /* recorded in the trace; may be NULL */
+	int probe;                    /* identity, SMART snapshots, temperature readings */
+	int purge;                    /* purge the drive before the plan (needs the probe) */
+	uint64_t temp_every_ns;       /* temperature and counters this often; 0: every
+				       * @interval_ns on a target with a virtual clock (the
+				       * simulated drive's counters cost nothing), else 5 s */
+	uint64_t interval_ns;         /* the plan's sampling interval (0: 1 s) */
+	int until_steady;             /* end the random curve once SNIA steady state holds */
+	uint64_t steady_after_bytes;  /* ... counting only after this much */
+	const struct slc_run_ui *ui;  /* may be NULL */
+};
+
+struct slc_run;
+
+/**
+ * slc_run_open() - start a run on @t (borrowed: close it after
+ * slc_run_close()): open the drive's probe (a warning when there is none),
+ * create the trace with the drive's identity, take the identity and health
+ * snapshot, and purge the drive when asked.
+ * Return: 0, or -errno with a one-line reason in @err (nothing left open).
+ */
+int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_run_opts *o, char *err, size_t errlen);
+
+/**
+ * slc_run_execute() - run @p: one trace segment per step, health snapshots
+ * around each, temperature and counters during each.  As slc_plan_run().
+ */
+int slc_run_execute(struct slc_run *r, const struct slc_plan *p, const volatile int *stop,
+		    struct slc_job_result *res, size_t *failed_step, char *err, size_t errlen);
+
+/**
+ * slc_run_close() - close the trace (everything sampled stays readable),
+ * the probe, and free @r (NULL is allowed).
+ * Return: 0, or -errno when the trace could not be closed (reason in @err).
+ */
+int slc_run_close(struct slc_run *r, char *err, size_t errlen);
+
+/**
+ * slc_plan_print() - the plan in words, one line a step, and how long it
+ * takes, for a target @spec of @capacity_bytes (@virtual_clock: a
+ * simulated drive).
+ */
+void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_t capacity_bytes, int virtual_clock,
+		    enum slc_unit_system units);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
