@@ -17,7 +17,7 @@ For each preset, run the lab's write curves on the simulated drive
   boundaries (cache_end_host, throttle_on/off, free_pool_exhausted) vs
   bytes / time over the phases of that kind the analysis found.
 
-Tolerances (issue 6): cache 1%, phase means 3%, onset 5%.  Prints a Markdown
+Tolerances: cache 1%, phase means 3%, onset 5%.  Prints a Markdown
 table; a cell is "-" when neither side has the quantity, and an error is
 marked FAIL when it exceeds its tolerance.
 

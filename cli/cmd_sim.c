@@ -68,44 +68,11 @@ static int cmd_list(void)
 static int cmd_show(const char *spec)
 {
 	struct slc_sim_model m;
-	char err[256], a[32], b[32], c[32];
-	double spare;
-	uint64_t units, slots;
+	char err[256];
 
-	int rc = slc_sim_model_load(&m, spec, err, sizeof(err));
-	if (rc)
+	if (slc_sim_model_load(&m, spec, err, sizeof(err)))
 		return cli_fail("sim", "%s", err);
-	units = m.capacity_bytes / m.unit_bytes;
-	slots = m.raw_bytes / m.block_bytes * (m.block_bytes / m.unit_bytes);
-	spare = (double)(m.raw_bytes - m.capacity_bytes) / (double)m.capacity_bytes * 100;
-	printf("model        %s\n", m.name);
-	printf("description  %s\n", m.description);
-	printf("interface    %s\n", m.interface[0] ? m.interface : "-");
-	printf("capacity     %s (%" PRIu64 " bytes)\n", slc_format_bytes(a, sizeof(a), (double)m.capacity_bytes, SLC_UNITS_DECIMAL), m.capacity_bytes);
-	printf("flash        %s raw, %u bits per cell, %.1f%% spare, erase blocks of %s\n",
-	       slc_format_bytes(a, sizeof(a), (double)m.raw_bytes, SLC_UNITS_BINARY), m.bits_per_cell, spare,
-	       slc_format_bytes(b, sizeof(b), (double)m.block_bytes, SLC_UNITS_BINARY));
-	printf("mapping      %u-byte units, %s of tables\n", m.unit_bytes,
-	       slc_format_bytes(c, sizeof(c), (double)(units + slots) * 4, SLC_UNITS_BINARY));
-	printf("controller   %.0f IOPS per command, link %s\n", m.max_iops, slc_format_rate(a, sizeof(a), m.link_bps, SLC_UNITS_DECIMAL));
-	if (m.slc_static_bytes || m.slc_dynamic_max_bytes) {
-		printf("SLC cache    static %s, dynamic up to %s (%.0f%% of unwritten space), %s; when full: %s\n",
-		       slc_format_bytes(a, sizeof(a), (double)m.slc_static_bytes, SLC_UNITS_DECIMAL),
-		       slc_format_bytes(b, sizeof(b), (double)m.slc_dynamic_max_bytes, SLC_UNITS_DECIMAL),
-		       m.slc_dynamic_free_ratio * 100,
-		       slc_format_rate(c, sizeof(c), m.slc_static_bps, SLC_UNITS_DECIMAL),
-		       m.when_full == SLC_SIM_FULL_FOLD ? "fold" : "write direct to native");
-	} else {
-		printf("SLC cache    none\n");
-	}
-	printf("native       %s program, GC copies %s, idle folding %s\n",
-	       slc_format_rate(a, sizeof(a), m.native_bps, SLC_UNITS_DECIMAL),
-	       slc_format_rate(b, sizeof(b), m.gc_copy_bps, SLC_UNITS_DECIMAL),
-	       slc_format_rate(c, sizeof(c), m.fold_idle_bps, SLC_UNITS_DECIMAL));
-	printf("idle GC      %s\n", m.idle_gc ? slc_format_bytes(a, sizeof(a), (double)m.idle_gc_target_bytes, SLC_UNITS_DECIMAL) : "no");
-	printf("DRAM         %s\n", m.map_cache_entries ? "none (small mapping cache)" : "full mapping table");
-	printf("thermal      %s\n", m.thermal_enabled ? "modelled" : "not modelled");
-	printf("compression  %s\n", m.compression ? "yes" : "no");
+	slc_sim_model_describe(stdout, &m);
 	return CLI_OK;
 }
 

@@ -20,7 +20,7 @@
 #include "slcscope/analysis.h"
 #include "golden_io.h"
 
-#define CACHE_TOL 0.01		/* issue 6: cache size within 1% */
+#define CACHE_TOL 0.01		/* cache size within 1% */
 #define MEAN_TOL 0.03		/* phase mean speeds within 3% */
 #define ONSET_TOL 0.05		/* erase-bound onset within 5% */
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Golden tests of the phase analysis against the simulated drive's own
- * ground truth (issue 6: "every simulated preset against the model's ground
- * truth: cache size within 1%, phase mean speeds within 3%, erase-bound
- * onset within 5%").  The small presets simulate in well under a second:
+ * ground truth: every simulated preset within the analysis's tolerances
+ * (cache size within 1%, phase mean speeds within 3%, erase-bound onset
+ * within 5%).  The small presets simulate in well under a second:
  * each runs the lab's write curves after a TRIM and a 30 s wait, as the
  * plans do (4 KiB QD32 random writes for two
  * capacities, a 128 KiB QD32 sequential fill of one capacity) through the
@@ -292,7 +292,7 @@ static void test_sim_case(void **state)
 		ok = 0;
 	for (int k = 0; k < K_N; k++) ok &= within(c->preset, kname[k], fm[k], tr.mean[k], MEAN_TOL);
 	slc_analysis_free(&a);
-	if (!ok) fail_msg("%s %s: outside the tolerances of issue 6", c->preset, wl);
+	if (!ok) fail_msg("%s %s: outside the analysis's tolerances", c->preset, wl);
 }
 
 /*

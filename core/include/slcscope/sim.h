@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -151,6 +152,13 @@ struct slc_sim_event {
 	uint64_t host_bytes;               /* host bytes written since the last mark */
 	double value;
 };
+
+/**
+ * slc_sim_model_describe() - @m in words, one line per part (capacity,
+ * flash, mapping, controller, SLC cache, native speed, idle GC, DRAM,
+ * thermal model, compression).
+ */
+void slc_sim_model_describe(FILE *f, const struct slc_sim_model *m);
 
 /** slc_sim_event_name() - "cache_exhausted", "free_pool_exhausted", ... */
 const char *slc_sim_event_name(enum slc_sim_event_kind kind);

@@ -80,6 +80,13 @@ void slc_session_free(struct slc_session *x);
  */
 int slc_session_json(char **out, const struct slc_session *x);
 
+/**
+ * slc_session_print() - the phase breakdown in words and a table: each
+ * curve's cache, erase-bound onset, the drive's counters and temperature,
+ * recovery against the first curve, every phase's figures, the experiments.
+ */
+void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_system u);
+
 /* ---- the experiments -------------------------------------------------- */
 
 /*

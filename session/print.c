@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/* The phase breakdown of an analysed session in words and a table (slcscope analyze). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "slcscope/session.h"
+
+static const char *kind_label(const struct slc_phase *p, char *buf, size_t len)
+{
+	if (p->kind == SLC_PHASE_SLC_CACHE && p->tier)
+		snprintf(buf, len, "slc_cache tier %u", p->tier);
+	else
+		snprintf(buf, len, "%s", slc_phase_kind_name(p->kind));
+	return buf;
+}
+
+void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
+{
+	char a[32], b[32], c[32], d[32], e[32], g[32], k[32];
+
+	fprintf(f, "%s", x->in->source);
+	if (x->in->meta.target && x->in->meta.target[0])
+		fprintf(f, " (target %s)", x->in->meta.target);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		const struct slc_analysis *an = &x->a[i];
+
+		fprintf(f, "\nsegment %zu: %s", x->seg[i], s->params.step && s->params.step[0] ? s->params.step : "write curve");
+		if (s->params.block_bytes)
+			fprintf(f, " (%s, %s QD%u)", s->params.workload,
+				slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth);
+		if (s->params.idle_before_s > 0)
+			fprintf(f, ", after %s idle", slc_format_duration(b, sizeof(b), (uint64_t)(s->params.idle_before_s * 1e9)));
+		fprintf(f, "\n");
+		if (an->has_cache)
+			fprintf(f, "  SLC cache: %s at %s, used up at %.1f s\n",
+				slc_format_bytes(a, sizeof(a), an->cache_bytes, u),
+				slc_format_rate(b, sizeof(b), an->cache_bps, u), an->cache_end_s);
+		else
+			fprintf(f, "  SLC cache: none seen\n");
+		if (isfinite(an->erase_bound_start_s))
+			fprintf(f, "  erase-bound from %.1f s, %s written\n", an->erase_bound_start_s,
+				slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
+		{
+			const struct slc_session_drive *dr = &x->drive[i];
+			if (isfinite(dr->wa))
+				fprintf(f, "  drive counters: %s host, %s NAND: write amplification %.2f\n",
+					slc_format_bytes(a, sizeof(a), dr->host_bytes, u),
+					slc_format_bytes(b, sizeof(b), dr->nand_bytes, u), dr->wa);
+			if (isfinite(dr->slc_flash_bytes))
+				fprintf(f, "  flash used in SLC mode: about %s (cache x its write amplification %.2f)\n",
+					slc_format_bytes(a, sizeof(a), dr->slc_flash_bytes, u), dr->cache_wa);
+			if (dr->n_temp)
+				fprintf(f, "  temperature: up to %.1f C in %zu readings%s%s%s\n", dr->max_temp_c, dr->n_temp,
+					isfinite(dr->warn_c) ? (snprintf(c, sizeof(c), ", warning at %.0f C", dr->warn_c), c) : "",
+					dr->relabelled ? "; throttling told from stalls by it" : "", "");
+		}
+		if (i > 0) {
+			struct slc_recovery r;
+			if (slc_recovery(&r, &x->a[0], an) == 0)
+				fprintf(f, "  recovery: burst %s, cache %s%s%s\n", slc_format_rate(a, sizeof(a), r.burst_bps, u),
+					slc_format_bytes(b, sizeof(b), r.cache_bytes, u),
+					isfinite(r.cache_frac) ? " = " : "",
+					isfinite(r.cache_frac) ? (snprintf(c, sizeof(c), "%.0f%% of the first", r.cache_frac * 100), c) : "");
+		}
+		fprintf(f, "  %-18s %9s %9s %10s %10s %12s %12s %12s %12s %6s %10s\n", "phase", "start s", "end s",
+			"start", "end", "mean", "median", "p5", "p95", "CoV", "IOPS");
+		for (size_t p = 0; p < an->n_phases; p++) {
+			const struct slc_phase *ph = &an->phases[p];
+			char io[32] = "-";
+			if (isfinite(ph->iops_mean))
+				slc_format_iops(io, sizeof(io), ph->iops_mean);
+			if (strlen(io) > 5 && strcmp(io + strlen(io) - 5, " IOPS") == 0)
+				io[strlen(io) - 5] = '\0';
+			fprintf(f, "  %-18s %9.1f %9.1f %10s %10s %12s %12s %12s %12s %6.3f %10s\n",
+				kind_label(ph, k, sizeof(k)), ph->start_s, ph->end_s,
+				slc_format_bytes(a, sizeof(a), ph->start_bytes, u), slc_format_bytes(b, sizeof(b), ph->end_bytes, u),
+				slc_format_rate(c, sizeof(c), ph->mean_bps, u), slc_format_rate(d, sizeof(d), ph->median_bps, u),
+				slc_format_rate(e, sizeof(e), ph->p5_bps, u), slc_format_rate(g, sizeof(g), ph->p95_bps, u),
+				ph->cov, io);
+		}
+		if (an->steady.reached)
+			fprintf(f, "  SNIA steady state: reached, %.0f-%.0f s at %s\n", an->steady.start_s, an->steady.end_s,
+				slc_format_rate(a, sizeof(a), an->steady.avg_bps, u));
+		else
+			fprintf(f, "  SNIA steady state: not reached\n");
+	}
+	slc_session_print_experiments(f, x, u);
+}
