@@ -204,6 +204,63 @@ static int prune(const struct pelt *p, size_t *ends, size_t *k, double beta)
 	return any;
 }
 
+/* Winsorize @x around a running median, centre and scale it by @sigma, and
+ * give its prefix sums of z and z^2 in @s1 and @s2 (n + 1 entries each). */
+static void prefix_sums(double *s1, double *s2, const double *x, size_t n, double sigma, double clip)
+{
+	double center = x[0];
+
+	s1[0] = s2[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = i >= MEDIAN_WIDTH / 2 ? i - MEDIAN_WIDTH / 2 : 0;
+		size_t hi = i + MEDIAN_WIDTH / 2 + 1 < n ? i + MEDIAN_WIDTH / 2 + 1 : n;
+		double med = median5(x + lo, hi - lo), v = x[i], z;
+
+		if (v > med + clip) v = med + clip;
+		if (v < med - clip) v = med - clip;
+		z = (v - center) / sigma;
+		s1[i + 1] = s1[i] + z;
+		s2[i + 1] = s2[i] + z * z;
+	}
+}
+
+/*
+ * The optimal partition over grid points 1..@ng (every @step-th sample,
+ * segments of at least @mg points): @last[t] is the start of the last
+ * segment of the best partition ending at t.  @f, @vals and @cand are
+ * scratch of ng + 1 entries.
+ */
+static void pelt_search(const struct pelt *p, size_t *last, double *f, double *vals, size_t *cand,
+			size_t n, size_t step, size_t ng, size_t mg, double beta)
+{
+	size_t ncand = 0;
+
+	f[0] = -beta;
+	cand[ncand++] = 0;
+	for (size_t t = mg; t <= ng; t++) {
+		double best = INFINITY;
+		size_t arg = 0, kept = 0, pt = GRID_POS(t);
+
+		if (t >= 2 * mg) cand[ncand++] = t - mg;
+		for (size_t i = 0; i < ncand; i++) {
+			size_t s = cand[i];
+			double v = f[s] + seg_cost(p, GRID_POS(s), pt);
+			vals[i] = v;
+			if (v < best) {
+				best = v;
+				arg = s;
+			}
+		}
+		f[t] = best + beta;
+		last[t] = arg;
+		/* PELT pruning: a start that is already worse than
+		 * the optimum can never become optimal later */
+		for (size_t i = 0; i < ncand; i++)
+			if (vals[i] <= f[t]) cand[kept++] = cand[i];
+		ncand = kept;
+	}
+}
+
 static int pelt_segment(size_t *ends, size_t max_ends, size_t *n_ends,
 			struct slc_cpd_info *info, const double *x, size_t n,
 			const struct slc_cpd_opts *opts)
@@ -211,9 +268,9 @@ static int pelt_segment(size_t *ends, size_t max_ends, size_t *n_ends,
 	struct slc_cpd_opts def;
 	struct pelt p;
 	double *s1 = NULL, *s2 = NULL, *f = NULL, *vals = NULL;
-	size_t *last = NULL, *cand = NULL, ncand, m, k, step, ng, mg;
+	size_t *last = NULL, *cand = NULL, m, k, step, ng, mg;
 	double *loglen = NULL;
-	double sigma, rho, beta, clip, center, phi;
+	double sigma, rho, beta, clip, phi;
 	int ret;
 
 	if (!ends || !n_ends || !x || n == 0) return -EINVAL;
@@ -246,20 +303,7 @@ static int pelt_segment(size_t *ends, size_t max_ends, size_t *n_ends,
 	cand = malloc((n + 1) * sizeof(*cand));
 	if (!s1 || !s2 || !f || !vals || !last || !cand) goto out;
 
-	/* winsorize around a running median, centre and scale, prefix sums */
-	center = x[0];
-	s1[0] = s2[0] = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t lo = i >= MEDIAN_WIDTH / 2 ? i - MEDIAN_WIDTH / 2 : 0;
-		size_t hi = i + MEDIAN_WIDTH / 2 + 1 < n ? i + MEDIAN_WIDTH / 2 + 1 : n;
-		double med = median5(x + lo, hi - lo), v = x[i], z;
-
-		if (v > med + clip) v = med + clip;
-		if (v < med - clip) v = med - clip;
-		z = (v - center) / sigma;
-		s1[i + 1] = s1[i] + z;
-		s2[i + 1] = s2[i] + z * z;
-	}
+	prefix_sums(s1, s2, x, n, sigma, clip);
 
 	p.s1 = s1;
 	p.s2 = s2;
@@ -279,36 +323,10 @@ static int pelt_segment(size_t *ends, size_t max_ends, size_t *n_ends,
 	if (step < 1) step = 1;
 	ng = (n + step - 1) / step;	/* grid points 1..ng at pos(k) */
 	mg = (m + step - 1) / step;
-	if (ng < 2 * mg) {
-		/* too short for two segments */
-		last[ng] = 0;
-	} else {
-		f[0] = -beta;
-		ncand = 0;
-		cand[ncand++] = 0;
-		for (size_t t = mg; t <= ng; t++) {
-			double best = INFINITY;
-			size_t arg = 0, kept = 0, pt = GRID_POS(t);
-
-			if (t >= 2 * mg) cand[ncand++] = t - mg;
-			for (size_t i = 0; i < ncand; i++) {
-				size_t s = cand[i];
-				double v = f[s] + seg_cost(&p, GRID_POS(s), pt);
-				vals[i] = v;
-				if (v < best) {
-					best = v;
-					arg = s;
-				}
-			}
-			f[t] = best + beta;
-			last[t] = arg;
-			/* PELT pruning: a start that is already worse than
-			 * the optimum can never become optimal later */
-			for (size_t i = 0; i < ncand; i++)
-				if (vals[i] <= f[t]) cand[kept++] = cand[i];
-			ncand = kept;
-		}
-	}
+	if (ng < 2 * mg)
+		last[ng] = 0;   /* too short for two segments */
+	else
+		pelt_search(&p, last, f, vals, cand, n, step, ng, mg, beta);
 
 	/* backtrack */
 	k = 0;

@@ -121,53 +121,52 @@ static double py(const struct frame *f, double y)
 	return f->y0 + f->h - (y - f->ymin) / (f->ymax - f->ymin) * f->h;
 }
 
-static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
+/* The data's extent on the scaled axes: the largest x and y, the smallest positive y. */
+static void data_range(const struct slc_plot_spec *s, double *xmax, double *ymax, double *ymin_pos)
 {
-	struct frame f;
-	double fs = H / 50.0;         /* base font size */
-	double xmax = -INFINITY, ymax = 0, ymin_pos = INFINITY, step;
-	char buf[64];
-	double *ma = NULL;
-
+	*xmax = -INFINITY;
+	*ymax = 0;
+	*ymin_pos = INFINITY;
 	for (size_t k = 0; k < s->n_series; k++)
 		for (size_t i = 0; i < s->series[k].n; i++) {
 			double x = s->series[k].x[i] / s->x_scale, y = s->series[k].y[i] / s->y_scale;
-			if (isfinite(x) && x > xmax) xmax = x;
-			if (isfinite(y) && y > ymax) ymax = y;
-			if (isfinite(y) && y > 0 && y < ymin_pos) ymin_pos = y;
+			if (isfinite(x) && x > *xmax) *xmax = x;
+			if (isfinite(y) && y > *ymax) *ymax = y;
+			if (isfinite(y) && y > 0 && y < *ymin_pos) *ymin_pos = y;
 		}
-	if (!isfinite(xmax) || xmax <= 0) xmax = 1;
-	if (ymax <= 0) ymax = 1;
+	if (!isfinite(*xmax) || *xmax <= 0) *xmax = 1;
+	if (*ymax <= 0) *ymax = 1;
+}
 
-	/* background */
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+/* The plot area and the axes' ranges; the y tick step. */
+static double make_frame(struct frame *f, const struct slc_plot_spec *s, double W, double H, double fs)
+{
+	double xmax, ymax, ymin_pos, step;
 
-	f.x0 = fs * 5.5;
-	f.y0 = fs * (s->subtitle ? 4.6 : 3.4);
-	f.w = W - f.x0 - fs * 1.5;
-	f.h = H - f.y0 - fs * 4.0;
-	f.xmin = 0;
-	f.xmax = xmax;
-	f.log_y = s->log_y;
-	if (f.log_y) {
-		f.ymin = floor(log10(isfinite(ymin_pos) ? ymin_pos : 1));
-		f.ymax = ceil(log10(ymax));
-		if (f.ymax <= f.ymin) f.ymax = f.ymin + 1;
+	data_range(s, &xmax, &ymax, &ymin_pos);
+	f->x0 = fs * 5.5;
+	f->y0 = fs * (s->subtitle ? 4.6 : 3.4);
+	f->w = W - f->x0 - fs * 1.5;
+	f->h = H - f->y0 - fs * 4.0;
+	f->xmin = 0;
+	f->xmax = xmax;
+	f->log_y = s->log_y;
+	if (f->log_y) {
+		f->ymin = floor(log10(isfinite(ymin_pos) ? ymin_pos : 1));
+		f->ymax = ceil(log10(ymax));
+		if (f->ymax <= f->ymin) f->ymax = f->ymin + 1;
 		step = 1;
 	} else {
-		f.ymin = 0;
+		f->ymin = 0;
 		step = nice_step(ymax * 1.08, 6);
-		f.ymax = ceil(ymax * 1.08 / step) * step;
+		f->ymax = ceil(ymax * 1.08 / step) * step;
 	}
+	return step;
+}
 
-	/* title */
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	text(cr, f.x0, fs * 1.6, s->title ? s->title : "", fs * 1.25, 0, 0.5, 1);
-	if (s->subtitle) {
-		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-		text(cr, f.x0, fs * 3.0, s->subtitle, fs * 0.9, 0, 0.5, 0);
-	}
+static void draw_bands(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs)
+{
+	const struct frame f = *fr;
 
 	/* phase bands, shaded, with their labels stacked at the top */
 	for (size_t b = 0; b < s->n_bands; b++) {
@@ -185,6 +184,13 @@ static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 			text(cr, a + fs * 0.4, f.y0 + fs * (1.0 + 1.2 * (double)(b % 3)), band->label, fs * 0.8, 0, 0.5, 0);
 		}
 	}
+
+}
+
+static void draw_grid(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs, double step, double H)
+{
+	const struct frame f = *fr;
+	char buf[64];
 
 	/* grid and ticks */
 	cairo_set_line_width(cr, fs * 0.05);
@@ -217,90 +223,124 @@ static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
 	text(cr, 0, 0, s->ylabel ? s->ylabel : "", fs * 0.95, 0.5, 0.5, 0);
 	cairo_restore(cr);
 
+}
+
+/* One series: its samples as dots and its moving average, or a line. */
+static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs, size_t k)
+{
+	const struct frame f = *fr;
+	const struct slc_plot_series *sr = &s->series[k];
+	const double *c = palette[(k + (s->n_series > 1 ? 0 : 0)) % 6];
+	double r = fs * (sr->n > 20000 ? 0.08 : sr->n > 3000 ? 0.12 : 0.18);
+
+	if (sr->line_only) {
+		int started = 0;
+		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+		cairo_set_line_width(cr, fs * 0.09);
+		for (size_t i = 0; i < sr->n; i++) {
+			double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
+			if (!isfinite(x) || !isfinite(y)) { started = 0; continue; }
+			if (!started) { cairo_move_to(cr, x, y); started = 1; }
+			else cairo_line_to(cr, x, y);
+		}
+		cairo_stroke(cr);
+		return 0;
+	}
+	cairo_set_source_rgba(cr, c[0], c[1], c[2], sr->n > 3000 ? 0.45 : 0.7);
+	for (size_t i = 0; i < sr->n; i++) {
+		double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
+		if (!isfinite(x) || !isfinite(y)) continue;
+		cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
+	}
+	cairo_fill(cr);
+	if (sr->t_s && sr->n > 1) {
+		int started = 0;
+		double *ma = malloc(sr->n * sizeof(*ma));
+		if (!ma) return -ENOMEM;
+		slc_moving_average(ma, sr->t_s, sr->y, sr->n, s->ma_window_s > 0 ? s->ma_window_s : 30);
+		/* one series: the black line of the reviews; several: each its colour */
+		if (s->n_series == 1) cairo_set_source_rgb(cr, 0, 0, 0);
+		else cairo_set_source_rgb(cr, c[0] * 0.8, c[1] * 0.8, c[2] * 0.8);
+		cairo_set_line_width(cr, fs * 0.14);
+		cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+		for (size_t i = 0; i < sr->n; i++) {
+			double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, ma[i] / s->y_scale);
+			if (!isfinite(x) || !isfinite(y)) continue;
+			if (!started) { cairo_move_to(cr, x, y); started = 1; }
+			else cairo_line_to(cr, x, y);
+		}
+		cairo_stroke(cr);
+		free(ma);
+	}
+	return 0;
+}
+
+static void draw_legend(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs)
+{
+	const struct frame f = *fr;
+	double lx = f.x0 + f.w - fs * 0.6, ly = f.y0 + f.h - fs * 0.8;
+	int lines = 0;
+	for (size_t k = s->n_series; k-- > 0;) {
+		const double *c = palette[k % 6];
+		if (!s->series[k].label) continue;
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, s->series[k].label, fs * 0.8, 1, 0.5, 0);
+		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+		cairo_rectangle(cr, lx - fs * 1.2, ly - lines * fs * 1.3 - fs * 0.3, fs * 0.6, fs * 0.6);
+		cairo_fill(cr);
+		lines++;
+	}
+	if (s->n_series == 1 && s->series[0].t_s) {
+		char l[64];
+		snprintf(l, sizeof(l), "%.0f s moving average", s->ma_window_s > 0 ? s->ma_window_s : 30);
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+		text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, l, fs * 0.8, 1, 0.5, 0);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		cairo_set_line_width(cr, fs * 0.14);
+		cairo_move_to(cr, lx - fs * 1.3, ly - lines * fs * 1.3);
+		cairo_line_to(cr, lx - fs * 0.5, ly - lines * fs * 1.3);
+		cairo_stroke(cr);
+	}
+}
+
+static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
+{
+	struct frame f;
+	double fs = H / 50.0;         /* base font size */
+	double step;
+	int rc = 0;
+
+	/* background */
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	step = make_frame(&f, s, W, H, fs);
+
+	/* title */
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	text(cr, f.x0, fs * 1.6, s->title ? s->title : "", fs * 1.25, 0, 0.5, 1);
+	if (s->subtitle) {
+		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
+		text(cr, f.x0, fs * 3.0, s->subtitle, fs * 0.9, 0, 0.5, 0);
+	}
+	draw_bands(cr, s, &f, fs);
+	draw_grid(cr, s, &f, fs, step, H);
+
 	/* samples as dots, then the moving average */
 	cairo_save(cr);
 	cairo_rectangle(cr, f.x0, f.y0, f.w, f.h);
 	cairo_clip(cr);
-	for (size_t k = 0; k < s->n_series; k++) {
-		const struct slc_plot_series *sr = &s->series[k];
-		const double *c = palette[(k + (s->n_series > 1 ? 0 : 0)) % 6];
-		double r = fs * (sr->n > 20000 ? 0.08 : sr->n > 3000 ? 0.12 : 0.18);
-
-		if (sr->line_only) {
-			int started = 0;
-			cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-			cairo_set_line_width(cr, fs * 0.09);
-			for (size_t i = 0; i < sr->n; i++) {
-				double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
-				if (!isfinite(x) || !isfinite(y)) { started = 0; continue; }
-				if (!started) { cairo_move_to(cr, x, y); started = 1; }
-				else cairo_line_to(cr, x, y);
-			}
-			cairo_stroke(cr);
-			continue;
-		}
-		cairo_set_source_rgba(cr, c[0], c[1], c[2], sr->n > 3000 ? 0.45 : 0.7);
-		for (size_t i = 0; i < sr->n; i++) {
-			double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
-			if (!isfinite(x) || !isfinite(y)) continue;
-			cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
-		}
-		cairo_fill(cr);
-		if (sr->t_s && sr->n > 1) {
-			int started = 0;
-			free(ma);
-			ma = malloc(sr->n * sizeof(*ma));
-			if (!ma) { cairo_restore(cr); return -ENOMEM; }
-			slc_moving_average(ma, sr->t_s, sr->y, sr->n, s->ma_window_s > 0 ? s->ma_window_s : 30);
-			/* one series: the black line of the reviews; several: each its colour */
-			if (s->n_series == 1) cairo_set_source_rgb(cr, 0, 0, 0);
-			else cairo_set_source_rgb(cr, c[0] * 0.8, c[1] * 0.8, c[2] * 0.8);
-			cairo_set_line_width(cr, fs * 0.14);
-			cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-			for (size_t i = 0; i < sr->n; i++) {
-				double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, ma[i] / s->y_scale);
-				if (!isfinite(x) || !isfinite(y)) continue;
-				if (!started) { cairo_move_to(cr, x, y); started = 1; }
-				else cairo_line_to(cr, x, y);
-			}
-			cairo_stroke(cr);
-		}
-	}
+	for (size_t k = 0; k < s->n_series && !rc; k++)
+		rc = draw_series(cr, s, &f, fs, k);
 	cairo_restore(cr);
-	free(ma);
+	if (rc)
+		return rc;
 
 	/* axes frame */
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_set_line_width(cr, fs * 0.08);
 	cairo_rectangle(cr, f.x0, f.y0, f.w, f.h);
 	cairo_stroke(cr);
-
-	/* legend */
-	{
-		double lx = f.x0 + f.w - fs * 0.6, ly = f.y0 + f.h - fs * 0.8;
-		int lines = 0;
-		for (size_t k = s->n_series; k-- > 0;) {
-			const double *c = palette[k % 6];
-			if (!s->series[k].label) continue;
-			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-			text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, s->series[k].label, fs * 0.8, 1, 0.5, 0);
-			cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-			cairo_rectangle(cr, lx - fs * 1.2, ly - lines * fs * 1.3 - fs * 0.3, fs * 0.6, fs * 0.6);
-			cairo_fill(cr);
-			lines++;
-		}
-		if (s->n_series == 1 && s->series[0].t_s) {
-			char l[64];
-			snprintf(l, sizeof(l), "%.0f s moving average", s->ma_window_s > 0 ? s->ma_window_s : 30);
-			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-			text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, l, fs * 0.8, 1, 0.5, 0);
-			cairo_set_source_rgb(cr, 0, 0, 0);
-			cairo_set_line_width(cr, fs * 0.14);
-			cairo_move_to(cr, lx - fs * 1.3, ly - lines * fs * 1.3);
-			cairo_line_to(cr, lx - fs * 0.5, ly - lines * fs * 1.3);
-			cairo_stroke(cr);
-		}
-	}
+	draw_legend(cr, s, &f, fs);
 	return 0;
 }
 
