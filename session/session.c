@@ -259,39 +259,9 @@ static void drive_json(json_t *seg, const struct slc_session *x, size_t k)
 				    d->phase_wa ? jnum_or_null(d->phase_wa[p]) : json_null());
 }
 
-int slc_session_json(char **out, const struct slc_session *x)
+/* The experiments the input holds, as members of the phases document @doc. */
+static void experiments_json(json_t *doc, const struct slc_session *x)
 {
-	char *text = NULL;
-	json_t *doc, *segs;
-	json_error_t jerr;
-	int rc = x->n ? slc_phases_json(&text, x->a, x->n) : 0;
-
-	if (rc)
-		return rc;
-	if (x->n) {
-		doc = json_loads(text, 0, &jerr);
-		free(text);
-	} else {
-		/* no write curve: the keys the schema promises, empty */
-		doc = json_pack("{s:s, s:{s:n, s:n}, s:[], s:{s:b, s:n}, s:[]}", "schema", "slcscope.phases/1",
-				"cache", "size_bytes", "speed_bps", "phases", "steady_state", "reached", 0, "start_s",
-				"segments");
-	}
-	if (!doc)
-		return -ENOMEM;
-	segs = json_object_get(doc, "segments");
-	for (size_t i = 0; i < x->n && i < json_array_size(segs); i++) {
-		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		json_t *o = json_array_get(segs, i);
-		json_object_set_new(o, "segment", json_integer((json_int_t)x->seg[i]));
-		json_object_set_new(o, "step", json_string(s->params.step ? s->params.step : ""));
-		json_object_set_new(o, "workload", json_string(s->params.workload ? s->params.workload : ""));
-		json_object_set_new(o, "block_bytes", json_integer(s->params.block_bytes));
-		json_object_set_new(o, "idle_before_s", json_real(s->params.idle_before_s));
-		drive_json(o, x, i);
-		if (i == 0)
-			drive_json(doc, x, 0);      /* the top level repeats the first segment */
-	}
 	{
 		double t[16], c[16], fresh, rate;
 		int n = slc_session_idle_recovery(x, t, c, 16, &fresh);
@@ -373,6 +343,42 @@ int slc_session_json(char **out, const struct slc_session *x)
 			json_object_set_new(doc, "host_idle_recovery", arr);
 		}
 	}
+}
+
+int slc_session_json(char **out, const struct slc_session *x)
+{
+	char *text = NULL;
+	json_t *doc, *segs;
+	json_error_t jerr;
+	int rc = x->n ? slc_phases_json(&text, x->a, x->n) : 0;
+
+	if (rc)
+		return rc;
+	if (x->n) {
+		doc = json_loads(text, 0, &jerr);
+		free(text);
+	} else {
+		/* no write curve: the keys the schema promises, empty */
+		doc = json_pack("{s:s, s:{s:n, s:n}, s:[], s:{s:b, s:n}, s:[]}", "schema", "slcscope.phases/1",
+				"cache", "size_bytes", "speed_bps", "phases", "steady_state", "reached", 0, "start_s",
+				"segments");
+	}
+	if (!doc)
+		return -ENOMEM;
+	segs = json_object_get(doc, "segments");
+	for (size_t i = 0; i < x->n && i < json_array_size(segs); i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		json_t *o = json_array_get(segs, i);
+		json_object_set_new(o, "segment", json_integer((json_int_t)x->seg[i]));
+		json_object_set_new(o, "step", json_string(s->params.step ? s->params.step : ""));
+		json_object_set_new(o, "workload", json_string(s->params.workload ? s->params.workload : ""));
+		json_object_set_new(o, "block_bytes", json_integer(s->params.block_bytes));
+		json_object_set_new(o, "idle_before_s", json_real(s->params.idle_before_s));
+		drive_json(o, x, i);
+		if (i == 0)
+			drive_json(doc, x, 0);      /* the top level repeats the first segment */
+	}
+	experiments_json(doc, x);
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)
 		json_object_set_new(doc, "target", json_string(x->in->meta.target));
