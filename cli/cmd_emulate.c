@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
  * slcscope emulate: serve a simulated drive as DIR/drive.img through FUSE,
- * with the model's timing in real time, for loop devices (cli/emulate.c).
+ * with the model's timing in real time, for loop devices (the emulator
+ * library, slcscope/emulate.h): its options, messages and exit codes.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "slcscope/core.h"
+#include "slcscope/emulate.h"
 #include "cli.h"
-#include "emulate.h"
 
 static void emulate_help(FILE *out)
 {
@@ -69,7 +67,7 @@ static void emulate_help(FILE *out)
 		"events.  Detach loop devices first: their I/O fails once the server is gone.\n"
 		"Exit status: 0 after a clean unmount (also after a vanish fault), 1 failure,\n"
 		"2 usage error.  Needs /dev/fuse, and root for loop devices.\n",
-		EMU_MAX_FAIL_AT);
+		SLC_EMU_MAX_FAIL_AT);
 }
 
 /* A positive factor: "20", "0.25" or "1/4". */
@@ -92,7 +90,7 @@ static int parse_factor(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
-static int parse_offsets(const char *arg, struct emu_opts *o)
+static int parse_offsets(const char *arg, struct slc_emu_opts *o)
 {
 	char list[4096], *save = NULL, *tok;
 
@@ -101,8 +99,8 @@ static int parse_offsets(const char *arg, struct emu_opts *o)
 	strcpy(list, arg);
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char err[128];
-		if (o->n_fail_at == EMU_MAX_FAIL_AT)
-			return cli_usage("emulate", "--fail-at: at most %d offsets", EMU_MAX_FAIL_AT);
+		if (o->n_fail_at == SLC_EMU_MAX_FAIL_AT)
+			return cli_usage("emulate", "--fail-at: at most %d offsets", SLC_EMU_MAX_FAIL_AT);
 		if (slc_parse_bytes(&o->fail_at[o->n_fail_at], tok, err, sizeof(err)))
 			return cli_usage("emulate", "--fail-at: %s", err);
 		o->n_fail_at++;
@@ -112,138 +110,47 @@ static int parse_offsets(const char *arg, struct emu_opts *o)
 	return 0;
 }
 
-static int write_pidfile(const char *path)
+/* Serve until the end, then say how it ended (the server's exit code). */
+static int serve(struct slc_emu *e, void *arg)
 {
-	FILE *f = fopen(path, "w");
+	const struct slc_emu_opts *o = arg;
+	int rc = slc_emu_serve(e);
 
-	if (!f)
-		return -errno;
-	fprintf(f, "%ld\n", (long)getpid());
-	return fclose(f) ? -errno : 0;
-}
-
-/*
- * Set up and serve.  @ready (daemon: the pipe to the waiting parent, else -1)
- * gets 'R' and the description once mounted, or 'E' and the error.
- */
-static int serve(const struct slc_sim_model *m, struct emu_opts *o, const char *pidfile, const char *log, int ready)
-{
-	struct emu *e = NULL;
-	char err[512];
-	int rc;
-
-	if ((rc = emu_open(&e, m, o, err, sizeof(err)))) {
-		emu_close(e);
-		if (o->size_scale < 1 && strstr(err, "not enough flash")) {
-			size_t n = strlen(err);
-			/* the GC reserve and the static SLC pool do not shrink below whole blocks */
-			snprintf(err + n, sizeof(err) - n, " (size scale %g is too small for this model: use a larger one)",
-				 o->size_scale);
-		}
-		if (ready >= 0) {
-			dprintf(ready, "E%s", err);
-			close(ready);
-			return CLI_FAIL;
-		}
-		return cli_fail("emulate", "%s", err);
-	}
-	if (pidfile && (rc = write_pidfile(pidfile))) {
-		emu_close(e);
-		snprintf(err, sizeof(err), "--pidfile %s: %s", pidfile, strerror(-rc));
-		if (ready >= 0) {
-			dprintf(ready, "E%s", err);
-			close(ready);
-			return CLI_FAIL;
-		}
-		return cli_fail("emulate", "%s", err);
-	}
-	if (ready >= 0) {
-		FILE *f = fdopen(ready, "w");
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		int lfd = log ? open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
-
-		if (log && lfd < 0) {
-			snprintf(err, sizeof(err), "--log %s: %s", log, strerror(errno));
-			if (f) {
-				fprintf(f, "E%s", err);
-				fclose(f);
-			}
-			if (null >= 0)
-				close(null);
-			if (pidfile)
-				unlink(pidfile);
-			emu_close(e);
-			return CLI_FAIL;
-		}
-		if (f) {
-			fputc('R', f);
-			emu_describe(e, f);
-			fprintf(f, "slcscope emulate: ready, pid %ld\n", (long)getpid());
-			fclose(f);
-		}
-		if (null >= 0) {
-			dup2(null, STDIN_FILENO);
-			dup2(null, STDOUT_FILENO);
-			dup2(lfd >= 0 ? lfd : null, STDERR_FILENO);
-			close(null);
-		}
-		if (lfd >= 0)
-			close(lfd);
-	} else {
-		emu_describe(e, stdout);
-		printf("slcscope emulate: ready, pid %ld (Ctrl-C to stop)\n", (long)getpid());
-		fflush(stdout);
-	}
-	rc = emu_serve(e);
-	emu_summary(e, stderr);
+	slc_emu_summary(e, stderr);
 	if (rc < 0)
 		fprintf(stderr, "slcscope emulate: serving failed: %s\n", strerror(-rc));
-	else if (emu_vanished(e))
+	else if (slc_emu_vanished(e))
 		fprintf(stderr, "slcscope emulate: the drive vanished as asked (--vanish-after-bytes); %s unmounted\n", o->dir);
 	else
 		fprintf(stderr, "slcscope emulate: %s unmounted\n", o->dir);
-	emu_close(e);
-	if (pidfile)
-		unlink(pidfile);
 	return rc < 0 ? CLI_FAIL : CLI_OK;
 }
 
-static int daemonize(const struct slc_sim_model *m, struct emu_opts *o, const char *pidfile, const char *log)
+static int foreground(const struct slc_sim_model *m, struct slc_emu_opts *o)
 {
-	char buf[4096];
-	size_t got = 0;
-	int p[2], status;
+	struct slc_emu *e;
+	char err[512];
+	int rc;
+
+	if (slc_emu_open(&e, m, o, err, sizeof(err)))
+		return cli_fail("emulate", "%s", err);
+	slc_emu_describe(e, stdout);
+	printf("slcscope emulate: ready, pid %ld (Ctrl-C to stop)\n", (long)getpid());
+	fflush(stdout);
+	rc = serve(e, o);
+	slc_emu_close(e);
+	return rc;
+}
+
+static int daemonize(const struct slc_sim_model *m, struct slc_emu_opts *o)
+{
+	char err[4096];
 	pid_t pid;
 
-	fflush(NULL);
-	if (pipe2(p, O_CLOEXEC))
-		return cli_fail("emulate", "pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		return cli_fail("emulate", "fork: %s", strerror(errno));
-	if (pid == 0) {
-		close(p[0]);
-		setsid();
-		_exit(serve(m, o, pidfile, log, p[1]));
-	}
-	close(p[1]);
-	for (;;) {
-		ssize_t n = read(p[0], buf + got, sizeof(buf) - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || (got += (size_t)n) == sizeof(buf) - 1)
-			break;
-	}
-	close(p[0]);
-	buf[got] = 0;
-	if (got && buf[0] == 'R') {
-		fputs(buf + 1, stdout);
-		return CLI_OK;
-	}
-	waitpid(pid, &status, 0);
-	if (got && buf[0] == 'E')
-		return cli_fail("emulate", "%s", buf + 1);
-	return cli_fail("emulate", "the server exited before it was ready");
+	if (slc_emu_spawn(m, o, serve, o, stdout, &pid, err, sizeof(err)))
+		return cli_fail("emulate", "%s", err);
+	printf("slcscope emulate: ready, pid %ld\n", (long)pid);
+	return CLI_OK;
 }
 
 static int emulate_run(int argc, char **argv)
@@ -263,15 +170,13 @@ static int emulate_run(int argc, char **argv)
 		{ "vanish-after-bytes", required_argument, NULL, O_VANISH },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct emu_opts o = { .time_scale = 1, .size_scale = 1, .seed = 1,
-			      .fail_after_bytes = UINT64_MAX, .vanish_after_bytes = UINT64_MAX,
-			      .spike_ns = 100000000ull };
+	struct slc_emu_opts o;
 	struct slc_sim_model m;
-	const char *pidfile = NULL, *log = NULL;
 	uint64_t capacity = 0, v;
 	char err[512];
 	int opt, rc, daemon = 0, size_given = 0, spike_ms_given = 0;
 
+	slc_emu_opts_init(&o);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "t:s:d", opts, NULL)) != -1) {
 		switch (opt) {
@@ -290,8 +195,8 @@ static int emulate_run(int argc, char **argv)
 		case O_STORE: o.store = optarg; break;
 		case O_SEED: if ((rc = cli_parse_uint("emulate", "--seed", optarg, 0, UINT64_MAX, &o.seed))) return rc; break;
 		case 'd': daemon = 1; break;
-		case O_PIDFILE: pidfile = optarg; break;
-		case O_LOG: log = optarg; break;
+		case O_PIDFILE: o.pidfile = optarg; break;
+		case O_LOG: o.log = optarg; break;
 		case O_QUIET: o.quiet = 1; break;
 		case O_FAIL_AFTER:
 			if (slc_parse_bytes(&o.fail_after_bytes, optarg, err, sizeof(err)))
@@ -324,21 +229,16 @@ static int emulate_run(int argc, char **argv)
 		return cli_usage("emulate", "--capacity and --size-scale exclude each other");
 	if (spike_ms_given && !o.spike_every)
 		return cli_usage("emulate", "--spike-ms needs --spike-every N");
-	if (log && !daemon)
+	if (o.log && !daemon)
 		return cli_usage("emulate", "--log is for --daemon (in the foreground, redirect stderr)");
 	o.dir = argv[optind + 1];
 	if ((rc = slc_sim_model_load(&m, argv[optind], err, sizeof(err))))
 		return cli_fail("emulate", "%s", err);
-	if (capacity) {
-		if (capacity > m.capacity_bytes)
-			return cli_usage("emulate", "--capacity: larger than the model's %" PRIu64 " bytes", m.capacity_bytes);
-		o.size_scale = (double)capacity / (double)m.capacity_bytes;
-	}
-	if (emu_scale_model(&m, o.size_scale, err, sizeof(err)))
+	if (capacity && slc_emu_capacity_scale(&m, capacity, &o.size_scale, err, sizeof(err)))
+		return cli_usage("emulate", "--capacity: %s", err);
+	if (slc_emu_scale_model(&m, o.size_scale, err, sizeof(err)))
 		return cli_usage("emulate", "%s", err);
-	if (daemon)
-		return daemonize(&m, &o, pidfile, log);
-	return serve(&m, &o, pidfile, NULL, -1);
+	return daemon ? daemonize(&m, &o) : foreground(&m, &o);
 }
 
 const struct cli_cmd cli_cmd_emulate = {

@@ -2,8 +2,8 @@
 /*
  * The emulated drive's probe: a loop device attached to DIR/drive.img of a
  * 'slcscope emulate MODEL DIR' mount.  The emulator serves the model's live
- * counters as DIR/stats.json (schema slcscope.emulate-stats/1); this backend
- * reads them as the drive's health, so that runs against the emulated block
+ * counters as DIR/stats.json (slcscope/emu_stats.h); this backend reads
+ * them as the drive's health, so that runs against the emulated block
  * device carry host and NAND writes and temperature like a drive with SMART.
  */
 #include <errno.h>
@@ -13,76 +13,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
+#include "slcscope/emu_stats.h"
 #include "probe_priv.h"
-
-#define EMU_SCHEMA "slcscope.emulate-stats/1"
 
 struct emu_priv {
 	char stats[PATH_MAX];
 };
 
-/* Load and check stats.json; NULL with a reason in @err. */
-static json_t *load_stats(const char *path, char *err, size_t errlen)
+static uint64_t known(uint64_t v)
 {
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *s;
-
-	if (!doc) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, je.text);
-		return NULL;
-	}
-	s = json_object_get(doc, "schema");
-	if (!json_is_string(s) || strcmp(json_string_value(s), EMU_SCHEMA)) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: not %s", path, EMU_SCHEMA);
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
-}
-
-static uint64_t u64_of(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) && json_integer_value(v) >= 0 ? (uint64_t)json_integer_value(v) : SLC_PROBE_UNKNOWN;
-}
-
-static double real_of(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return v == SLC_EMU_STATS_UNKNOWN ? SLC_PROBE_UNKNOWN : v;
 }
 
 static int emu_health(struct slc_probe *p, struct slc_health *h, char *err, size_t errlen)
 {
 	struct emu_priv *e = p->priv;
-	json_t *doc = load_stats(e->stats, err, errlen), *model, *ev;
+	struct slc_emu_stats s;
 
 	slc_health_init(h);
-	if (!doc)
+	if (slc_emu_stats_load(&s, e->stats, err, errlen))
 		return -EIO;
-	model = json_object_get(doc, "model");
-	ev = json_object_get(doc, "events");
 	h->has_smart = 1;
-	h->host_write_bytes = u64_of(doc, "host_write_bytes");
-	h->host_read_bytes = u64_of(doc, "host_read_bytes");
-	h->host_write_cmds = u64_of(doc, "write_commands");
-	h->host_read_cmds = u64_of(doc, "read_commands");
-	h->nand_write_bytes = u64_of(doc, "nand_write_bytes");
+	h->host_write_bytes = known(s.host_write_bytes);
+	h->host_read_bytes = known(s.host_read_bytes);
+	h->host_write_cmds = known(s.write_commands);
+	h->host_read_cmds = known(s.read_commands);
+	h->nand_write_bytes = known(s.nand_write_bytes);
 	if (h->nand_write_bytes != SLC_PROBE_UNKNOWN)
 		snprintf(h->nand_write_source, sizeof(h->nand_write_source), "emulated model");
-	h->temp_c = real_of(doc, "temp_c");
-	h->warn_temp_c = real_of(model, "throttle_c");
+	h->temp_c = s.temp_c;
+	h->warn_temp_c = s.model.throttle_c;
 	if (isfinite(h->warn_temp_c)) {
-		h->thm_transitions[0] = u64_of(ev, "throttle_on");
+		h->thm_transitions[0] = known(s.events[SLC_SIM_EV_THROTTLE_ON]);
 		h->thm_transitions[1] = 0;
 	}
-	json_decref(doc);
 	return 0;
 }
 
@@ -112,8 +76,8 @@ static const struct slc_probe_ops emu_ops = {
 int slc_emu_attach(struct slc_probe *p, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64], backing[PATH_MAX];
+	struct slc_emu_stats s;
 	struct emu_priv *e;
-	json_t *doc, *model;
 	FILE *f;
 	char *slash;
 	size_t n;
@@ -128,22 +92,22 @@ int slc_emu_attach(struct slc_probe *p, char *err, size_t errlen)
 	backing[n] = '\0';
 	while (n && (backing[n - 1] == '\n' || backing[n - 1] == ' ')) backing[--n] = '\0';
 	slash = strrchr(backing, '/');
-	if (!slash || strcmp(slash + 1, "drive.img"))
+	if (!slash || strcmp(slash + 1, SLC_EMU_IMG_NAME))
 		return -ENOTSUP;
 	if (!(e = calloc(1, sizeof(*e))))
 		return -ENOMEM;
 	*slash = '\0';
-	snprintf(e->stats, sizeof(e->stats), "%.*s/stats.json", (int)(sizeof(e->stats) - 12), backing);
-	if (!(doc = load_stats(e->stats, err, errlen))) {
+	snprintf(e->stats, sizeof(e->stats), "%.*s/%s", (int)(sizeof(e->stats) - sizeof("/" SLC_EMU_STATS_NAME)), backing,
+		 SLC_EMU_STATS_NAME);
+	if (slc_emu_stats_load(&s, e->stats, err, errlen)) {
 		free(e);
 		return -ENOTSUP;
 	}
-	model = json_object_get(doc, "model");
-	if (json_is_string(json_object_get(model, "name")))
-		snprintf(p->id.model, sizeof(p->id.model), "slcscope emulate %.100s", json_string_value(json_object_get(model, "name")));
-	snprintf(p->id.serial, sizeof(p->id.serial), "EMU-%lld", (long long)json_integer_value(json_object_get(doc, "pid")));
+	if (s.model.name[0])
+		snprintf(p->id.model, sizeof(p->id.model), "slcscope emulate %.100s", s.model.name);
+	snprintf(p->id.serial, sizeof(p->id.serial), "EMU-%lld",
+		 s.pid == SLC_EMU_STATS_UNKNOWN ? 0ll : (long long)s.pid);
 	snprintf(p->id.firmware, sizeof(p->id.firmware), "%s", SLCSCOPE_VERSION);
-	json_decref(doc);
 	p->priv = e;
 	p->ops = &emu_ops;
 	return 0;

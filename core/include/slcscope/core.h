@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * slcscope core library (public header): units, the simulated drive,
- * targets and the write engine, run plans, the trace store.
+ * targets and the write engine, run plans, the trace store, the emulated
+ * drive's counters file.
  */
 #ifndef SLCSCOPE_CORE_H
 #define SLCSCOPE_CORE_H
@@ -12,5 +13,6 @@
 #include "slcscope/sim.h"
 #include "slcscope/engine.h"
 #include "slcscope/trace.h"
+#include "slcscope/emu_stats.h"
 
 #endif
