@@ -4,7 +4,9 @@
  * error and returns CLI_USAGE.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "slcscope/session.h"
 #include "cli.h"
@@ -61,4 +63,13 @@ int cli_load(struct slc_session *x, const char *cmd, const char *path, long only
 	if (slc_session_load(x, path, only, opts, err, sizeof(err)))
 		return cli_fail(cmd, "%s", err);
 	return CLI_OK;
+}
+
+void cli_command_line(char *buf, size_t len, int argc, char **argv)
+{
+	buf[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, "%s%s", i ? " " : "slcscope ", argv[i]);
+	}
 }

@@ -7,6 +7,7 @@
 #ifndef SLCSCOPE_CLI_H
 #define SLCSCOPE_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -48,6 +49,9 @@ int cli_parse_uint(const char *cmd, const char *opt, const char *arg, uint64_t m
 int cli_parse_block(const char *cmd, const char *opt, const char *arg, uint32_t *out);
 int cli_parse_duration(const char *cmd, const char *opt, const char *arg, uint64_t *out_ns);
 int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns);
+
+/* cli_command_line() - "slcscope ARGV..." into @buf (cut to @len), for the trace. */
+void cli_command_line(char *buf, size_t len, int argc, char **argv);
 
 struct slc_session;
 struct slc_cpd_opts;

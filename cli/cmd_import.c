@@ -63,24 +63,6 @@ static void print_summary(const struct slc_input *in, const char *out_path)
 		printf("note: %s\n", in->import_notes);
 }
 
-static char *join_args(int argc, char **argv)
-{
-	size_t len = sizeof("slcscope");
-	char *s;
-
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	strcpy(s, "slcscope");
-	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 static int import_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -91,14 +73,12 @@ static int import_run(int argc, char **argv)
 	struct slc_import_opts io = { 1.0 };
 	const char *out_path = NULL;
 	struct slc_input *in = NULL;
-	char err[256], *cmdline;
+	char err[256], cmdline[4096];
 	uint64_t ns;
 	int c, rc;
 
 	opterr = 0;
-	cmdline = join_args(argc, argv);    /* before getopt permutes argv */
-	if (!cmdline)
-		return cli_fail("import", "out of memory");
+	cli_command_line(cmdline, sizeof(cmdline), argc, argv);    /* before getopt permutes argv */
 	while ((c = getopt_long(argc, argv, "o:b:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -137,7 +117,6 @@ static int import_run(int argc, char **argv)
 	rc = CLI_OK;
 out:
 	slc_input_free(in);
-	free(cmdline);
 	return rc;
 }
 

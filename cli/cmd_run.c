@@ -391,11 +391,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 	char err[512];
 	int opt, rc;
 
-	/* the command line as typed, before getopt permutes argv */
-	for (int i = 0; i < argc; i++) {
-		size_t n = strlen(a->cmdline);
-		snprintf(a->cmdline + n, sizeof(a->cmdline) - n, "%s%s", i ? " " : "slcscope ", argv[i]);
-	}
+	cli_command_line(a->cmdline, sizeof(a->cmdline), argc, argv);  /* before getopt permutes argv */
 	slc_plan_opts_default(&a->po);
 	a->plan_name = "lab";
 	a->temp_every_ns = 5000000000ull;
