@@ -114,100 +114,6 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-/* The progress and step lines on stderr. */
-struct ui {
-	int quiet, tty;
-	enum slc_unit_system units;
-	uint64_t limit_bytes;
-	uint64_t limit_ns;
-	int virtual_clock;
-};
-
-static double wall_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void ui_note(void *arg, const char *msg)
-{
-	struct ui *u = arg;
-
-	if (!u->quiet)
-		fprintf(stderr, "%sslcscope run: %s\n", u->tty ? "\r\033[K" : "", msg);
-}
-
-static void ui_steady(void *arg, size_t i, const struct slc_plan *p, const struct slc_steady_state *ss)
-{
-	struct ui *u = arg;
-
-	if (!u->quiet)
-		fprintf(stderr, "%s[%zu/%zu %s] SNIA steady state from %.0f s to %.0f s at %.1f MB/s: stopping the curve\n",
-			u->tty ? "\r\033[K" : "", i + 1, p->n, p->step[i].name, ss->start_s, ss->end_s, ss->avg_bps / 1e6);
-}
-
-static void step_begin(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes)
-{
-	struct ui *u = arg;
-	const struct slc_step *s = &p->step[i];
-
-	u->limit_bytes = limit_bytes;
-	u->limit_ns = s->kind == SLC_STEP_JOB ? s->job.max_ns : s->kind == SLC_STEP_DUTY ?
-		      (uint64_t)s->rounds * (s->job.max_ns + s->wait_ns) : s->wait_ns;
-	if (u->quiet)
-		return;
-	if (u->tty && s->kind != SLC_STEP_JOB && s->kind != SLC_STEP_DUTY)
-		fprintf(stderr, "\r\033[K[%zu/%zu %s] ...", i + 1, p->n, s->name);
-}
-
-static void progress(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr)
-{
-	struct ui *u = arg;
-	char b[32], r[32], e[32], eta[32] = "";
-	static double last;
-	double now;
-	uint64_t left_ns = 0;
-
-	if (u->quiet || !u->tty)
-		return;
-	now = wall_s();
-	if (now - last < 0.25)
-		return;
-	last = now;
-	if (u->limit_bytes && pr->bps > 0)
-		left_ns = (uint64_t)((double)(u->limit_bytes > pr->bytes ? u->limit_bytes - pr->bytes : 0) / pr->bps * 1e9);
-	if (u->limit_ns && u->limit_ns > pr->elapsed_ns && (!left_ns || u->limit_ns - pr->elapsed_ns < left_ns))
-		left_ns = u->limit_ns - pr->elapsed_ns;
-	if (left_ns)
-		snprintf(eta, sizeof(eta), "  ETA %s", slc_format_duration(e, sizeof(e), left_ns));
-	fprintf(stderr, "\r\033[K[%zu/%zu %s] %s%s  %s written  %s%s", i + 1, p->n, p->step[i].name,
-		slc_format_duration(e, sizeof(e), pr->elapsed_ns), u->virtual_clock ? " (virtual)" : "",
-		slc_format_bytes(b, sizeof(b), (double)pr->bytes, u->units),
-		slc_format_rate(r, sizeof(r), pr->bps, u->units), eta);
-}
-
-static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *res)
-{
-	struct ui *u = arg;
-	const struct slc_step *s = &p->step[i];
-	char b[32], r[32], d[32];
-
-	if (u->quiet)
-		return;
-	if (u->tty)
-		fprintf(stderr, "\r\033[K");
-	if (s->kind == SLC_STEP_JOB || s->kind == SLC_STEP_DUTY)
-		fprintf(stderr, "[%zu/%zu %s] %s in %s, %s average\n", i + 1, p->n, s->name,
-			slc_format_bytes(b, sizeof(b), (double)res->bytes, u->units),
-			slc_format_duration(d, sizeof(d), res->elapsed_ns),
-			slc_format_rate(r, sizeof(r), res->elapsed_ns ? (double)res->bytes / ((double)res->elapsed_ns * 1e-9) : 0, u->units));
-	else
-		fprintf(stderr, "[%zu/%zu %s] %s%s\n", i + 1, p->n, s->name,
-			s->kind == SLC_STEP_TRIM ? (s->bytes.bytes || s->bytes.capacity_multiple > 0 ? "TRIM of a range, then waited " : "TRIM of the whole target, then waited ") : "idle ",
-			slc_format_duration(d, sizeof(d), s->wait_ns));
-}
-
 /* What a dry run says about a block device, without opening it for writing. */
 static int dry_run_blockdev(const char *path, const struct slc_plan *p, int destructive, int force,
 			    enum slc_unit_system units)
@@ -350,7 +256,7 @@ static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, in
 	return 0;
 }
 
-static int parse_opt(int opt, const char *arg, struct run_args *a, struct ui *u, const char *bad)
+static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_run_console *u, const char *bad)
 {
 	char err[256];
 	int rc = CLI_OK;
@@ -386,7 +292,7 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct ui *u,
 	return CLI_OK;
 }
 
-static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan *plan, struct ui *u)
+static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan *plan, struct slc_run_console *u)
 {
 	char err[512];
 	int opt, rc;
@@ -433,9 +339,9 @@ static int dry_run_new_file(const struct run_args *a, const struct slc_plan *pla
 
 /* The plan on the open target into the trace; the exit code. */
 static int run_plan(const struct run_args *a, const struct slc_plan *plan, struct slc_target *t,
-		    uint64_t steady_after_bytes, struct ui *u)
+		    uint64_t steady_after_bytes, struct slc_run_console *u)
 {
-	const struct slc_run_ui rui = { ui_note, step_begin, progress, step_end, ui_steady, u };
+	const struct slc_run_ui rui = slc_run_console_ui(u);
 	const struct slc_run_opts ro = {
 		.trace_path = a->out, .command_line = a->cmdline, .probe = !a->no_probe, .purge = a->purge,
 		.temp_every_ns = a->temp_every_set ? a->temp_every_ns : 0, .interval_ns = a->po.interval_ns,
@@ -453,8 +359,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(b, sizeof(b), (double)slc_target_capacity(t), u->units), slc_target_spec(t));
 	rc = slc_run_execute(r, plan, &stop_sig, &res, &failed, err, sizeof(err));
-	if (u->tty && !u->quiet)
-		fprintf(stderr, "\r\033[K");
+	slc_run_console_clear(u);
 	if (slc_run_close(r, cerr, sizeof(cerr)) && !rc) {
 		rc = -EIO;
 		snprintf(err, sizeof(err), "%s", cerr);
@@ -474,7 +379,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 	return CLI_OK;
 }
 
-static int write_report(const struct run_args *a, const struct ui *u)
+static int write_report(const struct run_args *a, const struct slc_run_console *u)
 {
 	struct slc_session x = { 0 };
 	char err[512];
@@ -492,7 +397,7 @@ static int write_report(const struct run_args *a, const struct ui *u)
 }
 
 /* The open target: the last checks, a dry run or the run itself, then the report. */
-static int run_on(const struct run_args *a, const struct slc_plan *plan, struct slc_target *t, struct ui *u)
+static int run_on(const struct run_args *a, const struct slc_plan *plan, struct slc_target *t, struct slc_run_console *u)
 {
 	uint64_t steady_after_bytes;
 
@@ -520,7 +425,7 @@ static int cmd_run(int argc, char **argv)
 	static struct run_args a;
 	static struct slc_plan plan;
 	struct slc_target *t = NULL;
-	struct ui u = { .units = SLC_UNITS_DECIMAL };
+	struct slc_run_console u;
 	struct sigaction sa;
 	char err[512];
 	struct stat st;
@@ -534,9 +439,9 @@ static int cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	memset(&a, 0, sizeof(a));
+	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))
 		return rc;
-	u.tty = isatty(STDERR_FILENO);
 	if (a.dry && stat(a.target, &st) == 0 && S_ISBLK(st.st_mode))
 		return dry_run_blockdev(a.target, &plan, a.to.destructive, a.to.force, u.units);
 	if (a.dry && strncmp(a.target, "sim:", 4) && strncmp(a.target, "null:", 5) && stat(a.target, &st) != 0)

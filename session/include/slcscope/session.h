@@ -230,6 +230,30 @@ int slc_run_execute(struct slc_run *r, const struct slc_plan *p, const volatile 
  */
 int slc_run_close(struct slc_run *r, char *err, size_t errlen);
 
+/*
+ * A run on a terminal (what `slcscope run` shows): on a terminal a progress
+ * line redrawn in place, always a line per finished step, and notes as
+ * "PROG: message".  Quiet: nothing.
+ */
+struct slc_run_console {
+	FILE *f;
+	const char *prog;             /* "slcscope run" */
+	int quiet, tty;
+	enum slc_unit_system units;
+	int virtual_clock;            /* the target's time is a model's: said on the line */
+	uint64_t limit_bytes, limit_ns; /* the step in progress */
+	double last_s;                /* when the line was last drawn */
+};
+
+/** slc_run_console_init() - a console on @f (a tty gets the progress line). */
+void slc_run_console_init(struct slc_run_console *c, FILE *f, const char *prog, int quiet);
+
+/** slc_run_console_ui() - its callbacks, for struct slc_run_opts.ui. */
+struct slc_run_ui slc_run_console_ui(struct slc_run_console *c);
+
+/** slc_run_console_clear() - erase the progress line (before other output). */
+void slc_run_console_clear(struct slc_run_console *c);
+
 /**
  * slc_plan_print() - the plan in words, one line a step, and how long it
  * takes, for a target @spec of @capacity_bytes (@virtual_clock: a

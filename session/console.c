@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A run on a terminal: a progress line (step, elapsed, written, speed, ETA)
+ * redrawn in place, one line per finished step, notes on their own line.
+ */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "slcscope/session.h"
+
+static double wall_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void console_note(void *arg, const char *msg)
+{
+	struct slc_run_console *u = arg;
+
+	if (!u->quiet)
+		fprintf(u->f, "%s%s: %s\n", u->tty ? "\r\033[K" : "", u->prog, msg);
+}
+
+static void console_steady(void *arg, size_t i, const struct slc_plan *p, const struct slc_steady_state *ss)
+{
+	struct slc_run_console *u = arg;
+
+	if (!u->quiet)
+		fprintf(u->f, "%s[%zu/%zu %s] SNIA steady state from %.0f s to %.0f s at %.1f MB/s: stopping the curve\n",
+			u->tty ? "\r\033[K" : "", i + 1, p->n, p->step[i].name, ss->start_s, ss->end_s, ss->avg_bps / 1e6);
+}
+
+static void step_begin(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes)
+{
+	struct slc_run_console *u = arg;
+	const struct slc_step *s = &p->step[i];
+
+	u->limit_bytes = limit_bytes;
+	u->limit_ns = s->kind == SLC_STEP_JOB ? s->job.max_ns : s->kind == SLC_STEP_DUTY ?
+		      (uint64_t)s->rounds * (s->job.max_ns + s->wait_ns) : s->wait_ns;
+	if (u->quiet)
+		return;
+	if (u->tty && s->kind != SLC_STEP_JOB && s->kind != SLC_STEP_DUTY)
+		fprintf(u->f, "\r\033[K[%zu/%zu %s] ...", i + 1, p->n, s->name);
+}
+
+static void progress(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr)
+{
+	struct slc_run_console *u = arg;
+	char b[32], r[32], e[32], eta[32] = "";
+	double now;
+	uint64_t left_ns = 0;
+
+	if (u->quiet || !u->tty)
+		return;
+	now = wall_s();
+	if (now - u->last_s < 0.25)
+		return;
+	u->last_s = now;
+	if (u->limit_bytes && pr->bps > 0)
+		left_ns = (uint64_t)((double)(u->limit_bytes > pr->bytes ? u->limit_bytes - pr->bytes : 0) / pr->bps * 1e9);
+	if (u->limit_ns && u->limit_ns > pr->elapsed_ns && (!left_ns || u->limit_ns - pr->elapsed_ns < left_ns))
+		left_ns = u->limit_ns - pr->elapsed_ns;
+	if (left_ns)
+		snprintf(eta, sizeof(eta), "  ETA %s", slc_format_duration(e, sizeof(e), left_ns));
+	fprintf(u->f, "\r\033[K[%zu/%zu %s] %s%s  %s written  %s%s", i + 1, p->n, p->step[i].name,
+		slc_format_duration(e, sizeof(e), pr->elapsed_ns), u->virtual_clock ? " (virtual)" : "",
+		slc_format_bytes(b, sizeof(b), (double)pr->bytes, u->units),
+		slc_format_rate(r, sizeof(r), pr->bps, u->units), eta);
+}
+
+static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *res)
+{
+	struct slc_run_console *u = arg;
+	const struct slc_step *s = &p->step[i];
+	char b[32], r[32], d[32];
+
+	if (u->quiet)
+		return;
+	if (u->tty)
+		fprintf(u->f, "\r\033[K");
+	if (s->kind == SLC_STEP_JOB || s->kind == SLC_STEP_DUTY)
+		fprintf(u->f, "[%zu/%zu %s] %s in %s, %s average\n", i + 1, p->n, s->name,
+			slc_format_bytes(b, sizeof(b), (double)res->bytes, u->units),
+			slc_format_duration(d, sizeof(d), res->elapsed_ns),
+			slc_format_rate(r, sizeof(r), res->elapsed_ns ? (double)res->bytes / ((double)res->elapsed_ns * 1e-9) : 0, u->units));
+	else
+		fprintf(u->f, "[%zu/%zu %s] %s%s\n", i + 1, p->n, s->name,
+			s->kind == SLC_STEP_TRIM ? (s->bytes.bytes || s->bytes.capacity_multiple > 0 ? "TRIM of a range, then waited " : "TRIM of the whole target, then waited ") : "idle ",
+			slc_format_duration(d, sizeof(d), s->wait_ns));
+}
+
+void slc_run_console_init(struct slc_run_console *c, FILE *f, const char *prog, int quiet)
+{
+	*c = (struct slc_run_console){ .f = f, .prog = prog, .quiet = quiet, .tty = isatty(fileno(f)),
+				       .units = SLC_UNITS_DECIMAL };
+}
+
+struct slc_run_ui slc_run_console_ui(struct slc_run_console *c)
+{
+	return (struct slc_run_ui){ console_note, step_begin, progress, step_end, console_steady, c };
+}
+
+void slc_run_console_clear(struct slc_run_console *c)
+{
+	if (c->tty && !c->quiet)
+		fprintf(c->f, "\r\033[K");
+}
