@@ -170,7 +170,7 @@ static void segment_open(void *arg, size_t i, const struct slc_plan *p)
 	struct ui *u = arg;
 
 	(void)i; (void)p;
-	u->seg_t0_ns = u->target->ops->now_ns(u->target);
+	u->seg_t0_ns = slc_target_now_ns(u->target);
 	health_snapshot(u, "health_before", 0);
 }
 
@@ -179,7 +179,7 @@ static void segment_close(void *arg, size_t i, const struct slc_plan *p)
 	struct ui *u = arg;
 
 	(void)i; (void)p;
-	health_snapshot(u, "health_after", (double)(u->target->ops->now_ns(u->target) - u->seg_t0_ns) * 1e-9);
+	health_snapshot(u, "health_after", (double)(slc_target_now_ns(u->target) - u->seg_t0_ns) * 1e-9);
 }
 
 /*
@@ -196,7 +196,7 @@ static int read_temperature(void *arg, double *c)
 
 	if (!u->probe || slc_probe_health(u->probe, &h, NULL, 0) || !h.has_smart)
 		return -ENODATA;
-	t_s = (double)(u->target->ops->now_ns(u->target) - u->seg_t0_ns) * 1e-9;
+	t_s = (double)(slc_target_now_ns(u->target) - u->seg_t0_ns) * 1e-9;
 	if (u->trace && h.host_write_bytes != SLC_PROBE_UNKNOWN && h.nand_write_bytes != SLC_PROBE_UNKNOWN) {
 		struct slc_event e1 = { t_s, 0, "smart_host_bytes", (double)h.host_write_bytes };
 		struct slc_event e2 = { t_s, 0, "smart_nand_bytes", (double)h.nand_write_bytes };
@@ -335,13 +335,14 @@ static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct
 			slc_format_duration(d, sizeof(d), s->wait_ns));
 }
 
-static void print_plan(const struct slc_plan *p, const struct slc_target *t, enum slc_unit_system units)
+static void print_plan(const struct slc_plan *p, const char *spec, uint64_t capacity, int virtual_clock,
+		       enum slc_unit_system units)
 {
 	uint64_t fixed_ns = 0;
 	int open_ended = 0;
 	char a[32], b[32], c[32];
 
-	printf("plan %s on %s (%s):\n", p->name, t->spec, slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, units));
+	printf("plan %s on %s (%s):\n", p->name, spec, slc_format_bytes(a, sizeof(a), (double)capacity, units));
 	for (size_t i = 0; i < p->n; i++) {
 		const struct slc_step *s = &p->step[i];
 		uint64_t bytes = 0;
@@ -350,10 +351,10 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 		switch (s->kind) {
 		case SLC_STEP_TRIM:
 			if (s->bytes.bytes || s->bytes.capacity_multiple > 0) {
-				slc_size_resolve(&bytes, &s->bytes, t->capacity_bytes);
+				slc_size_resolve(&bytes, &s->bytes, capacity);
 				printf("TRIM the first %s", slc_format_bytes(a, sizeof(a), (double)bytes, units));
 			} else {
-				printf("TRIM all %s", slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, units));
+				printf("TRIM all %s", slc_format_bytes(a, sizeof(a), (double)capacity, units));
 			}
 			printf(", wait %s\n", slc_format_duration(b, sizeof(b), s->wait_ns));
 			fixed_ns += s->wait_ns;
@@ -370,7 +371,7 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 			fixed_ns += (uint64_t)s->rounds * (s->job.max_ns + s->wait_ns);
 			break;
 		case SLC_STEP_JOB:
-			slc_size_resolve(&bytes, &s->bytes, t->capacity_bytes);
+			slc_size_resolve(&bytes, &s->bytes, capacity);
 			printf("%s %s QD%u", s->job.kind == SLC_JOB_SEQ_WRITE ? "sequential" : "random",
 			       slc_format_bytes(a, sizeof(a), (double)s->job.block_bytes, SLC_UNITS_BINARY), s->job.queue_depth);
 			if (s->job.jobs > 1)
@@ -388,7 +389,7 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 	}
 	printf("time: %s%s%s\n", open_ended ? "at least " : "", slc_format_duration(a, sizeof(a), fixed_ns),
 	       open_ended ? " plus the sequential fill at the drive's speed" : "");
-	if (t->kind == SLC_TARGET_SIM)
+	if (virtual_clock)
 		printf("(virtual time: a simulated drive runs much faster than that)\n");
 }
 
@@ -396,20 +397,19 @@ static void print_plan(const struct slc_plan *p, const struct slc_target *t, enu
 static int dry_run_blockdev(const char *path, const struct slc_plan *p, int destructive, int force,
 			    enum slc_unit_system units)
 {
-	struct slc_target t = { .kind = SLC_TARGET_BLOCKDEV, .fd = -1 };
+	uint64_t capacity = 0;
 	char what[512], a[32];
 	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 
 	if (fd < 0)
 		return cli_fail("run", "%s: cannot open: %s", path, strerror(errno));
-	if (ioctl(fd, BLKGETSIZE64, &t.capacity_bytes)) {
+	if (ioctl(fd, BLKGETSIZE64, &capacity)) {
 		close(fd);
 		return cli_fail("run", "%s: cannot read its size: %s", path, strerror(errno));
 	}
 	close(fd);
-	snprintf(t.spec, sizeof(t.spec), "%s", path);
-	print_plan(p, &t, units);
-	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)t.capacity_bytes, units), path);
+	print_plan(p, path, capacity, 0, units);
+	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)capacity, units), path);
 	rc = slc_blockdev_check(path, what, sizeof(what));
 	if (rc > 0)
 		printf("; found: %s%s", what, force ? " (--force given)" : " (refused without --force)");
@@ -434,11 +434,11 @@ static int do_purge(struct ui *u, struct slc_target *t, struct slc_trace *trace,
 	int rc;
 
 	if (!u->quiet)
-		fprintf(stderr, "slcscope run: purging %s by %s\n", t->spec,
+		fprintf(stderr, "slcscope run: purging %s by %s\n", slc_target_spec(t),
 			k == SLC_PURGE_TRIM ? "a TRIM of all of it (the drive offers no Sanitize or Format erase)" :
 			slc_purge_kind_name(k));
 	if (k == SLC_PURGE_TRIM) {
-		if ((rc = t->ops->discard(t, 0, t->capacity_bytes))) {
+		if ((rc = slc_target_discard(t, 0, slc_target_capacity(t)))) {
 			snprintf(err, errlen, "TRIM of the whole target failed: %s", strerror(-rc));
 			return rc;
 		}
@@ -641,18 +641,16 @@ static int cmd_run(int argc, char **argv)
 	if (dry && stat(target, &st) == 0 && S_ISBLK(st.st_mode))
 		return dry_run_blockdev(target, &plan, to.destructive, to.force, u.units);
 	if (dry && strncmp(target, "sim:", 4) && strncmp(target, "null:", 5) && stat(target, &st) != 0) {
-		struct slc_target ft = { .kind = SLC_TARGET_FILE, .fd = -1, .capacity_bytes = to.file_size_bytes };
 		if (!to.file_size_bytes)
 			return cli_fail("run", "%s: no such file (give --size to create it)", target);
-		snprintf(ft.spec, sizeof(ft.spec), "%s", target);
-		print_plan(&plan, &ft, u.units);
+		print_plan(&plan, target, to.file_size_bytes, 0, u.units);
 		printf("creates: %s of %s\n", target, slc_format_bytes(a, sizeof(a), (double)to.file_size_bytes, u.units));
 		return CLI_OK;
 	}
 	if ((rc = slc_target_open(&t, target, &to, err, sizeof(err))))
 		return cli_fail("run", "%s", err);
-	u.virtual_clock = t->kind == SLC_TARGET_SIM;
-	if (slc_size_resolve(&u.steady_after_bytes, &u.steady_after, t->capacity_bytes)) {
+	u.virtual_clock = (slc_target_caps(t) & SLC_TARGET_CAP_VIRTUAL_CLOCK) != 0;
+	if (slc_size_resolve(&u.steady_after_bytes, &u.steady_after, slc_target_capacity(t))) {
 		slc_target_close(t);
 		return cli_usage("run", "--steady-after: too large for this target");
 	}
@@ -663,8 +661,8 @@ static int cmd_run(int argc, char **argv)
 		return 128 + stop_sig;
 	}
 	if (dry) {
-		print_plan(&plan, t, u.units);
-		if (t->kind == SLC_TARGET_FILE)
+		print_plan(&plan, slc_target_spec(t), slc_target_capacity(t), u.virtual_clock, u.units);
+		if (slc_target_kind(t) == SLC_TARGET_FILE)
 			printf("destroys: the contents of %s\n", target);
 		slc_target_close(t);
 		return CLI_OK;
@@ -673,10 +671,9 @@ static int cmd_run(int argc, char **argv)
 		slc_target_close(t);
 		return cli_fail("run", "cannot create '%s': %s", report, strerror(errno));
 	}
-	if (!no_probe && t->kind != SLC_TARGET_NULL) {
+	if (!no_probe && slc_target_kind(t) != SLC_TARGET_NULL) {
 		char perr[512] = "";
-		int prc = t->sim ? slc_probe_open_sim(&u.probe, t->sim, t->spec, perr, sizeof(perr))
-				 : slc_probe_open(&u.probe, t->spec, perr, sizeof(perr));
+		int prc = slc_probe_open_target(&u.probe, t, perr, sizeof(perr));
 		if (prc) {
 			u.probe = NULL;
 			if (purge) {
@@ -690,15 +687,15 @@ static int cmd_run(int argc, char **argv)
 	u.target = t;
 	{
 		struct slc_trace_meta meta = {
-			.command_line = cmdline, .target = t->spec,
-			.device_model = t->sim ? slc_sim_model_of(t->sim)->description : NULL,
-			.capacity_bytes = t->capacity_bytes, .logical_block_bytes = t->logical_block_bytes,
+			.command_line = cmdline, .target = slc_target_spec(t),
+			.device_model = slc_target_sim(t) ? slc_sim_model_of(slc_target_sim(t))->description : NULL,
+			.capacity_bytes = slc_target_capacity(t), .logical_block_bytes = slc_target_logical_block(t),
 		};
 		struct slc_sysfs_info si;
 		char real[4096], model[256];
 		/* what sysfs knows of a block device goes into the trace */
 		const struct slc_identity *pid = u.probe ? slc_probe_identity(u.probe) : NULL;
-		if (pid && t->kind == SLC_TARGET_BLOCKDEV && (pid->model[0] || pid->serial[0])) {
+		if (pid && slc_target_kind(t) == SLC_TARGET_BLOCKDEV && (pid->model[0] || pid->serial[0])) {
 			/* the drive's own identity (NVMe, ATA), else sysfs's */
 			snprintf(model, sizeof(model), "%s%s%s", pid->source == SLC_PROBE_NVME || pid->source == SLC_PROBE_ATA ? "" : pid->vendor,
 				 pid->source != SLC_PROBE_NVME && pid->source != SLC_PROBE_ATA && pid->vendor[0] && pid->model[0] ? " " : "",
@@ -706,7 +703,7 @@ static int cmd_run(int argc, char **argv)
 			meta.device_model = model;
 			meta.device_serial = pid->serial[0] ? pid->serial : NULL;
 			meta.device_firmware = pid->firmware[0] ? pid->firmware : NULL;
-		} else if (t->kind == SLC_TARGET_BLOCKDEV && realpath(t->spec, real) &&
+		} else if (slc_target_kind(t) == SLC_TARGET_BLOCKDEV && realpath(slc_target_spec(t), real) &&
 		    slc_sysfs_probe(&si, "/sys", strrchr(real, '/') + 1) == 0) {
 			snprintf(model, sizeof(model), "%s%s%s", si.vendor, si.vendor[0] && si.model[0] ? " " : "",
 				 si.model[0] ? si.model : si.name);
@@ -732,7 +729,7 @@ static int cmd_run(int argc, char **argv)
 			slc_trace_snapshot(trace, "identity", 0, js);
 			free(js);
 		}
-		if (!hrc && !h.has_smart && !u.quiet && t->kind == SLC_TARGET_BLOCKDEV)
+		if (!hrc && !h.has_smart && !u.quiet && slc_target_kind(t) == SLC_TARGET_BLOCKDEV)
 			fprintf(stderr, "slcscope run: %s; no write amplification or thermal evidence in this trace\n",
 				h.no_smart_reason);
 	}
@@ -742,16 +739,16 @@ static int cmd_run(int argc, char **argv)
 		slc_target_close(t);
 		return cli_fail("run", "--purge: %s", err);
 	}
-	if (!u.quiet && t->kind == SLC_TARGET_BLOCKDEV)
+	if (!u.quiet && slc_target_kind(t) == SLC_TARGET_BLOCKDEV)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
-			slc_format_bytes(a, sizeof(a), (double)t->capacity_bytes, u.units), t->spec);
+			slc_format_bytes(a, sizeof(a), (double)slc_target_capacity(t), u.units), slc_target_spec(t));
 	{
 		struct slc_plan_hooks hooks = {
 			.step_begin = step_begin, .sample = steady_sample, .progress = progress, .step_end = step_end,
 			.arg = &u, .segment_open = segment_open, .segment_close = segment_close,
 			.temperature = u.probe ? read_temperature : NULL,
 			/* the simulated drive's counters cost nothing: every sample */
-			.temperature_every_ns = t->sim && !temp_every_set ? po.interval_ns : temp_every_ns,
+			.temperature_every_ns = slc_target_sim(t) && !temp_every_set ? po.interval_ns : temp_every_ns,
 		};
 		rc = slc_plan_run(&plan, t, trace, &hooks, &stop_sig, &res, &failed, err, sizeof(err));
 		free(u.t);

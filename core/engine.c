@@ -4,10 +4,12 @@
  *
  * Keep queue_depth commands in flight: fill every free slot, then reap at
  * least one completion, account it, and refill.  Real targets batch the
- * refills into one io_uring submission; the simulated drive completes one
- * command at a time in virtual time, which reproduces a device queue of
- * that depth exactly.  Random offsets are drawn a few commands ahead so a
- * target can prefetch (the simulated drive's mapping table is large).
+ * refills into one io_uring submission; a target that models a device
+ * queue (SLC_TARGET_CAP_ONE_AT_A_TIME) completes one command per reap in
+ * its own time, which reproduces a device queue of that depth exactly.
+ * Random offsets are drawn a few commands ahead so a target can prefetch
+ * through its hint op (a simulated drive's mapping table is large).  The
+ * engine knows targets only by their ops and capabilities (target_priv.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +20,7 @@
 
 #include "slcscope/core.h"
 #include "private.h"
+#include "target_priv.h"
 
 #define AHEAD 16u
 #define MAX_QD 256u
@@ -47,9 +50,7 @@ static int drain_events(struct run *r)
 	size_t n;
 	int rc;
 
-	if (!r->t->sim)
-		return 0;
-	while ((n = slc_sim_events(r->t->sim, ev, EV_BATCH)) > 0)
+	while ((n = slc_target_events(r->t, ev, EV_BATCH)) > 0)
 		for (size_t i = 0; i < n; i++)
 			if (r->cb->event && (rc = r->cb->event(r->cb->arg, &ev[i], r->t0)))
 				return rc;
@@ -61,18 +62,17 @@ static int on_interval(void *arg, const struct slc_sample *smp)
 {
 	struct run *r = arg;
 	struct slc_sample out = *smp;
+	struct slc_sim_counters c;
 	int rc;
 
 	if ((rc = drain_events(r)))
 		return rc;
 	if (r->cb->temperature && smp->t_s >= r->next_temp_s) {
-		double c;
+		double temp;
 		uint64_t every = r->cb->temperature_every_ns ? r->cb->temperature_every_ns : 5000000000ull;
-		out.temp_c = r->cb->temperature(r->cb->arg, &c) == 0 ? c : NAN;
+		out.temp_c = r->cb->temperature(r->cb->arg, &temp) == 0 ? temp : NAN;
 		r->next_temp_s = smp->t_s + (double)every * 1e-9;
-	} else if (r->t->sim) {
-		struct slc_sim_counters c;
-		slc_sim_get_counters(r->t->sim, &c);
+	} else if (slc_target_counters(r->t, &c) == 0) {
 		out.temp_c = c.temp_c;
 	}
 	if (r->cb->sample && (rc = r->cb->sample(r->cb->arg, &out)))
@@ -94,7 +94,7 @@ uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job 
 	uint32_t qd = (job->queue_depth ? job->queue_depth : 32) * (job->jobs ? job->jobs : 1);
 	uint32_t b = job->reap_batch ? job->reap_batch : qd / 8;
 
-	if (t && t->kind == SLC_TARGET_SIM)
+	if (t && (slc_target_caps(t) & SLC_TARGET_CAP_ONE_AT_A_TIME))
 		return 1;
 	if (b > qd)
 		b = qd;
@@ -181,8 +181,8 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	}
 	r.t0 = last = t->ops->now_ns(t);
 	deadline = j.max_ns ? r.t0 + j.max_ns : UINT64_MAX;
-	if (t->sim)
-		slc_sim_mark(t->sim, r.t0);
+	if (t->ops->mark)
+		t->ops->mark(t, r.t0);
 	slc_sampler_init(&smp, r.t0, j.interval_ns);
 
 	while (inflight || submitting) {

@@ -42,11 +42,11 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
  * (Ctrl-C) is noticed during a long wait (a TRIM's, an idle step's). */
 static void wait_stoppable(struct slc_target *t, uint64_t ns, const volatile int *stop)
 {
-	for (uint64_t end = t->ops->now_ns(t) + ns; t->ops->now_ns(t) < end;) {
-		uint64_t now = t->ops->now_ns(t), slice = 200000000ull;
+	for (uint64_t end = slc_target_now_ns(t) + ns; slc_target_now_ns(t) < end;) {
+		uint64_t now = slc_target_now_ns(t), slice = 200000000ull;
 		if (stop && *stop)
 			break;
-		t->ops->idle(t, end - now < slice ? end : now + slice);
+		slc_target_idle(t, end - now < slice ? end : now + slice);
 	}
 }
 
@@ -222,13 +222,15 @@ static int on_sample(void *arg, const struct slc_sample *smp)
 	return 0;
 }
 
+/* A target's ground-truth event into the trace.  The trace's event kinds
+ * begin with the ground-truth kinds, in their order (vocab.c asserts it). */
 static int on_event(void *arg, const struct slc_sim_event *e, uint64_t t0)
 {
 	struct step_ctx *c = arg;
 	struct slc_event ev = {
 		.t_s = e->t_ns >= t0 ? (double)(e->t_ns - t0) * 1e-9 : 0,
 		.host_bytes = e->host_bytes,
-		.kind = slc_sim_event_name(e->kind),
+		.kind = slc_event_kind_name((enum slc_event_kind)e->kind),
 		.value = e->value,
 	};
 
@@ -297,14 +299,14 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			return -ECANCELED;
 		if (strcmp(p->name, "trim-response") == 0) {
 			uint64_t tb;
-			if (slc_size_resolve(&tb, &p->step[3].bytes, t->capacity_bytes) || tb > t->capacity_bytes / 2)
+			if (slc_size_resolve(&tb, &p->step[3].bytes, slc_target_capacity(t)) || tb > slc_target_capacity(t) / 2)
 				return slc_errf(err, errlen, -EINVAL, "the deleted range (--trim-bytes) must be at most "
-						"half the target (%llu bytes)", (unsigned long long)(t->capacity_bytes / 2));
+						"half the target (%llu bytes)", (unsigned long long)(slc_target_capacity(t) / 2));
 		}
-		if (IS_JOB(s) && (slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes) ||
-						 slc_size_resolve(&job.offset_bytes, &s->offset, t->capacity_bytes) ||
-						 slc_size_resolve(&job.range_bytes, &s->range, t->capacity_bytes) ||
-						 job.offset_bytes + job.range_bytes > t->capacity_bytes))
+		if (IS_JOB(s) && (slc_size_resolve(&job.max_bytes, &s->bytes, slc_target_capacity(t)) ||
+						 slc_size_resolve(&job.offset_bytes, &s->offset, slc_target_capacity(t)) ||
+						 slc_size_resolve(&job.range_bytes, &s->range, slc_target_capacity(t)) ||
+						 job.offset_bytes + job.range_bytes > slc_target_capacity(t)))
 			return slc_errf(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
 		if (IS_JOB(s) && s->offset.bytes == 0 && s->offset.capacity_multiple == 0) {
 			job.offset_bytes = s->job.offset_bytes;
@@ -331,12 +333,12 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		sp.jobs = IS_JOB(s) ? (job.jobs ? job.jobs : 1) : 0;
 		sp.reap_batch = IS_JOB(s) ? slc_engine_reap_batch(t, &job) : 0;
 		sp.offset_bytes = job.offset_bytes;
-		sp.range_bytes = job.range_bytes ? job.range_bytes : t->capacity_bytes;
+		sp.range_bytes = job.range_bytes ? job.range_bytes : slc_target_capacity(t);
 		sp.idle_before_s = idle_before_s;
 		sp.seed = job.seed;
 		sp.data_pattern = data_name(&job, dbuf, sizeof(dbuf));
 		sp.interval_s = (double)(job.interval_ns ? job.interval_ns : 1000000000ull) * 1e-9;
-		sp.clock = t->kind == SLC_TARGET_SIM ? "virtual" : "monotonic";
+		sp.clock = slc_target_caps(t) & SLC_TARGET_CAP_VIRTUAL_CLOCK ? "virtual" : "monotonic";
 		if (trace && (rc = slc_trace_segment_begin(trace, &sp)))
 			return slc_errf(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
 		if (hooks && hooks->segment_open)
@@ -344,14 +346,14 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 
 		switch (s->kind) {
 		case SLC_STEP_TRIM: {
-			uint64_t t0 = t->ops->now_ns(t), len = t->capacity_bytes;
+			uint64_t t0 = slc_target_now_ns(t), len = slc_target_capacity(t);
 			if ((s->bytes.bytes || s->bytes.capacity_multiple > 0) &&
-			    (slc_size_resolve(&len, &s->bytes, t->capacity_bytes) || len > t->capacity_bytes))
+			    (slc_size_resolve(&len, &s->bytes, slc_target_capacity(t)) || len > slc_target_capacity(t)))
 				return slc_errf(err, errlen, -EINVAL, "step %s: TRIM range larger than the target", s->name);
-			if ((rc = t->ops->discard(t, 0, len)))
+			if ((rc = slc_target_discard(t, 0, len)))
 				return slc_errf(err, errlen, rc, "step %s: TRIM failed: %s", s->name, strerror(-rc));
 			if (trace) {
-				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };
+				struct slc_event ev = { (double)(slc_target_now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };
 				slc_trace_event(trace, &ev);
 			}
 			wait_stoppable(t, s->wait_ns, stop);
@@ -365,9 +367,9 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		case SLC_STEP_DUTY: {
 			/* rounds of writing and waiting, one segment: the samples
 			 * continue where the previous round's left off */
-			uint64_t seg_t0 = t->ops->now_ns(t), total = 0, ios = 0;
+			uint64_t seg_t0 = slc_target_now_ns(t), total = 0, ios = 0;
 			for (uint32_t r = 0; r < s->rounds && !rc; r++) {
-				ctx.t_offset_s = (double)(t->ops->now_ns(t) - seg_t0) / 1e9;
+				ctx.t_offset_s = (double)(slc_target_now_ns(t) - seg_t0) / 1e9;
 				ctx.bytes_offset = total;
 				rc = slc_engine_run(t, &job, &cb, stop, res, err, errlen);
 				total += res->bytes;
@@ -380,7 +382,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 			}
 			res->bytes = total;
 			res->ios = ios;
-			res->elapsed_ns = t->ops->now_ns(t) - seg_t0;
+			res->elapsed_ns = slc_target_now_ns(t) - seg_t0;
 			idle_before_s = 0;
 			break;
 		}
