@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../probes/probe_priv.h"
 #include "cli.h"
 #include "slcscope/core.h"
 #include "slcscope/probe.h"

@@ -215,7 +215,7 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	if (idle_ns)
-		t->ops->idle(t, t->ops->now_ns(t) + idle_ns);
+		slc_target_idle(t, slc_target_now_ns(t) + idle_ns);
 	fprintf(o.f, "time_s,interval_s,bytes_total,ios,lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,temp_c\n");
 	rc = slc_engine_run(t, &w, &cb, &stop_flag, &res, err, sizeof(err));
 	if (rc == -ECANCELED) {
@@ -226,13 +226,13 @@ static int cmd_run(int argc, char **argv)
 		rc = cli_fail("sim", "%s", rc == -EINVAL ? err : strerror(-rc));
 		goto out;
 	}
-	slc_sim_get_counters(t->sim, &c);
+	slc_sim_get_counters(slc_target_sim(t), &c);
 	if (!o.quiet) {
 		fprintf(stderr, "host writes %s, NAND writes %s (write amplification %.2f), %" PRIu64 " erases, drive memory %s\n",
 			slc_format_bytes(a, sizeof(a), (double)c.host_write_bytes, SLC_UNITS_DECIMAL),
 			slc_format_bytes(b, sizeof(b), (double)c.nand_write_bytes, SLC_UNITS_DECIMAL),
 			c.host_write_bytes ? (double)c.nand_write_bytes / (double)c.host_write_bytes : 0.0,
-			c.erases, slc_format_bytes(err, sizeof(err), (double)slc_sim_memory_bytes(t->sim), SLC_UNITS_BINARY));
+			c.erases, slc_format_bytes(err, sizeof(err), (double)slc_sim_memory_bytes(slc_target_sim(t)), SLC_UNITS_BINARY));
 	}
 	rc = CLI_OK;
 out:

@@ -4,10 +4,12 @@
  *
  * Keep queue_depth commands in flight: fill every free slot, then reap at
  * least one completion, account it, and refill.  Real targets batch the
- * refills into one io_uring submission; the simulated drive completes one
- * command at a time in virtual time, which reproduces a device queue of
- * that depth exactly.  Random offsets are drawn a few commands ahead so a
- * target can prefetch (the simulated drive's mapping table is large).
+ * refills into one io_uring submission; a target that models a device
+ * queue (SLC_TARGET_CAP_ONE_AT_A_TIME) completes one command per reap in
+ * its own time, which reproduces a device queue of that depth exactly.
+ * Random offsets are drawn a few commands ahead so a target can prefetch
+ * through its hint op (a simulated drive's mapping table is large).  The
+ * engine knows targets only by their ops and capabilities (target_priv.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +20,7 @@
 
 #include "slcscope/core.h"
 #include "private.h"
+#include "target_priv.h"
 
 #define AHEAD 16u
 #define MAX_QD 256u
@@ -47,9 +50,7 @@ static int drain_events(struct run *r)
 	size_t n;
 	int rc;
 
-	if (!r->t->sim)
-		return 0;
-	while ((n = slc_sim_events(r->t->sim, ev, EV_BATCH)) > 0)
+	while ((n = slc_target_events(r->t, ev, EV_BATCH)) > 0)
 		for (size_t i = 0; i < n; i++)
 			if (r->cb->event && (rc = r->cb->event(r->cb->arg, &ev[i], r->t0)))
 				return rc;
@@ -61,18 +62,17 @@ static int on_interval(void *arg, const struct slc_sample *smp)
 {
 	struct run *r = arg;
 	struct slc_sample out = *smp;
+	struct slc_sim_counters c;
 	int rc;
 
 	if ((rc = drain_events(r)))
 		return rc;
 	if (r->cb->temperature && smp->t_s >= r->next_temp_s) {
-		double c;
+		double temp;
 		uint64_t every = r->cb->temperature_every_ns ? r->cb->temperature_every_ns : 5000000000ull;
-		out.temp_c = r->cb->temperature(r->cb->arg, &c) == 0 ? c : NAN;
+		out.temp_c = r->cb->temperature(r->cb->arg, &temp) == 0 ? temp : NAN;
 		r->next_temp_s = smp->t_s + (double)every * 1e-9;
-	} else if (r->t->sim) {
-		struct slc_sim_counters c;
-		slc_sim_get_counters(r->t->sim, &c);
+	} else if (slc_target_counters(r->t, &c) == 0) {
 		out.temp_c = c.temp_c;
 	}
 	if (r->cb->sample && (rc = r->cb->sample(r->cb->arg, &out)))
@@ -94,7 +94,7 @@ uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job 
 	uint32_t qd = (job->queue_depth ? job->queue_depth : 32) * (job->jobs ? job->jobs : 1);
 	uint32_t b = job->reap_batch ? job->reap_batch : qd / 8;
 
-	if (t && t->kind == SLC_TARGET_SIM)
+	if (t && (slc_target_caps(t) & SLC_TARGET_CAP_ONE_AT_A_TIME))
 		return 1;
 	if (b > qd)
 		b = qd;
@@ -132,170 +132,250 @@ static int check_job(const struct slc_target *t, struct slc_job *j, char *err, s
 	return 0;
 }
 
-int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
-		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen)
-{
-	static const struct slc_engine_cb no_cb;
-	struct slc_job j = *job;
-	struct run r = { .t = t, .cb = cb ? cb : &no_cb };
+/* One job's loop: the commands, their buffers, where the next ones go. */
+struct loop {
+	struct slc_target *t;
+	struct slc_job j;
+	struct run r;
+	struct slc_job_result *res;
+	const volatile int *stop;
 	struct slc_sampler smp;
 	struct slc_datagen gen;
 	struct slc_io ios[MAX_QD], *done[MAX_QD];
-	void *bufs[MAX_QD] = { 0 };
-	uint32_t free_slots[MAX_QD], nfree, inflight = 0, ah = 0;
-	uint64_t ahead[AHEAD], nblk, submitted = 0, rng, deadline, last;
-	uint64_t pos[64] = { 0 }, slice;   /* sequential jobs: position in each job's slice */
-	uint32_t qd, batch, next_job = 0;
-	int rc = 0, submitting = 1, reads = job->kind == SLC_JOB_RAND_READ;
+	void *bufs[MAX_QD];
+	uint32_t free_slots[MAX_QD], nfree, inflight;
+	uint64_t ahead[AHEAD];        /* random jobs: the next offsets, hinted already */
+	uint32_t ah;
+	uint64_t nblk, submitted, rng, deadline, last;
+	uint64_t pos[64], slice;      /* sequential jobs: position in each job's slice */
+	uint32_t qd, batch, next_job;
+	int rc, submitting, reads;
+};
 
-	memset(res, 0, sizeof(*res));
-	if ((rc = check_job(t, &j, err, errlen)))
-		return rc;
-	nblk = j.range_bytes / j.block_bytes;
-	slice = nblk / j.jobs;             /* blocks per sequential job */
-	qd = j.queue_depth * j.jobs;       /* commands in flight, all jobs */
-	batch = slc_engine_reap_batch(t, &j);
-	for (uint32_t i = 0; i < qd; i++) {
-		if (posix_memalign(&bufs[i], 4096, j.block_bytes)) {
-			bufs[i] = NULL;
-			rc = slc_errf(err, errlen, -ENOMEM, "out of memory for I/O buffers");
-			goto out;
+/* A uniform block in the job's range. */
+static uint64_t draw_offset(struct loop *l)
+{
+	return l->j.offset_bytes + (uint64_t)(((unsigned __int128)xs(&l->rng) * l->nblk) >> 64) * l->j.block_bytes;
+}
+
+/* One buffer per command in flight, filled once, registered when the target can. */
+static int setup_buffers(struct loop *l, char *err, size_t errlen)
+{
+	struct slc_target *t = l->t;
+	int rc;
+
+	for (uint32_t i = 0; i < l->qd; i++) {
+		if (posix_memalign(&l->bufs[i], 4096, l->j.block_bytes)) {
+			l->bufs[i] = NULL;
+			return slc_errf(err, errlen, -ENOMEM, "out of memory for I/O buffers");
 		}
 	}
-	slc_datagen_init(&gen, j.data, j.compress_ratio, j.seed);
-	for (uint32_t i = 0; i < qd; i++) {
-		slc_datagen_fill(&gen, bufs[i], j.block_bytes);
-		free_slots[i] = qd - 1 - i;
+	slc_datagen_init(&l->gen, l->j.data, l->j.compress_ratio, l->j.seed);
+	for (uint32_t i = 0; i < l->qd; i++) {
+		slc_datagen_fill(&l->gen, l->bufs[i], l->j.block_bytes);
+		l->free_slots[i] = l->qd - 1 - i;
 	}
-	nfree = qd;
-	if (t->ops->register_buffers && (rc = t->ops->register_buffers(t, bufs, qd, j.block_bytes))) {
-		rc = slc_errf(err, errlen, rc, "cannot register I/O buffers: %s", strerror(-rc));
-		goto out;
-	}
-	rng = j.seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-	if (!rng) rng = 1;
-	for (uint32_t i = 0; i < AHEAD; i++) {
-		ahead[i] = j.offset_bytes + (uint64_t)(((unsigned __int128)xs(&rng) * nblk) >> 64) * j.block_bytes;
-		if (j.kind != SLC_JOB_SEQ_WRITE && t->ops->hint)
-			t->ops->hint(t, ahead[i]);
-	}
-	r.t0 = last = t->ops->now_ns(t);
-	deadline = j.max_ns ? r.t0 + j.max_ns : UINT64_MAX;
-	if (t->sim)
-		slc_sim_mark(t->sim, r.t0);
-	slc_sampler_init(&smp, r.t0, j.interval_ns);
+	l->nfree = l->qd;
+	if (t->ops->register_buffers && (rc = t->ops->register_buffers(t, l->bufs, l->qd, l->j.block_bytes)))
+		return slc_errf(err, errlen, rc, "cannot register I/O buffers: %s", strerror(-rc));
+	return 0;
+}
 
-	while (inflight || submitting) {
+/* The first offsets, the job's start on the target clock, the sampler. */
+static void start_job(struct loop *l)
+{
+	struct slc_target *t = l->t;
+
+	l->rng = l->j.seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+	if (!l->rng) l->rng = 1;
+	for (uint32_t i = 0; i < AHEAD; i++) {
+		l->ahead[i] = draw_offset(l);
+		if (l->j.kind != SLC_JOB_SEQ_WRITE && t->ops->hint)
+			t->ops->hint(t, l->ahead[i]);
+	}
+	l->r.t0 = l->last = t->ops->now_ns(t);
+	l->deadline = l->j.max_ns ? l->r.t0 + l->j.max_ns : UINT64_MAX;
+	if (t->ops->mark)
+		t->ops->mark(t, l->r.t0);
+	slc_sampler_init(&l->smp, l->r.t0, l->j.interval_ns);
+}
+
+/* Where @io goes: sequential jobs take turns, each in its own slice;
+ * random ones take the oldest offset drawn ahead and draw a new one. */
+static void place(struct loop *l, struct slc_io *io)
+{
+	struct slc_target *t = l->t;
+
+	if (l->j.kind == SLC_JOB_SEQ_WRITE) {
+		uint32_t k = l->next_job;
+		l->next_job = l->next_job + 1 == l->j.jobs ? 0 : l->next_job + 1;
+		io->offset = l->j.offset_bytes + ((uint64_t)k * l->slice + l->pos[k]) * l->j.block_bytes;
+		l->pos[k] = l->pos[k] + 1 == l->slice ? 0 : l->pos[k] + 1;
+	} else {
+		io->offset = l->ahead[l->ah];
+		l->ahead[l->ah] = draw_offset(l);
+		if (t->ops->hint)
+			t->ops->hint(t, l->ahead[l->ah]);
+		l->ah = l->ah + 1 == AHEAD ? 0 : l->ah + 1;
+	}
+}
+
+/* Fill every free slot until the byte limit; a failed submit ends submission. */
+static void submit_free(struct loop *l, uint64_t now, char *err, size_t errlen)
+{
+	const struct slc_job *j = &l->j;
+	int rc;
+
+	while (l->submitting && l->nfree && (!j->max_bytes || l->submitted < j->max_bytes)) {
+		uint32_t slot = l->free_slots[l->nfree - 1];
+		struct slc_io *io = &l->ios[slot];
+
+		io->slot = slot;
+		io->len = j->block_bytes;
+		if (j->max_bytes && j->max_bytes - l->submitted < io->len)
+			io->len = (uint32_t)((j->max_bytes - l->submitted + j->block_bytes - 1) / j->block_bytes * j->block_bytes);
+		io->is_read = l->reads;
+		place(l, io);
+		if (!l->reads)
+			slc_datagen_stamp(&l->gen, l->bufs[slot], io->len, io->offset);
+		io->submit_ns = now;
+		io->result = 0;
+		if ((rc = l->t->ops->submit(l->t, io, l->bufs[slot]))) {
+			l->rc = slc_errf(err, errlen, rc, "submitting an I/O failed: %s", strerror(-rc));
+			l->submitting = 0;
+			break;
+		}
+		l->nfree--;
+		l->inflight++;
+		l->submitted += io->len;
+	}
+}
+
+/* Account @n completions: free their slots, feed the sampler; the first
+ * error or a callback's return ends submission (in-flight ones drain). */
+static void complete(struct loop *l, int n)
+{
+	struct slc_job_result *res = l->res;
+
+	for (int i = 0; i < n; i++) {
+		struct slc_io *io = l->done[i];
+		int r2;
+
+		l->inflight--;
+		l->free_slots[l->nfree++] = io->slot;
+		if (io->result != (int)io->len) {
+			if (!res->error) {
+				res->error = io->result < 0 ? io->result : -EIO;
+				res->error_offset = io->offset;
+			}
+			l->submitting = 0;
+			continue;
+		}
+		if (io->complete_ns > l->last)
+			l->last = io->complete_ns;
+		res->bytes += io->len;
+		res->ios++;
+		r2 = slc_sampler_add(&l->smp, io->complete_ns < l->last ? l->last : io->complete_ns,
+				     io->len, io->complete_ns - io->submit_ns, on_interval, &l->r);
+		if (r2 == SLC_ENGINE_DONE) {
+			/* the caller has seen enough: finish normally */
+			res->done_early = 1;
+			l->submitting = 0;
+		} else if (r2) {
+			l->rc = r2;
+			l->submitting = 0;
+		}
+	}
+}
+
+/* Keep the queue full until the limits, a stop, an error or a callback end it. */
+static void run_loop(struct loop *l, char *err, size_t errlen)
+{
+	struct slc_target *t = l->t;
+	const struct slc_job *j = &l->j;
+
+	while (l->inflight || l->submitting) {
 		uint64_t now = t->ops->now_ns(t);
 		int n;
 
-		if (submitting && ((stop && *stop) || now >= deadline || (j.max_bytes && submitted >= j.max_bytes)))
-			submitting = 0;
-		while (submitting && nfree && (!j.max_bytes || submitted < j.max_bytes)) {
-			struct slc_io *io = &ios[free_slots[nfree - 1]];
-			uint32_t slot = free_slots[nfree - 1];
-
-			io->slot = slot;
-			io->len = j.block_bytes;
-			if (j.max_bytes && j.max_bytes - submitted < io->len)
-				io->len = (uint32_t)((j.max_bytes - submitted + j.block_bytes - 1) / j.block_bytes * j.block_bytes);
-			io->is_read = reads;
-			if (j.kind == SLC_JOB_SEQ_WRITE) {
-				/* jobs take turns, each in its own slice */
-				uint32_t k = next_job;
-				next_job = next_job + 1 == j.jobs ? 0 : next_job + 1;
-				io->offset = j.offset_bytes + ((uint64_t)k * slice + pos[k]) * j.block_bytes;
-				pos[k] = pos[k] + 1 == slice ? 0 : pos[k] + 1;
-			} else {
-				io->offset = ahead[ah];
-				ahead[ah] = j.offset_bytes +
-					    (uint64_t)(((unsigned __int128)xs(&rng) * nblk) >> 64) * j.block_bytes;
-				if (t->ops->hint)
-					t->ops->hint(t, ahead[ah]);
-				ah = ah + 1 == AHEAD ? 0 : ah + 1;
-			}
-			if (!reads)
-				slc_datagen_stamp(&gen, bufs[slot], io->len, io->offset);
-			io->submit_ns = now;
-			io->result = 0;
-			if ((rc = t->ops->submit(t, io, bufs[slot]))) {
-				rc = slc_errf(err, errlen, rc, "submitting an I/O failed: %s", strerror(-rc));
-				submitting = 0;
-				break;
-			}
-			nfree--;
-			inflight++;
-			submitted += io->len;
-		}
-		if (!inflight)
+		if (l->submitting && ((l->stop && *l->stop) || now >= l->deadline ||
+				      (j->max_bytes && l->submitted >= j->max_bytes)))
+			l->submitting = 0;
+		submit_free(l, now, err, errlen);
+		if (!l->inflight)
 			break;
 		/* Refill once @batch commands are back: one wake-up per batch,
 		 * not per completion (a halted CPU is slow to wake, and so is the
 		 * task that submits); the device sees qd - batch + 1 .. qd
 		 * commands.  Submission over: drain one at a time. */
-		n = t->ops->reap(t, done, qd, submitting && inflight >= batch ? batch : 1);
+		n = t->ops->reap(t, l->done, l->qd, l->submitting && l->inflight >= l->batch ? l->batch : 1);
 		if (n < 0) {
 			if (n == -EINTR)
 				continue;
-			rc = slc_errf(err, errlen, n, "waiting for I/O failed: %s", strerror(-n));
+			l->rc = slc_errf(err, errlen, n, "waiting for I/O failed: %s", strerror(-n));
 			break;
 		}
-		for (int i = 0; i < n; i++) {
-			struct slc_io *io = done[i];
-			int r2;
-
-			inflight--;
-			free_slots[nfree++] = io->slot;
-			if (io->result != (int)io->len) {
-				/* the first error stops submission; in-flight ones drain */
-				if (!res->error) {
-					res->error = io->result < 0 ? io->result : -EIO;
-					res->error_offset = io->offset;
-				}
-				submitting = 0;
-				continue;
-			}
-			if (io->complete_ns > last)
-				last = io->complete_ns;
-			res->bytes += io->len;
-			res->ios++;
-			r2 = slc_sampler_add(&smp, io->complete_ns < last ? last : io->complete_ns,
-					     io->len, io->complete_ns - io->submit_ns, on_interval, &r);
-			if (r2 == SLC_ENGINE_DONE) {
-				/* the caller has seen enough: finish normally */
-				res->done_early = 1;
-				submitting = 0;
-			} else if (r2) {
-				rc = r2;
-				submitting = 0;
-			}
-		}
+		complete(l, n);
 	}
-	/* drain anything a failure left in flight so the buffers can be freed */
-	while (inflight) {
-		int n = t->ops->reap(t, done, qd, 1);
+}
+
+/* Drain what a failure left in flight, so the buffers can be freed; close
+ * the last interval; say why the job ended. */
+static int finish_job(struct loop *l, char *err, size_t errlen)
+{
+	struct slc_target *t = l->t;
+	struct slc_job_result *res = l->res;
+	int rc = l->rc;
+
+	while (l->inflight) {
+		int n = t->ops->reap(t, l->done, l->qd, 1);
 		if (n <= 0 && n != -EINTR)
 			break;
 		if (n > 0)
-			inflight -= (uint32_t)n;
+			l->inflight -= (uint32_t)n;
 	}
 	if (!rc || rc == -ECANCELED) {
-		int r2 = slc_sampler_finish(&smp, last, on_interval, &r);
+		int r2 = slc_sampler_finish(&l->smp, l->last, on_interval, &l->r);
 		if (r2 == SLC_ENGINE_DONE) {
 			res->done_early = 1;
 			r2 = 0;
 		}
-		if (!r2) r2 = drain_events(&r);
+		if (!r2) r2 = drain_events(&l->r);
 		if (!rc) rc = r2;
 	}
-	res->elapsed_ns = last - r.t0;
+	res->elapsed_ns = l->last - l->r.t0;
 	if (!rc && res->error)
 		rc = slc_errf(err, errlen, res->error, "I/O error at offset %llu: %s",
 			  (unsigned long long)res->error_offset, strerror(-res->error));
-	if (!rc && stop && *stop)
+	if (!rc && l->stop && *l->stop)
 		rc = -ECANCELED;
+	return rc;
+}
+
+int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
+		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen)
+{
+	static const struct slc_engine_cb no_cb;
+	struct loop loop = {
+		.t = t, .j = *job, .r = { .t = t, .cb = cb ? cb : &no_cb }, .res = res, .stop = stop,
+		.submitting = 1, .reads = job->kind == SLC_JOB_RAND_READ,
+	}, *l = &loop;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if ((rc = check_job(t, &l->j, err, errlen)))
+		goto out;
+	l->nblk = l->j.range_bytes / l->j.block_bytes;
+	l->slice = l->nblk / l->j.jobs;          /* blocks per sequential job */
+	l->qd = l->j.queue_depth * l->j.jobs;    /* commands in flight, all jobs */
+	l->batch = slc_engine_reap_batch(t, &l->j);
+	if ((rc = setup_buffers(l, err, errlen)))
+		goto out;
+	start_job(l);
+	run_loop(l, err, errlen);
+	rc = finish_job(l, err, errlen);
 out:
 	for (uint32_t i = 0; i < MAX_QD; i++)
-		free(bufs[i]);
+		free(l->bufs[i]);
 	return rc;
 }

@@ -42,11 +42,11 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
  * (Ctrl-C) is noticed during a long wait (a TRIM's, an idle step's). */
 static void wait_stoppable(struct slc_target *t, uint64_t ns, const volatile int *stop)
 {
-	for (uint64_t end = t->ops->now_ns(t) + ns; t->ops->now_ns(t) < end;) {
-		uint64_t now = t->ops->now_ns(t), slice = 200000000ull;
+	for (uint64_t end = slc_target_now_ns(t) + ns; slc_target_now_ns(t) < end;) {
+		uint64_t now = slc_target_now_ns(t), slice = 200000000ull;
 		if (stop && *stop)
 			break;
-		t->ops->idle(t, end - now < slice ? end : now + slice);
+		slc_target_idle(t, end - now < slice ? end : now + slice);
 	}
 }
 
@@ -84,116 +84,172 @@ static void add_job(struct slc_plan *p, const char *name, enum slc_role role, ui
 	s->bytes = bytes;
 }
 
+static const struct slc_size none = { 0, 0 };
+
+static int build_lab(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
+	add_trim(p, "trim_before_rand", o);
+	add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+	add(p, "idle", SLC_STEP_IDLE, SLC_ROLE_IDLE, 0)->wait_ns = o->idle_ns;
+	add_job(p, "idle_burst", SLC_ROLE_IDLE_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	add_trim(p, "trim_full", o);
+	add_job(p, "trim_burst", SLC_ROLE_TRIM_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	return 0;
+}
+
+static int build_seq(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
+	return 0;
+}
+
+static int build_rand(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
+	return 0;
+}
+
+static int build_trim_response(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	struct slc_step *st;
+	struct slc_size twice = o->trim_bytes;
+
+	(void)err; (void)errlen;
+	if (twice.capacity_multiple > 0) twice.capacity_multiple *= 2; else twice.bytes *= 2;
+	add_trim(p, "trim", o);
+	add_job(p, "fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, twice);
+	/* the reads stay in the half that is not deleted */
+	for (int k = 0; k < 2; k++) {
+		add_job(p, k ? "read_after_trim" : "read_before_trim",
+			k ? SLC_ROLE_READ_AFTER_TRIM : SLC_ROLE_READ_BASELINE, 0, SLC_JOB_RAND_READ, o,
+			k ? o->read_ns : 5000000000ull, none);
+		st = &p->step[p->n - 1];
+		st->job.block_bytes = 4096;
+		st->job.interval_ns = 100000000ull;
+		st->offset = st->range = o->trim_bytes;
+		if (!k) {
+			st = add(p, "trim_range", SLC_STEP_TRIM, SLC_ROLE_TRIM_RANGE, 0);
+			st->bytes = o->trim_bytes;
+		}
+	}
+	return 0;
+}
+
+static int build_fill_levels(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	static const unsigned pct[] = { 25, 50, 75, 90 };
+	struct slc_step *st;
+
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	for (size_t i = 0; i < 4; i++) {
+		char nm[32];
+		snprintf(nm, sizeof(nm), "fill_to_%u%%", pct[i]);
+		add_job(p, nm, SLC_ROLE_FILL_TO, pct[i], SLC_JOB_SEQ_WRITE, o, 0, none);
+		st = &p->step[p->n - 1];
+		/* from the previous level to this one */
+		st->offset.capacity_multiple = i ? pct[i - 1] / 100.0 : 0;
+		st->range.capacity_multiple = (pct[i] - (i ? pct[i - 1] : 0)) / 100.0;
+		st->bytes = st->range;
+		if (!i) st->offset.capacity_multiple = 0;
+		/* let the drive settle (fold its cache) as after a real copy */
+		snprintf(nm, sizeof(nm), "settle_%u%%", pct[i]);
+		add(p, nm, SLC_STEP_IDLE, SLC_ROLE_SETTLE, pct[i])->wait_ns = o->trim_wait_ns;
+		snprintf(nm, sizeof(nm), "burst_at_%u%%", pct[i]);
+		add_job(p, nm, SLC_ROLE_LEVEL_BURST, pct[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+		st = &p->step[p->n - 1];
+		st->job.queue_depth = 4;
+		st->offset.capacity_multiple = pct[i] / 100.0;
+		st->range.capacity_multiple = (100 - pct[i]) / 100.0;
+	}
+	add_trim(p, "trim_all", o);
+	add_job(p, "burst_after_trim", SLC_ROLE_LEVEL_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	p->step[p->n - 1].job.queue_depth = 4;
+	return 0;
+}
+
+static int build_compress(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	add_job(p, "burst_random_data", SLC_ROLE_DATA_RANDOM, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
+	add_trim(p, "trim_between", o);
+	add_job(p, "burst_repeating_data", SLC_ROLE_DATA_REPEAT, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
+	p->step[p->n - 1].job.data = SLC_DATA_REPEATING;
+	return 0;
+}
+
+static int build_hir(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	static const unsigned waits_s[] = { 5, 10, 15, 25, 50 };
+
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	for (size_t i = 0; i < 5; i++) {
+		char nm[32];
+		struct slc_step *st;
+		snprintf(nm, sizeof(nm), "hir_wait_%us", waits_s[i]);
+		add_job(p, nm, SLC_ROLE_HIR_ROUNDS, waits_s[i], SLC_JOB_RAND_WRITE, o, 5000000000ull, none);
+		st = &p->step[p->n - 1];
+		st->kind = SLC_STEP_DUTY;
+		st->wait_ns = waits_s[i] * 1000000000ull;
+		st->rounds = o->hir_rounds ? o->hir_rounds : 360;
+		snprintf(nm, sizeof(nm), "saturate_after_%us", waits_s[i]);
+		add_job(p, nm, SLC_ROLE_SATURATE, waits_s[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	}
+	return 0;
+}
+
+static int build_idle_sweep(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	/* trim + saturating burst + (idle + burst) per wait must fit the plan */
+	if (o->n_idle_sweep == 0 || 2 + 2 * o->n_idle_sweep > SLC_PLAN_MAX_STEPS)
+		return slc_errf(err, errlen, -EINVAL, "the idle sweep takes 1 to %d waits",
+				(SLC_PLAN_MAX_STEPS - 2) / 2);
+	add_trim(p, "trim", o);
+	add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	for (size_t i = 0; i < o->n_idle_sweep; i++) {
+		char name_buf[32];
+		uint32_t wait_s = (uint32_t)(o->idle_sweep_ns[i] / 1000000000ull);
+		snprintf(name_buf, sizeof(name_buf), "idle_%lus", (unsigned long)wait_s);
+		add(p, name_buf, SLC_STEP_IDLE, SLC_ROLE_IDLE, wait_s)->wait_ns = o->idle_sweep_ns[i];
+		snprintf(name_buf, sizeof(name_buf), "idle_burst_%lus", (unsigned long)wait_s);
+		add_job(p, name_buf, SLC_ROLE_IDLE_BURST, wait_s, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
+	}
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*build)(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen);
+} plans[] = {
+	{ "lab", build_lab },
+	{ "seq", build_seq },
+	{ "rand", build_rand },
+	{ "trim-response", build_trim_response },
+	{ "fill-levels", build_fill_levels },
+	{ "compress", build_compress },
+	{ "hir", build_hir },
+	{ "idle-sweep", build_idle_sweep },
+};
+
 int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
 		   char *err, size_t errlen)
 {
-	static const struct slc_size none = { 0, 0 };
-
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	if (strcmp(name, "lab") == 0) {
-		add_trim(p, "trim", o);
-		add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
-		add_trim(p, "trim_before_rand", o);
-		add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
-		add(p, "idle", SLC_STEP_IDLE, SLC_ROLE_IDLE, 0)->wait_ns = o->idle_ns;
-		add_job(p, "idle_burst", SLC_ROLE_IDLE_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-		add_trim(p, "trim_full", o);
-		add_job(p, "trim_burst", SLC_ROLE_TRIM_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	} else if (strcmp(name, "seq") == 0) {
-		add_trim(p, "trim", o);
-		add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
-	} else if (strcmp(name, "rand") == 0) {
-		add_trim(p, "trim", o);
-		add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
-	} else if (strcmp(name, "trim-response") == 0) {
-		struct slc_step *st;
-		struct slc_size twice = o->trim_bytes;
-		if (twice.capacity_multiple > 0) twice.capacity_multiple *= 2; else twice.bytes *= 2;
-		add_trim(p, "trim", o);
-		add_job(p, "fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, twice);
-		/* the reads stay in the half that is not deleted */
-		for (int k = 0; k < 2; k++) {
-			add_job(p, k ? "read_after_trim" : "read_before_trim",
-				k ? SLC_ROLE_READ_AFTER_TRIM : SLC_ROLE_READ_BASELINE, 0, SLC_JOB_RAND_READ, o,
-				k ? o->read_ns : 5000000000ull, none);
-			st = &p->step[p->n - 1];
-			st->job.block_bytes = 4096;
-			st->job.interval_ns = 100000000ull;
-			st->offset = st->range = o->trim_bytes;
-			if (!k) {
-				st = add(p, "trim_range", SLC_STEP_TRIM, SLC_ROLE_TRIM_RANGE, 0);
-				st->bytes = o->trim_bytes;
-			}
-		}
-	} else if (strcmp(name, "fill-levels") == 0) {
-		static const unsigned pct[] = { 25, 50, 75, 90 };
-		struct slc_step *st;
-		add_trim(p, "trim", o);
-		for (size_t i = 0; i < 4; i++) {
-			char nm[32];
-			snprintf(nm, sizeof(nm), "fill_to_%u%%", pct[i]);
-			add_job(p, nm, SLC_ROLE_FILL_TO, pct[i], SLC_JOB_SEQ_WRITE, o, 0, none);
-			st = &p->step[p->n - 1];
-			/* from the previous level to this one */
-			st->offset.capacity_multiple = i ? pct[i - 1] / 100.0 : 0;
-			st->range.capacity_multiple = (pct[i] - (i ? pct[i - 1] : 0)) / 100.0;
-			st->bytes = st->range;
-			if (!i) st->offset.capacity_multiple = 0;
-			/* let the drive settle (fold its cache) as after a real copy */
-			snprintf(nm, sizeof(nm), "settle_%u%%", pct[i]);
-			add(p, nm, SLC_STEP_IDLE, SLC_ROLE_SETTLE, pct[i])->wait_ns = o->trim_wait_ns;
-			snprintf(nm, sizeof(nm), "burst_at_%u%%", pct[i]);
-			add_job(p, nm, SLC_ROLE_LEVEL_BURST, pct[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-			st = &p->step[p->n - 1];
-			st->job.queue_depth = 4;
-			st->offset.capacity_multiple = pct[i] / 100.0;
-			st->range.capacity_multiple = (100 - pct[i]) / 100.0;
-		}
-		add_trim(p, "trim_all", o);
-		add_job(p, "burst_after_trim", SLC_ROLE_LEVEL_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-		p->step[p->n - 1].job.queue_depth = 4;
-	} else if (strcmp(name, "compress") == 0) {
-		add_trim(p, "trim", o);
-		add_job(p, "burst_random_data", SLC_ROLE_DATA_RANDOM, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
-		add_trim(p, "trim_between", o);
-		add_job(p, "burst_repeating_data", SLC_ROLE_DATA_REPEAT, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
-		p->step[p->n - 1].job.data = SLC_DATA_REPEATING;
-	} else if (strcmp(name, "hir") == 0) {
-		static const unsigned waits_s[] = { 5, 10, 15, 25, 50 };
-		add_trim(p, "trim", o);
-		add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-		for (size_t i = 0; i < 5; i++) {
-			char nm[32];
-			struct slc_step *st;
-			snprintf(nm, sizeof(nm), "hir_wait_%us", waits_s[i]);
-			add_job(p, nm, SLC_ROLE_HIR_ROUNDS, waits_s[i], SLC_JOB_RAND_WRITE, o, 5000000000ull, none);
-			st = &p->step[p->n - 1];
-			st->kind = SLC_STEP_DUTY;
-			st->wait_ns = waits_s[i] * 1000000000ull;
-			st->rounds = o->hir_rounds ? o->hir_rounds : 360;
-			snprintf(nm, sizeof(nm), "saturate_after_%us", waits_s[i]);
-			add_job(p, nm, SLC_ROLE_SATURATE, waits_s[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-		}
-	} else if (strcmp(name, "idle-sweep") == 0) {
-		/* trim + saturating burst + (idle + burst) per wait must fit the plan */
-		if (o->n_idle_sweep == 0 || 2 + 2 * o->n_idle_sweep > SLC_PLAN_MAX_STEPS)
-			return slc_errf(err, errlen, -EINVAL, "the idle sweep takes 1 to %d waits",
-					(SLC_PLAN_MAX_STEPS - 2) / 2);
-		add_trim(p, "trim", o);
-		add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-		for (size_t i = 0; i < o->n_idle_sweep; i++) {
-			char name_buf[32];
-			uint32_t wait_s = (uint32_t)(o->idle_sweep_ns[i] / 1000000000ull);
-			snprintf(name_buf, sizeof(name_buf), "idle_%lus", (unsigned long)wait_s);
-			add(p, name_buf, SLC_STEP_IDLE, SLC_ROLE_IDLE, wait_s)->wait_ns = o->idle_sweep_ns[i];
-			snprintf(name_buf, sizeof(name_buf), "idle_burst_%lus", (unsigned long)wait_s);
-			add_job(p, name_buf, SLC_ROLE_IDLE_BURST, wait_s, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-		}
-	} else {
-		return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response, fill-levels, compress, hir)", name);
-	}
-	return 0;
+	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++)
+		if (strcmp(name, plans[i].name) == 0)
+			return plans[i].build(p, o, err, errlen);
+	return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response, fill-levels, compress, hir)", name);
 }
 
 #define IS_JOB(s) ((s)->kind == SLC_STEP_JOB || (s)->kind == SLC_STEP_DUTY)
@@ -222,13 +278,15 @@ static int on_sample(void *arg, const struct slc_sample *smp)
 	return 0;
 }
 
+/* A target's ground-truth event into the trace.  The trace's event kinds
+ * begin with the ground-truth kinds, in their order (vocab.c asserts it). */
 static int on_event(void *arg, const struct slc_sim_event *e, uint64_t t0)
 {
 	struct step_ctx *c = arg;
 	struct slc_event ev = {
 		.t_s = e->t_ns >= t0 ? (double)(e->t_ns - t0) * 1e-9 : 0,
 		.host_bytes = e->host_bytes,
-		.kind = slc_sim_event_name(e->kind),
+		.kind = slc_event_kind_name((enum slc_event_kind)e->kind),
 		.value = e->value,
 	};
 
@@ -274,133 +332,213 @@ static const char *data_name(const struct slc_job *j, char *buf, size_t len)
 	return "random";
 }
 
+/* The trim-response plan deletes a range and reads the rest: the range
+ * must fit in half of this target. */
+static int check_plan_fits(const struct slc_plan *p, uint64_t cap, char *err, size_t errlen)
+{
+	uint64_t tb;
+
+	if (strcmp(p->name, "trim-response") != 0)
+		return 0;
+	if (slc_size_resolve(&tb, &p->step[3].bytes, cap) || tb > cap / 2)
+		return slc_errf(err, errlen, -EINVAL, "the deleted range (--trim-bytes) must be at most "
+				"half the target (%llu bytes)", (unsigned long long)(cap / 2));
+	return 0;
+}
+
+/* The job a job step runs on a target of @cap bytes: its size and region
+ * resolved, the region on whole blocks. */
+static int resolve_job(const struct slc_step *s, uint64_t cap, struct slc_job *job, char *err, size_t errlen)
+{
+	uint64_t blk;
+
+	if (slc_size_resolve(&job->max_bytes, &s->bytes, cap) ||
+	    slc_size_resolve(&job->offset_bytes, &s->offset, cap) ||
+	    slc_size_resolve(&job->range_bytes, &s->range, cap) ||
+	    job->offset_bytes + job->range_bytes > cap)
+		return slc_errf(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
+	if (s->offset.bytes == 0 && s->offset.capacity_multiple == 0) {
+		job->offset_bytes = s->job.offset_bytes;
+		if (!(s->range.bytes || s->range.capacity_multiple > 0))
+			job->range_bytes = s->job.range_bytes;
+	}
+	/* fractions of the capacity land on whole blocks */
+	blk = job->block_bytes ? job->block_bytes : (job->kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096);
+	job->offset_bytes -= job->offset_bytes % blk;
+	job->range_bytes -= job->range_bytes % blk;
+	if (job->max_bytes > 0 && s->bytes.capacity_multiple > 0)
+		job->max_bytes -= job->max_bytes % blk;
+	return 0;
+}
+
+/* What the trace records of step @s as its segment: the job's values with
+ * the engine's defaults filled in, and the target's clock. */
+static void describe_segment(struct slc_segment_params *sp, const struct slc_step *s, const struct slc_job *job,
+			     const struct slc_target *t, double idle_before_s, char *dbuf, size_t dlen)
+{
+	sp->step = s->name;
+	sp->role = s->role;
+	sp->role_arg = s->role_arg;
+	sp->workload = workload_name(s);
+	sp->block_bytes = IS_JOB(s) ? (job->block_bytes ? job->block_bytes :
+		(job->kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
+	sp->queue_depth = IS_JOB(s) ? (job->queue_depth ? job->queue_depth : 32) : 0;
+	sp->jobs = IS_JOB(s) ? (job->jobs ? job->jobs : 1) : 0;
+	sp->reap_batch = IS_JOB(s) ? slc_engine_reap_batch(t, job) : 0;
+	sp->offset_bytes = job->offset_bytes;
+	sp->range_bytes = job->range_bytes ? job->range_bytes : slc_target_capacity(t);
+	sp->idle_before_s = idle_before_s;
+	sp->seed = job->seed;
+	sp->data_pattern = data_name(job, dbuf, dlen);
+	sp->interval_s = (double)(job->interval_ns ? job->interval_ns : 1000000000ull) * 1e-9;
+	sp->clock = slc_target_caps(t) & SLC_TARGET_CAP_VIRTUAL_CLOCK ? "virtual" : "monotonic";
+}
+
+/* TRIM the step's range from 0 (all of the target when it has none), record
+ * it as an event, then wait. */
+static int run_trim(const struct slc_step *s, struct slc_target *t, struct slc_trace *trace,
+		    const volatile int *stop, char *err, size_t errlen)
+{
+	uint64_t t0 = slc_target_now_ns(t), cap = slc_target_capacity(t), len = cap;
+	int rc;
+
+	if ((s->bytes.bytes || s->bytes.capacity_multiple > 0) &&
+	    (slc_size_resolve(&len, &s->bytes, cap) || len > cap))
+		return slc_errf(err, errlen, -EINVAL, "step %s: TRIM range larger than the target", s->name);
+	if ((rc = slc_target_discard(t, 0, len)))
+		return slc_errf(err, errlen, rc, "step %s: TRIM failed: %s", s->name, strerror(-rc));
+	if (trace) {
+		struct slc_event ev = { (double)(slc_target_now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };
+		slc_trace_event(trace, &ev);
+	}
+	wait_stoppable(t, s->wait_ns, stop);
+	return 0;
+}
+
+/* How a step's work ended. */
+struct step_end {
+	int rc;                       /* 0, or what ends the plan after the step */
+	int at_once;                  /* end the plan now, the segment left open (rc) */
+};
+
+/* Rounds of writing and waiting, one segment: the samples continue where
+ * the previous round's left off. */
+static struct step_end run_duty(const struct slc_step *s, struct slc_target *t, const struct slc_job *job,
+				const struct slc_engine_cb *cb, struct step_ctx *ctx, const volatile int *stop,
+				struct slc_job_result *res, char *err, size_t errlen)
+{
+	uint64_t seg_t0 = slc_target_now_ns(t), total = 0, ios = 0;
+	struct step_end e = { 0, 0 };
+
+	for (uint32_t r = 0; r < s->rounds && !e.rc; r++) {
+		ctx->t_offset_s = (double)(slc_target_now_ns(t) - seg_t0) / 1e9;
+		ctx->bytes_offset = total;
+		e.rc = slc_engine_run(t, job, cb, stop, res, err, errlen);
+		total += res->bytes;
+		ios += res->ios;
+		if (ctx->trace_rc)
+			return (struct step_end){ slc_errf(err, errlen, ctx->trace_rc, "trace: %s",
+							   slc_trace_errmsg(ctx->trace)), 1 };
+		if (e.rc || (stop && *stop))
+			break;
+		wait_stoppable(t, s->wait_ns, stop);
+	}
+	res->bytes = total;
+	res->ios = ios;
+	res->elapsed_ns = slc_target_now_ns(t) - seg_t0;
+	return e;
+}
+
+/* Do step @s's work inside its open segment; *@idle_before_s becomes the
+ * wait the next step follows. */
+static struct step_end run_step_work(const struct slc_step *s, struct slc_target *t, const struct slc_job *job,
+				     struct step_ctx *ctx, const volatile int *stop, struct slc_job_result *res,
+				     double *idle_before_s, char *err, size_t errlen)
+{
+	const struct slc_plan_hooks *hooks = ctx->h;
+	struct slc_engine_cb cb = { on_sample, on_event, on_progress, ctx,
+				    hooks && hooks->temperature ? on_temperature : NULL,
+				    hooks ? hooks->temperature_every_ns : 0 };
+	struct step_end e = { 0, 0 };
+
+	switch (s->kind) {
+	case SLC_STEP_TRIM:
+		if ((e.rc = run_trim(s, t, ctx->trace, stop, err, errlen)))
+			e.at_once = 1;
+		*idle_before_s = (double)s->wait_ns / 1e9;
+		break;
+	case SLC_STEP_IDLE:
+		wait_stoppable(t, s->wait_ns, stop);
+		*idle_before_s = (double)s->wait_ns / 1e9;
+		break;
+	case SLC_STEP_DUTY:
+		e = run_duty(s, t, job, &cb, ctx, stop, res, err, errlen);
+		*idle_before_s = 0;
+		break;
+	case SLC_STEP_JOB:
+		e.rc = slc_engine_run(t, job, &cb, stop, res, err, errlen);
+		if (ctx->trace_rc)
+			e = (struct step_end){ slc_errf(err, errlen, ctx->trace_rc, "trace: %s",
+							slc_trace_errmsg(ctx->trace)), 1 };
+		*idle_before_s = 0;
+		break;
+	}
+	return e;
+}
+
+/* One step: its job resolved, its segment opened, its work, the segment
+ * closed.  Return: 0 to go on, or what ends the plan. */
+static int run_step(const struct slc_plan *p, size_t i, struct slc_target *t, struct slc_trace *trace,
+		    const struct slc_plan_hooks *hooks, const volatile int *stop, struct slc_job_result *res,
+		    double *idle_before_s, char *err, size_t errlen)
+{
+	const struct slc_step *s = &p->step[i];
+	struct step_ctx ctx = { .trace = trace, .p = p, .h = hooks, .i = i };
+	struct slc_job job = s->job;
+	struct slc_segment_params sp = { 0 };
+	struct step_end e;
+	char dbuf[32];
+	int rc;
+
+	if ((rc = check_plan_fits(p, slc_target_capacity(t), err, errlen)))
+		return rc;
+	if (IS_JOB(s) && (rc = resolve_job(s, slc_target_capacity(t), &job, err, errlen)))
+		return rc;
+	if (hooks && hooks->step_begin)
+		hooks->step_begin(hooks->arg, i, p, job.max_bytes);
+	describe_segment(&sp, s, &job, t, *idle_before_s, dbuf, sizeof(dbuf));
+	if (trace && (rc = slc_trace_segment_begin(trace, &sp)))
+		return slc_errf(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
+	if (hooks && hooks->segment_open)
+		hooks->segment_open(hooks->arg, i, p);
+	e = run_step_work(s, t, &job, &ctx, stop, res, idle_before_s, err, errlen);
+	if (e.at_once)
+		return e.rc;
+	if (hooks && hooks->segment_close)
+		hooks->segment_close(hooks->arg, i, p);
+	if (hooks && hooks->step_end)
+		hooks->step_end(hooks->arg, i, p, res);
+	if (trace) {
+		int r2 = slc_trace_segment_end(trace);
+		if (r2 && !e.rc)
+			return slc_errf(err, errlen, r2, "trace: %s", slc_trace_errmsg(trace));
+	}
+	return e.rc;
+}
+
 int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trace *trace,
 		 const struct slc_plan_hooks *hooks, const volatile int *stop,
 		 struct slc_job_result *res, size_t *failed_step, char *err, size_t errlen)
 {
 	double idle_before_s = 0;
-	int rc = 0;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	for (size_t i = 0; i < p->n; i++) {
-		const struct slc_step *s = &p->step[i];
-		struct step_ctx ctx = { .trace = trace, .p = p, .h = hooks, .i = i };
-		struct slc_engine_cb cb = { on_sample, on_event, on_progress, &ctx,
-					    hooks && hooks->temperature ? on_temperature : NULL,
-					    hooks ? hooks->temperature_every_ns : 0 };
-		struct slc_job job = s->job;
-		struct slc_segment_params sp = { 0 };
-		char dbuf[32];
-
 		*failed_step = i;
 		if (stop && *stop)
 			return -ECANCELED;
-		if (strcmp(p->name, "trim-response") == 0) {
-			uint64_t tb;
-			if (slc_size_resolve(&tb, &p->step[3].bytes, t->capacity_bytes) || tb > t->capacity_bytes / 2)
-				return slc_errf(err, errlen, -EINVAL, "the deleted range (--trim-bytes) must be at most "
-						"half the target (%llu bytes)", (unsigned long long)(t->capacity_bytes / 2));
-		}
-		if (IS_JOB(s) && (slc_size_resolve(&job.max_bytes, &s->bytes, t->capacity_bytes) ||
-						 slc_size_resolve(&job.offset_bytes, &s->offset, t->capacity_bytes) ||
-						 slc_size_resolve(&job.range_bytes, &s->range, t->capacity_bytes) ||
-						 job.offset_bytes + job.range_bytes > t->capacity_bytes))
-			return slc_errf(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
-		if (IS_JOB(s) && s->offset.bytes == 0 && s->offset.capacity_multiple == 0) {
-			job.offset_bytes = s->job.offset_bytes;
-			if (!(s->range.bytes || s->range.capacity_multiple > 0))
-				job.range_bytes = s->job.range_bytes;
-		}
-		if (IS_JOB(s)) {
-			/* fractions of the capacity land on whole blocks */
-			uint64_t blk = job.block_bytes ? job.block_bytes : (job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096);
-			job.offset_bytes -= job.offset_bytes % blk;
-			job.range_bytes -= job.range_bytes % blk;
-			if (job.max_bytes > 0 && s->bytes.capacity_multiple > 0)
-				job.max_bytes -= job.max_bytes % blk;
-		}
-		if (hooks && hooks->step_begin)
-			hooks->step_begin(hooks->arg, i, p, job.max_bytes);
-		sp.step = s->name;
-		sp.role = s->role;
-		sp.role_arg = s->role_arg;
-		sp.workload = workload_name(s);
-		sp.block_bytes = IS_JOB(s) ? (job.block_bytes ? job.block_bytes :
-			(job.kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
-		sp.queue_depth = IS_JOB(s) ? (job.queue_depth ? job.queue_depth : 32) : 0;
-		sp.jobs = IS_JOB(s) ? (job.jobs ? job.jobs : 1) : 0;
-		sp.reap_batch = IS_JOB(s) ? slc_engine_reap_batch(t, &job) : 0;
-		sp.offset_bytes = job.offset_bytes;
-		sp.range_bytes = job.range_bytes ? job.range_bytes : t->capacity_bytes;
-		sp.idle_before_s = idle_before_s;
-		sp.seed = job.seed;
-		sp.data_pattern = data_name(&job, dbuf, sizeof(dbuf));
-		sp.interval_s = (double)(job.interval_ns ? job.interval_ns : 1000000000ull) * 1e-9;
-		sp.clock = t->kind == SLC_TARGET_SIM ? "virtual" : "monotonic";
-		if (trace && (rc = slc_trace_segment_begin(trace, &sp)))
-			return slc_errf(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
-		if (hooks && hooks->segment_open)
-			hooks->segment_open(hooks->arg, i, p);
-
-		switch (s->kind) {
-		case SLC_STEP_TRIM: {
-			uint64_t t0 = t->ops->now_ns(t), len = t->capacity_bytes;
-			if ((s->bytes.bytes || s->bytes.capacity_multiple > 0) &&
-			    (slc_size_resolve(&len, &s->bytes, t->capacity_bytes) || len > t->capacity_bytes))
-				return slc_errf(err, errlen, -EINVAL, "step %s: TRIM range larger than the target", s->name);
-			if ((rc = t->ops->discard(t, 0, len)))
-				return slc_errf(err, errlen, rc, "step %s: TRIM failed: %s", s->name, strerror(-rc));
-			if (trace) {
-				struct slc_event ev = { (double)(t->ops->now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };
-				slc_trace_event(trace, &ev);
-			}
-			wait_stoppable(t, s->wait_ns, stop);
-			idle_before_s = (double)s->wait_ns / 1e9;
-			break;
-		}
-		case SLC_STEP_IDLE:
-			wait_stoppable(t, s->wait_ns, stop);
-			idle_before_s = (double)s->wait_ns / 1e9;
-			break;
-		case SLC_STEP_DUTY: {
-			/* rounds of writing and waiting, one segment: the samples
-			 * continue where the previous round's left off */
-			uint64_t seg_t0 = t->ops->now_ns(t), total = 0, ios = 0;
-			for (uint32_t r = 0; r < s->rounds && !rc; r++) {
-				ctx.t_offset_s = (double)(t->ops->now_ns(t) - seg_t0) / 1e9;
-				ctx.bytes_offset = total;
-				rc = slc_engine_run(t, &job, &cb, stop, res, err, errlen);
-				total += res->bytes;
-				ios += res->ios;
-				if (ctx.trace_rc)
-					return slc_errf(err, errlen, ctx.trace_rc, "trace: %s", slc_trace_errmsg(trace));
-				if (rc || (stop && *stop))
-					break;
-				wait_stoppable(t, s->wait_ns, stop);
-			}
-			res->bytes = total;
-			res->ios = ios;
-			res->elapsed_ns = t->ops->now_ns(t) - seg_t0;
-			idle_before_s = 0;
-			break;
-		}
-		case SLC_STEP_JOB:
-			rc = slc_engine_run(t, &job, &cb, stop, res, err, errlen);
-			if (ctx.trace_rc)
-				return slc_errf(err, errlen, ctx.trace_rc, "trace: %s", slc_trace_errmsg(trace));
-			idle_before_s = 0;
-			break;
-		}
-		if (hooks && hooks->segment_close)
-			hooks->segment_close(hooks->arg, i, p);
-		if (hooks && hooks->step_end)
-			hooks->step_end(hooks->arg, i, p, res);
-		if (trace) {
-			int r2 = slc_trace_segment_end(trace);
-			if (r2 && !rc)
-				return slc_errf(err, errlen, r2, "trace: %s", slc_trace_errmsg(trace));
-		}
-		if (rc)
+		if ((rc = run_step(p, i, t, trace, hooks, stop, res, &idle_before_s, err, errlen)))
 			return rc;
 		if (stop && *stop)
 			return -ECANCELED;

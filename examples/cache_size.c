@@ -56,8 +56,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cache_size: %s\n", err);
 		return 1;
 	}
-	job.max_bytes = t->capacity_bytes;
-	if ((rc = t->ops->discard(t, 0, t->capacity_bytes)) ||
+	job.max_bytes = slc_target_capacity(t);
+	if ((rc = slc_target_discard(t, 0, slc_target_capacity(t))) ||
 	    (rc = slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)))) {
 		fprintf(stderr, "cache_size: %s\n", rc ? err : "TRIM failed");
 		slc_target_close(t);

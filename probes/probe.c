@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The probe dispatcher: open a path read-only, fill what sysfs knows, then
- * offer the device to the NVMe backend (nvme.c) and the ATA backend (ata.c).
- * Devices neither answers (loop, virtio, nbd, SCSI without SAT) and regular
- * files keep the sysfs facts and report "no SMART".  The simulated drive has
- * its own backend here, reading the model's counters.
+ * hand the device to the first backend of the table below that takes it:
+ * the emulated drive (probe_emu.c) for loop devices, NVMe (nvme.c), ATA
+ * (ata.c).  Devices none answers (loop, virtio, nbd, SCSI without SAT) and
+ * regular files keep the sysfs facts and report "no SMART".  The simulated
+ * drive's probe (probe_sim.c) reads the model's counters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -171,88 +172,205 @@ static void no_smart(struct slc_probe *p, struct slc_health *h)
 	}
 }
 
-int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t errlen)
-{
-	struct slc_probe *p;
+/* What a probe is opened on: a path, and what stat() says it is. */
+struct subject {
+	const char *path;
 	struct stat st;
+};
+
+/* A regular file: the facts of the device its filesystem lives on. */
+static void file_facts(struct slc_probe *p, const struct stat *st)
+{
+	char disk[64] = "";
+
+	snprintf(p->id.interface, sizeof(p->id.interface), "file");
+	if (disk_of(st->st_dev, disk, sizeof(disk), NULL) == 0) {
+		fill_sysfs(&p->id, disk);
+		snprintf(p->disk_path, sizeof(p->disk_path), "/dev/%s", disk);
+	}
+	p->id.capacity_bytes = (uint64_t)st->st_size;
+}
+
+/* A device: open it read-only and fill what sysfs knows, the interface
+ * the backends are chosen by included. */
+static int device_facts(struct slc_probe *p, const struct subject *s, char *err, size_t errlen)
+{
 	char disk[64] = "";
 	uint64_t dev_bytes = SLC_PROBE_UNKNOWN;
 	int rc;
 
-	*out = NULL;
-	if (!path || !*path)
-		return slc_errf(err, errlen, -EINVAL, "no device named");
-	if (stat(path, &st) != 0)
-		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISREG(st.st_mode))
-		return slc_errf(err, errlen, -EINVAL, "%s: not a block device, NVMe controller or regular file", path);
-	if (!(p = calloc(1, sizeof(*p))))
-		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	slc_identity_init(&p->id);
-	snprintf(p->id.path, sizeof(p->id.path), "%s", path);
-	p->fd = -1;
-
-	if (S_ISREG(st.st_mode)) {
-		/* a file: the facts of the device its filesystem lives on */
-		p->id.source = SLC_PROBE_FILE;
-		snprintf(p->id.interface, sizeof(p->id.interface), "file");
-		if (disk_of(st.st_dev, disk, sizeof(disk), NULL) == 0) {
-			fill_sysfs(&p->id, disk);
-			snprintf(p->disk_path, sizeof(p->disk_path), "/dev/%s", disk);
-		}
-		p->id.capacity_bytes = (uint64_t)st.st_size;
-		*out = p;
-		return 0;
-	}
-	p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	p->fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (p->fd < 0) {
 		rc = -errno;
-		free(p);
-		return slc_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		return slc_errf(err, errlen, rc, "%s: %s", s->path, strerror(-rc));
 	}
-	p->id.source = SLC_PROBE_SYSFS;
-	if (S_ISBLK(st.st_mode) && disk_of(st.st_rdev, disk, sizeof(disk), &dev_bytes) == 0) {
+	if (S_ISBLK(s->st.st_mode) && disk_of(s->st.st_rdev, disk, sizeof(disk), &dev_bytes) == 0) {
 		fill_sysfs(&p->id, disk);
 		snprintf(p->disk_path, sizeof(p->disk_path), "/dev/%s", disk);
 		snprintf(p->id.interface, sizeof(p->id.interface), "%s", interface_of(disk));
 		if (dev_bytes != SLC_PROBE_UNKNOWN)
 			p->id.capacity_bytes = dev_bytes;      /* a partition reports its own size */
-	} else if (S_ISCHR(st.st_mode)) {
-		snprintf(p->disk_path, sizeof(p->disk_path), "%s", path);
+	} else if (S_ISCHR(s->st.st_mode)) {
+		snprintf(p->disk_path, sizeof(p->disk_path), "%s", s->path);
 		snprintf(p->id.interface, sizeof(p->id.interface), "nvme");
 	} else {
-		snprintf(p->disk_path, sizeof(p->disk_path), "%s", path);
+		snprintf(p->disk_path, sizeof(p->disk_path), "%s", s->path);
 		snprintf(p->id.interface, sizeof(p->id.interface), "block");
 	}
+	return 0;
+}
 
-	if (!strcmp(p->id.interface, "loop")) {
-		char e[256] = "";
-		if (slc_emu_attach(p, e, sizeof(e)) == 0)
-			p->id.source = SLC_PROBE_EMULATED;
-	} else if (!strcmp(p->id.interface, "nvme")) {
-		char e[256] = "";
-		rc = slc_nvme_attach(p, e, sizeof(e));
-		if (rc == 0) {
-			p->id.source = SLC_PROBE_NVME;
-		} else if (rc != -ENOTTY || S_ISCHR(st.st_mode)) {
+/* ---- the backends of a path: match says whether one takes the subject,
+ * attach fills the identity and sets the ops (0, or -errno: the probe
+ * fails).  The simulated drive has no path: slc_probe_open_sim() and
+ * slc_probe_open_target() (probe_sim.c) attach it. ---- */
+
+static int match_file(const struct slc_probe *p, const struct subject *s)
+{
+	(void)p;
+	return S_ISREG(s->st.st_mode);
+}
+
+static int attach_file(struct slc_probe *p, const struct subject *s, char *err, size_t errlen)
+{
+	(void)s; (void)err; (void)errlen;
+	p->id.source = SLC_PROBE_FILE;
+	return 0;
+}
+
+static int match_loop(const struct slc_probe *p, const struct subject *s)
+{
+	(void)s;
+	return !strcmp(p->id.interface, "loop");
+}
+
+/* A loop device over 'slcscope emulate' reports the model's counters; any
+ * other loop device keeps what sysfs knows. */
+static int attach_emu(struct slc_probe *p, const struct subject *s, char *err, size_t errlen)
+{
+	char e[256] = "";
+
+	(void)s; (void)err; (void)errlen;
+	if (slc_emu_attach(p, e, sizeof(e)) == 0)
+		p->id.source = SLC_PROBE_EMULATED;
+	return 0;
+}
+
+static int match_nvme(const struct slc_probe *p, const struct subject *s)
+{
+	(void)s;
+	return !strcmp(p->id.interface, "nvme");
+}
+
+/* A namespace that does not answer admin commands keeps its sysfs facts;
+ * a controller (character device) that does not is an error. */
+static int attach_nvme(struct slc_probe *p, const struct subject *s, char *err, size_t errlen)
+{
+	char e[256] = "";
+	int rc = slc_nvme_attach(p, e, sizeof(e));
+
+	if (rc == 0)
+		p->id.source = SLC_PROBE_NVME;
+	else if (rc != -ENOTTY || S_ISCHR(s->st.st_mode))
+		return slc_errf(err, errlen, rc, "%s: %s", s->path, e[0] ? e : strerror(-rc));
+	return 0;
+}
+
+static int match_ata(const struct slc_probe *p, const struct subject *s)
+{
+	(void)s;
+	return !strcmp(p->id.interface, "scsi") || !strcmp(p->id.interface, "block");
+}
+
+/* SATA, or ATA behind a SCSI/ATA translation (USB bridges).  Without ATA
+ * SMART the device keeps what sysfs knows, and the reason. */
+static int attach_ata(struct slc_probe *p, const struct subject *s, char *err, size_t errlen)
+{
+	char e[256] = "", iface[16];
+	int rc;
+
+	(void)s; (void)err; (void)errlen;
+	snprintf(iface, sizeof(iface), "%s", p->id.interface);
+	p->id.interface[0] = '\0';         /* the ATA backend says sata or ata */
+	rc = slc_ata_attach(p, e, sizeof(e));
+	if (rc == 0) {
+		p->id.source = SLC_PROBE_ATA;
+	} else {
+		snprintf(p->id.interface, sizeof(p->id.interface), "%s", iface);
+		if (rc != -ENOTSUP)
+			snprintf(p->no_smart_reason, sizeof(p->no_smart_reason), "no SMART: %.117s", e[0] ? e : strerror(-rc));
+	}
+	return 0;
+}
+
+static int match_any(const struct slc_probe *p, const struct subject *s)
+{
+	(void)p; (void)s;
+	return 1;
+}
+
+/* loop, virtio, nbd, md, dm, ...: what sysfs knows, no SMART. */
+static int attach_sysfs(struct slc_probe *p, const struct subject *s, char *err, size_t errlen)
+{
+	(void)p; (void)s; (void)err; (void)errlen;
+	return 0;
+}
+
+/* The first backend whose match takes the subject gets it. */
+static const struct probe_backend {
+	const char *name;
+	int (*match)(const struct slc_probe *p, const struct subject *s);
+	int (*attach)(struct slc_probe *p, const struct subject *s, char *err, size_t errlen);
+} backends[] = {
+	{ "file", match_file, attach_file },
+	{ "emulated", match_loop, attach_emu },
+	{ "nvme", match_nvme, attach_nvme },
+	{ "ata", match_ata, attach_ata },
+	{ "sysfs", match_any, attach_sysfs },
+};
+
+struct slc_probe *slc_probe_alloc(const char *path)
+{
+	struct slc_probe *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	slc_identity_init(&p->id);
+	snprintf(p->id.path, sizeof(p->id.path), "%s", path);
+	p->fd = -1;
+	return p;
+}
+
+int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t errlen)
+{
+	const struct probe_backend *b = backends;
+	struct subject s = { .path = path };
+	struct slc_probe *p;
+	int rc;
+
+	*out = NULL;
+	if (!path || !*path)
+		return slc_errf(err, errlen, -EINVAL, "no device named");
+	if (stat(path, &s.st) != 0)
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISBLK(s.st.st_mode) && !S_ISCHR(s.st.st_mode) && !S_ISREG(s.st.st_mode))
+		return slc_errf(err, errlen, -EINVAL, "%s: not a block device, NVMe controller or regular file", path);
+	if (!(p = slc_probe_alloc(path)))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	p->id.source = SLC_PROBE_SYSFS;
+	if (S_ISREG(s.st.st_mode)) {
+		file_facts(p, &s.st);
+	} else if ((rc = device_facts(p, &s, err, errlen))) {
+		free(p);
+		return rc;
+	}
+	while (!b->match(p, &s))
+		b++;
+	if ((rc = b->attach(p, &s, err, errlen))) {
+		if (p->fd >= 0)
 			close(p->fd);
-			free(p);
-			return slc_errf(err, errlen, rc, "%s: %s", path, e[0] ? e : strerror(-rc));
-		}
-	} else if (!strcmp(p->id.interface, "scsi") || !strcmp(p->id.interface, "block")) {
-		/* SATA, or ATA behind a SCSI/ATA translation (USB bridges) */
-		char e[256] = "", iface[16];
-		snprintf(iface, sizeof(iface), "%s", p->id.interface);
-		p->id.interface[0] = '\0';         /* the ATA backend says sata or ata */
-		rc = slc_ata_attach(p, e, sizeof(e));
-		if (rc == 0) {
-			p->id.source = SLC_PROBE_ATA;
-		} else {
-			/* not fatal: what sysfs knows, and why there is no SMART */
-			snprintf(p->id.interface, sizeof(p->id.interface), "%s", iface);
-			if (rc != -ENOTSUP)
-				snprintf(p->no_smart_reason, sizeof(p->no_smart_reason), "no SMART: %.117s", e[0] ? e : strerror(-rc));
-		}
+		free(p);
+		return rc;
 	}
 	*out = p;
 	return 0;

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the probes library: the backend table and the backends' entry
- * points.  probe.c (the dispatcher) opens the device, fills what sysfs knows,
- * then offers it to the NVMe backend (nvme.c), then the ATA backend (ata.c).
+ * Inside the probes library: the probe, its ops, and the backends' entry
+ * points.  probe.c (the dispatcher) opens the device and fills what sysfs
+ * knows, then hands it to the first backend of its table that takes it: a
+ * regular file, the emulated drive over a loop device (probe_emu.c), NVMe
+ * (nvme.c), ATA (ata.c), or sysfs alone.  The simulated drive has no path;
+ * probe_sim.c attaches it.
  */
 #ifndef SLCSCOPE_PROBE_PRIV_H
 #define SLCSCOPE_PROBE_PRIV_H
@@ -61,12 +64,8 @@ int slc_emu_attach(struct slc_probe *p, char *err, size_t errlen);
  */
 int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen);
 
-/*
- * Decode a libatasmart blob (IDENTIFY + SMART data + thresholds, as
- * sk_disk_get_blob() gives it) into @id and @h: the canned-page path of the
- * tests and of 'slcscope probe --ata-blob FILE'.
- */
-int slc_ata_decode_blob(const void *blob, size_t len, struct slc_identity *id, struct slc_health *h,
-			char *err, size_t errlen);
+/* A probe of @path with every identity field unknown, no backend, fd -1;
+ * NULL when out of memory. */
+struct slc_probe *slc_probe_alloc(const char *path);
 
 #endif

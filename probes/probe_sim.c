@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
  * The simulated drive's probe: identity from the model, health from the
- * model's counters (host and NAND writes, temperature, throttling).
+ * model's counters (host and NAND writes, temperature, throttling).  A
+ * simulated drive has no path for probe.c's backend table to look at, so
+ * it is attached here, by the calls that are given the drive or the write
+ * target in front of it.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "probe_priv.h"
+#include "slcscope/engine.h"
 #include "slcscope/sim.h"
+#include "slcscope/units.h"
 
 static int sim_health(struct slc_probe *p, struct slc_health *h, char *err, size_t errlen)
 {
@@ -52,25 +56,13 @@ static const struct slc_probe_ops sim_ops = {
 	/* no purge of its own: the dispatcher answers TRIM (the caller's) */
 };
 
-int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *spec,
-		       char *err, size_t errlen)
+static void sim_attach(struct slc_probe *p, struct slc_sim *sim)
 {
-	struct slc_probe *p;
-	const struct slc_sim_model *m;
+	const struct slc_sim_model *m = slc_sim_model_of(sim);
 
-	*out = NULL;
-	if (!sim || !(p = calloc(1, sizeof(*p)))) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s", sim ? "out of memory" : "no simulated drive");
-		return sim ? -ENOMEM : -EINVAL;
-	}
-	m = slc_sim_model_of(sim);
-	slc_identity_init(&p->id);
-	p->fd = -1;
 	p->sim = sim;
 	p->ops = &sim_ops;
 	p->id.source = SLC_PROBE_SIM;
-	snprintf(p->id.path, sizeof(p->id.path), "%s", spec ? spec : "sim:");
 	snprintf(p->id.interface, sizeof(p->id.interface), "sim");
 	snprintf(p->id.link, sizeof(p->id.link), "simulated %s", m->interface);
 	snprintf(p->id.model, sizeof(p->id.model), "%.127s", m->description[0] ? m->description : m->name);
@@ -84,7 +76,31 @@ int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *
 	p->id.discard_granularity_bytes = m->unit_bytes;
 	p->id.discard_max_bytes = m->capacity_bytes;
 	p->id.trim_supported = 1;
+}
+
+int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *spec,
+		       char *err, size_t errlen)
+{
+	struct slc_probe *p;
+
+	*out = NULL;
+	if (!sim)
+		return slc_errf(err, errlen, -EINVAL, "no simulated drive");
+	if (!(p = slc_probe_alloc(spec ? spec : "sim:")))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	sim_attach(p, sim);
 	*out = p;
 	return 0;
 }
 
+int slc_probe_open_target(struct slc_probe **out, struct slc_target *t, char *err, size_t errlen)
+{
+	struct slc_sim *sim = slc_target_sim(t);
+
+	*out = NULL;
+	if (sim)
+		return slc_probe_open_sim(out, sim, slc_target_spec(t), err, errlen);
+	if (slc_target_caps(t) & SLC_TARGET_CAP_NO_IO)
+		return slc_errf(err, errlen, -ENODEV, "%s: no drive behind it to probe", slc_target_spec(t));
+	return slc_probe_open(out, slc_target_spec(t), err, errlen);
+}

@@ -295,8 +295,7 @@ static int open_probe(struct slc_run *r, char *err, size_t errlen)
 
 	if (!r->o.probe || (slc_target_caps(t) & SLC_TARGET_CAP_NO_IO))
 		return 0;
-	rc = slc_target_sim(t) ? slc_probe_open_sim(&r->probe, slc_target_sim(t), slc_target_spec(t), perr, sizeof(perr))
-			       : slc_probe_open(&r->probe, slc_target_spec(t), perr, sizeof(perr));
+	rc = slc_probe_open_target(&r->probe, t, perr, sizeof(perr));
 	if (!rc)
 		return 0;
 	r->probe = NULL;

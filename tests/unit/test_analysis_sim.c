@@ -105,8 +105,8 @@ static void run_preset(struct series *x, const char *preset, enum slc_job_kind k
 	if (slc_sim_open(&s, &m, seed, err, sizeof(err))) fail_msg("%s", err);
 	assert_int_equal(slc_target_from_sim(&t, s, preset), 0);
 	/* as the plans: TRIM the whole drive, wait 30 s, then the curve */
-	assert_int_equal(t->ops->discard(t, 0, m.capacity_bytes), 0);
-	t->ops->idle(t, t->ops->now_ns(t) + 30000000000ull);
+	assert_int_equal(slc_target_discard(t, 0, m.capacity_bytes), 0);
+	slc_target_idle(t, slc_target_now_ns(t) + 30000000000ull);
 	if (slc_engine_run(t, &w, &cb, NULL, &res, err, sizeof(err))) fail_msg("engine: %s", err);
 	slc_target_close(t);
 	assert_true(x->n < MAX_SAMPLES);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "slcscope/core.h"
+#include "target_priv.h"      /* the failing target below implements the ops */
 
 /* Written blocks: zlib cannot shrink them and no two 4 KiB blocks are equal. */
 static void test_data_incompressible_unique(void **state)

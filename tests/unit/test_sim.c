@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "slcscope/core.h"
+#include "target_priv.h"      /* slc__target_sim_detach() */
 
 /* A small model: 64 MiB host, TLC, 1 MiB blocks, a static and a dynamic cache. */
 static const char *small_model =
@@ -51,14 +52,13 @@ static int run_job(struct slc_sim *s, uint64_t *clock, const struct slc_job *job
 	int rc;
 
 	assert_int_equal(slc_target_from_sim(&t, s, "test"), 0);
-	t->ops->idle(t, *clock);
+	slc_target_idle(t, *clock);
 	rc = slc_engine_run(t, job, &cb, NULL, &res, err, sizeof(err));
 	if (rc)
 		print_message("engine: %s\n", err);
-	*clock = t->ops->now_ns(t);
-	t->sim = NULL;               /* hand the drive back */
-	free(t->priv);
-	free(t);
+	*clock = slc_target_now_ns(t);
+	slc__target_sim_detach(t);   /* hand the drive back */
+	slc_target_close(t);
 	return rc;
 }
 

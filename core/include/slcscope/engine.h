@@ -4,7 +4,9 @@
  *
  * A target is what gets written: a block device, a regular file, a
  * simulated drive ("sim:MODEL") or nothing ("null:SIZE").  Each kind is a
- * const ops table; the engine drives any of them with the same loop: keep
+ * const ops table inside the library; what differs between kinds shows
+ * here only as capabilities (slc_target_caps()).  The engine drives any
+ * of them with the same loop: keep
  * queue_depth commands in flight, reap completions, feed the sampler.  Real
  * targets go through io_uring with registered buffers and a registered file;
  * the simulated drive answers in virtual time; the null target completes at
@@ -56,38 +58,8 @@ struct slc_io {
 	int result;                   /* bytes done, or -errno */
 };
 
+/* An open target; opaque: use the accessors below. */
 struct slc_target;
-
-struct slc_target_ops {
-	const char *name;
-	/* submit: queue @io (the engine calls flush after a batch) */
-	int (*submit)(struct slc_target *t, struct slc_io *io, void *buf);
-	/* flush: send queued commands, then wait until at least @min completed;
-	 * returns completions in @done (at most @max), count, or -errno */
-	int (*reap)(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min);
-	uint64_t (*now_ns)(struct slc_target *t);
-	/* discard a range (TRIM); whole device when len covers it */
-	int (*discard)(struct slc_target *t, uint64_t offset, uint64_t len);
-	/* idle until @until_ns on the target clock (sleep, or virtual time) */
-	void (*idle)(struct slc_target *t, uint64_t until_ns);
-	/* optional: a command at @offset comes soon */
-	void (*hint)(struct slc_target *t, uint64_t offset);
-	/* optional: register @n buffers of @bytes for fixed I/O */
-	int (*register_buffers)(struct slc_target *t, void **bufs, unsigned n, size_t bytes);
-	void (*close)(struct slc_target *t);
-};
-
-struct slc_target {
-	const struct slc_target_ops *ops;
-	enum slc_target_kind kind;
-	char spec[256];               /* as given: "/dev/nvme0n1", "sim:tiny-tlc", ... */
-	uint64_t capacity_bytes;
-	uint32_t logical_block_bytes;
-	uint32_t physical_block_bytes;
-	int fd;                       /* -1 for sim and null */
-	struct slc_sim *sim;          /* SLC_TARGET_SIM only */
-	void *priv;
-};
 
 /**
  * slc_target_open() - open @spec: "sim:MODEL", "null:SIZE", a block device
@@ -119,6 +91,8 @@ enum {
 	SLC_TARGET_CAP_COUNTERS = 1u << 2,      /* counts host and NAND writes (slc_target_counters()) */
 	SLC_TARGET_CAP_NO_IO = 1u << 3,         /* completes commands without doing them (null:) */
 	SLC_TARGET_CAP_DESTROYS_DATA = 1u << 4, /* writes what a user may still need (block devices) */
+	SLC_TARGET_CAP_ONE_AT_A_TIME = 1u << 5, /* completes one command per reap, in order (a
+						 * modelled device queue): reap batch 1 */
 };
 
 /* What the run and the probes need to know of an open target. */
@@ -134,6 +108,19 @@ int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len);
 void slc_target_idle(struct slc_target *t, uint64_t until_ns);
 /** slc_target_sim() - the simulated drive behind a sim: target, else NULL (borrowed). */
 struct slc_sim *slc_target_sim(struct slc_target *t);
+/**
+ * slc_target_events() - up to @max ground-truth events that happened since
+ * the last call, in time order (SLC_TARGET_CAP_EVENTS; the engine drains
+ * them during a job).  Return: how many were stored in @ev; 0 when the
+ * target reports none.
+ */
+size_t slc_target_events(struct slc_target *t, struct slc_sim_event *ev, size_t max);
+/**
+ * slc_target_counters() - host and NAND writes and the temperature now
+ * (SLC_TARGET_CAP_COUNTERS).  Return: 0, or -ENOTSUP when the target does
+ * not count.
+ */
+int slc_target_counters(struct slc_target *t, struct slc_sim_counters *c);
 
 /**
  * slc_blockdev_check() - the safety checks for writing block device @path:
@@ -247,13 +234,13 @@ struct slc_job_result {
  * error, with @res->error_offset set; -EINVAL for a bad job (reason in @err);
  * or a callback's non-zero return.
  */
-/* The reap batch @job runs with on @t: its own, or the default, never more
- * than the commands in flight (larger values are clamped); 1 on targets that
- * complete one at a time (sim). */
-uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job *job);
-
 int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
 		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen);
+
+/* The reap batch @job runs with on @t: its own, or the default, never more
+ * than the commands in flight (larger values are clamped); 1 on targets that
+ * complete one at a time (SLC_TARGET_CAP_ONE_AT_A_TIME: the simulated drive). */
+uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job *job);
 
 /* ---- run plans ---- */
 

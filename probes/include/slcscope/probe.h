@@ -4,8 +4,10 @@
  *
  * One interface for every kind of target.  slc_probe_open() looks at a path
  * and picks a backend: NVMe (libnvme), SATA/SCSI-attached ATA (libatasmart),
- * or sysfs only (loop, virtio, nbd, files).  The simulated drive has its own
- * backend (slc_probe_open_sim()).  A device without SMART is not an error:
+ * the emulated drive (a loop device over 'slcscope emulate'), or sysfs only
+ * (loop, virtio, nbd, files).  The simulated drive has its own backend
+ * (slc_probe_open_sim()); slc_probe_open_target() picks between the two for
+ * an open write target.  A device without SMART is not an error:
  * slc_health.has_smart is 0 and no_smart_reason says why.
  *
  * Unknown numeric fields are SLC_PROBE_UNKNOWN (integers) or NAN (doubles),
@@ -118,6 +120,7 @@ void slc_identity_init(struct slc_identity *id);
 
 struct slc_probe;
 struct slc_sim;
+struct slc_target;
 
 /**
  * slc_probe_open() - probe @path: a block device (whole disk or partition),
@@ -132,6 +135,16 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 /** slc_probe_open_sim() - the simulated drive's probe (borrows @sim). */
 int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *spec,
 		       char *err, size_t errlen);
+
+/**
+ * slc_probe_open_target() - probe the drive behind open write target @t:
+ * the simulated drive's own probe for a sim: target (borrowing the drive:
+ * close the probe first), else slc_probe_open() of its spec.
+ *
+ * Return: 0; -ENODEV for a target with no drive behind it (null:), with
+ * the reason in @err; or slc_probe_open()'s errors.
+ */
+int slc_probe_open_target(struct slc_probe **out, struct slc_target *t, char *err, size_t errlen);
 
 /** slc_probe_identity() - what the drive is (valid until slc_probe_close()). */
 const struct slc_identity *slc_probe_identity(const struct slc_probe *p);
@@ -176,6 +189,15 @@ enum slc_purge_kind slc_probe_purge_method(const struct slc_probe *p);
  * Return: 0 or -errno with the command and its status in @err.
  */
 int slc_probe_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, size_t errlen);
+
+/**
+ * slc_ata_decode_blob() - decode a libatasmart blob (IDENTIFY + SMART data
+ * + thresholds, as sk_disk_get_blob() and 'skdump --save' give it) into @id
+ * and @h, without a device: saved drives, 'slcscope probe --ata-blob FILE'.
+ * Return: 0, or -errno with a reason in @err (-EINVAL: not such a blob).
+ */
+int slc_ata_decode_blob(const void *blob, size_t len, struct slc_identity *id, struct slc_health *h,
+			char *err, size_t errlen);
 
 /** slc_probe_close() - NULL is allowed. */
 void slc_probe_close(struct slc_probe *p);

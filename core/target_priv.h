@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the targets: what a target is and what each kind implements.
+ *
+ * One source file per kind, as fio has one per I/O engine: target_uring.c
+ * (block devices and regular files through io_uring), target_sim.c (the
+ * simulated drive in virtual time), target_null.c (completes at once).
+ * target.c picks the kind for a spec from a table of {match, open} entries
+ * and holds the accessors.  The engine drives every kind through the ops;
+ * what only some kinds have (ground-truth events, counters, a job mark) is
+ * an optional op, and what the run must know of a kind is a capability
+ * (SLC_TARGET_CAP_*), so that the engine and the plan runner never name a
+ * kind.  Not installed: public code sees struct slc_target as opaque.
+ */
+#ifndef SLCSCOPE_TARGET_PRIV_H
+#define SLCSCOPE_TARGET_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slcscope/engine.h"
+
+struct slc_target_ops {
+	const char *name;
+	unsigned caps;                /* SLC_TARGET_CAP_*, for slc_target_caps() */
+	/* submit: queue @io (the engine calls reap after a batch) */
+	int (*submit)(struct slc_target *t, struct slc_io *io, void *buf);
+	/* reap: send queued commands, then wait until at least @min completed;
+	 * returns completions in @done (at most @max), count, or -errno */
+	int (*reap)(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min);
+	uint64_t (*now_ns)(struct slc_target *t);
+	/* discard a range (TRIM); whole device when len covers it */
+	int (*discard)(struct slc_target *t, uint64_t offset, uint64_t len);
+	/* idle until @until_ns on the target clock (sleep, or virtual time) */
+	void (*idle)(struct slc_target *t, uint64_t until_ns);
+	/* optional: a command at @offset comes soon */
+	void (*hint)(struct slc_target *t, uint64_t offset);
+	/* optional: register @n buffers of @bytes for fixed I/O */
+	int (*register_buffers)(struct slc_target *t, void **bufs, unsigned n, size_t bytes);
+	/* optional (SLC_TARGET_CAP_EVENTS): up to @max ground-truth events
+	 * since the last call, in time order; the count */
+	size_t (*events)(struct slc_target *t, struct slc_sim_event *ev, size_t max);
+	/* optional (SLC_TARGET_CAP_COUNTERS): host and NAND writes, temperature */
+	void (*counters)(struct slc_target *t, struct slc_sim_counters *c);
+	/* optional: a job starts at @now_ns (events count host bytes from here) */
+	void (*mark)(struct slc_target *t, uint64_t now_ns);
+	/* free what open allocated (priv, the descriptor); not @t itself */
+	void (*close)(struct slc_target *t);
+};
+
+struct slc_target {
+	const struct slc_target_ops *ops;
+	enum slc_target_kind kind;
+	char spec[256];               /* as given: "/dev/nvme0n1", "sim:tiny-tlc", ... */
+	uint64_t capacity_bytes;
+	uint32_t logical_block_bytes;
+	uint32_t physical_block_bytes;
+	int fd;                       /* -1 when the kind has none (sim, null) */
+	void *priv;                   /* the kind's own state */
+};
+
+/*
+ * A kind's open: fill @t (allocated and zeroed by slc_target_open(), with
+ * spec set and fd -1) for @spec.  Return: 0, or -errno with a reason in
+ * @err; on failure the kind has released whatever it took, and the caller
+ * only frees @t.
+ */
+typedef int slc__target_open_fn(struct slc_target *t, const char *spec, const struct slc_target_opts *o,
+				char *err, size_t errlen);
+
+slc__target_open_fn slc__target_blockdev_open;   /* target_uring.c */
+slc__target_open_fn slc__target_file_open;       /* target_uring.c */
+slc__target_open_fn slc__target_sim_open;        /* target_sim.c */
+slc__target_open_fn slc__target_null_open;       /* target_null.c */
+
+/* The monotonic clock, for the kinds that run in real time. */
+uint64_t slc__target_mono_ns(void);
+uint64_t slc__target_mono_now(struct slc_target *t);
+/* Sleep until @until_ns on the monotonic clock, waking every 200 ms so a
+ * signal is noticed. */
+void slc__target_mono_idle(struct slc_target *t, uint64_t until_ns);
+
+/*
+ * slc__target_sim_detach() - take the simulated drive back from a target
+ * made by slc_target_from_sim(): slc_target_close() then leaves it open.
+ * Return: the drive, or NULL when @t is not a simulated drive.
+ */
+struct slc_sim *slc__target_sim_detach(struct slc_target *t);
+
+#endif

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Block devices and regular files, through io_uring: registered buffers and
+ * a registered file, commands prepared one by one and sent with the reap
+ * (one io_uring_submit_and_wait per refill).  Block devices are opened
+ * O_DIRECT|O_EXCL after the safety checks (safety.c); files are created or
+ * extended to the size asked for.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "slcscope/core.h"
+#include "private.h"
+#include "target_priv.h"
+
+struct uring_priv {
+	struct io_uring ring;
+	unsigned queued;              /* prepared, not yet submitted */
+	int fixed_file;
+	int fixed_bufs;
+	void **bufs;                  /* registered buffers, by slot */
+	unsigned nbufs;
+};
+
+static int uring_submit(struct slc_target *t, struct slc_io *io, void *buf)
+{
+	struct uring_priv *u = t->priv;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	int fd = u->fixed_file ? 0 : t->fd;
+
+	if (!sqe) {
+		int rc = io_uring_submit(&u->ring);
+		if (rc < 0)
+			return rc;
+		u->queued = 0;
+		sqe = io_uring_get_sqe(&u->ring);
+		if (!sqe)
+			return -EBUSY;
+	}
+	if (io->is_read) {
+		if (u->fixed_bufs && io->slot < u->nbufs && u->bufs[io->slot] == buf)
+			io_uring_prep_read_fixed(sqe, fd, buf, io->len, io->offset, (int)io->slot);
+		else
+			io_uring_prep_read(sqe, fd, buf, io->len, io->offset);
+	} else {
+		if (u->fixed_bufs && io->slot < u->nbufs && u->bufs[io->slot] == buf)
+			io_uring_prep_write_fixed(sqe, fd, buf, io->len, io->offset, (int)io->slot);
+		else
+			io_uring_prep_write(sqe, fd, buf, io->len, io->offset);
+	}
+	if (u->fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, io);
+	u->queued++;
+	return 0;
+}
+
+static int uring_reap(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min)
+{
+	struct uring_priv *u = t->priv;
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+	uint64_t now;
+	int rc;
+
+	do {
+		rc = io_uring_submit_and_wait(&u->ring, min);
+	} while (rc == -EINTR && min == 0);
+	if (rc < 0 && rc != -EINTR)
+		return rc;
+	u->queued = 0;
+	now = slc__target_mono_ns();
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		struct slc_io *io;
+		if (n == max)
+			break;
+		io = io_uring_cqe_get_data(cqe);
+		io->result = cqe->res;
+		io->complete_ns = now;
+		done[n++] = io;
+	}
+	io_uring_cq_advance(&u->ring, n);
+	return (int)n;
+}
+
+static int uring_register_buffers(struct slc_target *t, void **bufs, unsigned n, size_t bytes)
+{
+	struct uring_priv *u = t->priv;
+	struct iovec *iov = calloc(n, sizeof(*iov));
+	int rc;
+
+	if (!iov)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		iov[i].iov_base = bufs[i];
+		iov[i].iov_len = bytes;
+	}
+	if (u->fixed_bufs) {
+		io_uring_unregister_buffers(&u->ring);
+		u->fixed_bufs = 0;
+	}
+	rc = io_uring_register_buffers(&u->ring, iov, n);
+	free(iov);
+	free(u->bufs);
+	u->bufs = NULL;
+	if (rc < 0)
+		return 0;            /* not fatal: plain buffers work too */
+	u->bufs = malloc(n * sizeof(*u->bufs));
+	if (!u->bufs) {
+		io_uring_unregister_buffers(&u->ring);
+		return 0;
+	}
+	memcpy(u->bufs, bufs, n * sizeof(*u->bufs));
+	u->nbufs = n;
+	u->fixed_bufs = 1;
+	return 0;
+}
+
+static void uring_close(struct slc_target *t)
+{
+	struct uring_priv *u = t->priv;
+
+	if (u) {
+		/* Drop the ring's references to the file before tearing the ring
+		 * down: ring teardown runs asynchronously after exit, and a held
+		 * registered file would keep the O_EXCL claim on the device for a
+		 * moment, so an immediate next run could find it busy. */
+		if (u->fixed_bufs)
+			io_uring_unregister_buffers(&u->ring);
+		if (u->fixed_file)
+			io_uring_unregister_files(&u->ring);
+		io_uring_queue_exit(&u->ring);
+		free(u->bufs);
+		free(u);
+	}
+	if (t->fd >= 0)
+		close(t->fd);
+}
+
+static int blk_discard(struct slc_target *t, uint64_t offset, uint64_t len)
+{
+	uint64_t range[2];
+
+	if (offset >= t->capacity_bytes)
+		return 0;
+	if (len > t->capacity_bytes - offset)
+		len = t->capacity_bytes - offset;
+	range[0] = offset;
+	range[1] = len;
+	return ioctl(t->fd, BLKDISCARD, range) ? -errno : 0;
+}
+
+static int file_discard(struct slc_target *t, uint64_t offset, uint64_t len)
+{
+	if (offset >= t->capacity_bytes)
+		return 0;
+	if (len > t->capacity_bytes - offset)
+		len = t->capacity_bytes - offset;
+	return fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)len) ? -errno : 0;
+}
+
+static const struct slc_target_ops blockdev_ops = {
+	.name = "blockdev",
+	.caps = SLC_TARGET_CAP_DESTROYS_DATA,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.now_ns = slc__target_mono_now,
+	.discard = blk_discard,
+	.idle = slc__target_mono_idle,
+	.register_buffers = uring_register_buffers,
+	.close = uring_close,
+};
+
+static const struct slc_target_ops file_ops = {
+	.name = "file",
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.now_ns = slc__target_mono_now,
+	.discard = file_discard,
+	.idle = slc__target_mono_idle,
+	.register_buffers = uring_register_buffers,
+	.close = uring_close,
+};
+
+static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t errlen)
+{
+	struct uring_priv *u = calloc(1, sizeof(*u));
+	int rc;
+
+	if (!u)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	/*
+	 * One thread submits and reaps, so let the kernel run completion work
+	 * only when we wait for it (DEFER_TASKRUN, 6.1+) instead of interrupting
+	 * the submitter; fall back to cooperative task work (5.19+), then to
+	 * the plain ring.
+	 */
+	rc = io_uring_queue_init(entries, &u->ring, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(entries, &u->ring, IORING_SETUP_COOP_TASKRUN);
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init(entries, &u->ring, 0);
+	if (rc < 0) {
+		free(u);
+		return slc_errf(err, errlen, rc, "io_uring is not available (%s): a kernel 5.6 or newer "
+			    "with io_uring enabled is needed (sysctl kernel.io_uring_disabled=0)", strerror(-rc));
+	}
+	t->priv = u;
+	if (io_uring_register_files(&u->ring, &t->fd, 1) == 0)
+		u->fixed_file = 1;
+	return 0;
+}
+
+static int blockdev_open(struct slc_target *t, const char *path, const struct slc_target_opts *o,
+			 char *err, size_t errlen)
+{
+	char what[512];
+	uint64_t size = 0;
+	int lbs = 0;
+	unsigned int pbs = 0;
+	int rc;
+
+	if (!o->destructive)
+		return slc_errf(err, errlen, -EPERM, "%s is a block device: writing it destroys everything on it; "
+			    "add --destructive to do that", path);
+	rc = slc_blockdev_check(path, what, sizeof(what));
+	if (rc < 0)
+		return slc_errf(err, errlen, rc, "%s: cannot check whether it is in use: %s", path, what);
+	if (rc > 0 && !o->force)
+		return slc_errf(err, errlen, -EBUSY, "%s: refusing to write: %s (add --force to destroy it anyway)", path, what);
+	t->fd = open(path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
+	if (t->fd < 0) {
+		rc = -errno;
+		return slc_errf(err, errlen, rc, rc == -EBUSY ? "%s: in use by the kernel or another program (mounted, "
+			    "held by a RAID/LVM/dm device, or open exclusively)" : "%s: cannot open: %s",
+			    path, strerror(-rc));
+	}
+	if (ioctl(t->fd, BLKGETSIZE64, &size) || ioctl(t->fd, BLKSSZGET, &lbs) || ioctl(t->fd, BLKPBSZGET, &pbs))
+		return slc_errf(err, errlen, -errno, "%s: cannot read the device geometry: %s", path, strerror(errno));
+	t->capacity_bytes = size;
+	t->logical_block_bytes = (uint32_t)lbs;
+	t->physical_block_bytes = pbs;
+	t->ops = &blockdev_ops;
+	t->kind = SLC_TARGET_BLOCKDEV;
+	return uring_setup(t, o->max_queue_depth, err, errlen);
+}
+
+static int file_open(struct slc_target *t, const char *path, const struct slc_target_opts *o,
+		     char *err, size_t errlen)
+{
+	struct stat st;
+	int rc;
+
+	t->fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC | (o->file_size_bytes ? O_CREAT : 0), 0644);
+	if (t->fd < 0) {
+		rc = -errno;
+		if (rc == -EINVAL)
+			return slc_errf(err, errlen, rc, "%s: the filesystem does not support O_DIRECT", path);
+		if (rc == -ENOENT)
+			return slc_errf(err, errlen, rc, "%s: no such file (give --size to create it)", path);
+		return slc_errf(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
+	}
+	if (fstat(t->fd, &st))
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
+	if (o->file_size_bytes && (uint64_t)st.st_size < o->file_size_bytes) {
+		/* allocate the extents now, as unwritten: the filesystem's own
+		 * allocation stays out of the measured writes */
+		if (fallocate(t->fd, 0, 0, (off_t)o->file_size_bytes) &&
+		    ftruncate(t->fd, (off_t)o->file_size_bytes))
+			return slc_errf(err, errlen, -errno, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
+				    o->file_size_bytes, strerror(errno));
+		st.st_size = (off_t)o->file_size_bytes;
+	}
+	if (st.st_size <= 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: empty file (give --size)", path);
+	t->capacity_bytes = (uint64_t)st.st_size / 4096 * 4096;
+	t->logical_block_bytes = 4096;    /* safe O_DIRECT alignment on any filesystem */
+	t->physical_block_bytes = 4096;
+	t->ops = &file_ops;
+	t->kind = SLC_TARGET_FILE;
+	return uring_setup(t, o->max_queue_depth, err, errlen);
+}
+
+/* A failed open leaves nothing behind: the ring, its buffers, the descriptor. */
+int slc__target_blockdev_open(struct slc_target *t, const char *spec, const struct slc_target_opts *o,
+			      char *err, size_t errlen)
+{
+	int rc = blockdev_open(t, spec, o, err, errlen);
+
+	if (rc)
+		uring_close(t);
+	return rc;
+}
+
+int slc__target_file_open(struct slc_target *t, const char *spec, const struct slc_target_opts *o,
+			  char *err, size_t errlen)
+{
+	int rc = file_open(t, spec, o, err, errlen);
+
+	if (rc)
+		uring_close(t);
+	return rc;
+}
