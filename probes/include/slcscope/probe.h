@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,6 +146,12 @@ int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *
  * the reason in @err; or slc_probe_open()'s errors.
  */
 int slc_probe_open_target(struct slc_probe **out, struct slc_target *t, char *err, size_t errlen);
+
+/**
+ * slc_probe_print() - @id and @h in words, one field a line, as `slcscope
+ * probe` prints them; unknown fields are left out, @h NULL reads "unreadable".
+ */
+void slc_probe_print(FILE *f, const struct slc_identity *id, const struct slc_health *h);
 
 /** slc_probe_identity() - what the drive is (valid until slc_probe_close()). */
 const struct slc_identity *slc_probe_identity(const struct slc_probe *p);
