@@ -39,6 +39,21 @@ static void probe_help(FILE *out)
 		"an admin command failed, 2 usage.\n");
 }
 
+/* The identity and health as JSON or in words; the exit code. */
+static int emit(int json, const struct slc_identity *id, const struct slc_health *h)
+{
+	char *s;
+
+	if (!json) {
+		slc_probe_print(stdout, id, h);
+		return CLI_OK;
+	}
+	if ((s = slc_probe_json(id, h)))
+		printf("%s\n", s);
+	free(s);
+	return s ? CLI_OK : cli_fail("probe", "out of memory");
+}
+
 static int probe_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -48,7 +63,7 @@ static int probe_run(int argc, char **argv)
 	};
 	const char *blob = NULL;
 	struct slc_probe *p = NULL;
-	struct slc_sim *sim = NULL;
+	struct slc_target *sim = NULL;
 	struct slc_health h;
 	char err[512];
 	const char *dev;
@@ -66,67 +81,30 @@ static int probe_run(int argc, char **argv)
 	if (blob) {
 		struct slc_identity id;
 		struct slc_health bh;
-		FILE *f;
-		unsigned char *buf;
-		long n;
 		if (optind != argc)
 			return cli_usage("probe", "--ata-blob takes the place of DEVICE");
-		if (!(f = fopen(blob, "rb")))
-			return cli_fail("probe", "%s: %s", blob, strerror(errno));
-		if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (1 << 20) || fseek(f, 0, SEEK_SET)) {
-			fclose(f);
-			return cli_fail("probe", "%s: not a libatasmart blob (unreadable, or over 1 MiB)", blob);
-		}
-		buf = malloc(n ? (size_t)n : 1);
-		if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			fclose(f);
-			return cli_fail("probe", "%s: cannot read", blob);
-		}
-		fclose(f);
-		rc = slc_ata_decode_blob(buf, (size_t)n, &id, &bh, err, sizeof(err));
-		free(buf);
-		if (rc)
-			return cli_fail("probe", "%s: %s", blob, err);
-		snprintf(id.path, sizeof(id.path), "%s", blob);
-		if (json) {
-			char *s = slc_probe_json(&id, &bh);
-			if (s) printf("%s\n", s);
-			free(s);
-		} else {
-			slc_probe_print(stdout, &id, &bh);
-		}
-		return CLI_OK;
+		if (slc_ata_decode_file(blob, &id, &bh, err, sizeof(err)))
+			return cli_fail("probe", "%s", err);
+		return emit(json, &id, &bh);
 	}
 	if (optind != argc - 1)
 		return cli_usage("probe", "give exactly one DEVICE, FILE or sim:MODEL");
 	dev = argv[optind];
 	if (!strncmp(dev, "sim:", 4)) {
-		struct slc_sim_model m;
-		if ((rc = slc_sim_model_load(&m, dev, err, sizeof(err))))
-			return cli_fail("probe", "%s", err);
-		if ((rc = slc_sim_open(&sim, &m, 1, err, sizeof(err))))
-			return cli_fail("probe", "%s", err);
-		rc = slc_probe_open_sim(&p, sim, dev, err, sizeof(err));
+		struct slc_target_opts to = { .seed = 1 };
+		if (!(rc = slc_target_open(&sim, dev, &to, err, sizeof(err))))
+			rc = slc_probe_open_target(&p, sim, err, sizeof(err));
 	} else {
 		rc = slc_probe_open(&p, dev, err, sizeof(err));
 	}
 	if (rc) {
-		slc_sim_close(sim);
+		slc_target_close(sim);
 		return cli_fail("probe", "%s", err);
 	}
 	rc = slc_probe_health(p, &h, err, sizeof(err));
-	if (json) {
-		char *s = slc_probe_json(slc_probe_identity(p), rc ? NULL : &h);
-		if (s) {
-			printf("%s\n", s);
-			free(s);
-		}
-	} else {
-		slc_probe_print(stdout, slc_probe_identity(p), rc ? NULL : &h);
-	}
+	emit(json, slc_probe_identity(p), rc ? NULL : &h);
 	slc_probe_close(p);
-	slc_sim_close(sim);
+	slc_target_close(sim);
 	if (rc)
 		return cli_fail("probe", "SMART/health: %s", err);
 	return CLI_OK;

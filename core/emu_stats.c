@@ -14,6 +14,7 @@
 
 #include "slcscope/emu_stats.h"
 #include "slcscope/units.h"
+#include "slcscope/vocab.h"
 
 enum field_type {
 	F_U64,          /* uint64_t; SLC_EMU_STATS_UNKNOWN: left out */
@@ -155,7 +156,7 @@ static json_t *events_json(const struct slc_emu_stats *s)
 
 	for (int k = 0; ev && k < SLC_SIM_EV__COUNT; k++)
 		if (s->events[k] != SLC_EMU_STATS_UNKNOWN)
-			put(ev, slc_sim_event_name((enum slc_sim_event_kind)k), json_integer((json_int_t)s->events[k]));
+			put(ev, slc_event_kind_name((enum slc_event_kind)k), json_integer((json_int_t)s->events[k]));
 	return ev;
 }
 
@@ -169,7 +170,7 @@ static json_t *last_events_json(const struct slc_emu_stats *s)
 
 		if (!o)
 			break;
-		put(o, SLC_EMU_KEY_EV_EVENT, json_string(slc_sim_event_name(e->kind)));
+		put(o, SLC_EMU_KEY_EV_EVENT, json_string(slc_event_kind_name((enum slc_event_kind)e->kind)));
 		write_fields(o, e, event_fields, N_(event_fields));
 		json_array_append_new(last, o);
 	}
@@ -246,12 +247,10 @@ static void read_fields(json_t *obj, void *base, const struct field *f, size_t n
 
 static enum slc_sim_event_kind kind_of(const char *name)
 {
-	int k;
+	enum slc_event_kind k = slc_event_kind_from_name(name);
 
-	for (k = 0; name && k < SLC_SIM_EV__COUNT; k++)
-		if (!strcmp(name, slc_sim_event_name((enum slc_sim_event_kind)k)))
-			return (enum slc_sim_event_kind)k;
-	return SLC_SIM_EV__COUNT;
+	/* the drive's own events come first in the shared vocabulary */
+	return (int)k < SLC_SIM_EV__COUNT ? (enum slc_sim_event_kind)k : SLC_SIM_EV__COUNT;
 }
 
 static void read_events(json_t *doc, struct slc_emu_stats *s)
@@ -259,7 +258,7 @@ static void read_events(json_t *doc, struct slc_emu_stats *s)
 	json_t *ev = json_object_get(doc, SLC_EMU_KEY_EVENTS), *last = json_object_get(doc, SLC_EMU_KEY_LAST_EVENTS);
 
 	for (int k = 0; k < SLC_SIM_EV__COUNT; k++)
-		s->events[k] = u64_of(json_object_get(ev, slc_sim_event_name((enum slc_sim_event_kind)k)));
+		s->events[k] = u64_of(json_object_get(ev, slc_event_kind_name((enum slc_event_kind)k)));
 	s->n_last_events = 0;
 	for (size_t i = 0; i < json_array_size(last) && s->n_last_events < SLC_EMU_STATS_LAST_EVENTS; i++) {
 		json_t *o = json_array_get(last, i);

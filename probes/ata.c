@@ -792,3 +792,32 @@ int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen)
 	p->ops = &ata_ops;
 	return 0;
 }
+
+int slc_ata_decode_file(const char *path, struct slc_identity *id, struct slc_health *h, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	char why[256];
+	long n;
+	int rc;
+
+	if (!f)
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (1 << 20) || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return slc_errf(err, errlen, -EINVAL, "%s: not a libatasmart blob (unreadable, or over 1 MiB)", path);
+	}
+	buf = malloc(n ? (size_t)n : 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		fclose(f);
+		return slc_errf(err, errlen, -EIO, "%s: cannot read", path);
+	}
+	fclose(f);
+	rc = slc_ata_decode_blob(buf, (size_t)n, id, h, why, sizeof(why));
+	free(buf);
+	if (rc)
+		return slc_errf(err, errlen, rc, "%s: %s", path, why);
+	snprintf(id->path, sizeof(id->path), "%s", path);
+	return 0;
+}

@@ -206,6 +206,13 @@ int slc_probe_purge(struct slc_probe *p, enum slc_purge_kind kind, char *err, si
 int slc_ata_decode_blob(const void *blob, size_t len, struct slc_identity *id, struct slc_health *h,
 			char *err, size_t errlen);
 
+/**
+ * slc_ata_decode_file() - slc_ata_decode_blob() of the file at @path (at
+ * most 1 MiB); @id->path is set to @path.
+ * Return: 0, or -errno with "PATH: reason" in @err.
+ */
+int slc_ata_decode_file(const char *path, struct slc_identity *id, struct slc_health *h, char *err, size_t errlen);
+
 /** slc_probe_close() - NULL is allowed. */
 void slc_probe_close(struct slc_probe *p);
 
