@@ -661,6 +661,43 @@ struct fio_bin {
 	double ios;
 };
 
+/*
+ * Sum the write records of every job into @bins of @g_ms from @base_ms.
+ * Returns the block size when every per-I/O record has the same one, else 0.
+ */
+static uint64_t fio_fill_bins(struct fio_bin *bins, size_t nbins, const struct fio_job *jobs, size_t njobs,
+			      double g_ms, double base_ms, int averaged, int have_bw)
+{
+	uint64_t bs_seen = 0;
+	int bs_same = 1;
+
+	for (size_t j = 0; j < njobs; j++) {
+		/* Per-I/O logs: the _bw and _iops logs list the same I/Os; count them once. */
+		if (!averaged && jobs[j].is_iops && have_bw)
+			continue;
+		for (size_t i = 0; i < jobs[j].n; i++) {
+			const struct fio_rec *r = &jobs[j].r[i];
+			double t = r->t_ms - base_ms;
+			size_t k = averaged ? (size_t)llround(t / g_ms) : (size_t)floor(t / g_ms) + 1;
+
+			if (k >= nbins)
+				k = nbins - 1;
+			if (averaged && jobs[j].is_iops) {
+				bins[k].ios += r->value * g_ms / 1e3;
+			} else if (averaged) {
+				bins[k].bytes += r->value * 1024.0 * g_ms / 1e3;
+			} else {
+				bins[k].bytes += (double)r->bs;
+				bins[k].ios += 1;
+				if (bs_seen && bs_seen != r->bs)
+					bs_same = 0;
+				bs_seen = r->bs;
+			}
+		}
+	}
+	return bs_same ? bs_seen : 0;
+}
+
 static int fio_build(struct slc_input *in, const char *name, struct fio_job *jobs, size_t njobs,
 		     const struct slc_import_opts *opts, char *err, size_t errlen)
 {
@@ -668,8 +705,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	size_t nbw = 0, niops = 0, nwrite = 0, other = 0, nbins, first_bin;
 	double g_ms = 0, base_ms = INFINITY, max_ms = 0, cum = 0;
 	struct fio_bin *bins = NULL;
-	uint64_t bs_seen = 0;
-	int bs_same = 1;
+	uint64_t bs;
 	char notes[256] = "";
 
 	for (size_t j = 0; j < njobs; j++) {
@@ -713,30 +749,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	bins = calloc(nbins, sizeof(*bins));
 	if (!bins)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	for (size_t j = 0; j < njobs; j++) {
-		/* Per-I/O logs: the _bw and _iops logs list the same I/Os; count them once. */
-		if (!averaged && jobs[j].is_iops && have_bw)
-			continue;
-		for (size_t i = 0; i < jobs[j].n; i++) {
-			const struct fio_rec *r = &jobs[j].r[i];
-			double t = r->t_ms - base_ms;
-			size_t k = averaged ? (size_t)llround(t / g_ms) : (size_t)floor(t / g_ms) + 1;
-
-			if (k >= nbins)
-				k = nbins - 1;
-			if (averaged && jobs[j].is_iops) {
-				bins[k].ios += r->value * g_ms / 1e3;
-			} else if (averaged) {
-				bins[k].bytes += r->value * 1024.0 * g_ms / 1e3;
-			} else {
-				bins[k].bytes += (double)r->bs;
-				bins[k].ios += 1;
-				if (bs_seen && bs_seen != r->bs)
-					bs_same = 0;
-				bs_seen = r->bs;
-			}
-		}
-	}
+	bs = fio_fill_bins(bins, nbins, jobs, njobs, g_ms, base_ms, averaged, have_bw);
 	/* Drop empty bins at the very end (the last partial one) and bin 0 if empty. */
 	while (nbins > 1 && bins[nbins - 1].bytes == 0 && bins[nbins - 1].ios == 0)
 		nbins--;
@@ -751,7 +764,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	rc = set_meta(in, name, notes);
 	if (!rc)
 		rc = make_segment(in, nbins - first_bin, g_ms / 1e3, (uint32_t)(nbw ? nbw : niops),
-				  !averaged && bs_same ? (uint32_t)(bs_seen > UINT32_MAX ? 0 : bs_seen) : 0);
+				  !averaged ? (uint32_t)(bs > UINT32_MAX ? 0 : bs) : 0);
 	if (rc) {
 		slc_errf(err, errlen, rc, "out of memory");
 		goto out;
