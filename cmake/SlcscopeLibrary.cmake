@@ -15,6 +15,7 @@
 # At the end of the configure step every library target named slcscope_* is
 # checked to have been passed here.
 set(SLCSCOPE_EXPORT_MAP ${CMAKE_CURRENT_LIST_DIR}/slcscope.map)
+set(SLCSCOPE_ROOT_DIR ${CMAKE_CURRENT_SOURCE_DIR})   # where this file is included: the project's top
 add_custom_target(slcscope_libraries)
 
 function(slcscope_library target)
@@ -34,7 +35,7 @@ endfunction()
 # A library that skipped slcscope_library() would export all its globals
 # and escape the export check.
 function(slcscope_check_libraries)
-  set(dirs ${CMAKE_SOURCE_DIR})
+  set(dirs ${SLCSCOPE_ROOT_DIR})
   set(missing "")
   while(dirs)
     list(POP_FRONT dirs dir)
@@ -55,4 +56,4 @@ function(slcscope_check_libraries)
     message(FATAL_ERROR "call slcscope_library(<target>) (cmake/SlcscopeLibrary.cmake) after add_library() of: ${missing}")
   endif()
 endfunction()
-cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL slcscope_check_libraries)
+cmake_language(DEFER CALL slcscope_check_libraries)
