@@ -16,14 +16,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "trace_priv.h"
+#include "writer.h"
+
+#include "../private.h"
+#include "columns.h"
+#include "h5util.h"
+#include "publish.h"
 
 #define CHUNK_SAMPLES 4096
 #define CHUNK_EVENTS 256
@@ -31,25 +35,7 @@
 /* as many as samples: a run logs the drive's counters with every reading */
 #define EVENT_BUFFER 4096
 
-const struct trace_col trace_cols[] = {
-	{ "t_s", "s", 0, 1, offsetof(struct slc_sample, t_s), offsetof(struct slc_input_segment, t_s) },
-	{ "interval_s", "s", 0, 1, offsetof(struct slc_sample, interval_s),
-	  offsetof(struct slc_input_segment, interval_s) },
-	{ "bytes_total", "bytes", 1, 1, offsetof(struct slc_sample, bytes_total),
-	  offsetof(struct slc_input_segment, bytes_total) },
-	{ "ios", "count", 1, 0, offsetof(struct slc_sample, ios), offsetof(struct slc_input_segment, ios) },
-	{ "lat_p50_us", "us", 0, 0, offsetof(struct slc_sample, lat_p50_us),
-	  offsetof(struct slc_input_segment, lat_p50_us) },
-	{ "lat_p99_us", "us", 0, 0, offsetof(struct slc_sample, lat_p99_us),
-	  offsetof(struct slc_input_segment, lat_p99_us) },
-	{ "lat_p999_us", "us", 0, 0, offsetof(struct slc_sample, lat_p999_us),
-	  offsetof(struct slc_input_segment, lat_p999_us) },
-	{ "lat_max_us", "us", 0, 0, offsetof(struct slc_sample, lat_max_us),
-	  offsetof(struct slc_input_segment, lat_max_us) },
-	{ "temp_c", "degC", 0, 0, offsetof(struct slc_sample, temp_c), offsetof(struct slc_input_segment, temp_c) },
-};
-const size_t trace_ncols = sizeof(trace_cols) / sizeof(trace_cols[0]);
-#define NCOLS (sizeof(trace_cols) / sizeof(trace_cols[0]))
+#define NCOLS SLC__TRACE_NCOLS
 
 /* Event columns, in the segment's "events" group. */
 enum { EV_T, EV_BYTES, EV_KIND, EV_VALUE, EV_NCOLS };
@@ -104,180 +90,7 @@ struct slc_trace {
 	char err[256];
 };
 
-/* ---- helpers shared with the reader --------------------------------- */
-
-int seterr(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
-void h5_quiet(void)
-{
-	static int done;
-
-	if (!done) {
-		H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-		done = 1;
-	}
-}
-
-static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
-{
-	char **msg = data;
-
-	/* Walked upward: the first entry is the deepest, most specific one. */
-	if (n == 0 && e->desc && e->desc[0])
-		*msg = (char *)e->desc;
-	return 0;
-}
-
-/*
- * Every HDF5 call clears the error stack, so the reason is taken right where
- * a call fails (h5_capture()) and kept until h5_reason() hands it out.
- */
-static _Thread_local char captured[160];
-
-void h5_capture(void)
-{
-	char *msg = NULL;
-
-	H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &msg);
-	if (msg)
-		snprintf(captured, sizeof(captured), "%s", msg);
-	H5Eclear2(H5E_DEFAULT);
-}
-
-const char *h5_reason(char *buf, size_t len)
-{
-	h5_capture();
-	snprintf(buf, len, "%s", captured[0] ? captured : "HDF5 error");
-	captured[0] = 0;
-	return buf;
-}
-
-void h5_close(hid_t id)
-{
-	if (id < 0)
-		return;
-	switch (H5Iget_type(id)) {
-	case H5I_FILE: H5Fclose(id); break;
-	case H5I_GROUP: H5Gclose(id); break;
-	case H5I_DATATYPE: H5Tclose(id); break;
-	case H5I_DATASPACE: H5Sclose(id); break;
-	case H5I_DATASET: H5Dclose(id); break;
-	case H5I_ATTR: H5Aclose(id); break;
-	case H5I_GENPROP_LST: H5Pclose(id); break;
-	default: break;
-	}
-}
-
-static int put_attr(hid_t obj, const char *name, hid_t type, const void *v)
-{
-	hid_t space, attr;
-	int rc = -EIO;
-
-	if (H5Aexists(obj, name) > 0)
-		H5Adelete(obj, name);
-	space = H5Screate(H5S_SCALAR);
-	if (space < 0)
-		return -EIO;
-	attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-	if (attr >= 0) {
-		if (H5Awrite(attr, type, v) >= 0)
-			rc = 0;
-		H5Aclose(attr);
-	}
-	H5Sclose(space);
-	return rc;
-}
-
-int h5_put_str(hid_t obj, const char *name, const char *value)
-{
-	hid_t type = H5Tcopy(H5T_C_S1);
-	const char *v = value ? value : "";
-	int rc;
-
-	if (type < 0)
-		return -EIO;
-	H5Tset_size(type, H5T_VARIABLE);
-	H5Tset_cset(type, H5T_CSET_UTF8);
-	rc = put_attr(obj, name, type, &v);
-	H5Tclose(type);
-	return rc;
-}
-
-int h5_put_u64(hid_t obj, const char *name, uint64_t v)
-{
-	return put_attr(obj, name, H5T_NATIVE_UINT64, &v);
-}
-
-int h5_put_u32(hid_t obj, const char *name, uint32_t v)
-{
-	return put_attr(obj, name, H5T_NATIVE_UINT32, &v);
-}
-
-int h5_put_f64(hid_t obj, const char *name, double v)
-{
-	return put_attr(obj, name, H5T_NATIVE_DOUBLE, &v);
-}
-
-void trace_segment_name(char *buf, size_t len, size_t index)
-{
-	snprintf(buf, len, "%04zu", index);
-}
-
-char *tmp_name_beside(const char *path)
-{
-	size_t n = strlen(path) + 32;
-	char *s = malloc(n);
-
-	if (s)
-		snprintf(s, n, "%s.tmp.%ld", path, (long)getpid());
-	return s;
-}
-
-int fsync_path(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-int publish_tmp(const char *tmp, const char *path, int rc, char *err, size_t errlen)
-{
-	if (!rc)
-		rc = fsync_path(tmp);
-	if (!rc && rename(tmp, path) < 0)
-		rc = seterr(err, errlen, -errno, "cannot rename into %s: %s", path, strerror(errno));
-	if (rc)
-		unlink(tmp);
-	return rc;
-}
-
-char *dup_or_null(const char *s, int *rc)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*rc = -ENOMEM;
-	return d;
-}
+/* ---- string datasets (analysis results, snapshots) -------------------- */
 
 static int valid_json_name(const char *name)
 {
@@ -305,25 +118,26 @@ static hid_t put_text_dataset(hid_t loc, const char *name, const char *text)
 	if (type >= 0 && space >= 0 && H5Tset_size(type, H5T_VARIABLE) >= 0 && H5Tset_cset(type, H5T_CSET_UTF8) >= 0)
 		ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 	if (ds >= 0 && H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) < 0) {
-		h5_capture();
+		slc__h5_capture();
 		H5Dclose(ds);
 		ds = H5I_INVALID_HID;
 	}
-	h5_close(space);
-	h5_close(type);
+	slc__h5_close(space);
+	slc__h5_close(type);
 	return ds;
 }
 
-int trace_put_json(hid_t file, const char *name, const char *json_text, char *err, size_t errlen)
+/* Write @json_text as the string dataset /analysis/@name of an open file. */
+static int put_json(hid_t file, const char *name, const char *json_text, char *err, size_t errlen)
 {
 	hid_t grp = H5I_INVALID_HID, ds = H5I_INVALID_HID;
 	char why[160];
 	int rc = -EIO;
 
 	if (!valid_json_name(name))
-		return seterr(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
+		return slc_errf(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
 	if (!json_text)
-		return seterr(err, errlen, -EINVAL, "no JSON text");
+		return slc_errf(err, errlen, -EINVAL, "no JSON text");
 	grp = open_or_create_group(file, "analysis");
 	if (grp < 0)
 		goto out;
@@ -332,52 +146,15 @@ int trace_put_json(hid_t file, const char *name, const char *json_text, char *er
 	ds = put_text_dataset(grp, name, json_text);
 	if (ds < 0)
 		goto out;
-	if (h5_put_str(ds, "content_type", "application/json") < 0)
+	if (slc__h5_put_str(ds, "content_type", "application/json") < 0)
 		goto out;
 	rc = 0;
 out:
 	if (rc)
-		seterr(err, errlen, rc, "cannot store analysis '%s': %s", name, h5_reason(why, sizeof(why)));
-	h5_close(ds);
-	h5_close(grp);
+		slc_errf(err, errlen, rc, "cannot store analysis '%s': %s", name, slc__h5_reason(why, sizeof(why)));
+	slc__h5_close(ds);
+	slc__h5_close(grp);
 	return rc;
-}
-
-static hid_t file_access_plist(void)
-{
-	hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-
-	if (fapl < 0)
-		return fapl;
-	/* Earliest format: readable by old MATLAB/h5py, no SWMR status flags. */
-	H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST);
-#if H5_VERSION_GE(1, 10, 7)
-	/* Let readers look at a trace while it is being written. */
-	H5Pset_file_locking(fapl, 0, 1);
-#endif
-	return fapl;
-}
-
-hid_t trace_open_file(const char *path, unsigned flags)
-{
-	hid_t fapl = file_access_plist();
-	hid_t f = H5I_INVALID_HID;
-
-	if (fapl < 0)
-		return fapl;
-	/*
-	 * HDF5 writes the superblock, with the end-of-allocation address, last
-	 * in a flush; a writer killed just before leaves data past that address.
-	 * SWMR-read mode does not check reads against it, so such a file reads.
-	 */
-	if (flags == H5F_ACC_RDONLY)
-		f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
-	if (f < 0)
-		f = H5Fopen(path, flags, fapl);
-	if (f < 0)
-		h5_capture();
-	H5Pclose(fapl);
-	return f;
 }
 
 /* ---- writer ---------------------------------------------------------- */
@@ -387,7 +164,7 @@ static int twerr(struct slc_trace *t, int rc, const char *what)
 	char why[160];
 
 	if (rc == -EIO)
-		snprintf(t->err, sizeof(t->err), "%s: %s", what, h5_reason(why, sizeof(why)));
+		snprintf(t->err, sizeof(t->err), "%s: %s", what, slc__h5_reason(why, sizeof(why)));
 	else
 		snprintf(t->err, sizeof(t->err), "%s: %s", what, strerror(-rc));
 	return rc;
@@ -427,12 +204,12 @@ static hid_t make_dataset(hid_t loc, const char *name, hid_t type, hsize_t chunk
 	    H5Pset_deflate(dcpl, DEFLATE_LEVEL) >= 0 &&
 	    H5Pset_chunk_opts(dcpl, H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS) >= 0)
 		ds = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-	if (ds >= 0 && units && units[0] && h5_put_str(ds, "units", units) < 0) {
+	if (ds >= 0 && units && units[0] && slc__h5_put_str(ds, "units", units) < 0) {
 		H5Dclose(ds);
 		ds = H5I_INVALID_HID;
 	}
-	h5_close(dcpl);
-	h5_close(space);
+	slc__h5_close(dcpl);
+	slc__h5_close(space);
 	return ds;
 }
 
@@ -446,7 +223,7 @@ static int append_rows(hid_t ds, hid_t memtype, uint64_t old, size_t n, const vo
 	if (n == 0)
 		return 0;
 	if (H5Dset_extent(ds, &size) < 0) {
-		h5_capture();
+		slc__h5_capture();
 		return -EIO;
 	}
 	fspace = H5Dget_space(ds);
@@ -456,20 +233,20 @@ static int append_rows(hid_t ds, hid_t memtype, uint64_t old, size_t n, const vo
 	if (H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0)
 		goto out;
 	if (H5Dwrite(ds, memtype, mspace, fspace, H5P_DEFAULT, data) < 0) {
-		h5_capture();
+		slc__h5_capture();
 		goto out;
 	}
 	rc = 0;
 out:
-	h5_close(mspace);
-	h5_close(fspace);
+	slc__h5_close(mspace);
+	slc__h5_close(fspace);
 	return rc;
 }
 
 static int write_sample_buffer(struct slc_trace *t)
 {
 	for (size_t c = 0; c < NCOLS; c++) {
-		const struct trace_col *col = &trace_cols[c];
+		const struct slc__trace_col *col = &slc__trace_cols[c];
 		int rc;
 
 		for (size_t i = 0; i < t->nbuf; i++) {
@@ -541,13 +318,13 @@ static int write_snapshots(struct slc_trace *t)
 		hid_t ds;
 		int bad;
 
-		trace_segment_name(name, sizeof(name), t->snap_written);
+		slc__h5_index_name(name, sizeof(name), t->snap_written);
 		ds = put_text_dataset(snaps, name, p->json_text);
 		if (ds < 0)
 			goto out;
-		bad = h5_put_str(ds, "kind", p->kind) | h5_put_f64(ds, "t_s", p->t_s) |
-		      put_attr(ds, "segment", H5T_NATIVE_LONG, &p->segment) |
-		      h5_put_str(ds, "content_type", "application/json");
+		bad = slc__h5_put_str(ds, "kind", p->kind) | slc__h5_put_f64(ds, "t_s", p->t_s) |
+		      slc__h5_put_attr(ds, "segment", H5T_NATIVE_LONG, &p->segment) |
+		      slc__h5_put_str(ds, "content_type", "application/json");
 		H5Dclose(ds);
 		if (bad)
 			goto out;
@@ -560,8 +337,8 @@ out:
 		free(t->snaps[i].json_text);
 	memmove(&t->snaps[0], &t->snaps[done], (t->nsnap - done) * sizeof(t->snaps[0]));
 	t->nsnap -= done;
-	h5_close(snaps);
-	h5_close(dev);
+	slc__h5_close(snaps);
+	slc__h5_close(dev);
 	return rc;
 }
 
@@ -582,7 +359,7 @@ int slc_trace_flush(struct slc_trace *t)
 	if (rc)
 		return twerr(t, rc, "cannot write device snapshots");
 	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0) {
-		h5_capture();
+		slc__h5_capture();
 		return twerr(t, -EIO, "cannot flush trace");
 	}
 	/* Survive power loss too, not only the death of this process. */
@@ -609,21 +386,21 @@ static int write_root_attrs(hid_t f, const struct slc_trace_meta *m)
 	gethostname(host, sizeof(host) - 1);
 	gmtime_r(&now, &tm);
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	rc |= h5_put_str(f, "schema", SLC_TRACE_SCHEMA);
-	rc |= h5_put_u32(f, "schema_version", SLC_TRACE_SCHEMA_VERSION);
-	rc |= h5_put_str(f, "tool_version", SLCSCOPE_VERSION);
-	rc |= h5_put_str(f, "created_utc", created);
-	rc |= h5_put_str(f, "host", host);
-	rc |= h5_put_str(f, "command_line", m->command_line);
-	rc |= h5_put_str(f, "target", m->target);
+	rc |= slc__h5_put_str(f, "schema", SLC_TRACE_SCHEMA);
+	rc |= slc__h5_put_u32(f, "schema_version", SLC_TRACE_SCHEMA_VERSION);
+	rc |= slc__h5_put_str(f, "tool_version", SLCSCOPE_VERSION);
+	rc |= slc__h5_put_str(f, "created_utc", created);
+	rc |= slc__h5_put_str(f, "host", host);
+	rc |= slc__h5_put_str(f, "command_line", m->command_line);
+	rc |= slc__h5_put_str(f, "target", m->target);
 	if (m->device_model)
-		rc |= h5_put_str(f, "device_model", m->device_model);
+		rc |= slc__h5_put_str(f, "device_model", m->device_model);
 	if (m->device_serial)
-		rc |= h5_put_str(f, "device_serial", m->device_serial);
+		rc |= slc__h5_put_str(f, "device_serial", m->device_serial);
 	if (m->device_firmware)
-		rc |= h5_put_str(f, "device_firmware", m->device_firmware);
-	rc |= h5_put_u64(f, "capacity_bytes", m->capacity_bytes);
-	rc |= h5_put_u32(f, "logical_block_bytes", m->logical_block_bytes);
+		rc |= slc__h5_put_str(f, "device_firmware", m->device_firmware);
+	rc |= slc__h5_put_u64(f, "capacity_bytes", m->capacity_bytes);
+	rc |= slc__h5_put_u32(f, "logical_block_bytes", m->logical_block_bytes);
 	return rc ? -EIO : 0;
 }
 
@@ -634,7 +411,7 @@ static void trace_free(struct slc_trace *t)
 		close(t->fd);
 	for (size_t i = 0; i < t->nsnap; i++)
 		free(t->snaps[i].json_text);
-	h5_close(t->kind_type);
+	slc__h5_close(t->kind_type);
 	free(t->scratch);
 	free(t->buf);
 	free(t->path);
@@ -651,11 +428,11 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 
 	*out = NULL;
 	if (!path || !meta)
-		return seterr(err, errlen, -EINVAL, "no path or metadata");
-	h5_quiet();
+		return slc_errf(err, errlen, -EINVAL, "no path or metadata");
+	slc__h5_quiet();
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	t->file = H5I_INVALID_HID;
 	t->fd = -1;
 	t->flush_s = 2.0;
@@ -664,16 +441,16 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 	t->scratch = malloc(SLC_TRACE_BUFFER_SAMPLES * sizeof(double));
 	t->kind_type = H5Tcopy(H5T_C_S1);
 	if (!t->path || !t->buf || !t->scratch) {
-		seterr(err, errlen, rc, "out of memory");
+		slc_errf(err, errlen, rc, "out of memory");
 		goto fail;
 	}
 	rc = -EIO;
 	if (t->kind_type < 0 || H5Tset_size(t->kind_type, SLC_TRACE_KIND_MAX + 1) < 0 ||
 	    H5Tset_strpad(t->kind_type, H5T_STR_NULLTERM) < 0) {
-		seterr(err, errlen, rc, "cannot create string type: %s", h5_reason(why, sizeof(why)));
+		slc_errf(err, errlen, rc, "cannot create string type: %s", slc__h5_reason(why, sizeof(why)));
 		goto fail;
 	}
-	fapl = file_access_plist();
+	fapl = slc__h5_file_access();
 	fcpl = H5Pcreate(H5P_FILE_CREATE);
 	/*
 	 * Never reuse freed file space: a chunk that grows is written to new
@@ -681,28 +458,28 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 	 * still points to stays intact until the new metadata is written.
 	 */
 	if (fcpl < 0 || H5Pset_file_space_strategy(fcpl, H5F_FSPACE_STRATEGY_NONE, 0, 1) < 0) {
-		seterr(err, errlen, rc, "cannot set up file creation: %s", h5_reason(why, sizeof(why)));
+		slc_errf(err, errlen, rc, "cannot set up file creation: %s", slc__h5_reason(why, sizeof(why)));
 		goto fail;
 	}
 	t->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
 	if (t->file < 0) {
-		seterr(err, errlen, rc, "cannot create %s: %s", path, h5_reason(why, sizeof(why)));
+		slc_errf(err, errlen, rc, "cannot create %s: %s", path, slc__h5_reason(why, sizeof(why)));
 		goto fail;
 	}
 	segs = H5Gcreate2(t->file, "segments", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 	if (segs < 0 || write_root_attrs(t->file, meta) < 0) {
-		seterr(err, errlen, rc, "cannot write trace header: %s", h5_reason(why, sizeof(why)));
+		slc_errf(err, errlen, rc, "cannot write trace header: %s", slc__h5_reason(why, sizeof(why)));
 		goto fail;
 	}
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->fd < 0) {
 		rc = -errno;
-		seterr(err, errlen, rc, "cannot open %s: %s", path, strerror(errno));
+		slc_errf(err, errlen, rc, "cannot open %s: %s", path, strerror(errno));
 		goto fail;
 	}
 	rc = slc_trace_flush(t);
 	if (rc) {
-		seterr(err, errlen, rc, "%s", t->err);
+		slc_errf(err, errlen, rc, "%s", t->err);
 		goto fail;
 	}
 	H5Gclose(segs);
@@ -711,9 +488,9 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 	*out = t;
 	return 0;
 fail:
-	h5_close(segs);
-	h5_close(fapl);
-	h5_close(fcpl);
+	slc__h5_close(segs);
+	slc__h5_close(fapl);
+	slc__h5_close(fcpl);
 	if (t->file >= 0) {
 		H5Fclose(t->file);
 		unlink(path);
@@ -733,10 +510,10 @@ int slc_trace_set_flush_interval(struct slc_trace *t, double flush_s)
 static void close_segment_handles(struct slc_trace *t)
 {
 	for (size_t c = 0; c < NCOLS; c++)
-		h5_close(t->cols[c]);
+		slc__h5_close(t->cols[c]);
 	for (size_t c = 0; c < EV_NCOLS; c++)
-		h5_close(t->ev[c]);
-	h5_close(t->seg);
+		slc__h5_close(t->ev[c]);
+	slc__h5_close(t->seg);
 	t->seg_open = 0;
 }
 
@@ -744,22 +521,22 @@ static int write_params(hid_t g, const struct slc_segment_params *p, size_t inde
 {
 	int rc = 0;
 
-	rc |= h5_put_u32(g, "index", (uint32_t)index);
-	rc |= h5_put_str(g, "step", p->step);
-	rc |= h5_put_str(g, "workload", p->workload);
-	rc |= h5_put_str(g, "role", slc_role_name(p->role));
-	rc |= h5_put_u32(g, "role_arg", p->role_arg);
-	rc |= h5_put_u32(g, "block_bytes", p->block_bytes);
-	rc |= h5_put_u32(g, "queue_depth", p->queue_depth);
-	rc |= h5_put_u32(g, "jobs", p->jobs);
-	rc |= h5_put_u32(g, "reap_batch", p->reap_batch);
-	rc |= h5_put_u64(g, "offset_bytes", p->offset_bytes);
-	rc |= h5_put_u64(g, "range_bytes", p->range_bytes);
-	rc |= h5_put_f64(g, "idle_before_s", p->idle_before_s);
-	rc |= h5_put_u64(g, "seed", p->seed);
-	rc |= h5_put_str(g, "data_pattern", p->data_pattern);
-	rc |= h5_put_f64(g, "interval_s", p->interval_s);
-	rc |= h5_put_str(g, "clock", p->clock);
+	rc |= slc__h5_put_u32(g, "index", (uint32_t)index);
+	rc |= slc__h5_put_str(g, "step", p->step);
+	rc |= slc__h5_put_str(g, "workload", p->workload);
+	rc |= slc__h5_put_str(g, "role", slc_role_name(p->role));
+	rc |= slc__h5_put_u32(g, "role_arg", p->role_arg);
+	rc |= slc__h5_put_u32(g, "block_bytes", p->block_bytes);
+	rc |= slc__h5_put_u32(g, "queue_depth", p->queue_depth);
+	rc |= slc__h5_put_u32(g, "jobs", p->jobs);
+	rc |= slc__h5_put_u32(g, "reap_batch", p->reap_batch);
+	rc |= slc__h5_put_u64(g, "offset_bytes", p->offset_bytes);
+	rc |= slc__h5_put_u64(g, "range_bytes", p->range_bytes);
+	rc |= slc__h5_put_f64(g, "idle_before_s", p->idle_before_s);
+	rc |= slc__h5_put_u64(g, "seed", p->seed);
+	rc |= slc__h5_put_str(g, "data_pattern", p->data_pattern);
+	rc |= slc__h5_put_f64(g, "interval_s", p->interval_s);
+	rc |= slc__h5_put_str(g, "clock", p->clock);
 	return rc ? -EIO : 0;
 }
 
@@ -783,15 +560,15 @@ int slc_trace_segment_begin(struct slc_trace *t, const struct slc_segment_params
 		t->ev[c] = H5I_INVALID_HID;
 	t->seg_open = 1;
 	snprintf(name, sizeof(name), "segments/");
-	trace_segment_name(name + 9, sizeof(name) - 9, t->seg_count);
+	slc__h5_index_name(name + 9, sizeof(name) - 9, t->seg_count);
 	rc = -EIO;
 	t->seg = H5Gcreate2(t->file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 	if (t->seg < 0 || write_params(t->seg, p, t->seg_count) < 0)
 		goto fail;
 	for (size_t c = 0; c < NCOLS; c++) {
-		t->cols[c] = make_dataset(t->seg, trace_cols[c].name,
-					  trace_cols[c].is_u64 ? H5T_STD_U64LE : H5T_IEEE_F64LE, CHUNK_SAMPLES,
-					  trace_cols[c].units);
+		t->cols[c] = make_dataset(t->seg, slc__trace_cols[c].name,
+					  slc__trace_cols[c].is_u64 ? H5T_STD_U64LE : H5T_IEEE_F64LE, CHUNK_SAMPLES,
+					  slc__trace_cols[c].units);
 		if (t->cols[c] < 0)
 			goto fail;
 	}
@@ -813,7 +590,7 @@ int slc_trace_segment_begin(struct slc_trace *t, const struct slc_segment_params
 	return 0;
 fail:
 	twerr(t, rc, "cannot start segment");
-	h5_close(evg);
+	slc__h5_close(evg);
 	close_segment_handles(t);
 	return rc;
 }
@@ -867,7 +644,7 @@ int slc_trace_event(struct slc_trace *t, const struct slc_event *e)
 	return maybe_flush(t);
 }
 
-int trace_snapshot_at(struct slc_trace *t, const char *kind, long segment, double t_s, const char *json_text)
+int slc__trace_snapshot_at(struct slc_trace *t, const char *kind, long segment, double t_s, const char *json_text)
 {
 	struct pending_snapshot *p;
 
@@ -895,7 +672,7 @@ int slc_trace_snapshot(struct slc_trace *t, const char *kind, double t_s, const 
 {
 	if (!t)
 		return -EINVAL;
-	return trace_snapshot_at(t, kind, t->seg_open ? (long)t->seg_count - 1 : -1, t_s, json_text);
+	return slc__trace_snapshot_at(t, kind, t->seg_open ? (long)t->seg_count - 1 : -1, t_s, json_text);
 }
 
 int slc_trace_segment_end(struct slc_trace *t)
@@ -930,16 +707,16 @@ int slc_trace_close(struct slc_trace *t)
 	return rc;
 }
 
-/* ---- analysis results ------------------------------------------------ */
+/* ---- root strings and analysis results ------------------------------ */
 
-int trace_put_root_str(struct slc_trace *t, const char *name, const char *value)
+int slc__trace_put_root_str(struct slc_trace *t, const char *name, const char *value)
 {
-	return h5_put_str(t->file, name, value);
+	return slc__h5_put_str(t->file, name, value);
 }
 
-int trace_put_json_writer(struct slc_trace *t, const char *name, const char *json_text, char *err, size_t errlen)
+int slc__trace_put_json(struct slc_trace *t, const char *name, const char *json_text, char *err, size_t errlen)
 {
-	return trace_put_json(t->file, name, json_text, err, errlen);
+	return put_json(t->file, name, json_text, err, errlen);
 }
 
 static int copy_file(const char *from, const char *to)
@@ -990,29 +767,30 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 	char why[160];
 	int rc;
 
-	h5_quiet();
+	slc__h5_quiet();
 	if (!valid_json_name(name))
-		return seterr(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
-	tmp = tmp_name_beside(path);
+		return slc_errf(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
+	tmp = slc__tmp_name_beside(path);
 	if (!tmp)
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	rc = copy_file(path, tmp);
 	if (rc) {
-		seterr(err, errlen, rc, "cannot copy %s: %s", path, strerror(-rc));
+		slc_errf(err, errlen, rc, "cannot copy %s: %s", path, strerror(-rc));
 		goto out;
 	}
-	f = trace_open_file(tmp, H5F_ACC_RDWR);
+	f = slc__h5_open_file(tmp, H5F_ACC_RDWR);
 	if (f < 0) {
-		rc = seterr(err, errlen, -EINVAL, "%s: not an HDF5 file (%s)", path, h5_reason(why, sizeof(why)));
+		rc = slc_errf(err, errlen, -EINVAL, "%s: not an HDF5 file (%s)", path,
+			      slc__h5_reason(why, sizeof(why)));
 		goto out;
 	}
-	rc = trace_check_schema(f, err, errlen);
+	rc = slc__h5_check_schema(f, err, errlen);
 	if (!rc)
-		rc = trace_put_json(f, name, json_text, err, errlen);
+		rc = put_json(f, name, json_text, err, errlen);
 	if (H5Fclose(f) < 0 && !rc)
-		rc = seterr(err, errlen, -EIO, "cannot close %s: %s", path, h5_reason(why, sizeof(why)));
+		rc = slc_errf(err, errlen, -EIO, "cannot close %s: %s", path, slc__h5_reason(why, sizeof(why)));
 out:
-	rc = publish_tmp(tmp, path, rc, err, errlen);
+	rc = slc__publish_tmp(tmp, path, rc, err, errlen);
 	free(tmp);
 	return rc;
 }

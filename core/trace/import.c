@@ -16,7 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "trace_priv.h"
+#include "import.h"
+
+#include "../private.h"
+#include "input.h"
 
 #define MAX_LINE 4096
 #define MAX_FIELDS 64
@@ -120,8 +123,8 @@ static int parse_num(const char *s, double *out)
 static int line_error(char *err, size_t errlen, int rc, const char *name, size_t lineno)
 {
 	if (rc == -E2BIG)
-		return seterr(err, errlen, -EINVAL, "%s line %zu: longer than %d bytes", name, lineno, MAX_LINE - 2);
-	return seterr(err, errlen, -EINVAL, "%s line %zu: binary data, not text", name, lineno);
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: longer than %d bytes", name, lineno, MAX_LINE - 2);
+	return slc_errf(err, errlen, -EINVAL, "%s line %zu: binary data, not text", name, lineno);
 }
 
 static const char *base_name(const char *path)
@@ -132,6 +135,19 @@ static const char *base_name(const char *path)
 }
 
 /* ---- building the segment --------------------------------------------- */
+
+/* strdup() that maps NULL to NULL; sets *@rc to -ENOMEM on failure. */
+static char *dup_or_null(const char *s, int *rc)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*rc = -ENOMEM;
+	return d;
+}
 
 static int make_segment(struct slc_input *in, size_t n, double interval_s, uint32_t jobs, uint32_t block_bytes)
 {
@@ -153,7 +169,7 @@ static int make_segment(struct slc_input *in, size_t n, double interval_s, uint3
 	seg->params.block_bytes = block_bytes;
 	if (rc)
 		return rc;
-	return input_segment_alloc(seg, n);
+	return slc__input_segment_alloc(seg, n);
 }
 
 static int set_meta(struct slc_input *in, const char *path, const char *notes)
@@ -344,8 +360,9 @@ static int csv_header(char **f, int nf, struct csv_cols *c, const char *name, ch
 		}
 		rs = rate_unit(f[i]);
 		if (rs < 0)
-			return seterr(err, errlen, -EINVAL,
-				      "%s: column '%.40s' is in bits per second; give bytes (B) per second", name, f[i]);
+			return slc_errf(err, errlen, -EINVAL,
+					"%s: column '%.40s' is in bits per second; give bytes (B) per second", name,
+					f[i]);
 		lower_copy(low, f[i], sizeof(low));
 		if (rs == 0 || strstr(low, "read") || strstr(low, "trim"))
 			continue;
@@ -360,12 +377,12 @@ static int csv_header(char **f, int nf, struct csv_cols *c, const char *name, ch
 	if (write_rate >= 0)
 		c->rate = write_rate;
 	if (c->time < 0)
-		return seterr(err, errlen, -EINVAL,
-			      "%s: no time column in the header (e.g. 'second', 'time_s', 't_ms')", name);
+		return slc_errf(err, errlen, -EINVAL,
+				"%s: no time column in the header (e.g. 'second', 'time_s', 't_ms')", name);
 	if (c->rate < 0)
-		return seterr(err, errlen, -EINVAL,
-			      "%s: no throughput column with a unit in the header (e.g. 'write_MiB_s', 'MBps', 'bytes_per_s')",
-			      name);
+		return slc_errf(err, errlen, -EINVAL,
+				"%s: no throughput column with a unit in the header (e.g. 'write_MiB_s', 'MBps', 'bytes_per_s')",
+				name);
 	return 0;
 }
 
@@ -374,138 +391,163 @@ struct csv_row {
 	double bps;
 };
 
+/* The data rows kept so far: writes only, one per time step. */
+struct csv_rows {
+	struct csv_row *r;
+	size_t n, cap;
+	size_t merged, skipped;         /* for the import notes */
+};
+
+/* The header: the first line that is neither blank nor a '#' comment. */
+static int csv_read_header(struct lines *l, struct csv_cols *c, int *nf_header, const char *name, char *err,
+			   size_t errlen)
+{
+	char line[MAX_LINE], *f[MAX_FIELDS];
+	int r;
+
+	while ((r = next_line(l, line, sizeof(line))) > 0 && blank_or_comment(line))
+		;
+	if (r < 0)
+		return line_error(err, errlen, r, name, l->lineno);
+	if (r == 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: empty file", name);
+	*nf_header = split(line, f, MAX_FIELDS);
+	if (*nf_header < 0)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: more than %d columns", name, l->lineno, MAX_FIELDS);
+	return csv_header(f, *nf_header, c, name, err, errlen);
+}
+
+/* Room for one more row; -ENOMEM past MAX_BINS. */
+static int csv_grow(struct csv_rows *rows, const char *name, char *err, size_t errlen)
+{
+	size_t ncap = rows->cap ? (rows->cap * 2 < MAX_BINS ? rows->cap * 2 : MAX_BINS) : 256;
+	struct csv_row *nr = rows->n >= MAX_BINS ? NULL : realloc(rows->r, ncap * sizeof(*rows->r));
+
+	if (!nr)
+		return slc_errf(err, errlen, -ENOMEM, "%s: more than 2 million rows", name);
+	rows->r = nr;
+	rows->cap = ncap;
+	return 0;
+}
+
+/* One data line, split into @nf fields: checked, then kept, summed into the row before or skipped. */
+static int csv_add_row(struct csv_rows *rows, char **f, int nf, int nf_header, const struct csv_cols *c,
+		       const char *name, size_t lineno, char *err, size_t errlen)
+{
+	double t, v;
+
+	if (nf != nf_header)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: %d fields, the header has %d", name, lineno,
+				nf < 0 ? MAX_FIELDS : nf, nf_header);
+	if (parse_num(f[c->time], &t) || parse_num(f[c->rate], &v))
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: not a number", name, lineno);
+	t *= c->time_scale_s;
+	v *= c->rate_scale_bps;
+	if (t < 0 || t > MAX_TIME_S)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: time out of range", name, lineno);
+	if (v < 0 || v > MAX_RATE_BPS)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: throughput out of range (0 to 1 PB/s)", name,
+				lineno);
+	if (c->dir >= 0) {
+		int w = dir_is_write(f[c->dir]);
+
+		if (w < 0)
+			return slc_errf(err, errlen, -EINVAL, "%s line %zu: unknown direction '%.20s'", name, lineno,
+					f[c->dir]);
+		if (!w) {
+			rows->skipped++;
+			return 0;
+		}
+	}
+	if (rows->n && t < rows->r[rows->n - 1].t_s)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: time goes backwards", name, lineno);
+	if (rows->n && t == rows->r[rows->n - 1].t_s) {
+		/* Same time step again (one row per job or direction): sum. */
+		rows->r[rows->n - 1].bps += v;
+		rows->merged++;
+		return 0;
+	}
+	if (rows->n == rows->cap) {
+		int rc = csv_grow(rows, name, err, errlen);
+
+		if (rc)
+			return rc;
+	}
+	rows->r[rows->n].t_s = t;
+	rows->r[rows->n].bps = v;
+	rows->n++;
+	return 0;
+}
+
+/* The samples of the one segment; each row's time is the end of its interval. */
+static int csv_fill_segment(struct slc_input_segment *seg, const struct csv_rows *rows, const char *name, char *err,
+			    size_t errlen)
+{
+	const struct csv_row *r = rows->r;
+	/* The first interval is as long as the second. */
+	double origin = r[0].t_s - (r[1].t_s - r[0].t_s), cum = 0, dts_sum = 0;
+
+	for (size_t i = 0; i < rows->n; i++) {
+		double dt = i ? r[i].t_s - r[i - 1].t_s : r[1].t_s - r[0].t_s;
+
+		cum += r[i].bps * dt;
+		dts_sum += dt;
+		if (cum > MAX_BYTES)
+			return slc_errf(err, errlen, -ERANGE, "%s: total bytes overflow", name);
+		seg->t_s[i] = r[i].t_s - origin;
+		seg->interval_s[i] = dt;
+		seg->bytes_total[i] = (uint64_t)llround(cum);
+	}
+	seg->params.interval_s = dts_sum / (double)rows->n;
+	slc__input_segment_derive_bw(seg);
+	return 0;
+}
+
 static int csv_parse(struct slc_input *in, const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
 	struct lines l = { text, text + len, 0 };
 	char line[MAX_LINE], *f[MAX_FIELDS], notes[256] = "";
 	struct csv_cols c = { -1, -1, -1, 0, 0 };
-	struct csv_row *rows = NULL;
-	size_t nrows = 0, cap = 0, merged = 0, skipped = 0;
-	int nf_header = 0, r, rc = -EINVAL;
+	struct csv_rows rows = { 0 };
+	int nf_header = 0, r, rc;
 
-	/* Header: the first line that is neither blank nor a '#' comment. */
-	while ((r = next_line(&l, line, sizeof(line))) > 0 && blank_or_comment(line))
-		;
-	if (r < 0)
-		return line_error(err, errlen, r, name, l.lineno);
-	if (r == 0)
-		return seterr(err, errlen, -EINVAL, "%s: empty file", name);
-	nf_header = split(line, f, MAX_FIELDS);
-	if (nf_header < 0)
-		return seterr(err, errlen, -EINVAL, "%s line %zu: more than %d columns", name, l.lineno, MAX_FIELDS);
-	rc = csv_header(f, nf_header, &c, name, err, errlen);
+	rc = csv_read_header(&l, &c, &nf_header, name, err, errlen);
 	if (rc)
 		return rc;
-	rc = -EINVAL;
 	while ((r = next_line(&l, line, sizeof(line))) != 0) {
-		double t, v;
-		int nf;
-
 		if (r < 0) {
 			rc = line_error(err, errlen, r, name, l.lineno);
 			goto out;
 		}
 		if (blank_or_comment(line))
 			continue;
-		nf = split(line, f, MAX_FIELDS);
-		if (nf != nf_header) {
-			seterr(err, errlen, rc, "%s line %zu: %d fields, the header has %d", name, l.lineno, nf < 0 ? MAX_FIELDS : nf,
-			       nf_header);
+		rc = csv_add_row(&rows, f, split(line, f, MAX_FIELDS), nf_header, &c, name, l.lineno, err, errlen);
+		if (rc)
 			goto out;
-		}
-		if (parse_num(f[c.time], &t) || parse_num(f[c.rate], &v)) {
-			seterr(err, errlen, rc, "%s line %zu: not a number", name, l.lineno);
-			goto out;
-		}
-		t *= c.time_scale_s;
-		v *= c.rate_scale_bps;
-		if (t < 0 || t > MAX_TIME_S) {
-			seterr(err, errlen, rc, "%s line %zu: time out of range", name, l.lineno);
-			goto out;
-		}
-		if (v < 0 || v > MAX_RATE_BPS) {
-			seterr(err, errlen, rc, "%s line %zu: throughput out of range (0 to 1 PB/s)", name, l.lineno);
-			goto out;
-		}
-		if (c.dir >= 0) {
-			int w = dir_is_write(f[c.dir]);
-
-			if (w < 0) {
-				seterr(err, errlen, rc, "%s line %zu: unknown direction '%.20s'", name, l.lineno, f[c.dir]);
-				goto out;
-			}
-			if (!w) {
-				skipped++;
-				continue;
-			}
-		}
-		if (nrows && t < rows[nrows - 1].t_s) {
-			seterr(err, errlen, rc, "%s line %zu: time goes backwards", name, l.lineno);
-			goto out;
-		}
-		if (nrows && t == rows[nrows - 1].t_s) {
-			/* Same time step again (one row per job or direction): sum. */
-			rows[nrows - 1].bps += v;
-			merged++;
-			continue;
-		}
-		if (nrows == cap) {
-			size_t ncap = cap ? (cap * 2 < MAX_BINS ? cap * 2 : MAX_BINS) : 256;
-			struct csv_row *nr = nrows >= MAX_BINS ? NULL : realloc(rows, ncap * sizeof(*rows));
-
-			if (!nr) {
-				rc = seterr(err, errlen, -ENOMEM, "%s: more than 2 million rows", name);
-				goto out;
-			}
-			rows = nr;
-			cap = ncap;
-		}
-		rows[nrows].t_s = t;
-		rows[nrows].bps = v;
-		nrows++;
 	}
-	if (nrows < 2) {
-		seterr(err, errlen, rc, "%s: %s", name,
-		       nrows ? "only one time step; need two to know the interval" : "no data rows");
+	if (rows.n < 2) {
+		rc = slc_errf(err, errlen, -EINVAL, "%s: %s", name,
+			      rows.n ? "only one time step; need two to know the interval" : "no data rows");
 		goto out;
 	}
-	if (merged)
-		snprintf(notes, sizeof(notes), "%zu rows sharing a time step with the row before were summed", merged);
-	if (skipped)
+	if (rows.merged)
+		snprintf(notes, sizeof(notes), "%zu rows sharing a time step with the row before were summed",
+			 rows.merged);
+	if (rows.skipped)
 		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes), "%s%zu non-write rows skipped",
-			 notes[0] ? "; " : "", skipped);
+			 notes[0] ? "; " : "", rows.skipped);
 	rc = set_meta(in, name, notes);
 	if (!rc)
-		rc = make_segment(in, nrows, rows[1].t_s - rows[0].t_s, 1, 0);
+		rc = make_segment(in, rows.n, rows.r[1].t_s - rows.r[0].t_s, 1, 0);
 	if (rc) {
-		seterr(err, errlen, rc, "out of memory");
+		slc_errf(err, errlen, rc, "out of memory");
 		goto out;
 	}
-	{
-		struct slc_input_segment *seg = in->segments;
-		/* Each row's time is the end of its interval; the first is as long as the second. */
-		double origin = rows[0].t_s - (rows[1].t_s - rows[0].t_s), cum = 0, dts_sum = 0;
-
-		for (size_t i = 0; i < nrows; i++) {
-			double dt = i ? rows[i].t_s - rows[i - 1].t_s : rows[1].t_s - rows[0].t_s;
-
-			cum += rows[i].bps * dt;
-			dts_sum += dt;
-			if (cum > MAX_BYTES) {
-				rc = seterr(err, errlen, -ERANGE, "%s: total bytes overflow", name);
-				goto out;
-			}
-			seg->t_s[i] = rows[i].t_s - origin;
-			seg->interval_s[i] = dt;
-			seg->bytes_total[i] = (uint64_t)llround(cum);
-		}
-		seg->params.interval_s = dts_sum / (double)nrows;
-		input_segment_derive_bw(seg);
-	}
-	in->format = SLC_INPUT_CSV;
-	rc = 0;
+	rc = csv_fill_segment(in->segments, &rows, name, err, errlen);
+	if (!rc)
+		in->format = SLC_INPUT_CSV;
 out:
-	free(rows);
+	free(rows.r);
 	return rc;
 }
 
@@ -541,31 +583,33 @@ static int fio_parse(struct fio_job *job, const char *name, const char *text, si
 			continue;
 		nf = split(line, f, 8);
 		if (nf < 4 || nf > 7)
-			return seterr(err, errlen, -EINVAL, "%s line %zu: expected 'msec, value, ddir, bs[, offset[, prio]]'",
-				      name, l.lineno);
+			return slc_errf(err, errlen, -EINVAL,
+					"%s line %zu: expected 'msec, value, ddir, bs[, offset[, prio]]'", name,
+					l.lineno);
 		for (int i = 0; i < 4; i++)
 			if (parse_num(f[i], &v[i]))
-				return seterr(err, errlen, -EINVAL, "%s line %zu: not a number", name, l.lineno);
+				return slc_errf(err, errlen, -EINVAL, "%s line %zu: not a number", name, l.lineno);
 		if (v[0] < 0 || v[0] > MAX_TIME_S * 1e3)
-			return seterr(err, errlen, -EINVAL, "%s line %zu: time out of range", name, l.lineno);
+			return slc_errf(err, errlen, -EINVAL, "%s line %zu: time out of range", name, l.lineno);
 		if (v[1] < 0 || v[1] > MAX_RATE_BPS / 1024)
-			return seterr(err, errlen, -EINVAL, "%s line %zu: value out of range", name, l.lineno);
+			return slc_errf(err, errlen, -EINVAL, "%s line %zu: value out of range", name, l.lineno);
 		if (v[2] != 0 && v[2] != 1 && v[2] != 2)
-			return seterr(err, errlen, -EINVAL, "%s line %zu: direction must be 0, 1 or 2", name, l.lineno);
+			return slc_errf(err, errlen, -EINVAL, "%s line %zu: direction must be 0, 1 or 2", name,
+					l.lineno);
 		if (v[3] < 0 || v[3] > 1e12 || v[3] != floor(v[3]))
-			return seterr(err, errlen, -EINVAL, "%s line %zu: block size out of range", name, l.lineno);
+			return slc_errf(err, errlen, -EINVAL, "%s line %zu: block size out of range", name, l.lineno);
 		if (v[2] != 1) {
 			job->other_dirs++;
 			continue;
 		}
 		if (job->n && v[0] < job->r[job->n - 1].t_ms)
-			return seterr(err, errlen, -EINVAL, "%s line %zu: time goes backwards", name, l.lineno);
+			return slc_errf(err, errlen, -EINVAL, "%s line %zu: time goes backwards", name, l.lineno);
 		if (job->n == job->cap) {
 			size_t ncap = job->cap ? (job->cap * 2 < MAX_LINES ? job->cap * 2 : MAX_LINES) : 1024;
 			struct fio_rec *nr = job->n >= MAX_LINES ? NULL : realloc(job->r, ncap * sizeof(*nr));
 
 			if (!nr)
-				return seterr(err, errlen, -ENOMEM, "%s: more than 10 million write lines", name);
+				return slc_errf(err, errlen, -ENOMEM, "%s: more than 10 million write lines", name);
 			job->r = nr;
 			job->cap = ncap;
 		}
@@ -577,8 +621,8 @@ static int fio_parse(struct fio_job *job, const char *name, const char *text, si
 		job->n++;
 	}
 	if (any_bs && any_zero)
-		return seterr(err, errlen, -EINVAL,
-			      "%s: lines mix block size 0 (log_avg_msec) and per-I/O block sizes", name);
+		return slc_errf(err, errlen, -EINVAL,
+				"%s: lines mix block size 0 (log_avg_msec) and per-I/O block sizes", name);
 	job->averaged = !any_bs;
 	return 0;
 }
@@ -617,56 +661,16 @@ struct fio_bin {
 	double ios;
 };
 
-static int fio_build(struct slc_input *in, const char *name, struct fio_job *jobs, size_t njobs,
-		     const struct slc_import_opts *opts, char *err, size_t errlen)
+/*
+ * Sum the write records of every job into @bins of @g_ms from @base_ms.
+ * Returns the block size when every per-I/O record has the same one, else 0.
+ */
+static uint64_t fio_fill_bins(struct fio_bin *bins, size_t nbins, const struct fio_job *jobs, size_t njobs,
+			      double g_ms, double base_ms, int averaged, int have_bw)
 {
-	int have_bw = 0, averaged = -1, rc;
-	size_t nbw = 0, niops = 0, nwrite = 0, other = 0, nbins, first_bin;
-	double g_ms = 0, base_ms = INFINITY, max_ms = 0, cum = 0;
-	struct fio_bin *bins = NULL;
 	uint64_t bs_seen = 0;
 	int bs_same = 1;
-	char notes[256] = "";
 
-	for (size_t j = 0; j < njobs; j++) {
-		have_bw |= !jobs[j].is_iops;
-		nbw += !jobs[j].is_iops;
-		niops += jobs[j].is_iops;
-		nwrite += jobs[j].n;
-		other += jobs[j].other_dirs;
-		if (jobs[j].n == 0)
-			continue;
-		if (averaged >= 0 && averaged != jobs[j].averaged)
-			return seterr(err, errlen, -EINVAL, "%s: jobs mix averaged (log_avg_msec) and per-I/O logs", name);
-		averaged = jobs[j].averaged;
-		base_ms = fmin(base_ms, jobs[j].r[0].t_ms);
-		max_ms = fmax(max_ms, jobs[j].r[jobs[j].n - 1].t_ms);
-	}
-	if (nwrite == 0)
-		return seterr(err, errlen, -EINVAL, "%s: no write samples (direction 1) in the log", name);
-	if (averaged && !have_bw)
-		return seterr(err, errlen, -EINVAL,
-			      "%s: an averaged IOPS log has no block size; import the matching _bw log", name);
-	if (averaged) {
-		for (size_t j = 0; j < njobs && g_ms <= 0; j++)
-			if (!jobs[j].is_iops)
-				g_ms = median_step_ms(&jobs[j]);
-	} else {
-		g_ms = (opts && opts->bin_s > 0 ? opts->bin_s : 1.0) * 1e3;
-	}
-	if (!(g_ms >= 1e-3))
-		return seterr(err, errlen, -EINVAL, "%s: cannot tell the logging interval", name);
-	/* log_unix_epoch: make times relative to the first sample. */
-	if (base_ms > EPOCH_MS)
-		base_ms = floor(base_ms / g_ms) * g_ms - (averaged ? g_ms : 0);
-	else
-		base_ms = 0;
-	if ((max_ms - base_ms) / g_ms + 2 > (double)MAX_BINS)
-		return seterr(err, errlen, -EINVAL, "%s: time span too long for the interval (over 2 million samples)", name);
-	nbins = (size_t)((max_ms - base_ms) / g_ms) + 2;
-	bins = calloc(nbins, sizeof(*bins));
-	if (!bins)
-		return seterr(err, errlen, -ENOMEM, "out of memory");
 	for (size_t j = 0; j < njobs; j++) {
 		/* Per-I/O logs: the _bw and _iops logs list the same I/Os; count them once. */
 		if (!averaged && jobs[j].is_iops && have_bw)
@@ -691,12 +695,67 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 			}
 		}
 	}
+	return bs_same ? bs_seen : 0;
+}
+
+static int fio_build(struct slc_input *in, const char *name, struct fio_job *jobs, size_t njobs,
+		     const struct slc_import_opts *opts, char *err, size_t errlen)
+{
+	int have_bw = 0, averaged = -1, rc;
+	size_t nbw = 0, niops = 0, nwrite = 0, other = 0, nbins, first_bin;
+	double g_ms = 0, base_ms = INFINITY, max_ms = 0, cum = 0;
+	struct fio_bin *bins = NULL;
+	uint64_t bs;
+	char notes[256] = "";
+
+	for (size_t j = 0; j < njobs; j++) {
+		have_bw |= !jobs[j].is_iops;
+		nbw += !jobs[j].is_iops;
+		niops += jobs[j].is_iops;
+		nwrite += jobs[j].n;
+		other += jobs[j].other_dirs;
+		if (jobs[j].n == 0)
+			continue;
+		if (averaged >= 0 && averaged != jobs[j].averaged)
+			return slc_errf(err, errlen, -EINVAL, "%s: jobs mix averaged (log_avg_msec) and per-I/O logs",
+					name);
+		averaged = jobs[j].averaged;
+		base_ms = fmin(base_ms, jobs[j].r[0].t_ms);
+		max_ms = fmax(max_ms, jobs[j].r[jobs[j].n - 1].t_ms);
+	}
+	if (nwrite == 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: no write samples (direction 1) in the log", name);
+	if (averaged && !have_bw)
+		return slc_errf(err, errlen, -EINVAL,
+				"%s: an averaged IOPS log has no block size; import the matching _bw log", name);
+	if (averaged) {
+		for (size_t j = 0; j < njobs && g_ms <= 0; j++)
+			if (!jobs[j].is_iops)
+				g_ms = median_step_ms(&jobs[j]);
+	} else {
+		g_ms = (opts && opts->bin_s > 0 ? opts->bin_s : 1.0) * 1e3;
+	}
+	if (!(g_ms >= 1e-3))
+		return slc_errf(err, errlen, -EINVAL, "%s: cannot tell the logging interval", name);
+	/* log_unix_epoch: make times relative to the first sample. */
+	if (base_ms > EPOCH_MS)
+		base_ms = floor(base_ms / g_ms) * g_ms - (averaged ? g_ms : 0);
+	else
+		base_ms = 0;
+	if ((max_ms - base_ms) / g_ms + 2 > (double)MAX_BINS)
+		return slc_errf(err, errlen, -EINVAL,
+				"%s: time span too long for the interval (over 2 million samples)", name);
+	nbins = (size_t)((max_ms - base_ms) / g_ms) + 2;
+	bins = calloc(nbins, sizeof(*bins));
+	if (!bins)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	bs = fio_fill_bins(bins, nbins, jobs, njobs, g_ms, base_ms, averaged, have_bw);
 	/* Drop empty bins at the very end (the last partial one) and bin 0 if empty. */
 	while (nbins > 1 && bins[nbins - 1].bytes == 0 && bins[nbins - 1].ios == 0)
 		nbins--;
 	first_bin = bins[0].bytes == 0 && bins[0].ios == 0 ? 1 : 0;
 	if (nbins <= first_bin) {
-		rc = seterr(err, errlen, -EINVAL, "%s: no write samples", name);
+		rc = slc_errf(err, errlen, -EINVAL, "%s: no write samples", name);
 		goto out;
 	}
 	if (njobs > 1 || other)
@@ -705,9 +764,9 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	rc = set_meta(in, name, notes);
 	if (!rc)
 		rc = make_segment(in, nbins - first_bin, g_ms / 1e3, (uint32_t)(nbw ? nbw : niops),
-				  !averaged && bs_same ? (uint32_t)(bs_seen > UINT32_MAX ? 0 : bs_seen) : 0);
+				  !averaged ? (uint32_t)(bs > UINT32_MAX ? 0 : bs) : 0);
 	if (rc) {
-		seterr(err, errlen, rc, "out of memory");
+		slc_errf(err, errlen, rc, "out of memory");
 		goto out;
 	}
 	for (size_t k = first_bin; k < nbins; k++) {
@@ -716,7 +775,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 
 		cum += bins[k].bytes;
 		if (cum > MAX_BYTES) {
-			rc = seterr(err, errlen, -ERANGE, "%s: total bytes overflow", name);
+			rc = slc_errf(err, errlen, -ERANGE, "%s: total bytes overflow", name);
 			goto out;
 		}
 		seg->t_s[i] = (double)k * g_ms / 1e3;
@@ -724,7 +783,7 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 		seg->bytes_total[i] = (uint64_t)llround(cum);
 		seg->ios[i] = (uint64_t)llround(bins[k].ios);
 	}
-	input_segment_derive_bw(in->segments);
+	slc__input_segment_derive_bw(in->segments);
 	in->format = SLC_INPUT_FIO;
 	rc = 0;
 out:
@@ -798,11 +857,11 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 	*out = NULL;
 	in = calloc(1, sizeof(*in));
 	if (!in)
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	in->source = strdup(name);
 	if (!in->source) {
 		slc_input_free(in);
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	}
 	if (fio_name(base_name(name), &prefix, &is_iops) || looks_like_fio(text, len)) {
 		struct fio_job job = { 0 };
@@ -832,19 +891,19 @@ static int read_whole(const char *path, char **out, size_t *len, char *err, size
 
 	*out = NULL;
 	if (!fp)
-		return seterr(err, errlen, -errno, "cannot open %s: %s", path, strerror(errno));
+		return slc_errf(err, errlen, -errno, "cannot open %s: %s", path, strerror(errno));
 	if (fstat(fileno(fp), &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE_BYTES) {
 		fclose(fp);
-		return seterr(err, errlen, -EINVAL, "%s: not a regular file under 1 GiB", path);
+		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file under 1 GiB", path);
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
 		fclose(fp);
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	}
 	*len = fread(buf, 1, (size_t)st.st_size, fp);
 	if (ferror(fp))
-		rc = seterr(err, errlen, -EIO, "cannot read %s", path);
+		rc = slc_errf(err, errlen, -EIO, "cannot read %s", path);
 	fclose(fp);
 	if (rc) {
 		free(buf);
@@ -864,7 +923,7 @@ static int fio_load_family(struct slc_input *in, const char *path, size_t dir_le
 	int rc = 0;
 
 	if (!jobs || !file) {
-		rc = seterr(err, errlen, -ENOMEM, "out of memory");
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (int kind = 0; kind < 2 && !rc; kind++) {
@@ -886,7 +945,7 @@ static int fio_load_family(struct slc_input *in, const char *path, size_t dir_le
 		}
 	}
 	if (!rc && njobs == 0)
-		rc = seterr(err, errlen, -ENOENT, "%s: fio logs must be numbered from 1 (NAME_bw.1.log)", path);
+		rc = slc_errf(err, errlen, -ENOENT, "%s: fio logs must be numbered from 1 (NAME_bw.1.log)", path);
 	if (!rc)
 		rc = fio_build(in, path, jobs, njobs, opts, err, errlen);
 out:
@@ -896,8 +955,8 @@ out:
 	return rc;
 }
 
-int import_load_file(struct slc_input *in, const char *path, const struct slc_import_opts *opts, char *err,
-		     size_t errlen)
+int slc__import_load_file(struct slc_input *in, const char *path, const struct slc_import_opts *opts, char *err,
+			  size_t errlen)
 {
 	const char *base = base_name(path);
 	struct slc_input *tmp = NULL;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Export of a loaded input as CSV or JSON (slcscope export). */
+/*
+ * Export of a loaded input: as CSV or JSON (slcscope export), and as a new
+ * trace through the writer (slcscope import).
+ */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -7,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_priv.h"
+#include "../private.h"
+#include "columns.h"
+#include "publish.h"
+#include "writer.h"
 
 static const char *format_name(enum slc_input_format f)
 {
@@ -153,10 +159,10 @@ static json_t *segment_json(const struct slc_input_segment *s, size_t index, int
 	*rc |= set(o, "index", ju64(index));
 	*rc |= set(o, "params", params_json(&s->params, rc));
 	*rc |= set(o, "n_samples", ju64(s->n_samples));
-	for (size_t c = 0; c < trace_ncols; c++) {
-		const void *data = *(void *const *)((const char *)s + trace_cols[c].input_off);
+	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++) {
+		const void *data = *(void *const *)((const char *)s + slc__trace_cols[c].input_off);
 
-		*rc |= set(cols, trace_cols[c].name, column_json(data, trace_cols[c].is_u64, s->n_samples));
+		*rc |= set(cols, slc__trace_cols[c].name, column_json(data, slc__trace_cols[c].is_u64, s->n_samples));
 	}
 	*rc |= set(cols, "write_bytes_per_s", column_json(s->bw_bps, 0, s->n_samples));
 	*rc |= set(o, "samples", cols);
@@ -245,5 +251,68 @@ out:
 	json_decref(meta);
 	json_decref(segs);
 	json_decref(an);
+	return rc;
+}
+
+/* ---- trace ------------------------------------------------------------ */
+
+static void sample_at(const struct slc_input_segment *seg, size_t i, struct slc_sample *s)
+{
+	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++) {
+		const char *src = *(char *const *)((const char *)seg + slc__trace_cols[c].input_off);
+
+		memcpy((char *)s + slc__trace_cols[c].sample_off, src + i * 8, 8);
+	}
+}
+
+int slc_input_write_trace(const struct slc_input *in, const char *path, const char *command_line, char *err,
+			  size_t errlen)
+{
+	struct slc_trace_meta meta = in->meta;
+	struct slc_trace *t = NULL;
+	char *tmp;
+	int rc;
+
+	tmp = slc__tmp_name_beside(path);
+	if (!tmp)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (command_line)
+		meta.command_line = command_line;
+	rc = slc_trace_create(&t, tmp, &meta, err, errlen);
+	if (rc)
+		goto out;
+	if (in->import_notes && slc__trace_put_root_str(t, "import_notes", in->import_notes))
+		rc = slc_errf(err, errlen, -EIO, "cannot write import notes");
+	slc_trace_set_flush_interval(t, 1e9);  /* one flush at the end is enough: the file is renamed after */
+	for (size_t i = 0; i < in->n_segments && !rc; i++) {
+		const struct slc_input_segment *seg = &in->segments[i];
+
+		rc = slc_trace_segment_begin(t, &seg->params);
+		for (size_t j = 0; j < seg->n_samples && !rc; j++) {
+			struct slc_sample s;
+
+			sample_at(seg, j, &s);
+			rc = slc_trace_append(t, &s);
+		}
+		for (size_t j = 0; j < seg->n_events && !rc; j++)
+			rc = slc_trace_event(t, &seg->events[j]);
+		if (!rc)
+			rc = slc_trace_segment_end(t);
+	}
+	if (rc)
+		slc_errf(err, errlen, rc, "%s", slc_trace_errmsg(t));
+	if (!rc) {
+		rc = slc_trace_flush(t);
+		for (size_t i = 0; i < in->n_analysis && !rc; i++)
+			rc = slc__trace_put_json(t, in->analysis[i].name, in->analysis[i].json_text, err, errlen);
+		for (size_t i = 0; i < in->n_snapshots && !rc; i++)
+			rc = slc__trace_snapshot_at(t, in->snapshots[i].kind, in->snapshots[i].segment,
+						    in->snapshots[i].t_s, in->snapshots[i].json_text);
+	}
+	if (slc_trace_close(t) && !rc)
+		rc = slc_errf(err, errlen, -EIO, "cannot close %s", path);
+out:
+	rc = slc__publish_tmp(tmp, path, rc, err, errlen);
+	free(tmp);
 	return rc;
 }

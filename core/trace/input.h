@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The in-memory input (struct slc_input, slcscope/trace.h) as the reader and
+ * the importers fill it: per-segment sample arrays, allocated and freed here.
+ */
+#ifndef SLCSCOPE_TRACE_INPUT_H
+#define SLCSCOPE_TRACE_INPUT_H
+
+#include <stddef.h>
+
+#include "slcscope/trace.h"
+
+/* Allocate the per-sample arrays of @seg for @n samples (latencies and temp NAN). */
+int slc__input_segment_alloc(struct slc_input_segment *seg, size_t n);
+
+/* Compute bw_bps from bytes_total and interval_s. */
+void slc__input_segment_derive_bw(struct slc_input_segment *seg);
+
+#endif

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Trace reader: loads a whole slcscope trace into a struct slc_input.
+ *
+ * Nothing in a file is trusted: every dataset is checked for rank, type
+ * class and length before it is read, and a trace whose columns differ in
+ * length (a writer killed inside a flush) is cut to the shortest column
+ * with a note rather than refused.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+#include "../private.h"
+#include "columns.h"
+#include "h5util.h"
+#include "input.h"
+
+#define MAX_SAMPLES ((hsize_t)1 << 32)   /* per segment; more is not a real trace */
+#define MAX_SEGMENTS 100000
+
+/* Length of a 1-D numeric dataset, or -1 with a reason. */
+static int64_t column_length(hid_t ds, int want_string)
+{
+	hid_t space = H5Dget_space(ds), type = H5Dget_type(ds);
+	hsize_t dim = 0;
+	int64_t n = -1;
+
+	if (space >= 0 && type >= 0 && H5Sget_simple_extent_ndims(space) == 1 &&
+	    H5Sget_simple_extent_dims(space, &dim, NULL) == 1 && dim <= MAX_SAMPLES) {
+		H5T_class_t cls = H5Tget_class(type);
+
+		if (want_string ? cls == H5T_STRING && H5Tis_variable_str(type) == 0
+				: cls == H5T_INTEGER || cls == H5T_FLOAT)
+			n = (int64_t)dim;
+	}
+	slc__h5_close(type);
+	slc__h5_close(space);
+	return n;
+}
+
+/* Read the first @n elements of a 1-D dataset into @buf as @memtype. */
+static int read_column(hid_t ds, hid_t memtype, size_t n, void *buf)
+{
+	hsize_t start = 0, count = n;
+	hid_t fspace, mspace;
+	int rc = -EIO;
+
+	if (n == 0)
+		return 0;
+	fspace = H5Dget_space(ds);
+	mspace = H5Screate_simple(1, &count, NULL);
+	if (fspace >= 0 && mspace >= 0 &&
+	    H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+	    H5Dread(ds, memtype, mspace, fspace, H5P_DEFAULT, buf) >= 0)
+		rc = 0;
+	else
+		slc__h5_capture();
+	slc__h5_close(mspace);
+	slc__h5_close(fspace);
+	return rc;
+}
+
+static int append_note(struct slc_input *in, const char *note)
+{
+	size_t old = in->import_notes ? strlen(in->import_notes) : 0;
+	char *s = realloc(in->import_notes, old + strlen(note) + 3);
+
+	if (!s)
+		return -ENOMEM;
+	if (old)
+		strcpy(s + old, "; ");
+	else
+		s[0] = 0;
+	strcat(s, note);
+	in->import_notes = s;
+	return 0;
+}
+
+/* The step's role: stored since roles were named, else read from its name. */
+static int read_role(hid_t g, struct slc_segment_params *p)
+{
+	char *name = NULL;
+	int r = slc__h5_get_str(g, "role", &name);
+
+	if (r == -ENOMEM)
+		return r;
+	p->role = r ? SLC_ROLE_UNKNOWN : slc_role_from_name(name);
+	free(name);
+	if (p->role == SLC_ROLE_UNKNOWN) {
+		p->role = slc_role_of_step(p->step, &p->role_arg);
+		return 0;
+	}
+	slc__h5_get_num(g, "role_arg", H5T_NATIVE_UINT32, &p->role_arg);
+	return 0;
+}
+
+static int read_params(hid_t g, struct slc_segment_params *p)
+{
+	int rc = 0;
+	char **strs[] = { (char **)&p->step, (char **)&p->workload, (char **)&p->data_pattern, (char **)&p->clock };
+	const char *snames[] = { "step", "workload", "data_pattern", "clock" };
+
+	for (size_t i = 0; i < 4; i++) {
+		int r = slc__h5_get_str(g, snames[i], strs[i]);
+
+		if (r == -ENOMEM)
+			return r;
+		if (r == -ENOENT || r == -EINVAL) {
+			*strs[i] = strdup("");
+			if (!*strs[i])
+				return -ENOMEM;
+		} else if (r) {
+			rc = r;
+		}
+	}
+	/* Numeric parameters are optional: a missing one reads as 0. */
+	slc__h5_get_num(g, "block_bytes", H5T_NATIVE_UINT32, &p->block_bytes);
+	slc__h5_get_num(g, "queue_depth", H5T_NATIVE_UINT32, &p->queue_depth);
+	slc__h5_get_num(g, "jobs", H5T_NATIVE_UINT32, &p->jobs);
+	slc__h5_get_num(g, "reap_batch", H5T_NATIVE_UINT32, &p->reap_batch);
+	slc__h5_get_num(g, "offset_bytes", H5T_NATIVE_UINT64, &p->offset_bytes);
+	slc__h5_get_num(g, "range_bytes", H5T_NATIVE_UINT64, &p->range_bytes);
+	slc__h5_get_num(g, "idle_before_s", H5T_NATIVE_DOUBLE, &p->idle_before_s);
+	slc__h5_get_num(g, "seed", H5T_NATIVE_UINT64, &p->seed);
+	slc__h5_get_num(g, "interval_s", H5T_NATIVE_DOUBLE, &p->interval_s);
+	return rc ? rc : read_role(g, p);
+}
+
+static int read_events(hid_t seg_group, struct slc_input_segment *seg, const char *segname, char *err,
+		       size_t errlen)
+{
+	hid_t g, ds[4] = { H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID };
+	const char *names[4] = { "t_s", "host_bytes", "kind", "value" };
+	hid_t kind_type = H5I_INVALID_HID;
+	double *t = NULL, *v = NULL;
+	uint64_t *hb = NULL;
+	char (*kinds)[SLC_TRACE_KIND_MAX + 1] = NULL;
+	int64_t n = -1;
+	int rc = -EINVAL;
+
+	if (H5Lexists(seg_group, "events", H5P_DEFAULT) <= 0)
+		return 0;
+	g = H5Gopen2(seg_group, "events", H5P_DEFAULT);
+	if (g < 0)
+		return slc_errf(err, errlen, -EINVAL, "segment %s: unreadable events group", segname);
+	for (int c = 0; c < 4; c++) {
+		int64_t len;
+
+		ds[c] = H5Lexists(g, names[c], H5P_DEFAULT) > 0 ? H5Dopen2(g, names[c], H5P_DEFAULT) : -1;
+		len = ds[c] >= 0 ? column_length(ds[c], c == 2) : -1;
+		if (len < 0) {
+			slc_errf(err, errlen, rc, "segment %s: events/%s missing or not a 1-D column", segname,
+				 names[c]);
+			goto out;
+		}
+		n = n < 0 || len < n ? len : n;
+	}
+	rc = -ENOMEM;
+	t = malloc((size_t)n * sizeof(*t) + 1);
+	v = malloc((size_t)n * sizeof(*v) + 1);
+	hb = malloc((size_t)n * sizeof(*hb) + 1);
+	kinds = malloc((size_t)n * sizeof(*kinds) + 1);
+	seg->events = calloc((size_t)n + 1, sizeof(*seg->events));
+	if (!t || !v || !hb || !kinds || !seg->events)
+		goto out;
+	rc = -EIO;
+	kind_type = H5Tcopy(H5T_C_S1);
+	if (kind_type < 0 || H5Tset_size(kind_type, SLC_TRACE_KIND_MAX + 1) < 0 ||
+	    read_column(ds[0], H5T_NATIVE_DOUBLE, (size_t)n, t) || read_column(ds[1], H5T_NATIVE_UINT64, (size_t)n, hb) ||
+	    read_column(ds[2], kind_type, (size_t)n, kinds) || read_column(ds[3], H5T_NATIVE_DOUBLE, (size_t)n, v)) {
+		char why[160];
+
+		slc_errf(err, errlen, rc, "segment %s: cannot read events: %s", segname,
+			 slc__h5_reason(why, sizeof(why)));
+		goto out;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		kinds[i][SLC_TRACE_KIND_MAX] = 0;
+		seg->events[i].t_s = t[i];
+		seg->events[i].host_bytes = hb[i];
+		seg->events[i].value = v[i];
+		seg->events[i].kind = strdup(kinds[i]);
+		if (!seg->events[i].kind) {
+			seg->n_events = (size_t)i;
+			rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	seg->n_events = (size_t)n;
+	rc = 0;
+out:
+	if (rc == -ENOMEM)
+		slc_errf(err, errlen, rc, "out of memory");
+	slc__h5_close(kind_type);
+	free(t);
+	free(v);
+	free(hb);
+	free(kinds);
+	for (int c = 0; c < 4; c++)
+		slc__h5_close(ds[c]);
+	H5Gclose(g);
+	return rc;
+}
+
+static int check_samples(const struct slc_input_segment *seg, const char *segname, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < seg->n_samples; i++) {
+		if (!isfinite(seg->t_s[i]) || !isfinite(seg->interval_s[i]) || seg->interval_s[i] < 0)
+			return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu has a non-finite or negative time",
+					segname, i);
+		if (i && seg->t_s[i] < seg->t_s[i - 1])
+			return slc_errf(err, errlen, -EINVAL, "segment %s: time goes backwards at sample %zu",
+					segname, i);
+		if (i && seg->bytes_total[i] < seg->bytes_total[i - 1])
+			return slc_errf(err, errlen, -EINVAL, "segment %s: bytes_total shrinks at sample %zu",
+					segname, i);
+	}
+	return 0;
+}
+
+static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment *seg, const char *segname,
+			char *err, size_t errlen)
+{
+	hid_t ds[SLC__TRACE_NCOLS];
+	int64_t n = -1;
+	int rc;
+
+	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++)
+		ds[c] = H5I_INVALID_HID;
+	rc = read_params(g, &seg->params);
+	if (rc)
+		return slc_errf(err, errlen, rc, "segment %s: unreadable parameters", segname);
+	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++) {
+		const struct slc__trace_col *col = &slc__trace_cols[c];
+		int64_t len;
+
+		ds[c] = H5Lexists(g, col->name, H5P_DEFAULT) > 0 ? H5Dopen2(g, col->name, H5P_DEFAULT) : H5I_INVALID_HID;
+		if (ds[c] < 0) {
+			if (col->required) {
+				rc = slc_errf(err, errlen, -EINVAL, "segment %s: no %s column", segname, col->name);
+				goto out;
+			}
+			continue;
+		}
+		len = column_length(ds[c], 0);
+		if (len < 0) {
+			rc = slc_errf(err, errlen, -EINVAL, "segment %s: %s is not a 1-D numeric column", segname,
+				      col->name);
+			goto out;
+		}
+		if (n >= 0 && len != n) {
+			char note[128];
+
+			snprintf(note, sizeof(note), "segment %s: columns differ in length, cut to the shortest", segname);
+			rc = append_note(in, note);
+			if (rc)
+				goto out;
+		}
+		n = n < 0 || len < n ? len : n;
+	}
+	rc = slc__input_segment_alloc(seg, (size_t)n);
+	if (rc) {
+		slc_errf(err, errlen, rc, "out of memory");
+		goto out;
+	}
+	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++) {
+		const struct slc__trace_col *col = &slc__trace_cols[c];
+		void *dst = *(void **)((char *)seg + col->input_off);
+
+		if (ds[c] < 0)
+			continue;
+		if (read_column(ds[c], col->is_u64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_DOUBLE, (size_t)n, dst)) {
+			char why[160];
+
+			rc = slc_errf(err, errlen, -EIO, "segment %s: cannot read %s: %s", segname, col->name,
+				      slc__h5_reason(why, sizeof(why)));
+			goto out;
+		}
+	}
+	{
+		size_t keep = seg->n_samples;
+
+		while (keep && isnan(seg->t_s[keep - 1]))
+			keep--;
+		if (keep < seg->n_samples) {
+			char note[160];
+
+			snprintf(note, sizeof(note), "segment %s: %zu trailing samples never written (writer stopped in a flush)",
+				 segname, seg->n_samples - keep);
+			seg->n_samples = keep;
+			rc = append_note(in, note);
+			if (rc)
+				goto out;
+		}
+	}
+	rc = check_samples(seg, segname, err, errlen);
+	if (!rc)
+		rc = read_events(g, seg, segname, err, errlen);
+	if (!rc)
+		slc__input_segment_derive_bw(seg);
+out:
+	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++)
+		slc__h5_close(ds[c]);
+	return rc;
+}
+
+struct analysis_walk {
+	struct slc_input *in;
+	int rc;
+};
+
+/* Read a scalar string dataset (variable length); NULL if it is not one. */
+static char *read_text_dataset(hid_t loc, const char *name)
+{
+	hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT), type = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
+	char *text = NULL, *copy = NULL;
+
+	if (ds < 0)
+		return NULL;
+	type = H5Dget_type(ds);
+	if (type >= 0 && H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0) {
+		mtype = H5Tcopy(H5T_C_S1);
+		H5Tset_size(mtype, H5T_VARIABLE);
+		H5Tset_cset(mtype, H5Tget_cset(type));
+		if (H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) >= 0 && text) {
+			copy = strdup(text);
+			H5free_memory(text);
+		}
+	}
+	slc__h5_close(mtype);
+	slc__h5_close(type);
+	H5Dclose(ds);
+	return copy;
+}
+
+static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info, void *data)
+{
+	struct analysis_walk *w = data;
+	struct slc_input_analysis *a;
+	char *text = read_text_dataset(grp, name);
+
+	if (!text)
+		return 0;                       /* not a string dataset: not ours, skip */
+	a = realloc(w->in->analysis, (w->in->n_analysis + 1) * sizeof(*a));
+	if (a) {
+		w->in->analysis = a;
+		a += w->in->n_analysis;
+		a->json_text = text;
+		a->name = strdup(name);
+		if (a->name) {
+			w->in->n_analysis++;
+			return 0;
+		}
+	}
+	free(text);
+	w->rc = -ENOMEM;
+	return -1;
+}
+
+static int load_snapshots(hid_t f, struct slc_input *in)
+{
+	hid_t g;
+	H5G_info_t info;
+	int rc = 0;
+
+	if (H5Lexists(f, "device", H5P_DEFAULT) <= 0 || H5Lexists(f, "device/snapshots", H5P_DEFAULT) <= 0)
+		return 0;
+	g = H5Gopen2(f, "device/snapshots", H5P_DEFAULT);
+	if (g < 0 || H5Gget_info(g, &info) < 0 || info.nlinks > MAX_SEGMENTS) {
+		slc__h5_close(g);
+		return 0;                        /* unreadable snapshots do not spoil the samples */
+	}
+	in->snapshots = calloc(info.nlinks + 1, sizeof(*in->snapshots));
+	if (!in->snapshots)
+		rc = -ENOMEM;
+	for (size_t i = 0; i < info.nlinks && !rc; i++) {
+		struct slc_input_snapshot *sn = &in->snapshots[in->n_snapshots];
+		char name[32];
+		hid_t ds;
+
+		slc__h5_index_name(name, sizeof(name), i);
+		if (H5Lexists(g, name, H5P_DEFAULT) <= 0)
+			continue;
+		sn->json_text = read_text_dataset(g, name);
+		ds = H5Dopen2(g, name, H5P_DEFAULT);
+		sn->segment = -1;
+		if (ds >= 0) {
+			if (slc__h5_get_str(ds, "kind", &sn->kind) == -ENOMEM)
+				rc = -ENOMEM;
+			slc__h5_get_num(ds, "t_s", H5T_NATIVE_DOUBLE, &sn->t_s);
+			slc__h5_get_num(ds, "segment", H5T_NATIVE_LONG, &sn->segment);
+			H5Dclose(ds);
+		}
+		if (!sn->json_text || !sn->kind) {
+			free(sn->json_text);
+			free(sn->kind);
+			memset(sn, 0, sizeof(*sn));
+			continue;
+		}
+		in->n_snapshots++;
+	}
+	H5Gclose(g);
+	return rc;
+}
+
+static int read_root(hid_t f, struct slc_input *in)
+{
+	char **strs[] = { (char **)&in->meta.command_line, (char **)&in->meta.target, (char **)&in->meta.device_model,
+			  (char **)&in->meta.device_serial, (char **)&in->meta.device_firmware, &in->tool_version,
+			  &in->created_utc, &in->host, &in->import_notes };
+	const char *names[] = { "command_line", "target", "device_model", "device_serial", "device_firmware",
+				"tool_version", "created_utc", "host", "import_notes" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (slc__h5_get_str(f, names[i], strs[i]) == -ENOMEM)
+			return -ENOMEM;
+	slc__h5_get_num(f, "capacity_bytes", H5T_NATIVE_UINT64, &in->meta.capacity_bytes);
+	slc__h5_get_num(f, "logical_block_bytes", H5T_NATIVE_UINT32, &in->meta.logical_block_bytes);
+	return 0;
+}
+
+int slc__trace_load_hdf5(struct slc_input *in, const char *path, char *err, size_t errlen)
+{
+	hid_t f, segs = H5I_INVALID_HID;
+	H5G_info_t info;
+	char why[160];
+	int rc;
+
+	slc__h5_quiet();
+	f = slc__h5_open_file(path, H5F_ACC_RDONLY);
+	if (f < 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: damaged or truncated HDF5 file (%s)", path,
+				slc__h5_reason(why, sizeof(why)));
+	in->format = SLC_INPUT_TRACE;
+	rc = slc__h5_check_schema(f, err, errlen);
+	if (rc)
+		goto out;
+	rc = read_root(f, in);
+	if (rc) {
+		slc_errf(err, errlen, rc, "out of memory");
+		goto out;
+	}
+	rc = -EINVAL;
+	segs = H5Lexists(f, "segments", H5P_DEFAULT) > 0 ? H5Gopen2(f, "segments", H5P_DEFAULT) : -1;
+	if (segs < 0 || H5Gget_info(segs, &info) < 0) {
+		slc_errf(err, errlen, rc, "trace has no readable /segments group");
+		goto out;
+	}
+	if (info.nlinks > MAX_SEGMENTS) {
+		slc_errf(err, errlen, rc, "trace has too many segments (%llu)", (unsigned long long)info.nlinks);
+		goto out;
+	}
+	in->segments = calloc(info.nlinks + 1, sizeof(*in->segments));
+	if (!in->segments) {
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < info.nlinks; i++) {
+		char name[32];
+		hid_t g;
+
+		slc__h5_index_name(name, sizeof(name), i);
+		g = H5Lexists(segs, name, H5P_DEFAULT) > 0 ? H5Gopen2(segs, name, H5P_DEFAULT) : -1;
+		if (g < 0) {
+			slc_errf(err, errlen, rc, "trace lacks segment %s", name);
+			goto out;
+		}
+		in->n_segments = i + 1;
+		rc = read_segment(in, g, &in->segments[i], name, err, errlen);
+		H5Gclose(g);
+		if (rc)
+			goto out;
+		rc = -EINVAL;
+	}
+	rc = 0;
+	if (H5Lexists(f, "analysis", H5P_DEFAULT) > 0) {
+		struct analysis_walk w = { in, 0 };
+		hid_t ag = H5Gopen2(f, "analysis", H5P_DEFAULT);
+
+		if (ag >= 0) {
+			H5Literate(ag, H5_INDEX_NAME, H5_ITER_INC, NULL, load_analysis, &w);
+			H5Gclose(ag);
+		}
+		rc = w.rc;
+		if (rc)
+			slc_errf(err, errlen, rc, "out of memory");
+	}
+	if (!rc) {
+		rc = load_snapshots(f, in);
+		if (rc)
+			slc_errf(err, errlen, rc, "out of memory");
+	}
+out:
+	slc__h5_close(segs);
+	H5Fclose(f);
+	H5Eclear2(H5E_DEFAULT);
+	return rc;
+}
