@@ -63,6 +63,24 @@ void slc_cpd_opts_init(struct slc_cpd_opts *o)
 	o->clip_k = 3.0;
 }
 
+int slc_cpd_opts_set_penalty(struct slc_cpd_opts *o, const char *name)
+{
+	char *end;
+	double v;
+
+	if (strcmp(name, "mbic") == 0) o->penalty = SLC_PENALTY_MBIC;
+	else if (strcmp(name, "bic") == 0) o->penalty = SLC_PENALTY_BIC;
+	else if (strcmp(name, "aic") == 0) o->penalty = SLC_PENALTY_AIC;
+	else {
+		v = strtod(name, &end);
+		if (*end || !*name || !(v > 0) || !isfinite(v))
+			return -EINVAL;
+		o->penalty_value = v;
+		o->penalty = SLC_PENALTY_MANUAL;
+	}
+	return 0;
+}
+
 static double median5(const double *x, size_t n)
 {
 	double w[MEDIAN_WIDTH];

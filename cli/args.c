@@ -73,3 +73,22 @@ void cli_command_line(char *buf, size_t len, int argc, char **argv)
 		snprintf(buf + n, len - n, "%s%s", i ? " " : "slcscope ", argv[i]);
 	}
 }
+
+int cli_parse_u32(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
+{
+	uint64_t v;
+	int rc = cli_parse_uint(cmd, opt, arg, min, max, &v);
+
+	if (!rc)
+		*out = (uint32_t)v;
+	return rc;
+}
+
+int cli_parse_size(const char *cmd, const char *opt, const char *arg, struct slc_size *out)
+{
+	char err[256];
+
+	if (slc_parse_size(out, arg, err, sizeof(err)))
+		return cli_usage(cmd, "%s: %s", opt, err);
+	return CLI_OK;
+}

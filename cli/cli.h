@@ -46,6 +46,9 @@ int cli_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf
 
 /* Option values (cli/args.c): 0, or a printed usage error and CLI_USAGE. */
 int cli_parse_uint(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+int cli_parse_u32(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out);
+struct slc_size;
+int cli_parse_size(const char *cmd, const char *opt, const char *arg, struct slc_size *out);
 int cli_parse_block(const char *cmd, const char *opt, const char *arg, uint32_t *out);
 int cli_parse_duration(const char *cmd, const char *opt, const char *arg, uint64_t *out_ns);
 int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns);

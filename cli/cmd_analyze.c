@@ -34,22 +34,6 @@ static void analyze_help(FILE *out)
 		"      --binary          print GiB and MiB/s instead of GB and MB/s\n");
 }
 
-static int parse_penalty(struct slc_cpd_opts *o, const char *arg)
-{
-	char *end;
-
-	if (strcmp(arg, "mbic") == 0) o->penalty = SLC_PENALTY_MBIC;
-	else if (strcmp(arg, "bic") == 0) o->penalty = SLC_PENALTY_BIC;
-	else if (strcmp(arg, "aic") == 0) o->penalty = SLC_PENALTY_AIC;
-	else {
-		o->penalty_value = strtod(arg, &end);
-		if (*end || !*arg || !(o->penalty_value > 0) || !isfinite(o->penalty_value))
-			return -EINVAL;
-		o->penalty = SLC_PENALTY_MANUAL;
-	}
-	return 0;
-}
-
 static int cmd_analyze(int argc, char **argv)
 {
 	enum { O_STORE = 256, O_PENALTY, O_BINARY };
@@ -82,7 +66,7 @@ static int cmd_analyze(int argc, char **argv)
 			break;
 		}
 		case O_PENALTY:
-			if (parse_penalty(&co, optarg))
+			if (slc_cpd_opts_set_penalty(&co, optarg))
 				return cli_usage("analyze", "--penalty: '%s' is not mbic, bic, aic or a positive number", optarg);
 			break;
 		case O_BINARY: u = SLC_UNITS_BINARY; break;

@@ -120,15 +120,10 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 {
 	char what[512], a[32];
 	uint64_t capacity;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	int rc;
 
-	if (fd < 0)
-		return cli_fail("run", "%s: cannot open: %s", path, strerror(errno));
-	if (ioctl(fd, BLKGETSIZE64, &capacity)) {
-		close(fd);
-		return cli_fail("run", "%s: cannot read its size: %s", path, strerror(errno));
-	}
-	close(fd);
+	if (slc_blockdev_size(path, &capacity, what, sizeof(what)))
+		return cli_fail("run", "%s", what);
 	slc_plan_print(stdout, p, path, capacity, 0, units);
 	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)capacity, units), path);
 	rc = slc_blockdev_check(path, what, sizeof(what));
@@ -181,25 +176,6 @@ static const struct option run_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_size(const char *opt, const char *arg, struct slc_size *out)
-{
-	char err[256];
-
-	if (slc_parse_size(out, arg, err, sizeof(err)))
-		return cli_usage("run", "%s: %s", opt, err);
-	return CLI_OK;
-}
-
-static int parse_u32(const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
-{
-	uint64_t v;
-	int rc = cli_parse_uint("run", opt, arg, min, max, &v);
-
-	if (!rc)
-		*out = (uint32_t)v;
-	return rc;
-}
-
 static int parse_idle_list(const char *arg, struct slc_plan_opts *po)
 {
 	char list[512], *save = NULL, *tok;
@@ -230,14 +206,14 @@ static int parse_idle_list(const char *arg, struct slc_plan_opts *po)
 static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, int *rc)
 {
 	switch (opt) {
-	case O_SEQ_BYTES: *rc = parse_size("--seq-bytes", arg, &po->seq_bytes); break;
+	case O_SEQ_BYTES: *rc = cli_parse_size("run", "--seq-bytes", arg, &po->seq_bytes); break;
 	case O_RAND_TIME: *rc = cli_parse_duration("run", "--rand-time", arg, &po->rand_ns); break;
-	case O_RAND_BYTES: *rc = parse_size("--rand-bytes", arg, &po->rand_bytes); break;
+	case O_RAND_BYTES: *rc = cli_parse_size("run", "--rand-bytes", arg, &po->rand_bytes); break;
 	case O_BS_SEQ: *rc = cli_parse_block("run", "--bs-seq", arg, &po->seq_block_bytes); break;
 	case O_BS_RAND: *rc = cli_parse_block("run", "--bs-rand", arg, &po->rand_block_bytes); break;
-	case 'q': *rc = parse_u32("--qd", arg, 1, 256, &po->queue_depth); break;
-	case O_REAP_BATCH: *rc = parse_u32("--reap-batch", arg, 1, 256, &po->reap_batch); break;
-	case 'j': *rc = parse_u32("--jobs", arg, 1, 64, &po->jobs); break;
+	case 'q': *rc = cli_parse_u32("run", "--qd", arg, 1, 256, &po->queue_depth); break;
+	case O_REAP_BATCH: *rc = cli_parse_u32("run", "--reap-batch", arg, 1, 256, &po->reap_batch); break;
+	case 'j': *rc = cli_parse_u32("run", "--jobs", arg, 1, 64, &po->jobs); break;
 	case 'i': *rc = cli_parse_interval("run", arg, &po->interval_ns); break;
 	case O_IDLE: *rc = cli_parse_duration("run", "--idle", arg, &po->idle_ns); break;
 	case O_BURST: *rc = cli_parse_duration("run", "--burst", arg, &po->burst_ns); break;
@@ -245,11 +221,11 @@ static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, in
 	case O_SEED: *rc = cli_parse_uint("run", "--seed", arg, 0, UINT64_MAX, &po->seed); break;
 	case O_IDLE_LIST: *rc = parse_idle_list(arg, po); break;
 	case O_TRIM_BYTES:
-		if (!(*rc = parse_size("--trim-bytes", arg, &po->trim_bytes)) &&
+		if (!(*rc = cli_parse_size("run", "--trim-bytes", arg, &po->trim_bytes)) &&
 		    !po->trim_bytes.bytes && !(po->trim_bytes.capacity_multiple > 0))
 			*rc = cli_usage("run", "--trim-bytes: must be more than 0");
 		break;
-	case O_HIR_ROUNDS: *rc = parse_u32("--hir-rounds", arg, 1, 100000, &po->hir_rounds); break;
+	case O_HIR_ROUNDS: *rc = cli_parse_u32("run", "--hir-rounds", arg, 1, 100000, &po->hir_rounds); break;
 	case O_READ_TIME: *rc = cli_parse_duration("run", "--read-time", arg, &po->read_ns); break;
 	default: return 1;
 	}
@@ -272,7 +248,7 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 			return cli_usage("run", "--size: %s", err);
 		break;
 	case O_STEADY: a->until_steady = 1; break;
-	case O_STEADY_AFTER: return parse_size("--steady-after", arg, &a->steady_after);
+	case O_STEADY_AFTER: return cli_parse_size("run", "--steady-after", arg, &a->steady_after);
 	case O_PURGE: a->purge = 1; break;
 	case O_NO_PROBE: a->no_probe = 1; break;
 	case O_TEMP_EVERY:

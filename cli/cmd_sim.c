@@ -106,7 +106,16 @@ static int on_event(void *arg, const struct slc_sim_event *e, uint64_t t0)
 static volatile int stop_flag;
 static void on_signal(int sig) { stop_flag = sig; }
 
-static int cmd_run(int argc, char **argv)
+/* What `sim run` was told. */
+struct sim_args {
+	struct slc_job w;
+	struct slc_size bytes, prefill;
+	uint64_t idle_ns;
+	int have_bytes, have_time, quiet;
+	const char *out_path;
+};
+
+static int parse_sim_args(int argc, char **argv, struct sim_args *a)
 {
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' }, { "bs", required_argument, NULL, 'b' },
@@ -117,75 +126,90 @@ static int cmd_run(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct slc_job w = { .kind = SLC_JOB_SEQ_WRITE };
-	struct slc_engine_cb cb = { .sample = on_sample, .event = on_event, .arg = NULL };
-	struct slc_job_result res;
-	struct slc_target *t = NULL;
-	struct slc_size bytes = { 0, 0 }, prefill = { 0, 0 };
-	struct slc_sim_model m;
-	struct slc_sim *s = NULL;
-	struct slc_sim_counters c;
-	struct run_out o = { stdout, 0, 0 };
-	const char *out_path = NULL;
-	uint64_t idle_ns = 0, v;
-	char err[256], a[32], b[32];
-	int opt, rc, have_bytes = 0, have_time = 0;
+	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, "w:b:q:s:t:i:o:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
-			if (strcmp(optarg, "seq") == 0) w.kind = SLC_JOB_SEQ_WRITE;
-			else if (strcmp(optarg, "rand") == 0) w.kind = SLC_JOB_RAND_WRITE;
+			if (strcmp(optarg, "seq") == 0) a->w.kind = SLC_JOB_SEQ_WRITE;
+			else if (strcmp(optarg, "rand") == 0) a->w.kind = SLC_JOB_RAND_WRITE;
 			else return cli_usage("sim", "--workload: '%s' is not seq or rand", optarg);
 			break;
 		case 'b':
-			if ((rc = cli_parse_block("sim", "--bs", optarg, &w.block_bytes)))
+			if ((rc = cli_parse_block("sim", "--bs", optarg, &a->w.block_bytes)))
 				return rc;
 			break;
 		case 'q':
-			if ((rc = cli_parse_uint("sim", "--qd", optarg, 1, 256, &v)))
+			if ((rc = cli_parse_u32("sim", "--qd", optarg, 1, 256, &a->w.queue_depth)))
 				return rc;
-			w.queue_depth = (uint32_t)v;
 			break;
 		case 's':
-			if (slc_parse_size(&bytes, optarg, err, sizeof(err)))
-				return cli_usage("sim", "--bytes: %s", err);
-			have_bytes = 1;
+			if ((rc = cli_parse_size("sim", "--bytes", optarg, &a->bytes)))
+				return rc;
+			a->have_bytes = 1;
 			break;
 		case 't':
-			if ((rc = cli_parse_duration("sim", "--time", optarg, &w.max_ns)))
+			if ((rc = cli_parse_duration("sim", "--time", optarg, &a->w.max_ns)))
 				return rc;
-			have_time = 1;
+			a->have_time = 1;
 			break;
 		case 'i':
-			if ((rc = cli_parse_interval("sim", optarg, &w.interval_ns)))
+			if ((rc = cli_parse_interval("sim", optarg, &a->w.interval_ns)))
 				return rc;
 			break;
 		case 'S':
-			if ((rc = cli_parse_uint("sim", "--seed", optarg, 0, UINT64_MAX, &w.seed)))
+			if ((rc = cli_parse_uint("sim", "--seed", optarg, 0, UINT64_MAX, &a->w.seed)))
 				return rc;
 			break;
 		case 'I':
-			if ((rc = cli_parse_duration("sim", "--idle", optarg, &idle_ns)))
+			if ((rc = cli_parse_duration("sim", "--idle", optarg, &a->idle_ns)))
 				return rc;
 			break;
 		case 'P':
-			if (slc_parse_size(&prefill, optarg, err, sizeof(err)))
-				return cli_usage("sim", "--prefill: %s", err);
+			if ((rc = cli_parse_size("sim", "--prefill", optarg, &a->prefill)))
+				return rc;
 			break;
-		case 'R': w.data = SLC_DATA_REPEATING; break;
-		case 'o': out_path = optarg; break;
-		case 'Q': o.quiet = 1; break;
+		case 'R': a->w.data = SLC_DATA_REPEATING; break;
+		case 'o': a->out_path = optarg; break;
+		case 'Q': a->quiet = 1; break;
 		default:
 			return cli_usage("sim", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
 		return cli_usage("sim", optind >= argc ? "run needs a MODEL" : "run takes one MODEL");
-	if (!w.seed) w.seed = 1;
+	if (!a->w.seed) a->w.seed = 1;
+	return CLI_OK;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct sim_args sa = { .w = { .kind = SLC_JOB_SEQ_WRITE } };
+	struct slc_job w;
+	struct slc_engine_cb cb = { .sample = on_sample, .event = on_event, .arg = NULL };
+	struct slc_job_result res;
+	struct slc_target *t = NULL;
+	struct slc_size bytes, prefill;
+	struct slc_sim_model m;
+	struct slc_sim *s = NULL;
+	struct slc_sim_counters c;
+	struct run_out o = { stdout, 0, 0 };
+	const char *out_path = NULL;
+	uint64_t idle_ns;
+	char err[256], a[32], b[32];
+	int rc;
+
+	if ((rc = parse_sim_args(argc, argv, &sa)))
+		return rc;
+	w = sa.w;
+	bytes = sa.bytes;
+	prefill = sa.prefill;
+	idle_ns = sa.idle_ns;
+	out_path = sa.out_path;
+	o.quiet = sa.quiet;
 	if ((rc = slc_sim_model_load(&m, argv[optind], err, sizeof(err))))
 		return cli_fail("sim", "%s", err);
-	if (!have_bytes && !have_time)
+	if (!sa.have_bytes && !sa.have_time)
 		bytes.capacity_multiple = 1.0;
 	if (slc_size_resolve(&w.max_bytes, &bytes, m.capacity_bytes))
 		return cli_usage("sim", "--bytes: too large for this drive");

@@ -5,6 +5,9 @@
  * partition table or a filesystem signature on it?
  */
 #include <blkid/blkid.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -184,4 +187,16 @@ int slc_blockdev_check(const char *path, char *what, size_t whatlen)
 		return rc;
 	}
 	return what[0] ? 1 : 0;
+}
+
+int slc_blockdev_size(const char *path, uint64_t *bytes, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		return slc_errf(err, errlen, -errno, "%s: cannot open: %s", path, strerror(errno));
+	if (ioctl(fd, BLKGETSIZE64, bytes))
+		rc = slc_errf(err, errlen, -errno, "%s: cannot read its size: %s", path, strerror(errno));
+	close(fd);
+	return rc;
 }

@@ -78,6 +78,13 @@ struct slc_cpd_info {
 void slc_cpd_opts_init(struct slc_cpd_opts *o);
 
 /**
+ * slc_cpd_opts_set_penalty() - the penalty called @name: "mbic", "bic",
+ * "aic", or a positive number (cost units, manual).
+ * Return: 0, or -EINVAL for anything else (@o unchanged).
+ */
+int slc_cpd_opts_set_penalty(struct slc_cpd_opts *o, const char *name);
+
+/**
  * slc_changepoints() - PELT optimal segmentation of @x into segments of
  * constant mean (Killick, Fearnhead & Eckley 2012).
  * @ends:     output, end index (exclusive) of each segment, in order; the

@@ -132,6 +132,9 @@ int slc_target_counters(struct slc_target *t, struct slc_sim_counters *c);
  */
 int slc_blockdev_check(const char *path, char *what, size_t whatlen);
 
+/** slc_blockdev_size() - the size of block device @path in bytes, read-only; 0 or -errno with a reason. */
+int slc_blockdev_size(const char *path, uint64_t *bytes, char *err, size_t errlen);
+
 /* ---- data written ---- */
 
 enum slc_data_kind {
