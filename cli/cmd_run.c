@@ -30,30 +30,16 @@ static void run_help(FILE *out)
 		"for the default), a regular file, a whole block device (destroys its data: needs\n"
 		"--destructive) or null:SIZE (no I/O; measures slcscope's own overhead).\n"
 		"\n"
-		"Plans (--plan):\n"
-		"  lab   TRIM the whole target and wait; sequential fill (128 KiB QD32, one\n"
-		"        capacity); TRIM and wait; 4 KiB QD32 random writes for 2 h; idle 15 min;\n"
-		"        recovery burst; TRIM of the whole target; recovery burst   [default]\n"
-		"  seq   TRIM and wait; sequential fill (a quick cache size)\n"
-		"  rand  TRIM and wait; the random write curve\n"
-		"  trim-response  TRIM and wait; write 2 x --trim-bytes; random 4 KiB reads of\n"
-		"        the second half (5 s, baseline); TRIM the first half; at once the same\n"
-		"        reads for --read-time, sampled every 100 ms: how long reads stall and\n"
-		"        how slow they get after a large delete\n"
-		"  fill-levels  TRIM; fill to 25/50/75/90%%, after each a 4 KiB QD4 random burst\n"
-		"        in the space left (--burst); TRIM all; burst again\n"
-		"  compress  TRIM; sequential burst of incompressible data; TRIM; the same\n"
-		"        burst of repeating data (controllers that compress)\n"
-		"  hir   SNIA PTS host idle recovery: TRIM; saturate; for waits of 5, 10, 15,\n"
-		"        25 and 50 s: --hir-rounds x (5 s of 4 KiB random writes, the wait), then\n"
-		"        saturate again (--burst)\n"
-		"  idle-sweep  TRIM and wait; a burst that saturates the cache; then for each\n"
-		"        wait of --idle-list: idle, burst (how much cache came back; the burst\n"
-		"        saturates it again).  'slcscope plot --kind idle' draws the result\n"
+		"Plans (--plan; each step and its source in docs/plans.md):\n");
+	for (size_t i = 0; slc_plan_name(i, NULL); i++) {
+		const char *sum, *name = slc_plan_name(i, &sum);
+		fprintf(out, "  %-14s %s%s\n", name, sum, i ? "" : "  [default]");
+	}
+	fprintf(out,
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE.h5     the trace to write (replaced if it exists)\n"
-		"  -p, --plan NAME          lab, seq or rand\n"
+		"  -p, --plan NAME          one of the plans above (default lab)\n"
 		"      --seq-bytes SIZE     sequential fill size (default 1x = one capacity)\n"
 		"      --rand-time DURATION random curve length (default 2h)\n"
 		"      --rand-bytes SIZE    ... or stop it after this much (e.g. 2x, 500GB)\n"

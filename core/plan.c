@@ -229,27 +229,43 @@ static int build_idle_sweep(struct slc_plan *p, const struct slc_plan_opts *o, c
 
 static const struct {
 	const char *name;
+	const char *summary;
 	int (*build)(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen);
 } plans[] = {
-	{ "lab", build_lab },
-	{ "seq", build_seq },
-	{ "rand", build_rand },
-	{ "trim-response", build_trim_response },
-	{ "fill-levels", build_fill_levels },
-	{ "compress", build_compress },
-	{ "hir", build_hir },
-	{ "idle-sweep", build_idle_sweep },
+	{ "lab", "fill, 2 h random curve, recovery after idle and after TRIM", build_lab },
+	{ "seq", "TRIM, one sequential fill: a quick cache size", build_seq },
+	{ "rand", "TRIM, the random write curve", build_rand },
+	{ "trim-response", "reads before and right after a large TRIM: stalls and slowdown", build_trim_response },
+	{ "fill-levels", "a random burst at 25/50/75/90% full and after a TRIM: cache by fill", build_fill_levels },
+	{ "compress", "the same burst of incompressible and of repeating data", build_compress },
+	{ "hir", "SNIA PTS host idle recovery: write/wait rounds at five waits", build_hir },
+	{ "idle-sweep", "a saturating burst, then idle and burst again per wait: folding rate", build_idle_sweep },
 };
+
+#define N_PLANS (sizeof(plans) / sizeof(plans[0]))
+
+const char *slc_plan_name(size_t i, const char **summary)
+{
+	if (i >= N_PLANS)
+		return NULL;
+	if (summary)
+		*summary = plans[i].summary;
+	return plans[i].name;
+}
 
 int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
 		   char *err, size_t errlen)
 {
+	char names[256] = "";
+
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++)
+	for (size_t i = 0; i < N_PLANS; i++) {
 		if (strcmp(name, plans[i].name) == 0)
 			return plans[i].build(p, o, err, errlen);
-	return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (lab, seq, rand, idle-sweep, trim-response, fill-levels, compress, hir)", name);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", plans[i].name);
+	}
+	return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (%s)", name, names);
 }
 
 #define IS_JOB(s) ((s)->kind == SLC_STEP_JOB || (s)->kind == SLC_STEP_DUTY)

@@ -332,6 +332,12 @@ void slc_plan_opts_default(struct slc_plan_opts *o);
 int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
 		   char *err, size_t errlen);
 
+/**
+ * slc_plan_name() - the @i-th plan slc_plan_build() knows, with a one-line
+ * summary in *@summary (may be NULL); NULL past the last (docs/plans.md).
+ */
+const char *slc_plan_name(size_t i, const char **summary);
+
 /* Hooks the plan runner calls; all optional. */
 struct slc_plan_hooks {
 	void (*step_begin)(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes);
