@@ -341,7 +341,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--slc", default="build/slcscope")
     ap.add_argument("--seeds", default="report", help="tune (1-100), report (1001-1100), A-B or N")
-    ap.add_argument("--cases", type=int, default=25, help="per family: the first N seeds of the set (0: all)")
+    ap.add_argument("--cases", type=int, default=50, help="per family: the first N seeds of the set (0: all)")
     ap.add_argument("--family", default="all", help="comma-separated, or all: " + ", ".join(generate.FAMILIES))
     ap.add_argument("--keep", help="write the cases (CASE.csv, CASE.json) and results.json here")
     ap.add_argument("--from", dest="src", help="score the cases already in this directory")
