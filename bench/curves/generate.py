@@ -93,10 +93,13 @@ class Seg:
 
 
 class Plan:
-    def __init__(self, segs, dt, rho, sigma_scale=1.0, outlier_p=0.0, jitter=0.0, t_total=None):
+    """Segments, sampling interval, AR(1) rho of the noise, single-sample
+    outlier probability, sampler timing jitter (fraction of the interval),
+    and a fixed run length that cuts the plan (None: the plan's own end)."""
+
+    def __init__(self, segs, dt, rho, outlier_p=0.0, jitter=0.0, t_total=None):
         self.segs, self.dt, self.rho = segs, dt, rho
         self.outlier_p, self.jitter, self.t_total = outlier_p, jitter, t_total
-        self.sigma_scale = sigma_scale
 
 
 def simulate(rnd, plan):
@@ -126,16 +129,20 @@ def simulate(rnd, plan):
             # mostly a stalled sample (a flush), rarely one that ran ahead
             out = rnd.uniform(0.05, 0.6) if rnd.random() < 0.9 else rnd.uniform(1.1, 1.3)
         teeth = rnd.random(), rnd.random()
-        tt, sbytes = t_prev, 0.0
-        while tt < t - 1e-12 and not done:
-            s = segs[k]
-            f = 1.0 + s.sigma * plan.sigma_scale * u
+
+        def factor(s):
+            """The sample's speed factor in segment s: noise, teeth, outlier."""
+            f = 1.0 + s.sigma * u
             if s.comb and teeth[0] < s.comb[0]:
                 f = s.comb[1] + (s.comb[2] - s.comb[1]) * teeth[1]
             if s.saw:
                 lo, hi, per = s.saw
                 f *= lo + (hi - lo) * (((t_prev + t) / 2 - seg_t0) % per) / per
-            f = max(f * out, 0.02)
+            return max(f * out, 0.02)
+        tt, sbytes = t_prev, 0.0
+        while tt < t - 1e-12 and not done:
+            s = segs[k]
+            f = factor(s)
             te, ended, by_bytes = t, False, False
             if s.dur_s is not None and seg_t0 + s.dur_s <= t:
                 te, ended = max(seg_t0 + s.dur_s, tt), True
@@ -161,7 +168,7 @@ def simulate(rnd, plan):
         if done and tt < t - 1e-12:
             # the rest of the last sample continues the last segment
             s = segs[k]
-            b = s.integral(tt - seg_t0, t - seg_t0) * max((1.0 + s.sigma * plan.sigma_scale * u) * out, 0.02)
+            b = s.integral(tt - seg_t0, t - seg_t0) * factor(s)
             cum += b
             sbytes += b
             real[-1]["bytes"] += b
