@@ -140,6 +140,33 @@ static int numbered(const char *s, const char *prefix, const char *suffix, uint3
 	return 1;
 }
 
+/*
+ * Names no plan gives, read as the analysis read step names before roles
+ * were stored (by prefix), so that such traces analyse as they always did:
+ * "burst_at_N..." a fill-level burst, "hir_wait_N..." host idle recovery
+ * rounds, "idle_burst..." a burst after idle, anything else that speaks of a
+ * "trim" a burst after a TRIM.
+ */
+static enum slc_role legacy_role(const char *step, uint32_t *arg)
+{
+	static const struct { const char *prefix; enum slc_role role; } prefixed[] = {
+		{ "burst_at_", SLC_ROLE_LEVEL_BURST }, { "hir_wait_", SLC_ROLE_HIR_ROUNDS },
+		{ "idle_burst", SLC_ROLE_IDLE_BURST },
+	};
+
+	for (size_t i = 0; i < sizeof(prefixed) / sizeof(prefixed[0]); i++) {
+		size_t n = strlen(prefixed[i].prefix);
+		if (strncmp(step, prefixed[i].prefix, n) == 0) {
+			const char *num = step + n + (step[n] == '_');
+			double v = strtod(num, NULL);
+			*arg = v > 0 && v < 4294967295.0 ? (uint32_t)v : 0;
+			return prefixed[i].role;
+		}
+	}
+	*arg = 0;
+	return strstr(step, "trim") ? SLC_ROLE_TRIM_BURST : SLC_ROLE_UNKNOWN;
+}
+
 enum slc_role slc_role_of_step(const char *step, uint32_t *arg)
 {
 	static const struct { const char *name; enum slc_role role; } fixed[] = {
@@ -160,22 +187,34 @@ enum slc_role slc_role_of_step(const char *step, uint32_t *arg)
 		{ "fill_to_", "%", SLC_ROLE_FILL_TO }, { "settle_", "%", SLC_ROLE_SETTLE },
 		{ "burst_at_", "%", SLC_ROLE_LEVEL_BURST },
 	};
-	uint32_t a = 0;
+	uint32_t a = 0, dummy;
 	enum slc_role r = SLC_ROLE_UNKNOWN;
 
-	if (step) {
-		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && r == SLC_ROLE_UNKNOWN; i++)
-			if (strcmp(step, fixed[i].name) == 0)
-				r = fixed[i].role;
-		for (size_t i = 0; i < sizeof(numbered_roles) / sizeof(numbered_roles[0]) && r == SLC_ROLE_UNKNOWN; i++)
-			if (numbered(step, numbered_roles[i].prefix, numbered_roles[i].suffix, &a))
-				r = numbered_roles[i].role;
+	if (!arg)
+		arg = &dummy;
+	if (!step) {
+		*arg = 0;
+		return r;
 	}
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && r == SLC_ROLE_UNKNOWN; i++)
+		if (strcmp(step, fixed[i].name) == 0)
+			r = fixed[i].role;
+	for (size_t i = 0; i < sizeof(numbered_roles) / sizeof(numbered_roles[0]) && r == SLC_ROLE_UNKNOWN; i++)
+		if (numbered(step, numbered_roles[i].prefix, numbered_roles[i].suffix, &a))
+			r = numbered_roles[i].role;
 	if (r == SLC_ROLE_UNKNOWN)
-		a = 0;
-	if (arg)
-		*arg = a;
+		return legacy_role(step, arg);
+	*arg = a;
 	return r;
+}
+
+int slc_workload_same(const char *a, const char *b)
+{
+	enum slc_workload wa = slc_workload_from_name(a), wb = slc_workload_from_name(b);
+
+	if (!a || !b)
+		return 0;
+	return wa == wb && (wa != SLC_WL_UNKNOWN || strcmp(a, b) == 0);
 }
 
 int slc_role_after_trim(enum slc_role r, uint32_t arg)

@@ -104,17 +104,17 @@ static inline uint64_t real_of(const struct slc_emu *e, uint64_t v)
 }
 
 /* fuse_ops.c: the session's operations (user data: the struct slc_emu). */
-extern const struct fuse_lowlevel_ops slc_emu_fuse_ops;
+extern const struct fuse_lowlevel_ops slc__emu_fuse_ops;
 
 /* replies.c: queue a reply for p.due_ns, or send it now when that has passed. */
-void slc_emu_schedule(struct slc_emu *e, struct pending p);
+void slc__emu_schedule(struct slc_emu *e, struct pending p);
 /* replies.c: the thread that sends queued replies; stopping it sends what is left at once. */
-int slc_emu_timer_start(struct slc_emu *e);
-void slc_emu_timer_stop(struct slc_emu *e);
+int slc__emu_timer_start(struct slc_emu *e);
+void slc__emu_timer_stop(struct slc_emu *e);
 
 /* stats.c: count the model's new events, keep the last ones, print them (unless quiet).  Under e->mu. */
-void slc_emu_drain_events(struct slc_emu *e);
+void slc__emu_drain_events(struct slc_emu *e);
 /* stats.c: stats.json as it is now (the model idles up to now first); free(), NULL: out of memory. */
-char *slc_emu_snapshot_json(struct slc_emu *e);
+char *slc__emu_snapshot_json(struct slc_emu *e);
 
 #endif

@@ -146,7 +146,7 @@ static int mount_dir(struct slc_emu *e, char *err, size_t errlen)
 		char *argv[] = { "slcscope", fsname, NULL };
 		struct fuse_args args = FUSE_ARGS_INIT(2, argv);
 		/* libfuse prints its own reason on stderr when this fails */
-		e->se = fuse_session_new(&args, &slc_emu_fuse_ops, sizeof(slc_emu_fuse_ops), e);
+		e->se = fuse_session_new(&args, &slc__emu_fuse_ops, sizeof(slc__emu_fuse_ops), e);
 		fuse_opt_free_args(&args);
 	}
 	if (!e->se)
@@ -180,7 +180,7 @@ int slc_emu_open(struct slc_emu **out, const struct slc_sim_model *model, const 
 	if ((rc = open_model(e, err, errlen)) || (rc = open_store(e, err, errlen)) || (rc = mount_dir(e, err, errlen)))
 		goto fail;
 	e->t0 = mono_ns();
-	if ((rc = slc_emu_timer_start(e))) {
+	if ((rc = slc__emu_timer_start(e))) {
 		slc_errf(err, errlen, rc, "cannot start the timer thread");
 		goto fail;
 	}
@@ -216,7 +216,7 @@ int slc_emu_serve(struct slc_emu *e)
 	rc = fuse_session_loop_mt(e->se, cfg);
 	fuse_loop_cfg_destroy(cfg);
 	fuse_remove_signal_handlers(e->se);
-	slc_emu_timer_stop(e);
+	slc__emu_timer_stop(e);
 	fuse_session_unmount(e->se);
 	e->mounted = 0;
 	return rc < 0 ? rc : 0;
@@ -231,7 +231,7 @@ void slc_emu_close(struct slc_emu *e)
 {
 	if (!e)
 		return;
-	slc_emu_timer_stop(e);
+	slc__emu_timer_stop(e);
 	if (e->se) {
 		if (e->mounted)
 			fuse_session_unmount(e->se);

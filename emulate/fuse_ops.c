@@ -83,7 +83,7 @@ static void fill_stat(struct slc_emu *e, fuse_ino_t ino, struct stat *st)
 		break;
 	}
 	case INO_STATS: {
-		char *s = slc_emu_snapshot_json(e);
+		char *s = slc__emu_snapshot_json(e);
 		st->st_mode = S_IFREG | 0444;
 		st->st_nlink = 1;
 		st->st_size = s ? (off_t)strlen(s) : 0;
@@ -194,7 +194,7 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			fuse_reply_err(req, EACCES);
 			return;
 		}
-		fi->fh = (uint64_t)(uintptr_t)slc_emu_snapshot_json(e);
+		fi->fh = (uint64_t)(uintptr_t)slc__emu_snapshot_json(e);
 		if (!fi->fh) {
 			fuse_reply_err(req, ENOMEM);
 			return;
@@ -325,7 +325,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	done = slc_sim_write(e->sim, vnow(e, now), (uint64_t)off, (uint32_t)size, buf);
 	e->written += size;
 	extra = spike(e);
-	slc_emu_drain_events(e);
+	slc__emu_drain_events(e);
 	pthread_mutex_unlock(&e->mu);
 	for (left = size; left;) {
 		ssize_t n = pwrite(e->store_fd, buf + (size - left), left, off + (off_t)(size - left));
@@ -339,7 +339,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		}
 		left -= (size_t)n;
 	}
-	slc_emu_schedule(e, (struct pending){ .due_ns = real_of(e, done) + extra, .req = req, .kind = P_WRITE,
+	slc__emu_schedule(e, (struct pending){ .due_ns = real_of(e, done) + extra, .req = req, .kind = P_WRITE,
 					      .count = size });
 }
 
@@ -386,7 +386,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 	done = slc_sim_read(e->sim, vnow(e, now), (uint64_t)off, (uint32_t)size);
 	e->read_bytes += size;
 	extra = spike(e);
-	slc_emu_drain_events(e);
+	slc__emu_drain_events(e);
 	pthread_mutex_unlock(&e->mu);
 	buf = malloc(size);
 	if (!buf) {
@@ -410,7 +410,7 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 		}
 		got += (size_t)n;
 	}
-	slc_emu_schedule(e, (struct pending){ .due_ns = real_of(e, done) + extra, .req = req, .kind = P_READ,
+	slc__emu_schedule(e, (struct pending){ .due_ns = real_of(e, done) + extra, .req = req, .kind = P_READ,
 				      .buf = buf, .count = size });
 }
 
@@ -459,7 +459,7 @@ static void op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off, of
 	e->trimmed_bytes += l;
 	slc_sim_mark(e->sim, done);     /* the cache may be back: exhaustion can fire again */
 	extra = spike(e);
-	slc_emu_drain_events(e);
+	slc__emu_drain_events(e);
 	pthread_mutex_unlock(&e->mu);
 	if (fallocate(e->store_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)o, (off_t)l)) {
 		int err = errno;
@@ -467,7 +467,7 @@ static void op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off, of
 		leave_err(e, req, err);
 		return;
 	}
-	slc_emu_schedule(e, (struct pending){ .due_ns = real_of(e, done) + extra, .req = req, .kind = P_ERR, .err = 0 });
+	slc__emu_schedule(e, (struct pending){ .due_ns = real_of(e, done) + extra, .req = req, .kind = P_ERR, .err = 0 });
 }
 
 static void op_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi)
@@ -497,7 +497,7 @@ static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &sv);
 }
 
-const struct fuse_lowlevel_ops slc_emu_fuse_ops = {
+const struct fuse_lowlevel_ops slc__emu_fuse_ops = {
 	.init = op_init,
 	.lookup = op_lookup,
 	.getattr = op_getattr,

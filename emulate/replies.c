@@ -40,7 +40,7 @@ static void heap_swap(struct pending *a, struct pending *b)
 	*b = t;
 }
 
-void slc_emu_schedule(struct slc_emu *e, struct pending p)
+void slc__emu_schedule(struct slc_emu *e, struct pending p)
 {
 	uint64_t now = mono_ns();
 	size_t i;
@@ -118,7 +118,7 @@ static void *timer_main(void *arg)
 	return NULL;
 }
 
-int slc_emu_timer_start(struct slc_emu *e)
+int slc__emu_timer_start(struct slc_emu *e)
 {
 	if (pthread_create(&e->timer, NULL, timer_main, e))
 		return -EAGAIN;
@@ -126,7 +126,7 @@ int slc_emu_timer_start(struct slc_emu *e)
 	return 0;
 }
 
-void slc_emu_timer_stop(struct slc_emu *e)
+void slc__emu_timer_stop(struct slc_emu *e)
 {
 	if (!e->timer_started)
 		return;

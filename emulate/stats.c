@@ -14,7 +14,7 @@
 #include "slcscope/units.h"
 #include "emu_priv.h"
 
-void slc_emu_drain_events(struct slc_emu *e)
+void slc__emu_drain_events(struct slc_emu *e)
 {
 	struct slc_sim_event ev[16];
 	size_t n;
@@ -98,7 +98,7 @@ static void snapshot(struct slc_emu *e, uint64_t now, uint64_t v, struct slc_emu
 	s->in_flight_max = e->in_flight_max;
 }
 
-char *slc_emu_snapshot_json(struct slc_emu *e)
+char *slc__emu_snapshot_json(struct slc_emu *e)
 {
 	struct slc_emu_stats s;
 	uint64_t now = mono_ns(), v;
@@ -107,7 +107,7 @@ char *slc_emu_snapshot_json(struct slc_emu *e)
 	v = vnow(e, now);
 	if (!e->vanished)
 		slc_sim_idle(e->sim, v);        /* background work up to now */
-	slc_emu_drain_events(e);
+	slc__emu_drain_events(e);
 	snapshot(e, now, v, &s);
 	pthread_mutex_unlock(&e->mu);
 	return slc_emu_stats_format(&s);

@@ -239,8 +239,8 @@ static void decode_identify(const uint8_t *id, struct slc_identity *out)
  * device (<root>/block/<kname>/device) sits on port ataN.  Not static so
  * that the tests can point it at a canned tree; no header declares it.
  */
-int slc_ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len);
-int slc_ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len)
+int slc__ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len);
+int slc__ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len)
 {
 	char path[PATH_MAX], real[PATH_MAX], spd[16];
 	const char *s;
@@ -719,7 +719,7 @@ static const struct slc_probe_ops ata_ops = {
 	.close = ata_close,
 };
 
-int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen)
+int slc__ata_attach(struct slc_probe *p, char *err, size_t errlen)
 {
 	SkDisk *d = NULL;
 	SkBool avail = 0;
@@ -780,7 +780,7 @@ int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen)
 	copy_str(p->id.model, sizeof(p->id.model), ipd->model);
 	copy_str(p->id.serial, sizeof(p->id.serial), ipd->serial);
 	copy_str(p->id.firmware, sizeof(p->id.firmware), ipd->firmware);
-	if (slc_ata_link_from_sysfs("/sys", disk_name(p, kname, sizeof(kname)), link, sizeof(link)) == 0)
+	if (slc__ata_link_from_sysfs("/sys", disk_name(p, kname, sizeof(kname)), link, sizeof(link)) == 0)
 		copy_str(p->id.link, sizeof(p->id.link), link);
 	decode_identify(v.rec[REC_IDFY], &p->id);
 	a->logical_bytes = p->id.logical_block_bytes;

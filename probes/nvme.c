@@ -264,7 +264,7 @@ static const struct status_name status_names[] = {
 	{ 0x287, "Deallocated or Unwritten Logical Block" },
 };
 
-const char *slc_nvme_status_text(int status, char *buf, size_t len)
+const char *slc__nvme_status_text(int status, char *buf, size_t len)
 {
 	if (!buf || len == 0)
 		return "";
@@ -303,7 +303,7 @@ static int cmd_error(char *err, size_t errlen, const char *command, int rc)
 			 command);
 		return -ENOTTY;
 	}
-	slc_nvme_status_text(rc, s, sizeof(s));
+	slc__nvme_status_text(rc, s, sizeof(s));
 	if (rc == -EACCES || rc == -EPERM)
 		snprintf(err, errlen, "%s: %s (NVMe admin commands need root)", command, s);
 	else
@@ -355,7 +355,7 @@ static double kelvin_c(unsigned k)
  * The decoders copy the page into libnvme's structure first: the caller's
  * buffer need not be aligned for the structure's 16- and 32-bit fields.
  */
-void slc_nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id)
+void slc__nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id)
 {
 	struct nvme_id_ctrl copy;
 	memcpy(&copy, page4096, sizeof(copy));
@@ -386,7 +386,7 @@ void slc_nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id)
 	id->volatile_write_cache = (c->vwc & NVME_CTRL_VWC_PRESENT) ? -1 : 0;
 }
 
-void slc_nvme_decode_id_ns(const void *page4096, struct slc_identity *id)
+void slc__nvme_decode_id_ns(const void *page4096, struct slc_identity *id)
 {
 	struct nvme_id_ns copy;
 	memcpy(&copy, page4096, sizeof(copy));
@@ -424,7 +424,7 @@ void slc_nvme_decode_id_ns(const void *page4096, struct slc_identity *id)
 	}
 }
 
-void slc_nvme_decode_smart(const void *page512, struct slc_health *h)
+void slc__nvme_decode_smart(const void *page512, struct slc_health *h)
 {
 	struct nvme_smart_log copy;
 	memcpy(&copy, page512, sizeof(copy));
@@ -477,7 +477,7 @@ static int nvme_health(struct slc_probe *p, struct slc_health *h, char *err, siz
 	int rc = nv_get_log(p->fd, NVME_LOG_LID_SMART, NVME_NSID_ALL, true, page, sizeof(page));
 	if (rc != 0)
 		return cmd_error(err, errlen, "Get Log Page SMART / Health Information (02h)", rc);
-	slc_nvme_decode_smart(page, h);
+	slc__nvme_decode_smart(page, h);
 	h->warn_temp_c = kelvin_c(pv->wctemp);
 	h->crit_temp_c = kelvin_c(pv->cctemp);
 	return 0;
@@ -718,7 +718,7 @@ static void pcie_link(int fd, char *out, size_t outlen)
 	}
 }
 
-int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen)
+int slc__nvme_attach(struct slc_probe *p, char *err, size_t errlen)
 {
 	int rc = nvme_lib_load(err, errlen);
 	if (rc)
@@ -743,7 +743,7 @@ int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	*id = p->id;
-	slc_nvme_decode_id_ctrl(page, id);
+	slc__nvme_decode_id_ctrl(page, id);
 	const struct nvme_id_ctrl *ctrl = (const void *)page;
 	pv->wctemp = le16toh(ctrl->wctemp);
 	pv->cctemp = le16toh(ctrl->cctemp);
@@ -766,7 +766,7 @@ int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen)
 			snprintf(what, sizeof(what), "Identify Namespace %" PRIu32, nsid);
 			return cmd_error(err, errlen, what, rc);
 		}
-		slc_nvme_decode_id_ns(page, id);
+		slc__nvme_decode_id_ns(page, id);
 		const struct nvme_id_ns *ns = (const void *)page;
 		for (unsigned i = 0; i < id->n_lba_formats; i++) {
 			if (id->lba_formats[i].in_use && id->lba_formats[i].data_bytes) {

@@ -251,7 +251,7 @@ static int attach_emu(struct slc_probe *p, const struct subject *s, char *err, s
 	char e[256] = "";
 
 	(void)s; (void)err; (void)errlen;
-	if (slc_emu_attach(p, e, sizeof(e)) == 0)
+	if (slc__emu_attach(p, e, sizeof(e)) == 0)
 		p->id.source = SLC_PROBE_EMULATED;
 	return 0;
 }
@@ -267,7 +267,7 @@ static int match_nvme(const struct slc_probe *p, const struct subject *s)
 static int attach_nvme(struct slc_probe *p, const struct subject *s, char *err, size_t errlen)
 {
 	char e[256] = "";
-	int rc = slc_nvme_attach(p, e, sizeof(e));
+	int rc = slc__nvme_attach(p, e, sizeof(e));
 
 	if (rc == 0)
 		p->id.source = SLC_PROBE_NVME;
@@ -292,7 +292,7 @@ static int attach_ata(struct slc_probe *p, const struct subject *s, char *err, s
 	(void)s; (void)err; (void)errlen;
 	snprintf(iface, sizeof(iface), "%s", p->id.interface);
 	p->id.interface[0] = '\0';         /* the ATA backend says sata or ata */
-	rc = slc_ata_attach(p, e, sizeof(e));
+	rc = slc__ata_attach(p, e, sizeof(e));
 	if (rc == 0) {
 		p->id.source = SLC_PROBE_ATA;
 	} else {
@@ -329,7 +329,7 @@ static const struct probe_backend {
 	{ "sysfs", match_any, attach_sysfs },
 };
 
-struct slc_probe *slc_probe_alloc(const char *path)
+struct slc_probe *slc__probe_alloc(const char *path)
 {
 	struct slc_probe *p = calloc(1, sizeof(*p));
 
@@ -355,7 +355,7 @@ int slc_probe_open(struct slc_probe **out, const char *path, char *err, size_t e
 		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (!S_ISBLK(s.st.st_mode) && !S_ISCHR(s.st.st_mode) && !S_ISREG(s.st.st_mode))
 		return slc_errf(err, errlen, -EINVAL, "%s: not a block device, NVMe controller or regular file", path);
-	if (!(p = slc_probe_alloc(path)))
+	if (!(p = slc__probe_alloc(path)))
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	p->id.source = SLC_PROBE_SYSFS;
 	if (S_ISREG(s.st.st_mode)) {

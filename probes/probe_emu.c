@@ -73,7 +73,7 @@ static const struct slc_probe_ops emu_ops = {
 	.close = emu_close,
 };
 
-int slc_emu_attach(struct slc_probe *p, char *err, size_t errlen)
+int slc__emu_attach(struct slc_probe *p, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64], backing[PATH_MAX];
 	struct slc_emu_stats s;

@@ -41,31 +41,31 @@ struct slc_probe {
  * known) and sets p->ops.  Return: 0, -ENOTTY when @fd does not answer NVMe
  * admin commands, other -errno with a reason in @err.
  */
-int slc_nvme_attach(struct slc_probe *p, char *err, size_t errlen);
+int slc__nvme_attach(struct slc_probe *p, char *err, size_t errlen);
 
 /* Pure decoders of NVMe pages (little-endian, as the spec lays them out). */
-void slc_nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id);
-void slc_nvme_decode_id_ns(const void *page4096, struct slc_identity *id);
-void slc_nvme_decode_smart(const void *page512, struct slc_health *h);
+void slc__nvme_decode_id_ctrl(const void *page4096, struct slc_identity *id);
+void slc__nvme_decode_id_ns(const void *page4096, struct slc_identity *id);
+void slc__nvme_decode_smart(const void *page512, struct slc_health *h);
 /* "Invalid Field in Command (0x2)"-style text of an NVMe status, or errno's. */
-const char *slc_nvme_status_text(int status, char *buf, size_t len);
+const char *slc__nvme_status_text(int status, char *buf, size_t len);
 
 /*
  * The emulated drive (probe_emu.c): a loop device whose backing file is the
  * drive.img of a 'slcscope emulate' mount reports the model's counters from
  * the stats.json beside it.  Return: 0, or -ENOTSUP for any other device.
  */
-int slc_emu_attach(struct slc_probe *p, char *err, size_t errlen);
+int slc__emu_attach(struct slc_probe *p, char *err, size_t errlen);
 
 /*
  * ATA backend (libatasmart).  Opens p->disk_path through libatasmart.
  * Return: 0, -ENOTSUP when the device has no ATA SMART (SCSI, USB without
  * SAT, virtio), other -errno with a reason in @err.
  */
-int slc_ata_attach(struct slc_probe *p, char *err, size_t errlen);
+int slc__ata_attach(struct slc_probe *p, char *err, size_t errlen);
 
 /* A probe of @path with every identity field unknown, no backend, fd -1;
  * NULL when out of memory. */
-struct slc_probe *slc_probe_alloc(const char *path);
+struct slc_probe *slc__probe_alloc(const char *path);
 
 #endif

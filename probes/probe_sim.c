@@ -86,7 +86,7 @@ int slc_probe_open_sim(struct slc_probe **out, struct slc_sim *sim, const char *
 	*out = NULL;
 	if (!sim)
 		return slc_errf(err, errlen, -EINVAL, "no simulated drive");
-	if (!(p = slc_probe_alloc(spec ? spec : "sim:")))
+	if (!(p = slc__probe_alloc(spec ? spec : "sim:")))
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	sim_attach(p, sim);
 	*out = p;

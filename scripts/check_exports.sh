@@ -10,7 +10,10 @@
 #   2. an object file of a library defines a global symbol without the slc_
 #      prefix.  The version script would hide it from the .so, but the
 #      default static build hands every global of libslcscope_*.a to the
-#      program, where an unprefixed name can collide with the program's own.
+#      program, where an unprefixed name can collide with the program's own;
+#   3. a lib*.so exports an slc_ name that no public header
+#      (*/include/slcscope/*.h) declares: a helper shared between a
+#      library's own files must be slc__... (kept local by the script).
 #
 # Usage: scripts/check_exports.sh SOURCE_DIR SCRATCH_DIR [CMAKE_ARGS...]
 # SCRATCH_DIR is kept between runs, so a second run only rebuilds what changed.
@@ -39,6 +42,10 @@ fi
 mapfile -t libs < <(find "$scratch" -name 'lib*.so' -type f | sort)
 [ ${#libs[@]} -gt 0 ] || { echo "FAIL: no lib*.so under $scratch"; exit 1; }
 
+# every slc_ name a public header declares
+api=$(find "$src" -path "$src/build*" -prune -o -path '*/include/slcscope/*.h' -print0 |
+	xargs -0 grep -ohE '\bslc_[A-Za-z0-9][A-Za-z0-9_]*' | sort -u)
+
 bad=0 checked=0
 for so in "${libs[@]}"; do
 	name=$(basename "$so" .so)
@@ -51,6 +58,15 @@ for so in "${libs[@]}"; do
 	if [ -n "$exported" ]; then
 		echo "FAIL: $name.so exports names outside the API (slc_ names; neither internal slc__ ones nor unprefixed ones):"
 		echo "$exported" | sed 's/^/  /'
+		bad=1
+	fi
+
+	# 3. exported API names that no public header declares
+	undeclared=$(nm -D --defined-only "$so" | awk 'NF >= 3 { print $3 }' | sed 's/@.*//' |
+		grep -E '^slc_[A-Za-z0-9]' | sort -u | comm -23 - <(echo "$api"))
+	if [ -n "$undeclared" ]; then
+		echo "FAIL: $name.so exports names no public header declares (internal ones are slc__...):"
+		echo "$undeclared" | sed 's/^/  /'
 		bad=1
 	fi
 

@@ -233,7 +233,6 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 	char labels[16][64], title[512];
 	struct slc_bar_spec bs = { 0 };
 	const char *wl;
-	enum slc_workload wk;
 	size_t ref = SIZE_MAX, n = 0;
 
 	/* the bursts are the curves after the first one of their workload */
@@ -241,12 +240,11 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 		return snprintf(err, errlen, "%s has one write curve: no recovery to show "
 				"(the lab plan's bursts after idle and after TRIM)", x->in->source), -EINVAL;
 	wl = x->in->segments[x->seg[x->n - 1]].params.workload;
-	wk = slc_workload_from_name(wl);
 	for (size_t i = 0; i < x->n && n < 16; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_recovery r;
 		char d[32];
-		if (!wl || !s->params.workload || slc_workload_from_name(s->params.workload) != wk)
+		if (!slc_workload_same(s->params.workload, wl))
 			continue;
 		if (ref == SIZE_MAX)
 			ref = i;

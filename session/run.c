@@ -293,6 +293,8 @@ static int open_probe(struct slc_run *r, char *err, size_t errlen)
 	char perr[512] = "";
 	int rc;
 
+	if (r->o.purge && (slc_target_caps(t) & SLC_TARGET_CAP_NO_IO))
+		return slc_errf(err, errlen, -EINVAL, "--purge: %s has no drive to purge", slc_target_spec(t));
 	if (!r->o.probe || (slc_target_caps(t) & SLC_TARGET_CAP_NO_IO))
 		return 0;
 	rc = slc_probe_open_target(&r->probe, t, perr, sizeof(perr));

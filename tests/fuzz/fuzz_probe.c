@@ -32,9 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		slc_identity_init(&id);
 		slc_health_init(&h);
 		switch (data[0] % 4) {
-		case 1: slc_nvme_decode_id_ctrl(page, &id); break;
-		case 2: slc_nvme_decode_id_ns(page, &id); break;
-		default: slc_nvme_decode_smart(page, &h); break;
+		case 1: slc__nvme_decode_id_ctrl(page, &id); break;
+		case 2: slc__nvme_decode_id_ns(page, &id); break;
+		default: slc__nvme_decode_smart(page, &h); break;
 		}
 		volatile size_t sink = strlen(id.model) + strlen(id.serial) + strlen(id.firmware) + id.n_lba_formats;
 		for (unsigned i = 0; i < id.n_lba_formats && i < SLC_PROBE_MAX_LBAF; i++)

@@ -39,7 +39,7 @@ static struct slc_probe *attach(const char *path, int *rc, char *err, size_t err
 		*rc = -errno;
 		return p;
 	}
-	*rc = slc_nvme_attach(p, err, errlen);
+	*rc = slc__nvme_attach(p, err, errlen);
 	return p;
 }
 

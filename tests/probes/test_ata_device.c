@@ -67,13 +67,13 @@ int main(void)
 	name = basename(tmp);
 	snprintf(p->id.kernel_name, sizeof(p->id.kernel_name), "%s", name);
 
-	rc = slc_ata_attach(p, err, sizeof(err));
+	rc = slc__ata_attach(p, err, sizeof(err));
 	if (rc == -EACCES || rc == -EPERM) {
 		printf("SKIP: %s\n", err);
 		return 77;
 	}
 	if (rc != 0) {
-		fprintf(stderr, "FAIL: slc_ata_attach(%s): %d: %s\n", dev, rc, err);
+		fprintf(stderr, "FAIL: slc__ata_attach(%s): %d: %s\n", dev, rc, err);
 		return 1;
 	}
 	printf("%s: model \"%s\" serial \"%s\" firmware \"%s\" link \"%s\"\n", dev, p->id.model, p->id.serial,

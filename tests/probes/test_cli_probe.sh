@@ -98,6 +98,9 @@ p = [s for s in d["device_snapshots"] if s["kind"] == "purge"]
 assert len(p) == 1 and p[0]["data"]["method"] == "trim", p' && ok "--purge recorded (trim)" || bad "--purge not recorded"
 "$bin" run sim:tiny-tlc --purge --no-probe -o "$tmp/q.h5" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && ok "--purge with --no-probe refused" || bad "--purge --no-probe: rc $rc"
+# a null: target has no drive to purge: a refusal, not a crash
+"$bin" run null:1G --plan seq --purge -o "$tmp/n.h5" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'no drive to purge' "$tmp/err" && ok "--purge on null: refused" || bad "--purge on null: rc $rc: $(cat "$tmp/err")"
 
 # a loop device: sysfs facts, "no SMART", and a run that says so
 if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then

@@ -140,7 +140,7 @@ static struct slc_probe *attached(const void *ctrl)
 	struct slc_probe *p = fake_probe(1);
 	char err[256] = "";
 	expect_identify(ctrl, id_ns, (((const uint8_t *)ctrl)[525] & 1) ? 1 : -1);
-	int rc = slc_nvme_attach(p, err, sizeof(err));
+	int rc = slc__nvme_attach(p, err, sizeof(err));
 	if (rc)
 		fail_msg("attach: %d %s", rc, err);
 	assert_script_done();
@@ -160,7 +160,7 @@ static void test_missing_library(void **state)
 	struct slc_probe *p = fake_probe(1);
 	char err[256] = "";
 	setenv("SLCSCOPE_LIBNVME", "/nonexistent/libnvme.so.1", 1);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), -ELIBACC);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), -ELIBACC);
 	unsetenv("SLCSCOPE_LIBNVME");
 	one_line(err);
 	assert_non_null(strstr(err, "cannot load /nonexistent/libnvme.so.1"));
@@ -169,7 +169,7 @@ static void test_missing_library(void **state)
 	assert_int_equal(shim->answered(), 0);
 	/* the next attach loads the real library */
 	expect_identify(id_ctrl, id_ns, 1);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_script_done();
 	done(p);
 }
@@ -215,7 +215,7 @@ static void test_attach_keeps_sysfs(void **state)
 	p->id.capacity_bytes = 1000204886016ull;
 	p->id.logical_block_bytes = 4096;
 	expect_identify(id_ctrl, id_ns, 0);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_script_done();
 	assert_true(p->id.capacity_bytes == 1000204886016ull);
 	assert_int_equal(p->id.logical_block_bytes, 4096);
@@ -308,7 +308,7 @@ static void test_purge_method(void **state)
 	patch_caps(ctrl, 0x17, 0x04, 0x0);
 	struct slc_probe *p = fake_probe(-ENOTTY);
 	expect_identify(ctrl, NULL, 1);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_script_done();
 	assert_int_equal(p->id.nsid, 0);
 	assert_int_equal(p->id.n_lba_formats, 0);
@@ -366,7 +366,7 @@ static void test_purge_format(void **state)
 	ns4k[offsetof(struct nvme_id_ns, flbas)] = 1;
 	p = fake_probe(1);
 	expect_identify(id_ctrl, ns4k, 1);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_int_equal(p->id.logical_block_bytes, 4096);
 	assert_true(p->id.capacity_bytes == 1953525168ull * 4096);
 	expect_cmd(OPC_FORMAT, 1, 1u | 2u << 9, 0, NULL, 0, 0, 0);
@@ -380,7 +380,7 @@ static void test_purge_format(void **state)
 	ns4k[offsetof(struct nvme_id_ns, flbas)] = 5;
 	p = fake_probe(1);
 	expect_identify(ctrl, ns4k, 1);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_script_done();
 	assert_int_equal(p->ops->purge_method(p), SLC_PURGE_TRIM);
 	assert_int_equal(p->ops->purge(p, SLC_PURGE_FORMAT_CRYPTO, err, sizeof(err)), -EINVAL);
@@ -462,7 +462,7 @@ static void test_errors(void **state)
 	/* Identify Controller answered Invalid Command Opcode (with DNR) */
 	p = fake_probe(1);
 	expect_cmd(OPC_IDENTIFY, 0, NVME_IDENTIFY_CNS_CTRL, 4096, NULL, 0, 0x4001, 0);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), -EIO);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), -EIO);
 	assert_string_equal(err, "Identify Controller: Invalid Command Opcode (0x1)");
 	assert_null(p->ops);
 	assert_script_done();
@@ -471,7 +471,7 @@ static void test_errors(void **state)
 	/* the admin ioctl is not there: not NVMe */
 	p = fake_probe(1);
 	expect_cmd(OPC_IDENTIFY, 0, NVME_IDENTIFY_CNS_CTRL, 4096, NULL, 0, 0, ENOTTY);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), -ENOTTY);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), -ENOTTY);
 	one_line(err);
 	assert_non_null(strstr(err, "not an NVMe device"));
 	assert_script_done();
@@ -480,14 +480,14 @@ static void test_errors(void **state)
 	/* a plain file the shim does not answer for: the kernel's own ENOTTY */
 	p = fake_probe(1);
 	shim->reset(-1, 0);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), -ENOTTY);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), -ENOTTY);
 	assert_non_null(strstr(err, "not an NVMe device"));
 	done(p);
 
 	/* no permission for admin commands */
 	p = fake_probe(1);
 	expect_cmd(OPC_IDENTIFY, 0, NVME_IDENTIFY_CNS_CTRL, 4096, NULL, 0, 0, EACCES);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), -EACCES);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), -EACCES);
 	assert_non_null(strstr(err, "Identify Controller: Permission denied"));
 	done(p);
 
@@ -495,7 +495,7 @@ static void test_errors(void **state)
 	p = fake_probe(1);
 	expect_cmd(OPC_IDENTIFY, 0, NVME_IDENTIFY_CNS_CTRL, 4096, id_ctrl, 4096, 0, 0);
 	expect_cmd(OPC_IDENTIFY, 1, NVME_IDENTIFY_CNS_NS, 4096, NULL, 0, 0x000b, 0);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), -EIO);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), -EIO);
 	assert_string_equal(err, "Identify Namespace 1: Invalid Namespace or Format (0xb)");
 	assert_null(p->ops);
 	assert_string_equal(p->id.model, "");          /* the identity is left as it was */
@@ -509,7 +509,7 @@ static void test_errors(void **state)
 	expect_cmd(OPC_IDENTIFY, 0, NVME_IDENTIFY_CNS_CTRL, 4096, id_ctrl, 4096, 0, 0);
 	expect_cmd(OPC_IDENTIFY, 1, NVME_IDENTIFY_CNS_NS, 4096, id_ns, 4096, 0, 0);
 	expect_cmd(OPC_GET_FEATURES, 0, NVME_FEAT_FID_VOLATILE_WC, 0, NULL, 0, 0x0002, 0);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_int_equal(p->id.volatile_write_cache, -1);
 	assert_script_done();
 
@@ -537,7 +537,7 @@ static void test_bad_replies(void **state)
 	p = fake_probe(1);
 	expect_cmd(OPC_IDENTIFY, 0, NVME_IDENTIFY_CNS_CTRL, 4096, id_ctrl, 40, 0, 0);
 	expect_cmd(OPC_IDENTIFY, 1, NVME_IDENTIFY_CNS_NS, 4096, id_ns, 20, 0, 0);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_script_done();
 	assert_string_equal(p->id.serial, "TLC1T2304000123");
 	assert_string_equal(p->id.model, "Generic TLC NVMe");   /* cut at byte 40 */
@@ -564,7 +564,7 @@ static void test_bad_replies(void **state)
 	expect_cmd(OPC_IDENTIFY, 1, NVME_IDENTIFY_CNS_NS, 4096, junk_ns, sizeof(junk_ns), 0, 0);
 	if (junk_ctrl[525] & 1)
 		expect_cmd(OPC_GET_FEATURES, 0, NVME_FEAT_FID_VOLATILE_WC, 0, NULL, 0, 0, 0);
-	assert_int_equal(slc_nvme_attach(p, err, sizeof(err)), 0);
+	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), 0);
 	assert_script_done();
 	for (const char *s = p->id.model; *s; s++)
 		assert_true(*s >= 0x20 && *s < 0x7f);

@@ -435,7 +435,7 @@ static void test_model_decides_unit(void **state)
 }
 
 /* In ata.c, not in a header: the link speed from a sysfs tree. */
-int slc_ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len);
+int slc__ata_link_from_sysfs(const char *root, const char *kname, char *buf, size_t len);
 
 /* testdata/probes/ata/sysfs: sda on ata3 (6.0 Gb/s), sdb behind USB, sdc on ata4 with the link down. */
 static void test_link_from_sysfs(void **state)
@@ -443,13 +443,13 @@ static void test_link_from_sysfs(void **state)
 	char link[64] = "";
 	const char *root = ATA_DIR "/sysfs";
 	(void)state;
-	assert_int_equal(slc_ata_link_from_sysfs(root, "sda", link, sizeof(link)), 0);
+	assert_int_equal(slc__ata_link_from_sysfs(root, "sda", link, sizeof(link)), 0);
 	assert_string_equal(link, "SATA 6.0 Gb/s");
-	assert_int_equal(slc_ata_link_from_sysfs(root, "sdb", link, sizeof(link)), -1);
-	assert_int_equal(slc_ata_link_from_sysfs(root, "sdc", link, sizeof(link)), -1);
-	assert_int_equal(slc_ata_link_from_sysfs(root, "sdz", link, sizeof(link)), -1);
-	assert_int_equal(slc_ata_link_from_sysfs(root, "../sda", link, sizeof(link)), -1);
-	assert_int_equal(slc_ata_link_from_sysfs(root, "", link, sizeof(link)), -1);
+	assert_int_equal(slc__ata_link_from_sysfs(root, "sdb", link, sizeof(link)), -1);
+	assert_int_equal(slc__ata_link_from_sysfs(root, "sdc", link, sizeof(link)), -1);
+	assert_int_equal(slc__ata_link_from_sysfs(root, "sdz", link, sizeof(link)), -1);
+	assert_int_equal(slc__ata_link_from_sysfs(root, "../sda", link, sizeof(link)), -1);
+	assert_int_equal(slc__ata_link_from_sysfs(root, "", link, sizeof(link)), -1);
 }
 
 /* Not ATA devices: no ATA SMART (-ENOTSUP) or the open error, each with a reason. */
@@ -463,18 +463,18 @@ static void test_attach_not_ata(void **state)
 
 	snprintf(p->disk_path, sizeof(p->disk_path), "/dev/null");
 	err[0] = 0;
-	assert_int_equal(slc_ata_attach(p, err, sizeof(err)), -ENOTSUP);
+	assert_int_equal(slc__ata_attach(p, err, sizeof(err)), -ENOTSUP);
 	assert_non_null(strstr(err, "/dev/null"));
 	assert_null(p->ops);
 
 	snprintf(p->disk_path, sizeof(p->disk_path), "%s/expected.txt", ATA_DIR);
 	err[0] = 0;
-	assert_int_equal(slc_ata_attach(p, err, sizeof(err)), -ENOTSUP);
+	assert_int_equal(slc__ata_attach(p, err, sizeof(err)), -ENOTSUP);
 	assert_non_null(strstr(err, "no ATA SMART"));
 
 	snprintf(p->disk_path, sizeof(p->disk_path), "%s/no-such-disk", ATA_DIR);
 	err[0] = 0;
-	assert_int_equal(slc_ata_attach(p, err, sizeof(err)), -ENOENT);
+	assert_int_equal(slc__ata_attach(p, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "no-such-disk"));
 	assert_null(p->ops);
 	assert_null(p->priv);

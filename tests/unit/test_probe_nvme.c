@@ -80,7 +80,7 @@ static void test_id_ctrl(void **state)
 	struct slc_identity id;
 	load("id-ctrl.bin", page, sizeof(page));
 	slc_identity_init(&id);
-	slc_nvme_decode_id_ctrl(page, &id);
+	slc__nvme_decode_id_ctrl(page, &id);
 	assert_string_equal(id.model, str("id_ctrl", "model"));
 	assert_string_equal(id.serial, str("id_ctrl", "serial"));
 	assert_string_equal(id.firmware, str("id_ctrl", "firmware"));
@@ -115,7 +115,7 @@ static void test_id_ctrl_variants(void **state)
 	page[24 + 7] = '\0';
 	page[4] = '\t';
 	slc_identity_init(&id);
-	slc_nvme_decode_id_ctrl(page, &id);
+	slc__nvme_decode_id_ctrl(page, &id);
 	assert_string_equal(id.nvme_version, "2.0.1");
 	assert_int_equal(id.volatile_write_cache, 0);
 	assert_int_equal(id.format_nvm, 0);
@@ -134,7 +134,7 @@ static void test_id_ns(void **state)
 	struct slc_identity id;
 	load("id-ns.bin", page, sizeof(page));
 	slc_identity_init(&id);
-	slc_nvme_decode_id_ns(page, &id);
+	slc__nvme_decode_id_ns(page, &id);
 	assert_int_equal(id.n_lba_formats, num("id_ns", "n_lba_formats"));
 	json_t *fmts = json_object_get(json_object_get(expected, "id_ns"), "lba_formats");
 	assert_int_equal(json_array_size(fmts), id.n_lba_formats);
@@ -165,7 +165,7 @@ static void test_id_ns_formats(void **state)
 	page[128 + 4 * 18 + 2] = 40;       /* LBAF18 LBADS out of range */
 	slc_identity_init(&id);
 	id.capacity_bytes = 123;           /* sysfs's value stays */
-	slc_nvme_decode_id_ns(page, &id);
+	slc__nvme_decode_id_ns(page, &id);
 	assert_int_equal(id.n_lba_formats, 20);
 	assert_int_equal(id.lba_formats[17].in_use, 1);
 	assert_int_equal(id.lba_formats[1].in_use, 0);
@@ -177,7 +177,7 @@ static void test_id_ns_formats(void **state)
 	/* NLBAF 255 (garbage) is bounded */
 	page[25] = 255;
 	slc_identity_init(&id);
-	slc_nvme_decode_id_ns(page, &id);
+	slc__nvme_decode_id_ns(page, &id);
 	assert_int_equal(id.n_lba_formats, SLC_PROBE_MAX_LBAF);
 }
 
@@ -188,7 +188,7 @@ static void test_smart(void **state)
 	struct slc_health h;
 	load("smart.bin", page, sizeof(page));
 	slc_health_init(&h);
-	slc_nvme_decode_smart(page, &h);
+	slc__nvme_decode_smart(page, &h);
 	assert_int_equal(h.has_smart, 1);
 	assert_true(h.critical_warning == num("smart", "critical_warning"));
 	assert_true(h.temp_c == (double)num("smart", "temp_c"));
@@ -231,7 +231,7 @@ static void test_smart_limits(void **state)
 		page[48 + i] = (uint8_t)(du >> (8 * i));
 	page[128 + 8] = 1;                 /* Power On Hours bit 64 */
 	slc_health_init(&h);
-	slc_nvme_decode_smart(page, &h);
+	slc__nvme_decode_smart(page, &h);
 	assert_true(isnan(h.temp_c));
 	assert_true(h.host_write_bytes == SLC_PROBE_UNKNOWN);
 	assert_true(h.power_on_hours == SLC_PROBE_UNKNOWN);
@@ -269,14 +269,14 @@ static void test_unaligned(void **state)
 	struct slc_health h;
 	load("id-ctrl.bin", buf + 1, 4096);
 	slc_identity_init(&id);
-	slc_nvme_decode_id_ctrl(buf + 1, &id);
+	slc__nvme_decode_id_ctrl(buf + 1, &id);
 	assert_int_equal(id.pci_vendor, num("id_ctrl", "pci_vendor"));
 	load("id-ns.bin", buf + 1, 4096);
-	slc_nvme_decode_id_ns(buf + 1, &id);
+	slc__nvme_decode_id_ns(buf + 1, &id);
 	assert_true(id.capacity_bytes == num("id_ns", "capacity_bytes"));
 	load("smart.bin", buf + 1, 512);
 	slc_health_init(&h);
-	slc_nvme_decode_smart(buf + 1, &h);
+	slc__nvme_decode_smart(buf + 1, &h);
 	assert_true(h.host_write_bytes == num("smart", "host_write_bytes"));
 	assert_true(h.thm_time_s[1] == 56);
 }
@@ -285,18 +285,18 @@ static void test_status_text(void **state)
 {
 	(void)state;
 	char b[128];
-	assert_string_equal(slc_nvme_status_text(0x2, b, sizeof(b)), "Invalid Field in Command (0x2)");
-	assert_string_equal(slc_nvme_status_text(0x4001, b, sizeof(b)), "Invalid Command Opcode (0x1)"); /* DNR */
-	assert_string_equal(slc_nvme_status_text(0x109, b, sizeof(b)), "Invalid Log Page (0x109)");
-	assert_string_equal(slc_nvme_status_text(0x10a, b, sizeof(b)), "Invalid Format (0x10a)");
-	assert_string_equal(slc_nvme_status_text(0x1d, b, sizeof(b)), "Sanitize In Progress (0x1d)");
-	assert_string_equal(slc_nvme_status_text(0x281, b, sizeof(b)), "Unrecovered Read Error (0x281)");
-	assert_string_equal(slc_nvme_status_text(0x3f7, b, sizeof(b)),
+	assert_string_equal(slc__nvme_status_text(0x2, b, sizeof(b)), "Invalid Field in Command (0x2)");
+	assert_string_equal(slc__nvme_status_text(0x4001, b, sizeof(b)), "Invalid Command Opcode (0x1)"); /* DNR */
+	assert_string_equal(slc__nvme_status_text(0x109, b, sizeof(b)), "Invalid Log Page (0x109)");
+	assert_string_equal(slc__nvme_status_text(0x10a, b, sizeof(b)), "Invalid Format (0x10a)");
+	assert_string_equal(slc__nvme_status_text(0x1d, b, sizeof(b)), "Sanitize In Progress (0x1d)");
+	assert_string_equal(slc__nvme_status_text(0x281, b, sizeof(b)), "Unrecovered Read Error (0x281)");
+	assert_string_equal(slc__nvme_status_text(0x3f7, b, sizeof(b)),
 			    "NVMe status 0x3f7 (status code type 3, status code 0xf7)");
-	assert_string_equal(slc_nvme_status_text(-ENOTTY, b, sizeof(b)), strerror(ENOTTY));
+	assert_string_equal(slc__nvme_status_text(-ENOTTY, b, sizeof(b)), strerror(ENOTTY));
 	/* a short buffer is cut, still terminated */
 	char tiny[8];
-	slc_nvme_status_text(0x2, tiny, sizeof(tiny));
+	slc__nvme_status_text(0x2, tiny, sizeof(tiny));
 	assert_int_equal(strlen(tiny), 7);
 }
 

@@ -48,10 +48,13 @@ static void test_legacy_step_names(void **state)
 		{ "burst_at_75%", SLC_ROLE_LEVEL_BURST, 75 }, { "burst_after_trim", SLC_ROLE_LEVEL_BURST, 0 },
 		{ "hir_wait_25s", SLC_ROLE_HIR_ROUNDS, 25 }, { "saturate_after_50s", SLC_ROLE_SATURATE, 50 },
 		{ "import", SLC_ROLE_IMPORTED, 0 },
-		/* near misses stay unknown */
-		{ "idle_burst_s", SLC_ROLE_UNKNOWN, 0 }, { "burst_at_25", SLC_ROLE_UNKNOWN, 0 },
-		{ "burst_at_25%x", SLC_ROLE_UNKNOWN, 0 }, { "rand_curve2", SLC_ROLE_UNKNOWN, 0 },
-		{ "", SLC_ROLE_UNKNOWN, 0 }, { "hir_wait_99999999999s", SLC_ROLE_UNKNOWN, 0 },
+		/* names no plan gives: read by prefix, as older analyses did */
+		{ "idle_burst_s", SLC_ROLE_IDLE_BURST, 0 }, { "burst_at_25", SLC_ROLE_LEVEL_BURST, 25 },
+		{ "burst_at_50pct", SLC_ROLE_LEVEL_BURST, 50 }, { "hir_wait_2.5s", SLC_ROLE_HIR_ROUNDS, 2 },
+		{ "hir_wait_15sec", SLC_ROLE_HIR_ROUNDS, 15 }, { "idle_burst5s", SLC_ROLE_IDLE_BURST, 5 },
+		{ "burst_post_trim", SLC_ROLE_TRIM_BURST, 0 }, { "hir_wait_99999999999s", SLC_ROLE_HIR_ROUNDS, 0 },
+		/* and the rest stays unknown */
+		{ "rand_curve2", SLC_ROLE_UNKNOWN, 0 }, { "", SLC_ROLE_UNKNOWN, 0 }, { "fill_to_x", SLC_ROLE_UNKNOWN, 0 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -64,6 +67,11 @@ static void test_legacy_step_names(void **state)
 	assert_true(slc_role_after_trim(SLC_ROLE_LEVEL_BURST, 0));
 	assert_false(slc_role_after_trim(SLC_ROLE_LEVEL_BURST, 25));
 	assert_false(slc_role_after_trim(SLC_ROLE_IDLE_BURST, 0));
+	assert_true(slc_workload_same("rand_write", "rand_write"));
+	assert_false(slc_workload_same("rand_write", "seq_write"));
+	assert_true(slc_workload_same("rand_rw", "rand_rw"));
+	assert_false(slc_workload_same("rand_rw", "seq_write_verify"));
+	assert_false(slc_workload_same(NULL, "rand_write"));
 }
 
 /* A plan step's explicit role is what its name gives back. */

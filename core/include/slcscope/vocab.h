@@ -60,7 +60,9 @@ enum slc_role slc_role_from_name(const char *name);
  * ("seq_fill", "burst_at_25%", "hir_wait_5s", ...), with its argument in
  * *@arg (may be NULL).  Traces written before roles were stored are read
  * through this, and the plans name their steps so that it holds for them
- * too.  Unknown names give SLC_ROLE_UNKNOWN.
+ * too.  Other names are read by prefix, as the analysis read them before
+ * roles were stored ("burst_at_N", "hir_wait_N", "idle_burst...", a name
+ * with "trim" in it a burst after a TRIM); the rest give SLC_ROLE_UNKNOWN.
  */
 enum slc_role slc_role_of_step(const char *step, uint32_t *arg);
 
@@ -88,6 +90,9 @@ const char *slc_workload_name(enum slc_workload w);
 
 /** slc_workload_from_name() - the workload called @name; SLC_WL_UNKNOWN if none (or NULL). */
 enum slc_workload slc_workload_from_name(const char *name);
+
+/** slc_workload_same() - @a and @b name the same workload (two unknown ones only when spelt alike). */
+int slc_workload_same(const char *a, const char *b);
 
 /*
  * Events a trace segment can hold: the simulated drive's ground truth (the
