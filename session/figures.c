@@ -445,6 +445,45 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 	return rc;
 }
 
+int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(name, "x")) {
+		if (strcmp(v, "bytes") && strcmp(v, "time") && strcmp(v, "fraction"))
+			return slc_errf(err, errlen, -EINVAL, "--x: '%s' is not bytes, time or fraction", v);
+		o->x_time = v[0] == 't';
+		o->x_fraction = v[0] == 'f';
+	} else if (!strcmp(name, "y")) {
+		if (!strcmp(v, "log") || !strcmp(v, "linear")) o->log_y = v[1] == 'o';
+		else if (!strcmp(v, "bps") || !strcmp(v, "iops")) o->y_iops = v[0] == 'i';
+		else return slc_errf(err, errlen, -EINVAL, "--y: '%s' is not bps, iops, log or linear", v);
+	} else if (!strcmp(name, "segment")) {
+		if ((o->role = slc_role_from_name(v)) == SLC_ROLE_UNKNOWN)
+			return slc_errf(err, errlen, -EINVAL, "--segment: '%s' is not a segment number or a role "
+					"(fill, curve, idle_burst, trim_burst, ...)", v);
+	} else if (!strcmp(name, "label")) {
+		if (o->n_labels >= 8)
+			return slc_errf(err, errlen, -EINVAL, "--label: at most 8, one per input");
+		o->labels[o->n_labels++] = v;
+	} else if (!strcmp(name, "title")) {
+		o->title = v;
+	} else if (!strcmp(name, "width") || !strcmp(name, "height")) {
+		n = strtol(v, &end, 10);
+		if (*end || !*v || n < 200 || n > 20000)
+			return slc_errf(err, errlen, -EINVAL, "--%s: '%s' is not a size from 200 to 20000", name, v);
+		*(name[0] == 'w' ? &o->width : &o->height) = (int)n;
+	} else if (!strcmp(name, "binary")) {
+		o->binary = 1;
+	} else if (!strcmp(name, "layout-json")) {
+		o->layout_json = v;
+	} else {
+		return slc_errf(err, errlen, -EINVAL, "unknown option '--%s'", name);
+	}
+	return 0;
+}
+
 int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct slc_session *xs, size_t n,
 		    const struct slc_figure_opts *o, char *err, size_t errlen)
 {

@@ -105,7 +105,7 @@ int slc_figure_latency_cdf(const char *path, const struct slc_session *x, long k
 			continue;
 		qsort(pk[j].y, pk[j].n, sizeof(double), cmp_double);
 		for (size_t i = 0; i < pk[j].n; i++)
-			pk[j].x[i] = 100.0 * (double)(i + 1) / (double)pk[j].n;
+			pk[j].x[i] = 100.0 * ((double)i + 0.5) / (double)pk[j].n;
 		snprintf(pk[j].label, sizeof(pk[j].label), "%s (%zu intervals)", fig_phase_words(first[j]), pk[j].n);
 		sr[used++] = (struct slc_plot_series){ .label = pk[j].label, .x = pk[j].x, .y = pk[j].y, .n = pk[j].n,
 						       .line_only = 1, .colour = fig_phase_style(first[j]) + 1 };

@@ -222,12 +222,22 @@ struct slc_figure_opts {
 	int binary;                   /* GiB / MiB/s instead of GB / MB/s */
 	int width, height;            /* pixels; 0: the plot library's default */
 	const char *title;            /* instead of the drive's name; NULL: the drive's */
-	const char *const *labels;    /* one per input, for legends; NULL entries: the drive's name */
+	const char *labels[8];        /* one per input, for legends; NULL entries: the drive's name */
 	size_t n_labels;
 	enum slc_role role;           /* the curve to draw: the first of this role; 0: the random
 				       * curve after TRIM, else the first write curve */
 	const char *layout_json;      /* write where the drawing put things (struct slc_plot_layout) here */
 };
+
+/**
+ * slc_figure_opts_set() - set option @name of @o from @value as the command
+ * line spells it: "x" (bytes, time, fraction), "y" (bps, iops, log,
+ * linear), "segment" (a role: fill, curve, idle_burst, ...), "label" (the
+ * next input's), "title", "width", "height" (200-20000), "binary",
+ * "layout-json" (a path).  @value is borrowed.
+ * Return: 0, or -EINVAL with the reason in @err.
+ */
+int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char *value, char *err, size_t errlen);
 
 /**
  * slc_figure_draw() - figure @kind of the @n inputs @xs into @path
@@ -274,11 +284,11 @@ int slc_report_write(const char *dir, const struct slc_session *x, int binary, F
  * slc_report_compare_write() - a comparison report of the @n inputs @xs
  * (2-8) in @dir: the comparison, small multiples and phase-figure bars as
  * SVG and PNG, a table of every drive's figures (comparison.csv),
- * summary.md and index.html.  @labels as in struct slc_figure_opts.
+ * summary.md and index.html; @o's labels, title, role and units apply.
  * Return: 0 or -errno with a one-line reason in @err.
  */
-int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n, const char *const *labels,
-			     size_t n_labels, int binary, FILE *log, char *err, size_t errlen);
+int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
+			     const struct slc_figure_opts *o, FILE *log, char *err, size_t errlen);
 
 /* ---- a run ------------------------------------------------------------ */
 
