@@ -265,7 +265,7 @@ static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct 
 	}
 	if (sr->line_only) {
 		plot_set_colour(cr, c, 1);
-		draw_line(cr, s, f, fs, k, sr->y, fs * 0.09, e);
+		draw_line(cr, s, f, fs, k, sr->y, fs * (sr->marker ? 0.16 : 0.12), e);
 		return 0;
 	}
 	if (!sr->no_dots && (rc = draw_dots(cr, s, f, fs, k, e)))
@@ -316,9 +316,20 @@ double plot_y_range(struct frame *f, const struct slc_plot_spec *s)
 	if (s->y_min > 0) ymin_pos = s->y_min;
 	f->log_y = s->log_y;
 	if (f->log_y) {
-		f->ymin = floor(log10(isfinite(ymin_pos) ? ymin_pos : 1) + 1e-9);
-		f->ymax = ceil(log10(ymax) - 1e-9);
+		/* bounds at 1, 2 or 5 x 10^k around the data when it spans two decades or less, so a
+		 * flat curve is not pressed into a sliver; whole decades beyond that */
+		double lo = log10(isfinite(ymin_pos) ? ymin_pos : 1), hi = log10(ymax);
+		f->ymin = floor(lo + 1e-9);
+		f->ymax = ceil(hi - 1e-9);
 		if (f->ymax <= f->ymin) f->ymax = f->ymin + 1;
+		if (hi - lo <= 2) {
+			static const double m[3] = { 5, 2, 1 };
+			for (int i = 0; i < 3; i++)
+				if (log10(m[i]) + floor(lo + 1e-9) <= lo + 1e-9) { f->ymin = floor(lo + 1e-9) + log10(m[i]); break; }
+			for (int i = 2; i >= 0; i--)
+				if (log10(m[i]) + floor(hi - 1e-9) >= hi - 1e-9) { f->ymax = floor(hi - 1e-9) + log10(m[i]); break; }
+			if (f->ymax - f->ymin < log10(2)) f->ymax = f->ymin + log10(2);
+		}
 		return 1;
 	}
 	f->ymin = s->y_min > 0 ? s->y_min : 0;
@@ -355,12 +366,12 @@ static size_t y_ticks(const struct frame *f, double step, double *v, size_t max)
 			v[n++] = t;
 		return n;
 	}
-	for (double d = f->ymin; d <= f->ymax + 1e-9 && n < max; d++) {
-		v[n++] = pow(10, d);
+	for (double d = floor(f->ymin + 1e-9); d <= f->ymax + 1e-9 && n < max; d++) {
 		/* a short range gets 2 and 5 between the decades */
-		if (f->ymax - f->ymin <= 2 && d < f->ymax - 1e-9 && n + 2 <= max) {
-			v[n++] = 2 * pow(10, d);
-			v[n++] = 5 * pow(10, d);
+		for (int k = 0; k < 3 && n < max; k++) {
+			double t = (k == 0 ? 1 : k == 1 ? 2 : 5) * pow(10, d);
+			if ((k == 0 || f->ymax - f->ymin <= 2) && log10(t) >= f->ymin - 1e-9 && log10(t) <= f->ymax + 1e-9)
+				v[n++] = t;
 		}
 	}
 	return n;
@@ -484,6 +495,13 @@ int plot_panel(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f
 	return rc;
 }
 
+/* The largest size up to @size at which @s (bold or not) fits in @w. */
+static double fitting(cairo_t *cr, const char *s, double size, int bold, double w)
+{
+	double tw = s ? plot_text_width(cr, s, size, bold) : 0;
+	return tw > w && tw > 0 ? size * w / tw : size;
+}
+
 /* ---- the legend ----------------------------------------------------------- */
 
 size_t plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e, size_t max)
@@ -551,7 +569,9 @@ void plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, doubl
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		double w = fs * 2.0 + plot_text_width(cr, e[i].text, fs * 0.8, 0);
+		/* in a column, a long entry gets smaller type rather than running off the canvas */
+		double size = column && draw ? fitting(cr, e[i].text, fs * 0.8, 0, avail_w - fs * 2.0) : fs * 0.8;
+		double w = fs * 2.0 + plot_text_width(cr, e[i].text, size, 0);
 		if (!column && cx > x && cx + w > x + avail_w) {
 			cx = x;
 			cy += lh;
@@ -559,7 +579,7 @@ void plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, doubl
 		if (draw) {
 			legend_key(cr, &e[i], cx, cy, fs);
 			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-			plot_text(cr, cx + fs * 1.8, cy, e[i].text, fs * 0.8, 0, 0.5, 0, NULL);
+			plot_text(cr, cx + fs * 1.8, cy, e[i].text, size, 0, 0.5, 0, NULL);
 		}
 		if (cx + w - x > wmax) wmax = cx + w - x;
 		if (column) cy += lh;
@@ -733,11 +753,13 @@ static void axis_titles(cairo_t *cr, const struct slc_plot_spec *s, const struct
 void plot_titles(cairo_t *cr, const char *title, const char *subtitle, double x, double fs,
 		 struct slc_plot_layout *lay)
 {
+	double w = lay->width - x - fs * 0.8;
+
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	plot_text(cr, x, fs * 1.6, title, fs * 1.25, 0, 0.5, 1, &lay->title);
+	plot_text(cr, x, fs * 1.6, title, fitting(cr, title, fs * 1.25, 1, w), 0, 0.5, 1, &lay->title);
 	if (subtitle) {
 		cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
-		plot_text(cr, x, fs * 3.0, subtitle, fs * 0.9, 0, 0.5, 0, &lay->subtitle);
+		plot_text(cr, x, fs * 3.0, subtitle, fitting(cr, subtitle, fs * 0.9, 0, w), 0, 0.5, 0, &lay->subtitle);
 	}
 }
 

@@ -109,11 +109,19 @@ int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n,
 		return slc_errf(err, errlen, -EINVAL, "a comparison takes 2 to 8 inputs (%zu given)", n);
 	if (!(d = load_curves(xs, n, o, &sp, err, errlen)))
 		return -EINVAL;
+	/* the lines are the moving averages, so the axes fit them rather than every outlying sample */
 	for (size_t i = 0; i < n; i++) {
 		const struct slc_input_segment *s = &xs[i].in->segments[xs[i].seg[d[i].k]];
+		double *avg = malloc((s->n_samples ? s->n_samples : 1) * sizeof(*avg));
+		if (!avg) {
+			free_curves(d, n);
+			return slc_errf(err, errlen, -ENOMEM, "out of memory");
+		}
+		slc_moving_average(avg, d[i].x, d[i].y, s->n_samples, fig_ma_window(ma, sizeof(ma), d[i].x, s, o));
+		free(d[i].y);
+		d[i].y = avg;
 		sr[i] = (struct slc_plot_series){ .label = d[i].label, .x = d[i].x, .y = d[i].y, .n = s->n_samples,
-						  .no_dots = 1, .colour = (int)i + 1, .marker = (int)i + 1,
-						  .ma_window_x = fig_ma_window(ma, sizeof(ma), d[i].x, s, o) };
+						  .line_only = 1, .colour = (int)i + 1, .marker = (int)i + 1 };
 	}
 	snprintf(title, sizeof(title), "%s", o->title ? o->title : "Write curves compared");
 	compare_subtitle(sub, sizeof(sub), xs, d, n, "lines: centred 30 s moving averages");

@@ -65,7 +65,10 @@ char *slc_session_drive_name(char *buf, size_t len, const struct slc_session *x)
 
 	if (iface && !strcmp(iface, "sim") && model) {
 		/* a simulated preset: its description up to the first comma names the drive */
-		int n = (int)strcspn(model, ",(");
+		int n = (int)strcspn(model, ",(:;");
+		const char *cut = strstr(model, " for "), *that = strstr(model, " that ");
+		if (that && (!cut || that < cut)) cut = that;
+		if (cut && cut - model < n) n = (int)(cut - model);
 		while (n > 0 && model[n - 1] == ' ') n--;
 		snprintf(buf, len, "Simulated %.*s%s%s%s", n, model, serial && !strncmp(serial, "SIM-", 4) ? " (" : "",
 			 serial && !strncmp(serial, "SIM-", 4) ? serial + 4 : "", serial && !strncmp(serial, "SIM-", 4) ? ")" : "");
