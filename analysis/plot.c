@@ -1,53 +1,35 @@
 // SPDX-License-Identifier: MIT
 /*
- * Write-curve graphs with cairo.
+ * Write-curve graphs with cairo, drawn as the review articles draw them:
+ * every sample a dot, a centred moving average over the x axis the curve
+ * is drawn against, the phases as shaded bands named above the plot and in
+ * a legend outside the data, a zoomed second panel for a cache too short to
+ * see on the whole axis.
  *
- * One drawing function renders to any cairo surface, so PNG, SVG and PDF
- * come out identical.  Sizes are in points relative to the canvas so that
- * a 1200 x 700 graph reads well on a web page and in print.  The palette is
- * Okabe and Ito's (colour-blind safe); text uses DejaVu Sans (Debian's
- * fonts-dejavu-core, which the set-up script installs).
+ * Sizes are relative to the canvas height so that a 1200 x 700 graph reads
+ * well on a web page and in print.  The palette is Okabe and Ito's
+ * (colour-blind safe); text uses DejaVu Sans (Debian's fonts-dejavu-core).
  */
-#include <cairo.h>
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "slcscope/plot.h"
+#include "plot_priv.h"
+#include "plot_draw.h"
 
-#define FONT "DejaVu Sans"
-
-/* Okabe-Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue */
-static const double palette[6][3] = {
-	{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 },
-	{ 0.902, 0.624, 0.000 }, { 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 },
-};
-
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+void slc_moving_average(double *out, const double *x, const double *y, size_t n, double window)
 {
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
-void slc_moving_average(double *out, const double *t_s, const double *y, size_t n, double window_s)
-{
-	double sum = 0;
-	size_t lo = 0, cnt = 0;
+	double half = window / 2, sum = 0;
+	size_t lo = 0, hi = 0, cnt = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (isfinite(y[i])) { sum += y[i]; cnt++; }
-		while (lo < i && t_s[i] - t_s[lo] >= window_s) {
+		while (hi < n && x[hi] <= x[i] + half) {
+			if (isfinite(y[hi])) { sum += y[hi]; cnt++; }
+			hi++;
+		}
+		while (lo < i && x[lo] < x[i] - half) {
 			if (isfinite(y[lo])) { sum -= y[lo]; cnt--; }
 			lo++;
 		}
@@ -55,74 +37,258 @@ void slc_moving_average(double *out, const double *t_s, const double *y, size_t 
 	}
 }
 
-/* A "nice" tick step (1, 2, 2.5 or 5 x 10^k) for about @want ticks over @range. */
-static double nice_step(double range, int want)
+static int cmp_double(const void *a, const void *b)
 {
-	double raw = range / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
-
-	if (f <= 1) return mag;
-	if (f <= 2) return 2 * mag;
-	if (f <= 2.5) return 2.5 * mag;
-	if (f <= 5) return 5 * mag;
-	return 10 * mag;
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
 }
 
-static void tick_label(char *buf, size_t len, double v, double step)
+double slc_plot_window_x(const double *x, const double *t_s, size_t n, double seconds)
 {
-	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-	if (decimals > 6) decimals = 6;
-	snprintf(buf, len, "%.*f", decimals, v);
+	double *r, w;
+	size_t m = 0;
+
+	if (n < 2 || !(r = malloc(n * sizeof(*r))))
+		return NAN;
+	for (size_t i = 1; i < n; i++) {
+		double dt = t_s[i] - t_s[i - 1];
+		if (dt > 0 && isfinite(x[i] - x[i - 1]))
+			r[m++] = (x[i] - x[i - 1]) / dt;
+	}
+	qsort(r, m, sizeof(*r), cmp_double);
+	w = m ? r[m / 2] * seconds : NAN;
+	free(r);
+	return w;
 }
 
-/* Every text drawn is also logged, so that the SVG can carry it as <desc>:
- * cairo draws SVG text as glyph outlines, which no reader or search finds. */
-struct textlog {
-	char buf[16384];
-	size_t n;
+/* ---- lines with at most four points a pixel column ---------------------- */
+
+struct lpath {
+	cairo_t *cr;
+	int started, have;
+	long col;
+	double cx, first, lo, hi, last;
 };
-static const cairo_user_data_key_t textlog_key;
 
-static void log_text(cairo_t *cr, const char *s)
+static void lp_point(struct lpath *p, double x, double y)
 {
-	struct textlog *l = cairo_get_user_data(cr, &textlog_key);
-	size_t len = strlen(s);
+	if (!p->started) { cairo_move_to(p->cr, x, y); p->started = 1; }
+	else cairo_line_to(p->cr, x, y);
+}
 
-	if (!l || !*s || l->n + len + 2 >= sizeof(l->buf))
+static void lp_flush(struct lpath *p)
+{
+	if (!p->have)
 		return;
-	memcpy(l->buf + l->n, s, len);
-	l->n += len;
-	l->buf[l->n++] = '\n';
-	l->buf[l->n] = '\0';
+	lp_point(p, p->cx, p->first);
+	if (p->lo != p->first) lp_point(p, p->cx, p->lo);
+	if (p->hi != p->lo) lp_point(p, p->cx, p->hi);
+	if (p->last != p->hi) lp_point(p, p->cx, p->last);
+	p->have = 0;
 }
 
-static void text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold)
+static void lp_add(struct lpath *p, double x, double y)
 {
-	cairo_text_extents_t e;
+	long c = (long)floor(x);
 
-	log_text(cr, s);
-	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
-	cairo_text_extents(cr, s, &e);
-	cairo_move_to(cr, x - e.width * ax - e.x_bearing, y - e.height * ay - e.y_bearing);
-	cairo_show_text(cr, s);
+	if (p->have && c != p->col)
+		lp_flush(p);
+	if (!p->have) {
+		p->col = c;
+		p->cx = x;
+		p->first = p->lo = p->hi = p->last = y;
+		p->have = 1;
+		return;
+	}
+	if (y < p->lo) p->lo = y;
+	if (y > p->hi) p->hi = y;
+	p->last = y;
 }
 
-struct frame {
-	double x0, y0, w, h;          /* plot area */
-	double xmin, xmax, ymin, ymax;    /* log_y: ymin/ymax are decades */
-	int log_y;
+static void lp_break(struct lpath *p)
+{
+	lp_flush(p);
+	p->started = 0;
+}
+
+/* ---- series ------------------------------------------------------------- */
+
+/* The canvas y of the points drawn inside the frame, for the layout. */
+struct extent {
+	double *y;
+	size_t n, cap;
 };
 
-static double px(const struct frame *f, double x) { return f->x0 + (x - f->xmin) / (f->xmax - f->xmin) * f->w; }
-static double py(const struct frame *f, double y)
+static void ext_add(struct extent *e, const struct frame *f, double x, double y)
 {
-	if (f->log_y)
-		y = y > 0 ? log10(y) : NAN;
-	return f->y0 + f->h - (y - f->ymin) / (f->ymax - f->ymin) * f->h;
+	if (!e || x < f->x0 || x > f->x0 + f->w || y < f->y0 || y > f->y0 + f->h)
+		return;
+	if (e->n == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 1024;
+		double *ny = realloc(e->y, cap * sizeof(*ny));
+		if (!ny) return;
+		e->y = ny;
+		e->cap = cap;
+	}
+	e->y[e->n++] = y;
 }
 
-/* The data's extent on the scaled axes: the largest x and y, the smallest positive y. */
-static void data_range(const struct slc_plot_spec *s, double *xmax, double *ymax, double *ymin_pos)
+static int series_colour(const struct slc_plot_spec *s, size_t k)
+{
+	return s->series[k].colour ? s->series[k].colour - 1 : (int)(k % SLC_COL__COUNT);
+}
+
+/* The moving average of series @sr, within each band when asked; NULL: out of memory. */
+static double *moving_average(const struct slc_plot_spec *s, const struct slc_plot_series *sr)
+{
+	double *ma = malloc(sr->n * sizeof(*ma)), win = sr->ma_window_x > 0 ? sr->ma_window_x : s->ma_window_x;
+	size_t start = 0;
+
+	if (!ma)
+		return NULL;
+	if (!s->ma_break_at_bands || !s->n_bands) {
+		slc_moving_average(ma, sr->x, sr->y, sr->n, win);
+		return ma;
+	}
+	/* runs of samples in the same band, each averaged on its own */
+	for (size_t i = 0; i <= sr->n; i++) {
+		long band = -1, prev = -1;
+		for (size_t b = 0; i < sr->n && b < s->n_bands; b++)
+			if (sr->x[i] >= s->bands[b].x0 && sr->x[i] <= s->bands[b].x1) { band = (long)b; break; }
+		for (size_t b = 0; i > start && b < s->n_bands; b++)
+			if (sr->x[i - 1] >= s->bands[b].x0 && sr->x[i - 1] <= s->bands[b].x1) { prev = (long)b; break; }
+		if (i > start && (i == sr->n || band != prev)) {
+			slc_moving_average(ma + start, sr->x + start, sr->y + start, i - start, win);
+			start = i;
+		}
+	}
+	return ma;
+}
+
+/* The samples as dots, one per dot-sized cell (a million samples stay a few thousand rectangles). */
+static int draw_dots(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, size_t k,
+		     struct extent *e)
+{
+	const struct slc_plot_series *sr = &s->series[k];
+	double r = fs * (sr->n > 20000 ? 0.08 : sr->n > 3000 ? 0.12 : 0.18);
+	double cell = sr->n > 20000 ? 2 * r : r * 0.5;
+	size_t cols = (size_t)(f->w / cell) + 2, rows = (size_t)(f->h / cell) + 2;
+	unsigned char *seen = calloc(cols * rows, 1);
+
+	if (!seen)
+		return -ENOMEM;
+	plot_set_colour(cr, series_colour(s, k), sr->alpha > 0 ? sr->alpha : sr->n > 3000 ? 0.45 : 0.7);
+	for (size_t i = 0; i < sr->n; i++) {
+		double x = frame_px(f, sr->x[i] / s->x_scale), y = frame_py(f, sr->y[i] / s->y_scale);
+		size_t cx, cy;
+		if (!isfinite(x) || !isfinite(y) || x < f->x0 - r || x > f->x0 + f->w + r || y < f->y0 - r ||
+		    y > f->y0 + f->h + r)
+			continue;
+		ext_add(e, f, x, y);
+		cx = (size_t)((x - f->x0 + r) / cell);
+		cy = (size_t)((y - f->y0 + r) / cell);
+		if (cx >= cols || cy >= rows || seen[cy * cols + cx])
+			continue;
+		seen[cy * cols + cx] = 1;
+		cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
+	}
+	cairo_fill(cr);
+	free(seen);
+	return 0;
+}
+
+/* A line through @y (NAN breaks it), with markers spread along it. */
+static void draw_line(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, size_t k,
+		      const double *y, double width, struct extent *e)
+{
+	const struct slc_plot_series *sr = &s->series[k];
+	struct lpath p = { .cr = cr };
+	double next = f->x0 + f->w * (0.04 + 0.09 * (double)k / (double)(s->n_series ? s->n_series : 1));
+
+	cairo_set_line_width(cr, width);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	for (size_t i = 0; i < sr->n; i++) {
+		double x = frame_px(f, sr->x[i] / s->x_scale), yy = frame_py(f, y[i] / s->y_scale);
+		if (!isfinite(x) || !isfinite(yy)) { lp_break(&p); continue; }
+		lp_add(&p, x, yy);
+		ext_add(e, f, x, yy);
+	}
+	lp_flush(&p);
+	cairo_stroke(cr);
+	if (!sr->marker)
+		return;
+	/* markers about every tenth of the width, offset per series so they do not sit on each other */
+	for (size_t i = 0; i < sr->n; i++) {
+		double x = frame_px(f, sr->x[i] / s->x_scale), yy = frame_py(f, y[i] / s->y_scale);
+		if (!isfinite(x) || !isfinite(yy) || x < next)
+			continue;
+		plot_marker(cr, sr->marker, x, yy, fs * 0.32);
+		next = x + f->w * 0.1;
+	}
+}
+
+/* The area between y_lo and y, one column of the envelope per pixel. */
+static void draw_area(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, size_t k)
+{
+	const struct slc_plot_series *sr = &s->series[k];
+	size_t i = 0;
+
+	plot_set_colour(cr, series_colour(s, k), sr->alpha > 0 ? sr->alpha : 0.35);
+	while (i < sr->n) {
+		size_t a = i, b;
+		while (a < sr->n && !(isfinite(sr->y[a]) && isfinite(sr->y_lo[a]))) a++;
+		for (b = a; b < sr->n && isfinite(sr->y[b]) && isfinite(sr->y_lo[b]); b++) {
+			double x = frame_px(f, sr->x[b] / s->x_scale), y = frame_py(f, sr->y[b] / s->y_scale);
+			if (b == a) cairo_move_to(cr, x, y);
+			else cairo_line_to(cr, x, y);
+		}
+		for (size_t j = b; j-- > a;)
+			cairo_line_to(cr, frame_px(f, sr->x[j] / s->x_scale), frame_py(f, sr->y_lo[j] / s->y_scale));
+		if (b > a) {
+			cairo_close_path(cr);
+			cairo_fill(cr);
+		}
+		i = b > a ? b : a + 1;
+	}
+}
+
+static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, size_t k,
+		       struct extent *e)
+{
+	const struct slc_plot_series *sr = &s->series[k];
+	int c = series_colour(s, k), rc;
+	double *ma;
+
+	if (sr->line_only && sr->y_lo) {
+		draw_area(cr, s, f, k);
+		return 0;
+	}
+	if (sr->line_only) {
+		plot_set_colour(cr, c, 1);
+		draw_line(cr, s, f, fs, k, sr->y, fs * (sr->marker ? 0.16 : 0.12), e);
+		return 0;
+	}
+	if (!sr->no_dots && (rc = draw_dots(cr, s, f, fs, k, e)))
+		return rc;
+	if (!(s->ma_window_x > 0 || sr->ma_window_x > 0) || sr->n < 2)
+		return 0;
+	if (!(ma = moving_average(s, sr)))
+		return -ENOMEM;
+	/* one series: the black line of the reviews; several: each its colour */
+	if (s->n_series == 1 && !sr->no_dots) {
+		cairo_set_source_rgb(cr, 0, 0, 0);
+	} else {
+		const double *p = plot_palette[c];
+		cairo_set_source_rgb(cr, p[0] * 0.85, p[1] * 0.85, p[2] * 0.85);
+	}
+	draw_line(cr, s, f, fs, k, ma, fs * (sr->no_dots ? 0.16 : 0.14), sr->no_dots ? e : NULL);
+	free(ma);
+	return 0;
+}
+
+/* ---- axes ----------------------------------------------------------------- */
+
+void plot_data_range(const struct slc_plot_spec *s, double *xmax, double *ymin_pos, double *ymax)
 {
 	*xmax = -INFINITY;
 	*ymax = 0;
@@ -130,335 +296,504 @@ static void data_range(const struct slc_plot_spec *s, double *xmax, double *ymax
 	for (size_t k = 0; k < s->n_series; k++)
 		for (size_t i = 0; i < s->series[k].n; i++) {
 			double x = s->series[k].x[i] / s->x_scale, y = s->series[k].y[i] / s->y_scale;
+			double lo = s->series[k].y_lo ? s->series[k].y_lo[i] / s->y_scale : y;
 			if (isfinite(x) && x > *xmax) *xmax = x;
 			if (isfinite(y) && y > *ymax) *ymax = y;
+			if (isfinite(lo) && lo > 0 && lo < *ymin_pos) *ymin_pos = lo;
 			if (isfinite(y) && y > 0 && y < *ymin_pos) *ymin_pos = y;
 		}
 	if (!isfinite(*xmax) || *xmax <= 0) *xmax = 1;
 	if (*ymax <= 0) *ymax = 1;
 }
 
-/* The plot area and the axes' ranges; the y tick step. */
-static double make_frame(struct frame *f, const struct slc_plot_spec *s, double W, double H, double fs)
+/* The y range of @s into @f (ymin, ymax, log_y) and the linear tick step. */
+double plot_y_range(struct frame *f, const struct slc_plot_spec *s)
 {
 	double xmax, ymax, ymin_pos, step;
 
-	data_range(s, &xmax, &ymax, &ymin_pos);
-	f->x0 = fs * 5.5;
-	f->y0 = fs * (s->subtitle ? 4.6 : 3.4);
-	f->w = W - f->x0 - fs * 1.5;
-	f->h = H - f->y0 - fs * 4.0;
-	f->xmin = 0;
-	f->xmax = xmax;
+	plot_data_range(s, &xmax, &ymin_pos, &ymax);
+	if (s->y_max > 0) ymax = s->y_max;
+	if (s->y_min > 0) ymin_pos = s->y_min;
 	f->log_y = s->log_y;
 	if (f->log_y) {
-		f->ymin = floor(log10(isfinite(ymin_pos) ? ymin_pos : 1));
-		f->ymax = ceil(log10(ymax));
+		/* bounds at 1, 2 or 5 x 10^k around the data when it spans two decades or less, so a
+		 * flat curve is not pressed into a sliver; whole decades beyond that */
+		double lo = log10(isfinite(ymin_pos) ? ymin_pos : 1), hi = log10(ymax);
+		f->ymin = floor(lo + 1e-9);
+		f->ymax = ceil(hi - 1e-9);
 		if (f->ymax <= f->ymin) f->ymax = f->ymin + 1;
-		step = 1;
-	} else {
-		f->ymin = 0;
-		step = nice_step(ymax * 1.08, 6);
-		f->ymax = ceil(ymax * 1.08 / step) * step;
+		if (hi - lo <= 2) {
+			static const double m[3] = { 5, 2, 1 };
+			for (int i = 0; i < 3; i++)
+				if (log10(m[i]) + floor(lo + 1e-9) <= lo + 1e-9) { f->ymin = floor(lo + 1e-9) + log10(m[i]); break; }
+			for (int i = 2; i >= 0; i--)
+				if (log10(m[i]) + floor(hi - 1e-9) >= hi - 1e-9) { f->ymax = floor(hi - 1e-9) + log10(m[i]); break; }
+			if (f->ymax - f->ymin < log10(2)) f->ymax = f->ymin + log10(2);
+		}
+		return 1;
 	}
+	f->ymin = s->y_min > 0 ? s->y_min : 0;
+	if (s->y_max > 0 && s->y_min >= 0) {
+		step = nice_step(ymax - f->ymin, 6);
+		f->ymax = ceil(ymax / step - 1e-9) * step;
+		return step;
+	}
+	step = nice_step(ymax * 1.08, 6);
+	f->ymax = ceil(ymax * 1.08 / step) * step;
 	return step;
 }
 
-static void draw_bands(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs)
+static void y_tick_text(char *buf, size_t len, const struct slc_plot_spec *s, double v, double step)
 {
-	const struct frame f = *fr;
+	if (s->y_format == SLC_YFMT_US) {
+		if (v >= 1e6) snprintf(buf, len, "%g s", v / 1e6);
+		else if (v >= 1e3) snprintf(buf, len, "%g ms", v / 1e3);
+		else snprintf(buf, len, "%g µs", v);
+	} else if (s->log_y) {
+		snprintf(buf, len, "%g", v);
+	} else {
+		tick_label(buf, len, v, step);
+	}
+}
 
-	/* phase bands, shaded, with their labels stacked at the top */
+/* The y ticks' values (at most @max); their count. */
+static size_t y_ticks(const struct frame *f, double step, double *v, size_t max)
+{
+	size_t n = 0;
+
+	if (!f->log_y) {
+		for (double t = f->ymin; t <= f->ymax + step * 1e-9 && n < max; t += step)
+			v[n++] = t;
+		return n;
+	}
+	for (double d = floor(f->ymin + 1e-9); d <= f->ymax + 1e-9 && n < max; d++) {
+		/* a short range gets 2 and 5 between the decades */
+		for (int k = 0; k < 3 && n < max; k++) {
+			double t = (k == 0 ? 1 : k == 1 ? 2 : 5) * pow(10, d);
+			if ((k == 0 || f->ymax - f->ymin <= 2) && log10(t) >= f->ymin - 1e-9 && log10(t) <= f->ymax + 1e-9)
+				v[n++] = t;
+		}
+	}
+	return n;
+}
+
+double plot_y_label_width(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double step, double fs)
+{
+	double v[64], w = 0;
+	char buf[64];
+	size_t n = y_ticks(f, step, v, 64);
+
+	for (size_t i = 0; i < n; i++) {
+		double tw;
+		y_tick_text(buf, sizeof(buf), s, v[i], step);
+		tw = plot_text_width(cr, buf, fs * 0.8, 0);
+		if (tw > w) w = tw;
+	}
+	return w;
+}
+
+static void grid_line(cairo_t *cr, double x0, double y0, double x1, double y1)
+{
+	cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+	cairo_move_to(cr, x0, y0);
+	cairo_line_to(cr, x1, y1);
+	cairo_stroke(cr);
+}
+
+static void draw_grid(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double step,
+		      int ylabels)
+{
+	double v[64], xs;
+	char buf[64];
+	size_t n = y_ticks(f, step, v, 64);
+
+	cairo_set_line_width(cr, fs * 0.05);
+	for (size_t i = 0; i < n; i++) {
+		grid_line(cr, f->x0, frame_py(f, v[i]), f->x0 + f->w, frame_py(f, v[i]));
+		if (!ylabels)
+			continue;
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		y_tick_text(buf, sizeof(buf), s, v[i], step);
+		plot_text(cr, f->x0 - fs * 0.4, frame_py(f, v[i]), buf, fs * 0.8, 1, 0.5, 0, NULL);
+	}
+	if (s->x_ticks && s->x_ticks->n) {
+		for (size_t i = 0; i < s->x_ticks->n; i++) {
+			double x = frame_px(f, s->x_ticks->at[i]);
+			grid_line(cr, x, f->y0, x, f->y0 + f->h);
+			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+			plot_text(cr, x, f->y0 + f->h + fs * 0.5, s->x_ticks->labels[i], fs * 0.8, 0.5, 0, 0, NULL);
+		}
+		return;
+	}
+	/* fewer ticks on a narrow panel, so their labels never touch */
+	xs = nice_step(f->xmax - f->xmin, f->w > fs * 40 ? 8 : f->w > fs * 20 ? 4 : 3);
+	for (double t = ceil(f->xmin / xs - 1e-9) * xs; t <= f->xmax + xs * 1e-9; t += xs) {
+		grid_line(cr, frame_px(f, t), f->y0, frame_px(f, t), f->y0 + f->h);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		tick_label(buf, sizeof(buf), t, xs);
+		plot_text(cr, frame_px(f, t), f->y0 + f->h + fs * 0.5, buf, fs * 0.8, 0.5, 0, 0, NULL);
+	}
+}
+
+static void shade_bands(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f)
+{
 	for (size_t b = 0; b < s->n_bands; b++) {
 		const struct slc_plot_band *band = &s->bands[b];
-		const double *c = palette[band->style % 6];
-		double a = px(&f, band->x0 / s->x_scale), z = px(&f, band->x1 / s->x_scale);
-		if (z < f.x0 || a > f.x0 + f.w) continue;
-		if (a < f.x0) a = f.x0;
-		if (z > f.x0 + f.w) z = f.x0 + f.w;
-		cairo_set_source_rgba(cr, c[0], c[1], c[2], 0.13);
-		cairo_rectangle(cr, a, f.y0, z - a, f.h);
+		double a = frame_px(f, band->x0 / s->x_scale), z = frame_px(f, band->x1 / s->x_scale);
+		if (z < f->x0 || a > f->x0 + f->w) continue;
+		if (a < f->x0) a = f->x0;
+		if (z > f->x0 + f->w) z = f->x0 + f->w;
+		/* at least a hairline, so a one-second stall stays visible */
+		if (z - a < 1) z = a + 1;
+		plot_set_colour(cr, band->style, band->style == SLC_COL_BLACK ? 0.22 : 0.15);
+		cairo_rectangle(cr, a, f->y0, z - a, f->h);
 		cairo_fill(cr);
-		if (band->label) {
-			cairo_set_source_rgb(cr, c[0] * 0.75, c[1] * 0.75, c[2] * 0.75);
-			text(cr, a + fs * 0.4, f.y0 + fs * (1.0 + 1.2 * (double)(b % 3)), band->label, fs * 0.8, 0, 0.5, 0);
-		}
-	}
-
-}
-
-static void draw_grid(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs, double step, double H)
-{
-	const struct frame f = *fr;
-	char buf[64];
-
-	/* grid and ticks */
-	cairo_set_line_width(cr, fs * 0.05);
-	for (double v = f.ymin; v <= f.ymax + step * 1e-9; v += step) {
-		double yv = f.log_y ? pow(10, v) : v;
-		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-		cairo_move_to(cr, f.x0, py(&f, yv));
-		cairo_line_to(cr, f.x0 + f.w, py(&f, yv));
-		cairo_stroke(cr);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		if (f.log_y) snprintf(buf, sizeof(buf), "%.0f", yv);
-		else tick_label(buf, sizeof(buf), v, step);
-		text(cr, f.x0 - fs * 0.4, py(&f, yv), buf, fs * 0.8, 1, 0.5, 0);
-	}
-	step = nice_step(f.xmax, 8);
-	for (double v = 0; v <= f.xmax + step * 1e-9; v += step) {
-		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-		cairo_move_to(cr, px(&f, v), f.y0);
-		cairo_line_to(cr, px(&f, v), f.y0 + f.h);
-		cairo_stroke(cr);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		tick_label(buf, sizeof(buf), v, step);
-		text(cr, px(&f, v), f.y0 + f.h + fs * 0.5, buf, fs * 0.8, 0.5, 0, 0);
-	}
-	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	text(cr, f.x0 + f.w / 2, H - fs * 1.2, s->xlabel ? s->xlabel : "", fs * 0.95, 0.5, 0.5, 0);
-	cairo_save(cr);
-	cairo_translate(cr, fs * 1.2, f.y0 + f.h / 2);
-	cairo_rotate(cr, -M_PI / 2);
-	text(cr, 0, 0, s->ylabel ? s->ylabel : "", fs * 0.95, 0.5, 0.5, 0);
-	cairo_restore(cr);
-
-}
-
-/* One series: its samples as dots and its moving average, or a line. */
-static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs, size_t k)
-{
-	const struct frame f = *fr;
-	const struct slc_plot_series *sr = &s->series[k];
-	const double *c = palette[(k + (s->n_series > 1 ? 0 : 0)) % 6];
-	double r = fs * (sr->n > 20000 ? 0.08 : sr->n > 3000 ? 0.12 : 0.18);
-
-	if (sr->line_only) {
-		int started = 0;
-		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-		cairo_set_line_width(cr, fs * 0.09);
-		for (size_t i = 0; i < sr->n; i++) {
-			double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
-			if (!isfinite(x) || !isfinite(y)) { started = 0; continue; }
-			if (!started) { cairo_move_to(cr, x, y); started = 1; }
-			else cairo_line_to(cr, x, y);
-		}
-		cairo_stroke(cr);
-		return 0;
-	}
-	cairo_set_source_rgba(cr, c[0], c[1], c[2], sr->n > 3000 ? 0.45 : 0.7);
-	for (size_t i = 0; i < sr->n; i++) {
-		double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, sr->y[i] / s->y_scale);
-		if (!isfinite(x) || !isfinite(y)) continue;
-		cairo_rectangle(cr, x - r, y - r, 2 * r, 2 * r);
-	}
-	cairo_fill(cr);
-	if (sr->t_s && sr->n > 1) {
-		int started = 0;
-		double *ma = malloc(sr->n * sizeof(*ma));
-		if (!ma) return -ENOMEM;
-		slc_moving_average(ma, sr->t_s, sr->y, sr->n, s->ma_window_s > 0 ? s->ma_window_s : 30);
-		/* one series: the black line of the reviews; several: each its colour */
-		if (s->n_series == 1) cairo_set_source_rgb(cr, 0, 0, 0);
-		else cairo_set_source_rgb(cr, c[0] * 0.8, c[1] * 0.8, c[2] * 0.8);
-		cairo_set_line_width(cr, fs * 0.14);
-		cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-		for (size_t i = 0; i < sr->n; i++) {
-			double x = px(&f, sr->x[i] / s->x_scale), y = py(&f, ma[i] / s->y_scale);
-			if (!isfinite(x) || !isfinite(y)) continue;
-			if (!started) { cairo_move_to(cr, x, y); started = 1; }
-			else cairo_line_to(cr, x, y);
-		}
-		cairo_stroke(cr);
-		free(ma);
-	}
-	return 0;
-}
-
-static void draw_legend(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *fr, double fs)
-{
-	const struct frame f = *fr;
-	double lx = f.x0 + f.w - fs * 0.6, ly = f.y0 + f.h - fs * 0.8;
-	int lines = 0;
-	for (size_t k = s->n_series; k-- > 0;) {
-		const double *c = palette[k % 6];
-		if (!s->series[k].label) continue;
-		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, s->series[k].label, fs * 0.8, 1, 0.5, 0);
-		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-		cairo_rectangle(cr, lx - fs * 1.2, ly - lines * fs * 1.3 - fs * 0.3, fs * 0.6, fs * 0.6);
-		cairo_fill(cr);
-		lines++;
-	}
-	if (s->n_series == 1 && s->series[0].t_s) {
-		char l[64];
-		snprintf(l, sizeof(l), "%.0f s moving average", s->ma_window_s > 0 ? s->ma_window_s : 30);
-		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-		text(cr, lx - fs * 1.6, ly - lines * fs * 1.3, l, fs * 0.8, 1, 0.5, 0);
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		cairo_set_line_width(cr, fs * 0.14);
-		cairo_move_to(cr, lx - fs * 1.3, ly - lines * fs * 1.3);
-		cairo_line_to(cr, lx - fs * 0.5, ly - lines * fs * 1.3);
-		cairo_stroke(cr);
 	}
 }
 
-static int draw(cairo_t *cr, const struct slc_plot_spec *s, double W, double H)
+static int cmp_y(const void *a, const void *b)
 {
-	struct frame f;
-	double fs = H / 50.0;         /* base font size */
-	double step;
+	return cmp_double(a, b);
+}
+
+static void record_extent(struct slc_plot_layout *lay, size_t k, struct extent *e)
+{
+	if (!lay || k >= SLC_PLOT_MAX_SERIES)
+		return;
+	if (lay->n_series <= k) lay->n_series = k + 1;
+	lay->series[k].points = e->n;
+	if (!e->n)
+		return;
+	qsort(e->y, e->n, sizeof(*e->y), cmp_y);
+	lay->series[k].y_min = e->y[0];
+	lay->series[k].y_max = e->y[e->n - 1];
+	lay->series[k].y_p5 = e->y[e->n * 5 / 100];
+	lay->series[k].y_p95 = e->y[e->n * 95 / 100 < e->n ? e->n * 95 / 100 : e->n - 1];
+}
+
+int plot_panel(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double step,
+	       int ylabels, struct slc_plot_layout *lay)
+{
 	int rc = 0;
 
-	/* background */
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	step = make_frame(&f, s, W, H, fs);
-
-	/* title */
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	text(cr, f.x0, fs * 1.6, s->title ? s->title : "", fs * 1.25, 0, 0.5, 1);
-	if (s->subtitle) {
-		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-		text(cr, f.x0, fs * 3.0, s->subtitle, fs * 0.9, 0, 0.5, 0);
-	}
-	draw_bands(cr, s, &f, fs);
-	draw_grid(cr, s, &f, fs, step, H);
-
-	/* samples as dots, then the moving average */
+	shade_bands(cr, s, f);
+	draw_grid(cr, s, f, fs, step, ylabels);
 	cairo_save(cr);
-	cairo_rectangle(cr, f.x0, f.y0, f.w, f.h);
+	cairo_rectangle(cr, f->x0, f->y0, f->w, f->h);
 	cairo_clip(cr);
-	for (size_t k = 0; k < s->n_series && !rc; k++)
-		rc = draw_series(cr, s, &f, fs, k);
+	for (size_t k = 0; k < s->n_series && !rc; k++) {
+		struct extent e = { 0 };
+		rc = draw_series(cr, s, f, fs, k, lay ? &e : NULL);
+		record_extent(lay, k, &e);
+		free(e.y);
+	}
 	cairo_restore(cr);
-	if (rc)
-		return rc;
-
-	/* axes frame */
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 	cairo_set_line_width(cr, fs * 0.08);
-	cairo_rectangle(cr, f.x0, f.y0, f.w, f.h);
+	cairo_rectangle(cr, f->x0, f->y0, f->w, f->h);
 	cairo_stroke(cr);
-	draw_legend(cr, s, &f, fs);
-	return 0;
-}
-
-static void xml_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<') fputs("&lt;", f);
-		else if (*s == '>') fputs("&gt;", f);
-		else if (*s == '&') fputs("&amp;", f);
-		else fputc(*s, f);
-	}
-}
-
-/* Insert <title> and <desc> (the texts drawn) after the opening <svg> tag. */
-static int svg_add_desc(const char *path, const char *title, const char *texts, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "re");
-	char tmp2[4200], *buf = NULL, *tag, *end;
-	long len;
-	int rc = 0;
-
-	if (!f)
-		return fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(buf = malloc((size_t)len + 1)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		fclose(f);
-		free(buf);
-		return fail(err, errlen, -EIO, "%s: cannot read the SVG back", path);
-	}
-	fclose(f);
-	buf[len] = '\0';
-	if (!(tag = strstr(buf, "<svg")) || !(end = strchr(tag, '>'))) {
-		free(buf);
-		return fail(err, errlen, -EIO, "%s: no <svg> element", path);
-	}
-	snprintf(tmp2, sizeof(tmp2), "%s.desc", path);
-	if (!(f = fopen(tmp2, "we"))) {
-		free(buf);
-		return fail(err, errlen, -errno, "%s: %s", tmp2, strerror(errno));
-	}
-	fwrite(buf, 1, (size_t)(end - buf + 1), f);
-	fputs("\n<title>", f);
-	xml_escaped(f, title ? title : "");
-	fputs("</title>\n<desc>", f);
-	xml_escaped(f, texts);
-	fputs("</desc>", f);
-	fputs(end + 1, f);
-	free(buf);
-	if (fclose(f))
-		rc = fail(err, errlen, -EIO, "%s: cannot annotate the SVG", path);
-	else if (rename(tmp2, path))
-		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	if (rc)
-		unlink(tmp2);
 	return rc;
 }
 
-typedef int (*draw_fn)(cairo_t *cr, const void *spec, double w, double h);
-
-static int draw_curve(cairo_t *cr, const void *spec, double w, double h)
+/* The largest size up to @size at which @s (bold or not) fits in @w. */
+static double fitting(cairo_t *cr, const char *s, double size, int bold, double w)
 {
-	return draw(cr, spec, w, h);
+	double tw = s ? plot_text_width(cr, s, size, bold) : 0;
+	return tw > w && tw > 0 ? size * w / tw : size;
 }
 
-/* Render @fn into @path (.png/.svg/.pdf) through a temporary file. */
-static int render(const char *path, draw_fn fn, const void *spec, const char *title, int width, int height,
-		  char *err, size_t errlen)
-{
-	const char *ext = strrchr(path, '.');
-	char tmp[4096];
-	cairo_surface_t *surf;
-	cairo_t *cr;
-	int rc, kind;
-	struct textlog *tlog = NULL;
+/* ---- the legend ----------------------------------------------------------- */
 
-	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
-		return fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
-	kind = ext[1] == 'p' ? (ext[2] == 'n' ? 0 : 2) : 1;
-	if (width < 200 || height < 150 || width > 20000 || height > 20000)
-		return fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", width, height);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
-		return fail(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
-	if (kind == 0)
-		surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
-	else if (kind == 1)
-		surf = cairo_svg_surface_create(tmp, width, height);
-	else
-		surf = cairo_pdf_surface_create(tmp, width, height);
-	if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-		rc = fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
-		cairo_surface_destroy(surf);
-		unlink(tmp);
-		return rc;
+size_t plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->n_series && n < max; k++) {
+		const struct slc_plot_series *sr = &s->series[k];
+		const char *t = sr->label ? sr->label : s->n_series == 1 ? s->dots_label : NULL;
+		int kind = sr->line_only ? (sr->y_lo ? LE_SWATCH : LE_LINE) : sr->no_dots ? LE_LINE : LE_DOT;
+		if (t)
+			e[n++] = (struct lentry){ kind, series_colour(s, k), sr->marker, t };
 	}
-	cr = cairo_create(surf);
-	if (kind == 1 && !(tlog = calloc(1, sizeof(*tlog)))) {
-		cairo_destroy(cr);
-		cairo_surface_destroy(surf);
-		unlink(tmp);
-		return fail(err, errlen, -ENOMEM, "out of memory");
+	if (s->ma_window_x > 0 && s->ma_label && n < max && s->n_series == 1 && !s->series[0].no_dots)
+		e[n++] = (struct lentry){ LE_MA, SLC_COL_BLACK, 0, s->ma_label };
+	for (size_t b = 0; b < s->n_bands && n < max; b++) {
+		int dup = 0;
+		if (!s->bands[b].legend)
+			continue;
+		for (size_t j = 0; j < b && !dup; j++)
+			dup = s->bands[j].legend && !strcmp(s->bands[j].legend, s->bands[b].legend);
+		if (!dup)
+			e[n++] = (struct lentry){ LE_BAND, s->bands[b].style, 0, s->bands[b].legend };
 	}
-	if (tlog)
-		cairo_set_user_data(cr, &textlog_key, tlog, NULL);
-	rc = fn(cr, spec, width, height);
-	cairo_destroy(cr);
-	if (!rc && kind == 0 && cairo_surface_write_to_png(surf, tmp) != CAIRO_STATUS_SUCCESS)
-		rc = fail(err, errlen, -EIO, "%s: cannot write the PNG", path);
-	cairo_surface_finish(surf);
-	if (!rc && cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
-		rc = fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
-	cairo_surface_destroy(surf);
-	if (!rc && tlog)
-		rc = svg_add_desc(tmp, title, tlog->buf, err, errlen);
-	free(tlog);
-	if (!rc && rename(tmp, path))
-		rc = fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	if (rc)
-		unlink(tmp);
+	return n;
+}
+
+static void legend_key(cairo_t *cr, const struct lentry *e, double x, double y, double fs)
+{
+	switch (e->kind) {
+	case LE_DOT:
+		plot_set_colour(cr, e->colour, 0.8);
+		cairo_rectangle(cr, x + fs * 0.55, y - fs * 0.2, fs * 0.4, fs * 0.4);
+		cairo_fill(cr);
+		break;
+	case LE_LINE:
+	case LE_MA:
+		if (e->kind == LE_MA) cairo_set_source_rgb(cr, 0, 0, 0);
+		else plot_set_colour(cr, e->colour, 1);
+		cairo_set_line_width(cr, fs * 0.16);
+		cairo_move_to(cr, x, y);
+		cairo_line_to(cr, x + fs * 1.5, y);
+		cairo_stroke(cr);
+		if (e->marker)
+			plot_marker(cr, e->marker, x + fs * 0.75, y, fs * 0.32);
+		break;
+	default:
+		plot_set_colour(cr, e->colour, e->kind == LE_BAND ? (e->colour == SLC_COL_BLACK ? 0.3 : 0.25) : 0.5);
+		cairo_rectangle(cr, x + fs * 0.1, y - fs * 0.4, fs * 1.3, fs * 0.8);
+		cairo_fill(cr);
+		break;
+	}
+}
+
+/*
+ * Lay the legend out (and draw it when @draw): in rows flowing across
+ * @avail_w, or in one column when @column.  Its box into @box.
+ */
+void plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, double x, double y, double avail_w,
+		 int column, int draw, struct slc_plot_rect *box)
+{
+	double lh = fs * 1.35, cx = x, cy = y + lh / 2, wmax = 0;
+
+	*box = (struct slc_plot_rect){ 0 };
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		/* in a column, a long entry gets smaller type rather than running off the canvas */
+		double size = column && draw ? fitting(cr, e[i].text, fs * 0.8, 0, avail_w - fs * 2.0) : fs * 0.8;
+		double w = fs * 2.0 + plot_text_width(cr, e[i].text, size, 0);
+		if (!column && cx > x && cx + w > x + avail_w) {
+			cx = x;
+			cy += lh;
+		}
+		if (draw) {
+			legend_key(cr, &e[i], cx, cy, fs);
+			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+			plot_text(cr, cx + fs * 1.8, cy, e[i].text, size, 0, 0.5, 0, NULL);
+		}
+		if (cx + w - x > wmax) wmax = cx + w - x;
+		if (column) cy += lh;
+		else cx += w + fs * 1.0;
+	}
+	*box = (struct slc_plot_rect){ x, y, wmax, (column ? cy - lh / 2 : cy + lh / 2) - y };
+}
+
+/* ---- band labels above the plot ------------------------------------------ */
+
+#define LABEL_ROWS 5
+
+/*
+ * Place each band's label in the lowest row above the plot where it
+ * touches no other label and its leader line (down to the band's middle)
+ * crosses no label of a lower row.  Labels that find no room are left to
+ * the legend.  Returns the count placed; *@rows the rows used.
+ */
+static size_t place_labels(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs,
+			   struct placed *pl, size_t max, int *rows)
+{
+	size_t n = 0;
+	double pad = fs * 0.5;
+
+	*rows = 0;
+	for (size_t b = 0; b < s->n_bands && n < max; b++) {
+		const struct slc_plot_band *band = &s->bands[b];
+		double a, z, mid, w, x = 0;
+		int row, wide;
+		if (!band->label)
+			continue;
+		a = fmax(frame_px(f, band->x0 / s->x_scale), f->x0);
+		z = fmin(frame_px(f, band->x1 / s->x_scale), f->x0 + f->w);
+		if (z < a) continue;
+		mid = (a + z) / 2;
+		w = plot_text_width(cr, band->label, fs * 0.8, 0);
+		/* a label that fits over its band slides along it; a narrow band's label is centred on it */
+		wide = w + pad < z - a;
+		for (row = 0; row < LABEL_ROWS; row++) {
+			int ok = 0;
+			x = wide ? a + pad * 0.6 : fmax(f->x0, fmin(mid - w / 2, f->x0 + f->w - w));
+			for (size_t tries = 0; tries <= n && !ok; tries++) {
+				size_t j;
+				ok = 1;
+				for (j = 0; j < n && ok; j++) {
+					if (pl[j].row == row && x < pl[j].x + pl[j].w + pad && pl[j].x < x + w + pad) ok = 0;
+					else if (!wide && pl[j].row < row && mid > pl[j].x - pad * 0.3 && mid < pl[j].x + pl[j].w + pad * 0.3) ok = 0;
+				}
+				if (!ok && wide && pl[j - 1].row == row && pl[j - 1].x + pl[j - 1].w + pad + w <= z)
+					x = pl[j - 1].x + pl[j - 1].w + pad;
+				else if (!ok)
+					break;
+			}
+			if (ok) break;
+		}
+		if (row == LABEL_ROWS)
+			continue;
+		pl[n++] = (struct placed){ x, w, wide ? NAN : fmax(x, fmin(mid, x + w)), mid, row, b };
+		if (row + 1 > *rows) *rows = row + 1;
+	}
+	return n;
+}
+
+static void draw_labels(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs,
+			const struct placed *pl, size_t n, struct slc_plot_layout *lay)
+{
+	double lh = fs * 1.25;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_plot_band *band = &s->bands[pl[i].band];
+		const double *c = plot_palette[band->style];
+		double yc = f->y0 - fs * 0.45 - lh * (pl[i].row + 0.5);
+		struct slc_plot_rect box;
+		cairo_set_source_rgb(cr, c[0] * 0.7, c[1] * 0.7, c[2] * 0.7);
+		plot_text(cr, pl[i].x, yc, band->label, fs * 0.8, 0, 0.5, 0, &box);
+		/* a label off its band gets a leader down to the band's middle */
+		if (isfinite(pl[i].lead_x)) {
+			cairo_set_line_width(cr, fs * 0.05);
+			cairo_move_to(cr, pl[i].lead_x, yc + fs * 0.45);
+			cairo_line_to(cr, pl[i].mid, f->y0);
+			cairo_stroke(cr);
+		}
+		if (lay && lay->n_labels < SLC_PLOT_MAX_LABELS)
+			lay->labels[lay->n_labels++] = box;
+	}
+}
+
+/* ---- the whole curve graph ------------------------------------------------- */
+
+struct curve_layout {
+	struct frame f, z;            /* the plot and the zoom panel (z.w = 0: none) */
+	double step;
+	struct lentry le[48];
+	size_t nle;
+	struct placed pl[SLC_PLOT_MAX_LABELS];
+	size_t npl;
+	double legend_x, legend_y, legend_w;
+};
+
+static void frame_x(struct frame *f, const struct slc_plot_spec *s)
+{
+	double xmax, ymin_pos, ymax;
+
+	plot_data_range(s, &xmax, &ymin_pos, &ymax);
+	f->xmin = s->x_min;
+	f->xmax = s->x_max > s->x_min ? s->x_max : xmax;
+	if (f->xmax <= f->xmin) f->xmax = f->xmin + 1;
+}
+
+/* Everything's place: margins from the texts' extents, the label rows, the legend. */
+static void curve_layout(cairo_t *cr, const struct slc_plot_spec *s, double W, double H, double fs,
+			 struct curve_layout *L)
+{
+	double header = fs * (s->subtitle ? 3.9 : 2.7), left, right = W - fs * 1.2, bottom;
+	struct slc_plot_rect lb;
+	int rows;
+
+	memset(L, 0, sizeof(*L));
+	L->step = plot_y_range(&L->f, s);
+	frame_x(&L->f, s);
+	left = fs * 2.4 + plot_y_label_width(cr, s, &L->f, L->step, fs);
+	L->nle = plot_legend_entries(s, L->le, 48);
+	if (s->legend_right && L->nle) {
+		plot_legend(cr, L->le, L->nle, fs, 0, 0, W, 1, 0, &lb);
+		L->legend_w = fmin(lb.w, W * 0.4);
+		right -= L->legend_w + fs * 0.8;
+	}
+	L->f.x0 = left;
+	L->f.w = right - left;
+	if (s->zoom_x1 > 0) {
+		L->z = L->f;
+		L->f.w = (right - left) * 0.70;
+		L->z.x0 = left + L->f.w + fs * 2.2;
+		L->z.w = right - L->z.x0;
+		L->z.xmax = s->zoom_x1 / s->x_scale;
+	}
+	L->npl = place_labels(cr, s, &L->f, fs, L->pl, SLC_PLOT_MAX_LABELS, &rows);
+	L->f.y0 = header + fs * 0.5 + rows * fs * 1.25 + (rows ? fs * 0.45 : 0);
+	if (L->z.w > 0 && L->f.y0 < header + fs * 1.9)
+		L->f.y0 = header + fs * 1.9;
+	bottom = H - fs * 3.6;
+	if (!s->legend_right && L->nle) {
+		plot_legend(cr, L->le, L->nle, fs, 0, 0, W - fs * 2.4, 0, 0, &lb);
+		bottom -= lb.h;
+		L->legend_x = fs * 1.2;
+		L->legend_y = H - fs * 0.5 - lb.h;
+		L->legend_w = W - fs * 2.4;
+	} else {
+		L->legend_x = W - fs * 1.2 - L->legend_w;
+		L->legend_y = L->f.y0;
+	}
+	L->f.h = bottom - L->f.y0;
+	if (L->z.w > 0) {
+		L->z.y0 = L->f.y0;
+		L->z.h = L->f.h;
+	}
+}
+
+static void axis_titles(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double H,
+			double xmid)
+{
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	plot_text(cr, xmid, f->y0 + f->h + fs * 2.3, s->xlabel, fs * 0.95, 0.5, 0.5, 0, NULL);
+	cairo_save(cr);
+	cairo_translate(cr, fs * 1.0, f->y0 + f->h / 2);
+	cairo_rotate(cr, -M_PI / 2);
+	plot_text(cr, 0, 0, s->ylabel, fs * 0.95, 0.5, 0.5, 0, NULL);
+	cairo_restore(cr);
+}
+
+void plot_titles(cairo_t *cr, const char *title, const char *subtitle, double x, double fs,
+		 struct slc_plot_layout *lay)
+{
+	double w = lay->width - x - fs * 0.8;
+
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	plot_text(cr, x, fs * 1.6, title, fitting(cr, title, fs * 1.25, 1, w), 0, 0.5, 1, &lay->title);
+	if (subtitle) {
+		cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
+		plot_text(cr, x, fs * 3.0, subtitle, fitting(cr, subtitle, fs * 0.9, 0, w), 0, 0.5, 0, &lay->subtitle);
+	}
+}
+
+static int draw_curve(cairo_t *cr, const void *spec, double W, double H)
+{
+	const struct slc_plot_spec *s = spec;
+	struct slc_plot_layout lay = { .width = W, .height = H };
+	struct curve_layout *L = malloc(sizeof(*L));
+	double fs = fmin(H / 50.0, W / 62.0);
+	int rc;
+
+	if (!L)
+		return -ENOMEM;
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	curve_layout(cr, s, W, H, fs, L);
+	plot_titles(cr, s->title, s->subtitle, L->f.x0, fs, &lay);
+	rc = plot_panel(cr, s, &L->f, fs, L->step, 1, &lay);
+	if (!rc && L->z.w > 0) {
+		rc = plot_panel(cr, s, &L->z, fs, L->step, 0, NULL);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		plot_text(cr, L->z.x0 + L->z.w / 2, L->z.y0 - fs * 0.8, s->zoom_label, fs * 0.85, 0.5, 0.5, 1, NULL);
+		lay.zoom = (struct slc_plot_rect){ L->z.x0, L->z.y0, L->z.w, L->z.h };
+	}
+	draw_labels(cr, s, &L->f, fs, L->pl, L->npl, &lay);
+	axis_titles(cr, s, &L->f, fs, H, L->z.w > 0 ? (L->f.x0 + L->z.x0 + L->z.w) / 2 : L->f.x0 + L->f.w / 2);
+	plot_legend(cr, L->le, L->nle, fs, L->legend_x, L->legend_y, L->legend_w, s->legend_right, 1, &lay.legend);
+	lay.plot = (struct slc_plot_rect){ L->f.x0, L->f.y0, L->f.w, L->f.h };
+	lay.panels[0] = lay.plot;
+	lay.n_panels = 1;
+	if (lay.zoom.w > 0) lay.panels[lay.n_panels++] = lay.zoom;
+	if (s->layout)
+		*s->layout = lay;
+	free(L);
 	return rc;
 }
 
@@ -469,89 +804,10 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 
 	for (size_t k = 0; k < s.n_series; k++) total += s.series[k].n;
 	if (!total)
-		return fail(err, errlen, -EINVAL, "nothing to plot: no samples");
+		return plot_fail(err, errlen, -EINVAL, "nothing to plot: no samples");
 	if (s.width <= 0) s.width = 1200;
 	if (s.height <= 0) s.height = 700;
 	if (!(s.x_scale > 0)) s.x_scale = 1;
 	if (!(s.y_scale > 0)) s.y_scale = 1;
-	return render(path, draw_curve, &s, s.title, s.width, s.height, err, errlen);
-}
-
-static void bar_panel(cairo_t *cr, const struct slc_bar_spec *s, int right, double x0, double y0, double w, double h, double fs)
-{
-	double vmax = 0, step, top, bw;
-	char buf[64];
-	size_t n = s->n_groups;
-
-	for (size_t i = 0; i < n; i++) {
-		double v = (right ? s->groups[i].right : s->groups[i].left) / (right ? s->right_scale : s->left_scale);
-		if (isfinite(v) && v > vmax) vmax = v;
-	}
-	if (vmax <= 0) vmax = 1;
-	step = nice_step(vmax * 1.1, 5);
-	top = ceil(vmax * 1.1 / step) * step;
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	text(cr, x0 + w / 2, y0 - fs * 1.0, right ? s->right_label : s->left_label, fs * 0.95, 0.5, 0.5, 1);
-	cairo_set_line_width(cr, fs * 0.05);
-	for (double v = 0; v <= top + step * 1e-9; v += step) {
-		double y = y0 + h - v / top * h;
-		cairo_set_source_rgb(cr, 0.85, 0.85, 0.85);
-		cairo_move_to(cr, x0, y);
-		cairo_line_to(cr, x0 + w, y);
-		cairo_stroke(cr);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		tick_label(buf, sizeof(buf), v, step);
-		text(cr, x0 - fs * 0.4, y, buf, fs * 0.8, 1, 0.5, 0);
-	}
-	bw = w / (double)n * 0.6;
-	for (size_t i = 0; i < n; i++) {
-		double v = (right ? s->groups[i].right : s->groups[i].left) / (right ? s->right_scale : s->left_scale);
-		double cx = x0 + (i + 0.5) * w / (double)n;
-		const double *c = palette[i % 6];
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		text(cr, cx, y0 + h + fs * 0.5, s->groups[i].label, fs * 0.8, 0.5, 0, 0);
-		if (!isfinite(v))
-			continue;
-		cairo_set_source_rgb(cr, c[0], c[1], c[2]);
-		cairo_rectangle(cr, cx - bw / 2, y0 + h - v / top * h, bw, v / top * h);
-		cairo_fill(cr);
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		snprintf(buf, sizeof(buf), v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
-		text(cr, cx, y0 + h - v / top * h - fs * 0.3, buf, fs * 0.8, 0.5, 1, 0);
-	}
-	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	cairo_set_line_width(cr, fs * 0.08);
-	cairo_rectangle(cr, x0, y0, w, h);
-	cairo_stroke(cr);
-}
-
-static int draw_bars(cairo_t *cr, const void *spec, double W, double H)
-{
-	const struct slc_bar_spec *s = spec;
-	double fs = H / 40.0, top = fs * (s->subtitle ? 6.5 : 5.2), pw = (W - fs * 10) / 2;
-
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	text(cr, fs * 1.5, fs * 1.6, s->title ? s->title : "", fs * 1.15, 0, 0.5, 1);
-	if (s->subtitle) {
-		cairo_set_source_rgb(cr, 0.35, 0.35, 0.35);
-		text(cr, fs * 1.5, fs * 3.0, s->subtitle, fs * 0.85, 0, 0.5, 0);
-	}
-	bar_panel(cr, s, 0, fs * 4.5, top, pw, H - top - fs * 3, fs);
-	bar_panel(cr, s, 1, fs * 9 + pw, top, pw, H - top - fs * 3, fs);
-	return 0;
-}
-
-int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, size_t errlen)
-{
-	struct slc_bar_spec s = *spec;
-
-	if (!s.n_groups)
-		return fail(err, errlen, -EINVAL, "nothing to plot: no groups");
-	if (s.width <= 0) s.width = 1000;
-	if (s.height <= 0) s.height = 560;
-	if (!(s.left_scale > 0)) s.left_scale = 1;
-	if (!(s.right_scale > 0)) s.right_scale = 1;
-	return render(path, draw_bars, &s, s.title, s.width, s.height, err, errlen);
+	return plot_render(path, draw_curve, &s, s.title, s.width, s.height, err, errlen);
 }

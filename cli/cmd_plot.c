@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * slcscope plot: write-curve graphs (PNG, SVG, PDF).
+ * slcscope plot: graphs (PNG, SVG, PDF).  The figure options are parsed by
+ * the session library (slc_figure_opts_set), the figures drawn by it.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,129 +16,97 @@ static void plot_help(FILE *out)
 	fprintf(out,
 		"Usage: slcscope plot INPUT... -o FILE.{png,svg,pdf} [--kind KIND] [options]\n"
 		"\n"
-		"Draw the write curve of INPUT (a trace, fio log or CSV): every sample as a dot,\n"
-		"the 30 s moving average as a line, the phases found by 'slcscope analyze' as\n"
-		"shaded bands with their figures.  With several INPUTs, their first write curves\n"
-		"on one chart with a legend (a drive comparison).\n"
+		"Draw INPUT (a trace, fio log or CSV).  The write curve: every sample a dot, a\n"
+		"centred moving average over the x axis (over data written: the bytes written\n"
+		"in 30 s at the median speed), the phases as labelled bands with a legend, a\n"
+		"zoomed panel when the cache is under 5%% of the axis.  With 2-8 INPUTs: the\n"
+		"drives compared (docs/figures.md).\n"
 		"\n"
 		"Kinds (--kind):\n"
-		"  curve     the write curve against data written or time   [one INPUT]\n"
-		"  latency   p50, p99, p99.9 and max latency per interval, against time\n"
-		"  recovery  cache found and burst speed: fresh, after idle, after TRIM (lab plan)\n"
-		"  idle      cache recovered against idle time (run --plan idle-sweep)\n"
-		"  compare   several INPUTs' first write curves on one chart   [several INPUTs]\n"
+		"  curve          the write curve                       [one INPUT; the default]\n"
+		"  compare        2-8 drives' curves, legend outside    [the default for several]\n"
+		"  multiples      one panel per drive, shared axes\n"
+		"  bars           cache, cache speed, native and erase-bound speed, GB in 2 h\n"
+		"  latency        latency percentile bands against time\n"
+		"  latency-cdf    each phase's per-interval p99 latency, sorted\n"
+		"  recovery       cache and burst speed: fresh, after idle, after TRIM\n"
+		"  idle           cache recovered against idle time (--plan idle-sweep)\n"
+		"  temperature    temperature over the curve, throttling marked\n"
+		"  trim-response  read speed and latency right after a TRIM (--plan trim-response)\n"
+		"  hir            host idle recovery, IOPS per wait state (--plan hir)\n"
+		"  fill-levels    cache and burst speed against fill (--plan fill-levels)\n"
+		"  compress       incompressible against repeating data (--plan compress)\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE        .png, .svg or .pdf\n"
-		"  -k, --kind KIND          curve, latency, recovery, idle or compare\n"
-		"      --x bytes|time       x axis: data written (default) or time\n"
-		"      --y bps|iops         y axis: MB/s (default) or IOPS (fixed block size)\n"
-		"  -s, --segment N          which trace segment (default: the first write curve)\n"
+		"  -k, --kind KIND          one of the kinds above\n"
+		"      --x bytes|time|fraction  x: data written (default), time, or data written\n"
+		"                           as a fraction of the drive's capacity\n"
+		"      --y bps|iops|log|linear  y: MB/s (default) or IOPS; log or linear scale\n"
+		"  -s, --segment N|ROLE     a trace segment, or the first of a role (fill, curve,\n"
+		"                           idle_burst, trim_burst, ...); default: the random\n"
+		"                           curve after TRIM, else the first write curve\n"
+		"  -l, --label TEXT         the next INPUT's name in legends (default: model and\n"
+		"                           capacity); once per INPUT\n"
+		"  -t, --title TEXT         the title (default: the drive's model and capacity)\n"
 		"      --binary             GiB and MiB/s instead of GB and MB/s\n"
-		"      --width N, --height N  size in pixels (PNG) or points (SVG, PDF); 1200x700\n");
-}
-
-static int parse_dim(const char *opt, int *out, const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-	if (*end || !*arg || v < 200 || v > 20000)
-		return cli_usage("plot", "%s: '%s' is not a size from 200 to 20000", opt, arg);
-	*out = (int)v;
-	return 0;
+		"      --width N, --height N  size in pixels (PNG) or points (SVG, PDF); 1200x700\n"
+		"      --layout-json FILE   where the drawing put its areas, legend and labels\n");
 }
 
 static int cmd_plot(int argc, char **argv)
 {
-	enum { O_X = 256, O_Y, O_BINARY, O_W, O_H };
-	enum { K_DEFAULT, K_CURVE, K_LATENCY, K_RECOVERY, K_COMPARE, K_IDLE } kind = K_DEFAULT;
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "x", required_argument, NULL, O_X },
-		{ "y", required_argument, NULL, O_Y }, { "segment", required_argument, NULL, 's' },
-		{ "binary", no_argument, NULL, O_BINARY }, { "width", required_argument, NULL, O_W },
-		{ "height", required_argument, NULL, O_H }, { "kind", required_argument, NULL, 'k' },
-		{ NULL, 0, NULL, 0 },
+		{ "output", required_argument, NULL, 'o' }, { "kind", required_argument, NULL, 'k' },
+		{ "segment", required_argument, NULL, 's' }, { "x", required_argument, NULL, 0 },
+		{ "y", required_argument, NULL, 0 }, { "label", required_argument, NULL, 'l' },
+		{ "title", required_argument, NULL, 't' }, { "binary", no_argument, NULL, 0 },
+		{ "width", required_argument, NULL, 0 }, { "height", required_argument, NULL, 0 },
+		{ "layout-json", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
 	};
 	struct slc_figure_opts co = { 0 };
 	struct slc_session *xs = NULL;
-	const char *out = NULL;
+	const char *out = NULL, *ext;
 	long seg = -1;
-	size_t n = 0, k = 0;
-	char err[512];
-	int opt, rc;
+	int kind = -1, opt, idx, rc;
+	size_t n, k = 0;
+	char err[512], *end;
 
-	while ((opt = getopt_long(argc, argv, "o:s:k:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': out = optarg; break;
-		case 'k':
-			if (strcmp(optarg, "curve") == 0) kind = K_CURVE;
-			else if (strcmp(optarg, "latency") == 0) kind = K_LATENCY;
-			else if (strcmp(optarg, "recovery") == 0) kind = K_RECOVERY;
-			else if (strcmp(optarg, "compare") == 0) kind = K_COMPARE;
-			else if (strcmp(optarg, "idle") == 0) kind = K_IDLE;
-			else return cli_usage("plot", "--kind: '%s' is not curve, latency, recovery, idle or compare", optarg);
-			break;
-		case O_X:
-			if (strcmp(optarg, "bytes") && strcmp(optarg, "time"))
-				return cli_usage("plot", "--x: '%s' is not bytes or time", optarg);
-			co.x_time = optarg[0] == 't';
-			break;
-		case O_Y:
-			if (strcmp(optarg, "bps") && strcmp(optarg, "iops"))
-				return cli_usage("plot", "--y: '%s' is not bps or iops", optarg);
-			co.y_iops = optarg[0] == 'i';
-			break;
-		case 's': {
-			uint64_t v;
-			if ((rc = cli_parse_uint("plot", "--segment", optarg, 0, 1000000, &v)))
-				return rc;
-			seg = (long)v;
-			break;
-		}
-		case O_BINARY: co.binary = 1; break;
-		case O_W: if ((rc = parse_dim("--width", &co.width, optarg))) return rc; break;
-		case O_H: if ((rc = parse_dim("--height", &co.height, optarg))) return rc; break;
-		default: return cli_usage("plot", "unknown option '%s'", argv[optind - 1]);
+	while ((opt = getopt_long(argc, argv, "o:k:s:l:t:", opts, &idx)) != -1) {
+		if (opt == 'o') {
+			out = optarg;
+		} else if (opt == 'k') {
+			if ((kind = slc_figure_kind_from_name(optarg)) < 0)
+				return cli_usage("plot", "--kind: '%s' is not a kind of graph (see slcscope help plot)", optarg);
+		} else if (opt == 's' && (seg = strtol(optarg, &end, 10)) >= 0 && !*end && *optarg) {
+			continue;
+		} else if (opt == '?') {
+			return cli_usage("plot", "unknown option '%s'", argv[optind - 1]);
+		} else {
+			const char *name = opt == 's' ? "segment" : opt == 'l' ? "label" : opt == 't' ? "title" : opts[idx].name;
+			seg = opt == 's' ? -1 : seg;
+			if (slc_figure_opts_set(&co, name, optarg ? optarg : "", err, sizeof(err)))
+				return cli_usage("plot", "%s", err);
 		}
 	}
-	if (optind >= argc)
-		return cli_usage("plot", "needs an INPUT");
-	if (!out)
-		return cli_usage("plot", "needs -o FILE.png, .svg or .pdf");
-	{
-		const char *ext = strrchr(out, '.');
-		if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
-			return cli_usage("plot", "-o: the file name must end in .png, .svg or .pdf");
-	}
-	n = (size_t)(argc - optind);
-	if (kind == K_DEFAULT)
-		kind = n > 1 ? K_COMPARE : K_CURVE;
-	if (kind != K_COMPARE && n > 1)
-		return cli_usage("plot", "--kind %s takes one INPUT", kind == K_CURVE ? "curve" : kind == K_LATENCY ? "latency" :
-				 kind == K_IDLE ? "idle" : "recovery");
-	if ((kind == K_RECOVERY || kind == K_IDLE) && seg >= 0)
-		return cli_usage("plot", "--kind %s uses every segment; drop --segment", kind == K_IDLE ? "idle" : "recovery");
+	n = optind < argc ? (size_t)(argc - optind) : 0;
+	if (!n || !out)
+		return cli_usage("plot", !n ? "needs an INPUT" : "needs -o FILE.png, .svg or .pdf");
+	if (!(ext = strrchr(out, '.')) || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
+		return cli_usage("plot", "-o: the file name must end in .png, .svg or .pdf");
+	if (kind < 0)
+		kind = n > 1 ? SLC_FIG_COMPARE : SLC_FIG_CURVE;
+	if (n > (size_t)slc_figure_kind_inputs(kind))
+		return cli_usage("plot", "--kind %s takes %s", slc_figure_kind_name(kind),
+				 slc_figure_kind_inputs(kind) > 1 ? "at most 8 inputs" : "one INPUT");
 	if (n > 1 && seg >= 0)
-		return cli_usage("plot", "--segment goes with one INPUT");
-	if (n > 8)
-		return cli_usage("plot", "at most 8 inputs on one chart");
-	xs = calloc(n, sizeof(*xs));
-	if (!xs)
+		return cli_usage("plot", "--segment N goes with one INPUT; give a role (fill, curve, ...) for several");
+	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("plot", "out of memory");
 	for (k = 0; k < n; k++)
 		if ((rc = cli_load(&xs[k], "plot", argv[optind + (int)k], seg, NULL)))
 			goto out;
-	if (kind == K_CURVE)
-		rc = slc_figure_curve(out, &xs[0], 0, &co, err, sizeof(err));
-	else if (kind == K_LATENCY)
-		rc = slc_figure_latency(out, &xs[0], 0, &co, err, sizeof(err));
-	else if (kind == K_RECOVERY)
-		rc = slc_figure_recovery(out, &xs[0], &co, err, sizeof(err));
-	else if (kind == K_IDLE)
-		rc = slc_figure_idle_recovery(out, &xs[0], &co, err, sizeof(err));
-	else
-		rc = slc_figure_compare(out, xs, n, &co, err, sizeof(err));
-	rc = rc ? cli_fail("plot", "%s", err) : CLI_OK;
+	rc = slc_figure_draw(out, kind, xs, n, &co, err, sizeof(err)) ? cli_fail("plot", "%s", err) : CLI_OK;
 out:
 	for (size_t i = 0; i < k; i++)
 		slc_session_free(&xs[i]);
@@ -148,7 +116,7 @@ out:
 
 const struct cli_cmd cli_cmd_plot = {
 	.name = "plot",
-	.summary = "draw write curves with their phases (PNG, SVG, PDF)",
+	.summary = "draw write curves, comparisons and the experiments' figures (PNG, SVG, PDF)",
 	.run = cmd_plot,
 	.help = plot_help,
 };

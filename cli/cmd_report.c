@@ -2,6 +2,7 @@
 /* slcscope report: a directory with everything an article needs. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "slcscope/session.h"
@@ -10,54 +11,66 @@
 static void report_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope report INPUT -o DIR [--binary] [--quiet]\n"
+		"Usage: slcscope report INPUT... -o DIR [--binary] [--quiet]\n"
 		"\n"
 		"Analyse INPUT (a trace, fio log or CSV) and write into DIR: index.html (one\n"
-		"self-contained page, graphs inline), summary.md (for article authors),\n"
-		"phases.json (docs/phases-json.md), phases.csv, samples.csv, and a graph of\n"
-		"every write curve as SVG and PNG (curve-N-STEP.svg/.png).\n"
+		"self-contained page, graphs inline, readable on a phone), summary.md (its\n"
+		"graphs linked), phases.json (docs/phases-json.md), phases.csv, samples.csv and\n"
+		"every graph as SVG and PNG: the drive, its health before and after, the test\n"
+		"conditions, the headline figures, each curve's phases.  With 2-8 INPUTs: a\n"
+		"comparison report (the curves compared, small multiples, the phase figures).\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output DIR   the report directory (created if missing)\n"
-		"      --binary       GiB and MiB/s instead of GB and MB/s\n"
-		"      --quiet        do not list the files written\n");
+		"  -o, --output DIR     the report directory (created if missing)\n"
+		"  -l, --label TEXT     the next INPUT's name (comparison; default: model, capacity)\n"
+		"  -t, --title TEXT     the comparison's title\n"
+		"  -s, --segment ROLE   compare the first curve of ROLE (default: the random curve)\n"
+		"      --binary         GiB and MiB/s instead of GB and MB/s\n"
+		"      --quiet          do not list the files written\n");
 }
 
 static int cmd_report(int argc, char **argv)
 {
-	enum { O_BINARY = 256, O_QUIET };
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "binary", no_argument, NULL, O_BINARY },
-		{ "quiet", no_argument, NULL, O_QUIET }, { NULL, 0, NULL, 0 },
+		{ "output", required_argument, NULL, 'o' }, { "binary", no_argument, NULL, 0 },
+		{ "quiet", no_argument, NULL, 'q' }, { "label", required_argument, NULL, 'l' },
+		{ "title", required_argument, NULL, 't' }, { "segment", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
 	};
-	struct slc_session x = { 0 };
+	struct slc_figure_opts co = { 0 };
+	struct slc_session *xs;
 	const char *dir = NULL;
 	char err[512];
-	int opt, binary = 0, quiet = 0, rc;
+	int opt, idx, quiet = 0, rc = 0;
+	size_t n, k;
 
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': dir = optarg; break;
-		case O_BINARY: binary = 1; break;
-		case O_QUIET: quiet = 1; break;
-		default: return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
-		}
+	while ((opt = getopt_long(argc, argv, "o:l:t:s:", opts, &idx)) != -1) {
+		if (opt == 'o') dir = optarg;
+		else if (opt == 'q') quiet = 1;
+		else if (opt == '?') return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+		else if (slc_figure_opts_set(&co, opt == 'l' ? "label" : opt == 't' ? "title" : opt == 's' ? "segment" : opts[idx].name,
+					     optarg ? optarg : "", err, sizeof(err)))
+			return cli_usage("report", "%s", err);
 	}
-	if (optind != argc - 1)
-		return cli_usage("report", optind >= argc ? "needs an INPUT" : "takes one INPUT");
-	if (!dir)
-		return cli_usage("report", "needs -o DIR");
-	if ((rc = cli_load(&x, "report", argv[optind], -1, NULL)))
-		return rc;
-	if ((rc = slc_report_write(dir, &x, binary, quiet ? NULL : stderr, err, sizeof(err))))
-		cli_fail("report", "%s", err);
-	slc_session_free(&x);
+	n = optind < argc ? (size_t)(argc - optind) : 0;
+	if (!n || n > 8 || !dir)
+		return cli_usage("report", !dir ? "needs -o DIR" : "takes 1 to 8 INPUTs");
+	if (!(xs = calloc(n, sizeof(*xs))))
+		return cli_fail("report", "out of memory");
+	for (k = 0; k < n && !rc; k++)
+		rc = cli_load(&xs[k], "report", argv[optind + (int)k], -1, NULL);
+	if (!rc && (n == 1 ? slc_report_write(dir, xs, co.binary, quiet ? NULL : stderr, err, sizeof(err)) :
+		    slc_report_compare_write(dir, xs, n, &co, quiet ? NULL : stderr, err, sizeof(err))))
+		rc = cli_fail("report", "%s", err);
+	for (size_t i = 0; i < k; i++)
+		slc_session_free(&xs[i]);
+	free(xs);
 	return rc ? CLI_FAIL : CLI_OK;
 }
 
 const struct cli_cmd cli_cmd_report = {
 	.name = "report",
-	.summary = "write a report directory: HTML page, Markdown summary, JSON, CSV, graphs",
+	.summary = "write a report directory (one drive or a comparison): HTML, Markdown, JSON, CSV, graphs",
 	.run = cmd_report,
 	.help = report_help,
 };

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The figures of an analysed session: write curves, latency, recovery,
- * idle recovery, comparisons (drawn by the analysis library's plotter).
+ * The figures of an analysed session: the write curve, latency, recovery,
+ * idle recovery (drawn by the analysis library's plotter), and the table
+ * of figure kinds the command line and the report pick from.
+ *
+ * The moving average of a write curve is centred and defined over the x
+ * axis it is drawn against: over data written, its window is the bytes the
+ * curve writes in 30 s at its median speed (the reviews' 30 s average,
+ * measured in the axis' unit); over time, 30 s.  It is taken within each
+ * phase, so a cliff the analysis found stays a cliff in the line.
  */
 #include <errno.h>
 #include <math.h>
@@ -9,236 +16,357 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slcscope/session.h"
+#include "session_priv.h"
 
-struct owned {
-	double *x, *y;
-	char label[160];
+#define MA_SECONDS 30.0
+
+static const char *const kind_names[SLC_FIG__COUNT] = {
+	[SLC_FIG_CURVE] = "curve", [SLC_FIG_COMPARE] = "compare", [SLC_FIG_MULTIPLES] = "multiples",
+	[SLC_FIG_BARS] = "bars", [SLC_FIG_LATENCY] = "latency", [SLC_FIG_LATENCY_CDF] = "latency-cdf",
+	[SLC_FIG_RECOVERY] = "recovery", [SLC_FIG_IDLE] = "idle", [SLC_FIG_TEMPERATURE] = "temperature",
+	[SLC_FIG_TRIM_RESPONSE] = "trim-response", [SLC_FIG_HIR] = "hir", [SLC_FIG_FILL_LEVELS] = "fill-levels",
+	[SLC_FIG_COMPRESS] = "compress",
 };
 
-/* Fill @sr (and the arrays in @o) for analysed segment @i of @x. */
-static int make_series(struct slc_plot_series *sr, struct owned *o, const struct slc_session *x, size_t i,
-		       const struct slc_figure_opts *opt)
+const char *slc_figure_kind_name(enum slc_figure_kind k)
+{
+	return (unsigned)k < SLC_FIG__COUNT ? kind_names[k] : NULL;
+}
+
+int slc_figure_kind_from_name(const char *name)
+{
+	for (int k = 0; name && k < SLC_FIG__COUNT; k++)
+		if (!strcmp(name, kind_names[k]))
+			return k;
+	return -1;
+}
+
+int slc_figure_kind_inputs(enum slc_figure_kind k)
+{
+	return k == SLC_FIG_COMPARE || k == SLC_FIG_MULTIPLES || k == SLC_FIG_BARS ? 8 : 1;
+}
+
+int fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen)
+{
+	FILE *f;
+
+	if (!path)
+		return 0;
+	if (!(f = fopen(path, "we")))
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	slc_plot_layout_json(f, l);
+	return fclose(f) ? slc_errf(err, errlen, -EIO, "%s: cannot write", path) : 0;
+}
+
+const char *fig_phase_words(const struct slc_phase *p)
+{
+	switch (p->kind) {
+	case SLC_PHASE_SLC_CACHE: return p->tier > 1 ? "SLC cache, second tier" : "SLC cache";
+	case SLC_PHASE_DIRECT_TO_TLC: return "direct to TLC";
+	case SLC_PHASE_ERASE_BOUND: return "erase-bound (waits for garbage collection)";
+	case SLC_PHASE_STALL: return "stall (no writes complete)";
+	default: return "throttled (too hot)";
+	}
+}
+
+int fig_phase_style(const struct slc_phase *p)
+{
+	switch (p->kind) {
+	case SLC_PHASE_SLC_CACHE: return p->tier > 1 ? SLC_COL_SKY : SLC_COL_GREEN;
+	case SLC_PHASE_DIRECT_TO_TLC: return SLC_COL_ORANGE;
+	case SLC_PHASE_ERASE_BOUND: return SLC_COL_VERMILLION;
+	case SLC_PHASE_STALL: return SLC_COL_BLACK;
+	default: return SLC_COL_PURPLE;
+	}
+}
+
+/* What the x axis shows of segment @s: position of sample @k or of host byte count @bytes at time @t. */
+static double x_of(const struct slc_figure_opts *o, const struct slc_session *x, double t, double bytes)
+{
+	if (o->x_time) return t;
+	if (o->x_fraction) return bytes / (double)x->in->meta.capacity_bytes;
+	return bytes;
+}
+
+/* The curve's axes: scales and labels in words. */
+int fig_axes(struct slc_plot_spec *sp, const struct slc_session *x, const struct slc_input_segment *s,
+	     const struct slc_figure_opts *o, char *err, size_t errlen)
+{
+	double dur = s->n_samples ? s->t_s[s->n_samples - 1] : 0;
+
+	if (o->y_iops && !s->params.block_bytes)
+		return slc_errf(err, errlen, -EINVAL, "--y iops needs a fixed block size; %s has none", x->in->source);
+	if (o->x_fraction && !x->in->meta.capacity_bytes)
+		return slc_errf(err, errlen, -EINVAL, "--x fraction needs the drive's capacity; %s does not say it",
+				x->in->source);
+	if (o->x_time) {
+		sp->x_scale = dur > 5400 ? 60 : 1;
+		sp->xlabel = dur > 5400 ? "time (minutes)" : "time (seconds)";
+	} else if (o->x_fraction) {
+		sp->x_scale = 1;
+		sp->xlabel = "data written (multiples of the drive's capacity)";
+	} else {
+		sp->x_scale = o->binary ? 1073741824.0 : 1e9;
+		sp->xlabel = o->binary ? "data written (GiB)" : "data written (GB)";
+	}
+	sp->y_scale = o->y_iops ? 1000 : (o->binary ? 1048576.0 : 1e6);
+	sp->ylabel = o->y_iops ? "write speed (thousand IOPS)" : (o->binary ? "write speed (MiB/s)" : "write speed (MB/s)");
+	sp->log_y = o->log_y;
+	return 0;
+}
+
+/* Analysed segment @i's samples on the axes of @o into *@xo, *@yo (caller frees). */
+int fig_samples(double **xo, double **yo, const struct slc_session *x, size_t i, const struct slc_figure_opts *o)
 {
 	const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 	size_t n = s->n_samples;
 	double blk = s->params.block_bytes;
 
-	o->x = malloc(n * sizeof(double));
-	o->y = malloc(n * sizeof(double));
-	if (!o->x || !o->y)
+	*xo = malloc((n ? n : 1) * sizeof(double));
+	*yo = malloc((n ? n : 1) * sizeof(double));
+	if (!*xo || !*yo)
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
 		double dt = s->interval_s[k] > 0 ? s->interval_s[k] : NAN;
-		o->x[k] = opt->x_time ? s->t_s[k] : (double)s->bytes_total[k];
-		o->y[k] = x->bytes[i][k] / dt / (opt->y_iops ? blk : 1);
+		(*xo)[k] = x_of(o, x, s->t_s[k], (double)s->bytes_total[k]);
+		(*yo)[k] = x->bytes[i][k] / dt / (o->y_iops ? blk : 1);
 	}
-	sr->x = o->x;
-	sr->y = o->y;
-	sr->t_s = s->t_s;
-	sr->n = n;
 	return 0;
 }
 
-static const char *phase_name(enum slc_phase_kind k)
+/* The moving average's window on the x axis and its legend text. */
+double fig_ma_window(char *label, size_t len, const double *xs, const struct slc_input_segment *s,
+		     const struct slc_figure_opts *o)
 {
-	switch (k) {
-	case SLC_PHASE_SLC_CACHE: return "SLC cache";
-	case SLC_PHASE_DIRECT_TO_TLC: return "direct to TLC";
-	case SLC_PHASE_ERASE_BOUND: return "erase-bound";
-	case SLC_PHASE_STALL: return "stall";
-	default: return "throttled";
+	double w = o->x_time ? MA_SECONDS : slc_plot_window_x(xs, s->t_s, s->n_samples, MA_SECONDS);
+	char b[32];
+
+	if (!(w > 0))
+		w = 0;
+	if (o->x_time)
+		snprintf(label, len, "moving average over %.0f s, centred, within each phase", MA_SECONDS);
+	else if (o->x_fraction)
+		snprintf(label, len, "moving average over %.2g%% of the capacity (%.0f s at the median speed), centred",
+			 w * 100, MA_SECONDS);
+	else
+		snprintf(label, len, "moving average over %s (%.0f s at the median speed), centred, within each phase",
+			 slc_format_bytes(b, sizeof(b), w, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL), MA_SECONDS);
+	return w;
+}
+
+struct curve_fig {
+	struct slc_plot_band bands[64];
+	char labels[64][128];
+	char title[256], sub[512], ma[160], dots[64], zoom[96];
+	double *x, *y;
+};
+
+static void band_label(char *buf, size_t len, const struct slc_phase *ph, const struct slc_figure_opts *o)
+{
+	enum slc_unit_system u = o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
+	char sp[32], a[32];
+
+	if (o->y_iops && isfinite(ph->iops_mean))
+		slc_format_iops(sp, sizeof(sp), ph->iops_mean);
+	else
+		slc_format_rate(sp, sizeof(sp), ph->mean_bps, u);
+	switch (ph->kind) {
+	case SLC_PHASE_SLC_CACHE:
+		snprintf(buf, len, "%s: %s at %s", ph->tier > 1 ? "SLC cache, tier 2" : "SLC cache",
+			 slc_format_bytes(a, sizeof(a), ph->end_bytes - ph->start_bytes, u), sp);
+		break;
+	case SLC_PHASE_DIRECT_TO_TLC: snprintf(buf, len, "direct to TLC: %s", sp); break;
+	case SLC_PHASE_ERASE_BOUND: snprintf(buf, len, "erase-bound: %s", sp); break;
+	case SLC_PHASE_STALL: snprintf(buf, len, "stall: %s", slc_duration_words(a, sizeof(a), ph->end_s - ph->start_s)); break;
+	default: snprintf(buf, len, "throttled: %s", sp); break;
 	}
 }
 
-static void axis_labels(struct slc_plot_spec *sp, const struct slc_figure_opts *o)
+/* The phase bands of analysed segment @k; their count.  Sets the zoom when the cache is short. */
+static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const struct slc_session *x, size_t k,
+			  const struct slc_figure_opts *o, double xmax)
 {
-	sp->x_scale = o->x_time ? 1 : (o->binary ? 1073741824.0 : 1e9);
-	sp->xlabel = o->x_time ? "time (s)" : (o->binary ? "data written (GiB)" : "data written (GB)");
-	sp->y_scale = o->y_iops ? 1000 : (o->binary ? 1048576.0 : 1e6);
-	sp->ylabel = o->y_iops ? "thousand IOPS" : (o->binary ? "write speed (MiB/s)" : "write speed (MB/s)");
+	const struct slc_analysis *an = &x->a[k];
+	double cache_end = NAN;
+	size_t nb = 0;
+	char b[32];
+
+	for (size_t p = 0; p < an->n_phases && nb < 64; p++) {
+		const struct slc_phase *ph = &an->phases[p];
+		band_label(c->labels[nb], sizeof(c->labels[nb]), ph, o);
+		c->bands[nb] = (struct slc_plot_band){ x_of(o, x, ph->start_s, ph->start_bytes),
+						       x_of(o, x, ph->end_s, ph->end_bytes), c->labels[nb],
+						       fig_phase_words(ph), fig_phase_style(ph) };
+		if (ph->kind == SLC_PHASE_SLC_CACHE)
+			cache_end = c->bands[nb].x1;
+		nb++;
+	}
+	/* a cache under 5% of the axis is a sliver: show the start again, zoomed */
+	if (isfinite(cache_end) && cache_end > 0 && cache_end < 0.05 * xmax) {
+		sp->zoom_x1 = fmin(cache_end * 3, xmax);
+		if (o->x_time)
+			snprintf(c->zoom, sizeof(c->zoom), "zoom: the first %s", slc_duration_words(b, sizeof(b), sp->zoom_x1));
+		else if (o->x_fraction)
+			snprintf(c->zoom, sizeof(c->zoom), "zoom: the first %.2g%% of the capacity", sp->zoom_x1 * 100);
+		else
+			snprintf(c->zoom, sizeof(c->zoom), "zoom: the first %s", slc_format_bytes(b, sizeof(b), sp->zoom_x1,
+				 o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL));
+		sp->zoom_label = c->zoom;
+	}
+	return nb;
 }
 
 int slc_figure_curve(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
-	       char *err, size_t errlen)
+		     char *err, size_t errlen)
 {
 	struct slc_plot_spec sp = { 0 };
 	struct slc_plot_series sr = { 0 };
-	struct slc_plot_band bands[64];
-	char labels[64][160], title[512], sub[512], a[32], b[32];
-	struct owned ow = { 0 };
+	struct slc_plot_layout lay;
+	struct curve_fig *c;
 	const struct slc_input_segment *s;
-	const struct slc_analysis *an;
-	size_t nb = 0;
+	char w[256], d[32];
 	int rc;
 
 	if (k < 0 || (size_t)k >= x->n)
-		return snprintf(err, errlen, "no such write curve"), -EINVAL;
+		return slc_errf(err, errlen, -EINVAL, "%s: no such write curve", x->in->source);
 	s = &x->in->segments[x->seg[k]];
-	an = &x->a[k];
-	if (o->y_iops && !s->params.block_bytes)
-		return snprintf(err, errlen, "--y iops needs a fixed block size; this input has none"), -EINVAL;
-	if ((rc = make_series(&sr, &ow, x, (size_t)k, o))) {
-		free(ow.x);
-		free(ow.y);
-		return snprintf(err, errlen, "out of memory"), rc;
+	if ((rc = fig_axes(&sp, x, s, o, err, errlen)))
+		return rc;
+	if (!(c = calloc(1, sizeof(*c))))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if ((rc = fig_samples(&c->x, &c->y, x, (size_t)k, o))) {
+		rc = slc_errf(err, errlen, rc, "out of memory");
+		goto out;
 	}
-	for (size_t p = 0; p < an->n_phases && nb < 64; p++) {
-		const struct slc_phase *ph = &an->phases[p];
-		double speed = o->y_iops ? ph->iops_mean : ph->mean_bps;
-		char sp_txt[32];
-		if (ph->kind == SLC_PHASE_STALL || ph->kind == SLC_PHASE_THROTTLED)
-			continue;
-		if (o->y_iops && isfinite(speed))
-			slc_format_iops(sp_txt, sizeof(sp_txt), speed);
-		else
-			slc_format_rate(sp_txt, sizeof(sp_txt), ph->mean_bps, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL);
-		if (ph->kind == SLC_PHASE_SLC_CACHE)
-			snprintf(labels[nb], sizeof(labels[nb]), "%s%s: %s at %s", phase_name(ph->kind),
-				 ph->tier > 1 ? " (tier 2)" : "",
-				 slc_format_bytes(a, sizeof(a), ph->end_bytes - ph->start_bytes, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL),
-				 sp_txt);
-		else
-			snprintf(labels[nb], sizeof(labels[nb]), "%s: %s", phase_name(ph->kind), sp_txt);
-		bands[nb].x0 = o->x_time ? ph->start_s : ph->start_bytes;
-		bands[nb].x1 = o->x_time ? ph->end_s : ph->end_bytes;
-		bands[nb].label = labels[nb];
-		bands[nb].style = ph->kind == SLC_PHASE_SLC_CACHE ? 2 : ph->kind == SLC_PHASE_DIRECT_TO_TLC ? 3 : 1;
-		nb++;
-	}
-	snprintf(title, sizeof(title), "%s", x->in->meta.device_model && x->in->meta.device_model[0] ?
-		 x->in->meta.device_model : (x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source));
-	if (s->params.block_bytes)
-		snprintf(sub, sizeof(sub), "%s %s writes, QD%u, %s; every %s sample a dot",
-			 slc_workload_from_name(s->params.workload) == SLC_WL_SEQ_WRITE ? "sequential" : "random",
-			 slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth,
-			 s->params.step, slc_format_duration(b, sizeof(b), (uint64_t)(s->params.interval_s * 1e9)));
-	else
-		snprintf(sub, sizeof(sub), "imported from %s", x->in->source);
-	sp.title = title;
-	sp.subtitle = sub;
-	axis_labels(&sp, o);
+	sr = (struct slc_plot_series){ .x = c->x, .y = c->y, .n = s->n_samples };
+	sp.ma_window_x = fig_ma_window(c->ma, sizeof(c->ma), c->x, s, o);
+	sp.ma_label = c->ma;
+	sp.ma_break_at_bands = !o->x_fraction;
+	snprintf(c->dots, sizeof(c->dots), "every %s sample", slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ?
+		 s->params.interval_s : 1));
+	sp.dots_label = c->dots;
+	sp.n_bands = curve_bands(c, &sp, x, (size_t)k, o, s->n_samples ? c->x[s->n_samples - 1] : 0);
+	sp.bands = c->bands;
+	snprintf(c->title, sizeof(c->title), "%s", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
+	snprintf(c->sub, sizeof(c->sub), "%s", slc_segment_words(w, sizeof(w), s));
+	sp.title = c->title;
+	sp.subtitle = c->sub;
 	sp.width = o->width;
 	sp.height = o->height;
 	sp.series = &sr;
 	sp.n_series = 1;
-	sp.bands = bands;
-	sp.n_bands = nb;
-	rc = slc_plot_write(path, &sp, err, errlen);
-	free(ow.x);
-	free(ow.y);
+	sp.layout = &lay;
+	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
+		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+out:
+	free(c->x);
+	free(c->y);
+	free(c);
 	return rc;
 }
 
-int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
-		    char *err, size_t errlen)
+/* Per-bin means of the percentiles (the maximum's bin maximum) of @s, @nb bins. */
+static size_t latency_bins(const struct slc_input_segment *s, size_t nb, double *t, double (*v)[4])
 {
-	struct slc_plot_spec sp = { 0 };
-	struct slc_plot_series *sr = calloc(n, sizeof(*sr));
-	struct owned *ow = calloc(n, sizeof(*ow));
-	int rc = 0;
+	const double *src[4] = { s->lat_p50_us, s->lat_p99_us, s->lat_p999_us, s->lat_max_us };
+	size_t per = (s->n_samples + nb - 1) / nb, out = 0;
 
-	if (!sr || !ow) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct slc_session *x = &xs[i];
-		const struct slc_input_segment *s = &x->in->segments[x->seg[0]];
-		char a[32];
-		if (o->y_iops && !s->params.block_bytes) {
-			rc = -EINVAL;
-			snprintf(err, errlen, "--y iops needs a fixed block size; %s has none", x->in->source);
-			goto out;
+	for (size_t b = 0; b * per < s->n_samples; b++, out++) {
+		size_t lo = b * per, hi = lo + per < s->n_samples ? lo + per : s->n_samples;
+		t[out] = (s->t_s[lo] + s->t_s[hi - 1]) / 2;
+		for (int q = 0; q < 4; q++) {
+			double sum = 0, mx = NAN;
+			size_t cnt = 0;
+			for (size_t i = lo; src[q] && i < hi; i++)
+				if (isfinite(src[q][i]) && src[q][i] > 0) {
+					sum += src[q][i];
+					cnt++;
+					if (!(mx >= src[q][i])) mx = src[q][i];
+				}
+			v[out][q] = !cnt ? NAN : q == 3 ? mx : sum / (double)cnt;
 		}
-		if ((rc = make_series(&sr[i], &ow[i], x, 0, o))) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-		if (x->a[0].has_cache)
-			snprintf(ow[i].label, sizeof(ow[i].label), "%s (cache %s)",
-				 x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source,
-				 slc_format_bytes(a, sizeof(a), x->a[0].cache_bytes, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL));
-		else
-			snprintf(ow[i].label, sizeof(ow[i].label), "%s (no cache)",
-				 x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source);
-		sr[i].label = ow[i].label;
 	}
-	sp.title = "Write curves compared";
-	sp.subtitle = "each drive's first write curve; lines are 30 s moving averages";
-	axis_labels(&sp, o);
-	sp.width = o->width;
-	sp.height = o->height;
-	sp.series = sr;
-	sp.n_series = n;
-	rc = slc_plot_write(path, &sp, err, errlen);
-out:
-	for (size_t i = 0; ow && i < n; i++) {
-		free(ow[i].x);
-		free(ow[i].y);
-	}
-	free(ow);
-	free(sr);
-	return rc;
+	return out;
 }
 
 int slc_figure_latency(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
-		 char *err, size_t errlen)
+		       char *err, size_t errlen)
 {
-	static const char *const names[4] = { "p50", "p99", "p99.9", "max" };
 	const struct slc_input_segment *s;
 	struct slc_plot_series sr[4];
 	struct slc_plot_spec sp = { 0 };
-	char title[512], sub[256], a[32];
-	size_t used = 0;
+	struct slc_plot_layout lay;
+	struct slc_plot_band bands[64];
+	char title[256], sub[512], w[256], d[32], bin[32];
+	double *t, (*v)[4], *col[5];
+	size_t nb, nbands = 0;
+	int rc;
 
 	if (k < 0 || (size_t)k >= x->n)
-		return snprintf(err, errlen, "no such write curve"), -EINVAL;
+		return slc_errf(err, errlen, -EINVAL, "%s: no such write curve", x->in->source);
 	s = &x->in->segments[x->seg[k]];
-	for (int i = 0; i < 4; i++) {
-		const double *y = i == 0 ? s->lat_p50_us : i == 1 ? s->lat_p99_us : i == 2 ? s->lat_p999_us : s->lat_max_us;
-		int any = 0;
-		for (size_t j = 0; y && j < s->n_samples && !any; j++)
-			any = isfinite(y[j]) && y[j] > 0;
-		if (!any)
-			continue;
-		sr[used] = (struct slc_plot_series){ .label = names[i], .x = s->t_s, .y = y, .n = s->n_samples, .line_only = 1 };
-		used++;
+	if (!s->lat_p50_us && !s->lat_p99_us && !s->lat_max_us)
+		return slc_errf(err, errlen, -EINVAL, "%s has no latencies (imported logs carry none)", x->in->source);
+	/* about one bin per 3 pixels: 2 h of 1 s samples become 400 bins */
+	t = malloc(400 * sizeof(*t));
+	v = malloc(400 * sizeof(*v));
+	col[0] = malloc(5 * 400 * sizeof(double));
+	if (!t || !v || !col[0]) {
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+		goto out;
 	}
-	if (!used)
-		return snprintf(err, errlen, "%s has no latencies (imported logs carry none)", x->in->source), -EINVAL;
-	snprintf(title, sizeof(title), "%s: latency", x->in->meta.device_model && x->in->meta.device_model[0] ?
-		 x->in->meta.device_model : x->in->source);
-	snprintf(sub, sizeof(sub), "%s, %s QD%u; percentiles of each %.3g s interval", s->params.step,
-		 slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth,
-		 s->params.interval_s);
-	sp.title = title;
-	sp.subtitle = sub;
-	sp.xlabel = "time (s)";
-	sp.ylabel = "latency (us, log scale)";
-	sp.x_scale = sp.y_scale = 1;
-	sp.width = o->width;
-	sp.height = o->height;
-	sp.series = sr;
-	sp.n_series = used;
-	sp.log_y = 1;
-	return slc_plot_write(path, &sp, err, errlen);
+	nb = latency_bins(s, s->n_samples < 400 ? (s->n_samples ? s->n_samples : 1) : 400, t, v);
+	for (int q = 1; q < 5; q++) col[q] = col[0] + q * 400;
+	for (size_t i = 0; i < nb; i++) {
+		col[0][i] = t[i];
+		for (int q = 0; q < 4; q++) col[q + 1][i] = v[i][q];
+	}
+	/* widest band at the back, so p99.9 is never hidden under the maximum */
+	sr[0] = (struct slc_plot_series){ .label = "p99.9 to maximum", .x = col[0], .y = col[4], .y_lo = col[3], .n = nb,
+					  .line_only = 1, .colour = SLC_COL_PURPLE + 1, .alpha = 0.35 };
+	sr[1] = (struct slc_plot_series){ .label = "p99 to p99.9", .x = col[0], .y = col[3], .y_lo = col[2], .n = nb,
+					  .line_only = 1, .colour = SLC_COL_ORANGE + 1, .alpha = 0.55 };
+	sr[2] = (struct slc_plot_series){ .label = "median (p50) to p99", .x = col[0], .y = col[2], .y_lo = col[1],
+					  .n = nb, .line_only = 1, .colour = SLC_COL_SKY + 1, .alpha = 0.6 };
+	sr[3] = (struct slc_plot_series){ .label = "median (p50)", .x = col[0], .y = col[1], .n = nb, .line_only = 1,
+					  .colour = SLC_COL_BLUE + 1 };
+	for (size_t p = 0; p < x->a[k].n_phases && nbands < 64; p++) {
+		const struct slc_phase *ph = &x->a[k].phases[p];
+		bands[nbands++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, fig_phase_words(ph), fig_phase_style(ph) };
+	}
+	snprintf(title, sizeof(title), "%s: write latency", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
+	snprintf(sub, sizeof(sub), "%s; each band: the mean of every %s interval's percentile over %s bins", slc_segment_words(w, sizeof(w), s),
+		 slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ? s->params.interval_s : 1),
+		 slc_duration_words(bin, sizeof(bin), nb > 1 ? (t[nb - 1] - t[0]) / (double)(nb - 1) : s->params.interval_s));
+	sp = (struct slc_plot_spec){ .title = title, .subtitle = sub, .ylabel = "latency (log scale)", .y_scale = 1,
+				     .width = o->width, .height = o->height, .series = sr, .n_series = 4, .log_y = 1,
+				     .y_format = SLC_YFMT_US, .bands = bands, .n_bands = nbands, .layout = &lay };
+	sp.x_scale = s->n_samples && s->t_s[s->n_samples - 1] > 5400 ? 60 : 1;
+	sp.xlabel = sp.x_scale > 1 ? "time (minutes)" : "time (seconds)";
+	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
+		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+out:
+	free(t);
+	free(v);
+	free(col[0]);
+	return rc;
 }
 
 int slc_figure_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
-		  char *err, size_t errlen)
+			char *err, size_t errlen)
 {
 	struct slc_bar_group g[16];
-	char labels[16][64], title[512];
+	char labels[16][64], title[512], w[256];
 	struct slc_bar_spec bs = { 0 };
+	struct slc_plot_layout lay;
 	const char *wl;
 	size_t ref = SIZE_MAX, n = 0;
+	int rc;
 
 	/* the bursts are the curves after the first one of their workload */
 	if (x->n < 2)
-		return snprintf(err, errlen, "%s has one write curve: no recovery to show "
-				"(the lab plan's bursts after idle and after TRIM)", x->in->source), -EINVAL;
+		return slc_errf(err, errlen, -EINVAL, "%s has one write curve: no recovery to show "
+				"(the lab plan's bursts after idle and after TRIM)", x->in->source);
 	wl = x->in->segments[x->seg[x->n - 1]].params.workload;
 	for (size_t i = 0; i < x->n && n < 16; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
@@ -251,21 +379,19 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 		if (slc_recovery(&r, &x->a[ref], &x->a[i]))
 			continue;
 		if (i == ref)
-			snprintf(labels[n], sizeof(labels[n]), "fresh (%s)", s->params.step);
+			snprintf(labels[n], sizeof(labels[n]), "fresh, after TRIM");
 		else if (slc_role_after_trim(s->params.role, s->params.role_arg))
-			snprintf(labels[n], sizeof(labels[n]), "after TRIM");
+			snprintf(labels[n], sizeof(labels[n]), "after a TRIM");
 		else
-			snprintf(labels[n], sizeof(labels[n]), "after %s idle",
-				 slc_format_duration(d, sizeof(d), (uint64_t)(s->params.idle_before_s * 1e9)));
+			snprintf(labels[n], sizeof(labels[n]), "after %s idle", slc_duration_words(d, sizeof(d), s->params.idle_before_s));
 		g[n] = (struct slc_bar_group){ labels[n], r.cache_bytes, r.burst_bps };
 		n++;
 	}
 	if (n < 2)
-		return snprintf(err, errlen, "%s: no burst after the first %s curve", x->in->source, wl ? wl : "write"), -EINVAL;
-	snprintf(title, sizeof(title), "%s: recovery", x->in->meta.device_model && x->in->meta.device_model[0] ?
-		 x->in->meta.device_model : x->in->source);
+		return slc_errf(err, errlen, -EINVAL, "%s: no burst after the first %s curve", x->in->source, wl ? wl : "write");
+	snprintf(title, sizeof(title), "%s: recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	bs.title = title;
-	bs.subtitle = "cache found and burst speed: fresh drive, after idle, after a TRIM of the whole drive";
+	bs.subtitle = "SLC cache found and burst speed: the fresh drive, after idling without TRIM, after a TRIM of the whole drive";
 	bs.left_label = o->binary ? "SLC cache found (GiB)" : "SLC cache found (GB)";
 	bs.right_label = o->binary ? "burst speed (MiB/s)" : "burst speed (MB/s)";
 	bs.left_scale = o->binary ? 1073741824.0 : 1e9;
@@ -274,31 +400,36 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 	bs.height = o->height;
 	bs.groups = g;
 	bs.n_groups = n;
-	return slc_plot_bars(path, &bs, err, errlen);
+	bs.layout = &lay;
+	if (!(rc = slc_plot_bars(path, &bs, err, errlen)))
+		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+	return rc;
 }
 
 int slc_figure_idle_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
-		       char *err, size_t errlen)
+			     char *err, size_t errlen)
 {
 	double t[16], c[16], fresh, ref[2], rt[2];
 	struct slc_plot_series sr[2];
 	struct slc_plot_spec sp = { 0 };
-	char title[512];
-	int n = slc_session_idle_recovery(x, t, c, 16, &fresh);
+	struct slc_plot_layout lay;
+	char title[512], w[256];
+	int n = slc_session_idle_recovery(x, t, c, 16, &fresh), rc;
 
 	if (n < 2)
-		return snprintf(err, errlen, "%s has fewer than two bursts after different idle times "
-				"(run --plan idle-sweep)", x->in->source), -EINVAL;
-	sr[0] = (struct slc_plot_series){ .label = "cache found after the wait", .x = t, .y = c, .n = (size_t)n, .line_only = 1 };
+		return slc_errf(err, errlen, -EINVAL, "%s has fewer than two bursts after different idle times "
+				"(run --plan idle-sweep)", x->in->source);
+	sr[0] = (struct slc_plot_series){ .label = "cache found after the wait", .x = t, .y = c, .n = (size_t)n,
+					  .line_only = 1, .marker = SLC_MARK_CIRCLE };
 	ref[0] = ref[1] = fresh;
 	rt[0] = 0;
 	rt[1] = t[n - 1];
-	sr[1] = (struct slc_plot_series){ .label = "fresh drive's cache", .x = rt, .y = ref, .n = 2, .line_only = 1 };
-	snprintf(title, sizeof(title), "%s: idle recovery", x->in->meta.device_model && x->in->meta.device_model[0] ?
-		 x->in->meta.device_model : x->in->source);
+	sr[1] = (struct slc_plot_series){ .label = "the fresh drive's cache", .x = rt, .y = ref, .n = 2, .line_only = 1,
+					  .colour = SLC_COL_BLACK + 1 };
+	snprintf(title, sizeof(title), "%s: idle recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	sp.title = title;
-	sp.subtitle = "SLC cache found by a burst after each idle wait (the burst before it saturated the cache)";
-	sp.xlabel = "idle time (s)";
+	sp.subtitle = "SLC cache found by a burst after each idle wait (the burst before it used the cache up)";
+	sp.xlabel = "idle time (seconds)";
 	sp.ylabel = o->binary ? "cache recovered (GiB)" : "cache recovered (GB)";
 	sp.x_scale = 1;
 	sp.y_scale = o->binary ? 1073741824.0 : 1e9;
@@ -306,5 +437,78 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 	sp.height = o->height;
 	sp.series = sr;
 	sp.n_series = isfinite(fresh) && fresh > 0 ? 2 : 1;
-	return slc_plot_write(path, &sp, err, errlen);
+	sp.layout = &lay;
+	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
+		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+	return rc;
+}
+
+int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char *v, char *err, size_t errlen)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(name, "x")) {
+		if (strcmp(v, "bytes") && strcmp(v, "time") && strcmp(v, "fraction"))
+			return slc_errf(err, errlen, -EINVAL, "--x: '%s' is not bytes, time or fraction", v);
+		o->x_time = v[0] == 't';
+		o->x_fraction = v[0] == 'f';
+	} else if (!strcmp(name, "y")) {
+		if (!strcmp(v, "log") || !strcmp(v, "linear")) o->log_y = v[1] == 'o';
+		else if (!strcmp(v, "bps") || !strcmp(v, "iops")) o->y_iops = v[0] == 'i';
+		else return slc_errf(err, errlen, -EINVAL, "--y: '%s' is not bps, iops, log or linear", v);
+	} else if (!strcmp(name, "segment")) {
+		if ((o->role = slc_role_from_name(v)) == SLC_ROLE_UNKNOWN)
+			return slc_errf(err, errlen, -EINVAL, "--segment: '%s' is not a segment number or a role "
+					"(fill, curve, idle_burst, trim_burst, ...)", v);
+	} else if (!strcmp(name, "label")) {
+		if (o->n_labels >= 8)
+			return slc_errf(err, errlen, -EINVAL, "--label: at most 8, one per input");
+		o->labels[o->n_labels++] = v;
+	} else if (!strcmp(name, "title")) {
+		o->title = v;
+	} else if (!strcmp(name, "width") || !strcmp(name, "height")) {
+		n = strtol(v, &end, 10);
+		if (*end || !*v || n < 200 || n > 20000)
+			return slc_errf(err, errlen, -EINVAL, "--%s: '%s' is not a size from 200 to 20000", name, v);
+		*(name[0] == 'w' ? &o->width : &o->height) = (int)n;
+	} else if (!strcmp(name, "binary")) {
+		o->binary = 1;
+	} else if (!strcmp(name, "layout-json")) {
+		o->layout_json = v;
+	} else {
+		return slc_errf(err, errlen, -EINVAL, "unknown option '--%s'", name);
+	}
+	return 0;
+}
+
+int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct slc_session *xs, size_t n,
+		    const struct slc_figure_opts *o, char *err, size_t errlen)
+{
+	long k;
+
+	if (!n || (n > 1 && slc_figure_kind_inputs(kind) == 1))
+		return slc_errf(err, errlen, -EINVAL, "--kind %s takes one input", slc_figure_kind_name(kind));
+	if (n > 8)
+		return slc_errf(err, errlen, -EINVAL, "at most 8 inputs on one chart");
+	switch (kind) {
+	case SLC_FIG_COMPARE: return slc_figure_compare(path, xs, n, o, err, errlen);
+	case SLC_FIG_MULTIPLES: return slc_figure_multiples(path, xs, n, o, err, errlen);
+	case SLC_FIG_BARS: return slc_figure_bars(path, xs, n, o, err, errlen);
+	case SLC_FIG_RECOVERY: return slc_figure_recovery(path, xs, o, err, errlen);
+	case SLC_FIG_IDLE: return slc_figure_idle_recovery(path, xs, o, err, errlen);
+	case SLC_FIG_TRIM_RESPONSE: return slc_figure_trim_response(path, xs, o, err, errlen);
+	case SLC_FIG_HIR: return slc_figure_hir(path, xs, o, err, errlen);
+	case SLC_FIG_FILL_LEVELS: return slc_figure_fill_levels(path, xs, o, err, errlen);
+	case SLC_FIG_COMPRESS: return slc_figure_compress(path, xs, o, err, errlen);
+	default: break;
+	}
+	if ((k = slc_session_pick(xs, o->role)) < 0)
+		return slc_errf(err, errlen, -EINVAL, "%s has no %s segment", xs->in->source, slc_role_name(o->role));
+	switch (kind) {
+	case SLC_FIG_LATENCY: return slc_figure_latency(path, xs, k, o, err, errlen);
+	case SLC_FIG_LATENCY_CDF: return slc_figure_latency_cdf(path, xs, k, o, err, errlen);
+	case SLC_FIG_TEMPERATURE: return slc_figure_temperature(path, xs, k, o, err, errlen);
+	default: return slc_figure_curve(path, xs, k, o, err, errlen);
+	}
 }

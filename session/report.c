@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Reports for article authors: everything a review needs from one input,
- * in one directory, self-contained (the HTML page inlines its SVG graphs).
+ * Reports for article authors: everything a review needs from one input
+ * (or a comparison of several), in one directory; the HTML page is
+ * self-contained (its SVG graphs inline) and reads on a phone too.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,16 +11,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "slcscope/session.h"
+#include "report_doc.h"
 
 static int path_in(char *buf, size_t len, const char *dir, const char *name)
 {
 	return (size_t)snprintf(buf, len, "%s/%s", dir, name) >= len ? -ENAMETOOLONG : 0;
 }
 
+/* Numbers as the shortest text that reads back the same (15 rather than 15.000000000000002). */
 static void num(FILE *f, double v)
 {
-	if (isfinite(v)) fprintf(f, "%.17g", v);
+	report_num(f, v);
 }
 
 static int write_phases_csv(const char *path, const struct slc_session *x)
@@ -54,123 +56,6 @@ static int write_text(const char *path, const char *text)
 	return fclose(f) ? -errno : 0;
 }
 
-/* The Markdown summary: what an article needs, figures with units. */
-static void summary(FILE *f, const struct slc_session *x, enum slc_unit_system u, int html)
-{
-	char a[32], b[32], c[32];
-	const char *title = x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model :
-			    x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source;
-
-	if (!html)
-		fprintf(f, "# %s\n\nSource: `%s`%s%s%s%s%s%s\n", title, x->in->source,
-			x->in->meta.target ? ", target " : "", x->in->meta.target ? x->in->meta.target : "",
-			x->in->meta.device_firmware ? ", firmware " : "", x->in->meta.device_firmware ? x->in->meta.device_firmware : "",
-			x->in->meta.device_serial ? ", serial " : "", x->in->meta.device_serial ? x->in->meta.device_serial : "");
-	for (size_t i = 0; i < x->n; i++) {
-		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		const struct slc_analysis *an = &x->a[i];
-		struct slc_recovery r;
-
-		fprintf(f, html ? "<h2>%s</h2>\n<p>" : "\n## %s\n\n", s->params.step && s->params.step[0] ? s->params.step : "write curve");
-		if (s->params.block_bytes)
-			fprintf(f, "%s %s writes at queue depth %u. ", slc_workload_from_name(s->params.workload) != SLC_WL_SEQ_WRITE ? "Random" : "Sequential",
-				slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth);
-		if (an->has_cache)
-			fprintf(f, html ? "SLC cache: <b>%s</b> at %s. " : "SLC cache: **%s** at %s. ",
-				slc_format_bytes(a, sizeof(a), an->cache_bytes, u), slc_format_rate(b, sizeof(b), an->cache_bps, u));
-		else
-			fprintf(f, "No SLC cache seen. ");
-		if (isfinite(an->erase_bound_start_bytes))
-			fprintf(f, "Erase-bound from %s written. ", slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
-		if (isfinite(x->drive[i].wa))
-			fprintf(f, "The drive counted %s of NAND writes for %s of host writes: write amplification %.2f. ",
-				slc_format_bytes(a, sizeof(a), x->drive[i].nand_bytes, u),
-				slc_format_bytes(b, sizeof(b), x->drive[i].host_bytes, u), x->drive[i].wa);
-		if (isfinite(x->drive[i].slc_flash_bytes))
-			fprintf(f, "Flash used in SLC mode: about %s. ", slc_format_bytes(a, sizeof(a), x->drive[i].slc_flash_bytes, u));
-		if (x->drive[i].n_temp && isfinite(x->drive[i].max_temp_c))
-			fprintf(f, "Temperature up to %.0f C%s. ", x->drive[i].max_temp_c,
-				isfinite(x->drive[i].warn_c) ? (snprintf(c, sizeof(c), " (warning at %.0f C)", x->drive[i].warn_c), c) : "");
-		if (i > 0 && slc_recovery(&r, &x->a[0], an) == 0 && isfinite(r.cache_frac))
-			fprintf(f, "After %s: %.0f%% of the first segment's cache came back. ",
-				s->params.idle_before_s > 0 ? slc_format_duration(c, sizeof(c), (uint64_t)(s->params.idle_before_s * 1e9)) : "no wait",
-				r.cache_frac * 100);
-		fprintf(f, html ? "</p>\n<table><tr><th>phase</th><th>from</th><th>to</th><th>mean</th><th>median</th><th>p5-p95</th><th>IOPS</th></tr>\n" :
-			"\n\n| phase | from | to | mean | median | p5-p95 | IOPS |\n|---|---|---|---|---|---|---|\n");
-		for (size_t p = 0; p < an->n_phases; p++) {
-			const struct slc_phase *ph = &an->phases[p];
-			char d[32], e[32], g[32], io[32] = "-";
-			if (isfinite(ph->iops_mean)) slc_format_iops(io, sizeof(io), ph->iops_mean);
-			fprintf(f, html ? "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s-%s</td><td>%s</td></tr>\n" :
-				"| %s | %s | %s | %s | %s | %s-%s | %s |\n",
-				slc_phase_kind_name(ph->kind), slc_format_bytes(a, sizeof(a), ph->start_bytes, u),
-				slc_format_bytes(b, sizeof(b), ph->end_bytes, u), slc_format_rate(c, sizeof(c), ph->mean_bps, u),
-				slc_format_rate(d, sizeof(d), ph->median_bps, u), slc_format_rate(e, sizeof(e), ph->p5_bps, u),
-				slc_format_rate(g, sizeof(g), ph->p95_bps, u), io);
-		}
-		if (html)
-			fprintf(f, "</table>\n");
-	}
-}
-
-/* Write @line with every id and reference to one prefixed by @pfx. */
-static void put_prefixed(FILE *f, const char *line, const char *pfx)
-{
-	static const char *const marks[] = { "id=\"", "href=\"#", "url(#" };
-
-	while (*line) {
-		const char *best = NULL;
-		size_t blen = 0;
-		for (size_t m = 0; m < 3; m++) {
-			const char *hit = strstr(line, marks[m]);
-			if (hit && (!best || hit < best)) {
-				best = hit;
-				blen = strlen(marks[m]);
-			}
-		}
-		if (!best) {
-			fputs(line, f);
-			return;
-		}
-		fwrite(line, 1, (size_t)(best - line) + blen, f);
-		fputs(pfx, f);
-		line = best + blen;
-	}
-}
-
-/*
- * Inline an SVG file into the page.  cairo names its glyphs and clips
- * "glyph0-1", "clip1", ... in every file; several figures in one page would
- * resolve each other's references, so ids get a per-figure prefix.
- */
-static int inline_svg(FILE *f, const char *path, int fig)
-{
-	FILE *in = fopen(path, "re");
-	char pfx[16], *buf, *body;
-	long len;
-
-	if (!in)
-		return -errno;
-	if (fseek(in, 0, SEEK_END) || (len = ftell(in)) < 0 || fseek(in, 0, SEEK_SET) ||
-	    !(buf = malloc((size_t)len + 1))) {
-		fclose(in);
-		return -EIO;
-	}
-	if (fread(buf, 1, (size_t)len, in) != (size_t)len) {
-		free(buf);
-		fclose(in);
-		return -EIO;
-	}
-	fclose(in);
-	buf[len] = '\0';
-	/* drop the XML prolog: the page is HTML */
-	body = strstr(buf, "<svg");
-	snprintf(pfx, sizeof(pfx), "f%d-", fig);
-	put_prefixed(f, body ? body : buf, pfx);
-	free(buf);
-	return 0;
-}
-
 /* "wrote PATH" on the log, when there is one. */
 static void wrote(FILE *log, const char *path)
 {
@@ -203,152 +88,243 @@ static int write_data(const char *dir, const struct slc_session *x, FILE *log, c
 	return 0;
 }
 
-/* Every write curve as SVG and PNG (@svgs: the SVGs' paths, for the page), latency graphs. */
-static int write_curves(const char *dir, const struct slc_session *x, int binary, char (*svgs)[4096], FILE *log,
-			char *err, size_t errlen)
+
+#define MAX_FIGS 64
+
+struct figset {
+	struct report_fig f[MAX_FIGS];
+	size_t n;
+};
+
+/* Draw figure @kind of @xs as NAME.svg and NAME.png; listed in @fs when it could be drawn. */
+static void add_fig(struct figset *fs, const char *dir, const char *name, const char *caption, long curve,
+		    enum slc_figure_kind kind, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
+		    FILE *log)
 {
 	char path[4096], ferr[512];
-	int rc;
+
+	if (fs->n >= MAX_FIGS)
+		return;
+	for (int k = 0; k < 2; k++) {
+		int rc;
+		snprintf(path, sizeof(path), "%s/%s.%s", dir, name, k ? "png" : "svg");
+		if (curve >= 0 && kind == SLC_FIG_CURVE)
+			rc = slc_figure_curve(path, xs, curve, o, ferr, sizeof(ferr));
+		else if (curve >= 0 && kind == SLC_FIG_LATENCY)
+			rc = slc_figure_latency(path, xs, curve, o, ferr, sizeof(ferr));
+		else
+			rc = slc_figure_draw(path, kind, xs, n, o, ferr, sizeof(ferr));
+		if (rc)
+			return;
+		wrote(log, path);
+	}
+	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
+	snprintf(fs->f[fs->n].caption, sizeof(fs->f[fs->n].caption), "%s", caption);
+	fs->f[fs->n++].curve = curve;
+}
+
+/* Every graph of @x: each curve with its latency, then the experiments' figures. */
+static void write_graphs(struct figset *fs, const char *dir, const struct slc_session *x, int binary, FILE *log)
+{
+	static const struct { enum slc_figure_kind kind; const char *name, *caption; } exp[] = {
+		{ SLC_FIG_RECOVERY, "recovery", "Recovery: the cache and burst speed of the fresh drive, after idle, after TRIM" },
+		{ SLC_FIG_IDLE, "idle-recovery", "Cache recovered against idle time" },
+		{ SLC_FIG_TRIM_RESPONSE, "trim-response", "Reads right after a TRIM: throughput and latency" },
+		{ SLC_FIG_HIR, "hir", "Host idle recovery: write speed per wait state" },
+		{ SLC_FIG_FILL_LEVELS, "fill-levels", "Cache and burst speed against fill level" },
+		{ SLC_FIG_COMPRESS, "compress", "Incompressible against repeating data" },
+	};
+	long main = slc_session_pick(x, 0);
 
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_figure_opts co = { .binary = binary };
 		const char *step = s->params.step && s->params.step[0] ? s->params.step : "curve";
+		char name[256], cap[256], h[160];
 		/* the reviews draw 4 KiB random curves in IOPS */
 		co.y_iops = s->params.block_bytes && s->params.block_bytes <= 16384 &&
 			    slc_workload_from_name(s->params.workload) != SLC_WL_SEQ_WRITE;
-		for (int k = 0; k < 2; k++) {
-			char name[256];
-			snprintf(name, sizeof(name), "curve-%zu-%s.%s", x->seg[i], step, k ? "png" : "svg");
-			path_in(path, sizeof(path), dir, name);
-			if ((rc = slc_figure_curve(path, x, (long)i, &co, ferr, sizeof(ferr))))
-				return slc_errf(err, errlen, rc, "%s", ferr);
-			if (!k) snprintf(svgs[i], sizeof(svgs[i]), "%s", path);
-			wrote(log, path);
+		slc_segment_heading(h, sizeof(h), s);
+		snprintf(name, sizeof(name), "curve-%zu-%s", x->seg[i], step);
+		snprintf(cap, sizeof(cap), "%s: write speed against data written", h);
+		add_fig(fs, dir, name, cap, (long)i, SLC_FIG_CURVE, x, 1, &co, log);
+		snprintf(name, sizeof(name), "latency-%zu-%s", x->seg[i], step);
+		snprintf(cap, sizeof(cap), "%s: latency percentiles against time", h);
+		add_fig(fs, dir, name, cap, (long)i, SLC_FIG_LATENCY, x, 1, &co, log);
+		co.role = s->params.role;
+		if ((long)i == main && co.role) {
+			snprintf(name, sizeof(name), "latency-cdf-%zu-%s", x->seg[i], step);
+			snprintf(cap, sizeof(cap), "%s: the intervals' p99 latency by phase", h);
+			add_fig(fs, dir, name, cap, (long)i, SLC_FIG_LATENCY_CDF, x, 1, &co, log);
+		}
+		if (co.role && x->drive[i].n_temp) {
+			snprintf(name, sizeof(name), "temperature-%zu-%s", x->seg[i], step);
+			snprintf(cap, sizeof(cap), "%s: temperature, throttling marked", h);
+			add_fig(fs, dir, name, cap, (long)i, SLC_FIG_TEMPERATURE, x, 1, &co, log);
 		}
 	}
-	/* latency of every curve that has it */
-	for (size_t i = 0; i < x->n; i++) {
-		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+	for (size_t e = 0; e < sizeof(exp) / sizeof(exp[0]); e++) {
 		struct slc_figure_opts co = { .binary = binary };
-		char name[256];
-		snprintf(name, sizeof(name), "latency-%zu-%s.png", x->seg[i], s->params.step && s->params.step[0] ? s->params.step : "curve");
-		path_in(path, sizeof(path), dir, name);
-		if (slc_figure_latency(path, x, (long)i, &co, ferr, sizeof(ferr)) == 0)
-			wrote(log, path);
+		add_fig(fs, dir, exp[e].name, exp[e].caption, -1, exp[e].kind, x, 1, &co, log);
 	}
-	return 0;
 }
 
-/* The recovery chart of the bursts (its SVG's path in @recovery_svg) and the idle sweep's. */
-static void write_recovery(const char *dir, const struct slc_session *x, int binary, char *recovery_svg, FILE *log)
-{
-	struct slc_figure_opts co = { .binary = binary };
-	char path[4096], ferr[512];
+static const char page_head1[] =
+	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>";
+static const char page_head2[] =
+	"</title>\n<style>body{font-family:'DejaVu Sans',Verdana,sans-serif;max-width:1240px;margin:0 auto;padding:0 12px 2em;"
+	"color:#222;line-height:1.45}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em}"
+	".t{overflow-x:auto;max-width:100%}table{border-collapse:collapse;margin:.6em 0;font-size:.92em}"
+	"td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
+	"td:first-child{min-width:8em}th{background:#f3f3f3}figure{margin:1em 0}"
+	"svg{max-width:100%;height:auto;display:block}figcaption{font-size:.9em;color:#555}"
+	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85em;background:#f6f6f6;padding:.6em}"
+	"p{overflow-wrap:anywhere}</style></head><body>\n";
 
-	path_in(path, sizeof(path), dir, "recovery.svg");
-	if (slc_figure_recovery(path, x, &co, ferr, sizeof(ferr)) == 0) {
-		snprintf(recovery_svg, 4096, "%s", path);
-		wrote(log, path);
-		path_in(path, sizeof(path), dir, "recovery.png");
-		if (slc_figure_recovery(path, x, &co, ferr, sizeof(ferr)) == 0)
-			wrote(log, path);
-	}
-	path_in(path, sizeof(path), dir, "idle-recovery.png");
-	if (slc_figure_idle_recovery(path, x, &co, ferr, sizeof(ferr)) == 0)
-		wrote(log, path);
-}
-
-static int write_summary_md(const char *dir, const struct slc_session *x, enum slc_unit_system u, FILE *log,
-			    char *err, size_t errlen)
+/* summary.md and index.html from @fn's sections. */
+static int write_docs(const char *dir, const char *title, void (*fn)(struct doc *, const void *), const void *arg,
+		      FILE *log, char *err, size_t errlen)
 {
 	char path[4096];
-	FILE *f;
 
-	path_in(path, sizeof(path), dir, "summary.md");
-	if (!(f = fopen(path, "we")))
-		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	summary(f, x, u, 0);
-	slc_session_print_experiments(f, x, u);
-	if (fclose(f))
-		return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
-	wrote(log, path);
-	return 0;
-}
-
-/* The experiments' figures, as plain text in the page. */
-static void html_experiments(FILE *f, const struct slc_session *x, enum slc_unit_system u)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-
-	if (!m)
-		return;
-	slc_session_print_experiments(m, x, u);
-	fclose(m);
-	if (text && len) {
-		fprintf(f, "<pre>");
-		for (const char *c = text; *c; c++) {
-			if (*c == '<') fputs("&lt;", f);
-			else if (*c == '&') fputs("&amp;", f);
-			else fputc(*c, f);
+	for (int html = 0; html < 2; html++) {
+		struct doc d = { .html = html, .dir = dir };
+		path_in(path, sizeof(path), dir, html ? "index.html" : "summary.md");
+		if (!(d.f = fopen(path, "we")))
+			return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		if (html) {
+			fputs(page_head1, d.f);
+			for (const char *c = title; *c; c++)
+				fputs(*c == '<' ? "&lt;" : *c == '&' ? "&amp;" : (char[2]){ *c, 0 }, d.f);
+			fputs(page_head2, d.f);
 		}
-		fprintf(f, "</pre>\n");
+		fn(&d, arg);
+		if (html)
+			fprintf(d.f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
+		if (fclose(d.f))
+			return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
+		wrote(log, path);
 	}
-	free(text);
+	return 0;
 }
 
-static int write_index_html(const char *dir, const struct slc_session *x, enum slc_unit_system u,
-			    char (*svgs)[4096], const char *recovery_svg, FILE *log, char *err, size_t errlen)
-{
-	char path[4096];
-	FILE *f;
+struct one {
+	const struct slc_session *x;
+	enum slc_unit_system u;
+	const struct figset *fs;
+};
 
-	path_in(path, sizeof(path), dir, "index.html");
-	if (!(f = fopen(path, "we")))
-		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>slcscope report</title>\n"
-		"<style>body{font-family:'DejaVu Sans',sans-serif;max-width:1240px;margin:2em auto;color:#222}"
-		"table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
-		"td:first-child{text-align:left}svg{max-width:100%%;height:auto}</style></head><body>\n");
-	fprintf(f, "<h1>%s</h1>\n<p>Source: <code>%s</code>. Files: phases.json, phases.csv, samples.csv, summary.md.</p>\n",
-		x->in->meta.device_model && x->in->meta.device_model[0] ? x->in->meta.device_model : x->in->source, x->in->source);
-	summary(f, x, u, 1);
-	html_experiments(f, x, u);
-	for (size_t i = 0; i < x->n; i++) {
-		fprintf(f, "<figure>\n");
-		inline_svg(f, svgs[i], (int)i);
-		fprintf(f, "</figure>\n");
-	}
-	if (recovery_svg[0]) {
-		fprintf(f, "<h2>Recovery</h2>\n<figure>\n");
-		inline_svg(f, recovery_svg, (int)x->n);
-		fprintf(f, "</figure>\n");
-	}
-	fprintf(f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
-	if (fclose(f))
-		return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
-	wrote(log, path);
-	return 0;
+static void one_sections(struct doc *d, const void *arg)
+{
+	const struct one *o = arg;
+	report_sections(d, o->x, o->u, o->fs->f, o->fs->n);
 }
 
 int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen)
 {
-	enum slc_unit_system u = binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
-	char recovery_svg[4096] = "";
-	char (*svgs)[4096] = calloc(x->n + 1, sizeof(*svgs));
+	struct figset *fs = calloc(1, sizeof(*fs));
+	struct one o = { x, binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL, fs };
+	char title[256];
 	int rc;
 
-	if (!svgs)
+	if (!fs)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		rc = slc_errf(err, errlen, -errno, "cannot create '%s': %s", dir, strerror(errno));
-	else if (!(rc = write_data(dir, x, log, err, errlen)) && !(rc = write_curves(dir, x, binary, svgs, log, err, errlen))) {
-		write_recovery(dir, x, binary, recovery_svg, log);
-		if (!(rc = write_summary_md(dir, x, u, log, err, errlen)))
-			rc = write_index_html(dir, x, u, svgs, recovery_svg, log, err, errlen);
+	else if (!(rc = write_data(dir, x, log, err, errlen))) {
+		write_graphs(fs, dir, x, binary, log);
+		rc = write_docs(dir, slc_session_drive_name(title, sizeof(title), x), one_sections, &o, log, err, errlen);
 	}
-	free(svgs);
+	free(fs);
+	return rc;
+}
+
+/* ---- a comparison of several drives --------------------------------------- */
+
+struct many {
+	const struct slc_session *xs;
+	size_t n;
+	const struct slc_figure_opts *o;
+	const struct figset *fs;
+};
+
+static void drive_row(struct doc *d, const struct slc_session *x, const char *label, enum slc_role role,
+		      enum slc_unit_system u)
+{
+	struct slc_curve_figures cf;
+	long k = slc_session_pick(x, role);
+	char c[8][96];
+
+	memset(c, 0, sizeof(c));
+	snprintf(c[0], 96, "%.95s", label);
+	if (x->in->meta.capacity_bytes) slc_format_bytes(c[1], 96, (double)x->in->meta.capacity_bytes, u);
+	if (k >= 0 && !slc_session_curve_figures(&cf, x, (size_t)k, 7200)) {
+		if (isfinite(cf.cache_bytes)) slc_format_bytes(c[2], 96, cf.cache_bytes, u);
+		else snprintf(c[2], 96, "none");
+		if (isfinite(cf.cache_bps)) slc_format_rate(c[3], 96, cf.cache_bps, u);
+		if (isfinite(cf.native_bps)) slc_format_rate(c[4], 96, cf.native_bps, u);
+		if (isfinite(cf.erase_bps)) slc_format_rate(c[5], 96, cf.erase_bps, u);
+		if (isfinite(cf.written_bytes)) slc_format_bytes(c[6], 96, cf.written_bytes, u);
+		slc_duration_words(c[7], 96, cf.duration_s);
+	}
+	doc_row(d, 8, c);
+}
+
+static void many_sections(struct doc *d, const void *arg)
+{
+	const struct many *m = arg;
+	enum slc_unit_system u = m->o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
+	char label[256];
+
+	doc_heading(d, 1, "%s", m->o->title ? m->o->title : "Drives compared");
+	doc_para(d, "%zu drives, each by its %s. Per drive: run slcscope report on its input for the full report.", m->n,
+		 m->o->role ? slc_role_name(m->o->role) : "random write curve after TRIM");
+	doc_table(d, 8, (const char *const[]){ "drive", "capacity", "SLC cache", "cache speed", "direct to TLC",
+					       "erase-bound", "written in 2 h", "curve length" });
+	for (size_t i = 0; i < m->n; i++) {
+		if (i < m->o->n_labels && m->o->labels[i]) snprintf(label, sizeof(label), "%s", m->o->labels[i]);
+		else slc_session_drive_name(label, sizeof(label), &m->xs[i]);
+		drive_row(d, &m->xs[i], label, m->o->role, u);
+	}
+	doc_table_end(d);
+	doc_para(d, "Written in 2 h: host data written in the curve's first 2 hours (the whole curve when shorter, "
+		 "see its length).");
+	for (size_t f = 0; f < m->fs->n; f++)
+		doc_figure(d, m->fs->f[f].name, m->fs->f[f].caption);
+	doc_heading(d, 2, "Inputs");
+	for (size_t i = 0; i < m->n; i++)
+		doc_para(d, "%zu. %s", i + 1, m->xs[i].in->source);
+}
+
+int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
+			     const struct slc_figure_opts *o, FILE *log, char *err, size_t errlen)
+{
+	static const struct { enum slc_figure_kind kind; const char *name, *caption; } figs[] = {
+		{ SLC_FIG_COMPARE, "compare", "The write curves compared (centred 30 s moving averages)" },
+		{ SLC_FIG_COMPARE, "compare-log", "The same on a logarithmic speed axis" },
+		{ SLC_FIG_MULTIPLES, "multiples", "Each drive's curve on shared axes, every sample a dot" },
+		{ SLC_FIG_BARS, "bars", "The phase figures across the drives" },
+	};
+	struct figset *fs = calloc(1, sizeof(*fs));
+	struct many m = { xs, n, o, fs };
+	int rc;
+
+	if (!fs)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (n < 2 || n > 8)
+		rc = slc_errf(err, errlen, -EINVAL, "a comparison report takes 2 to 8 inputs (%zu given)", n);
+	else if (mkdir(dir, 0755) && errno != EEXIST)
+		rc = slc_errf(err, errlen, -errno, "cannot create '%s': %s", dir, strerror(errno));
+	else {
+		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+			struct slc_figure_opts co = *o;
+			co.log_y = i == 1;
+			co.layout_json = NULL;
+			add_fig(fs, dir, figs[i].name, figs[i].caption, -1, figs[i].kind, xs, n, &co, log);
+		}
+		rc = write_docs(dir, o->title ? o->title : "Drives compared", many_sections, &m, log, err, errlen);
+	}
+	free(fs);
 	return rc;
 }

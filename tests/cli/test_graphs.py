@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Graphs and reports from the command line: PNG size as asked, the plot
 area not blank, the moving-average line present along the curve, phase
-bands where the analysis put them; SVG well-formed with its axis labels and
-legend; the report directory complete; analyze's JSON and errors.
+bands where the analysis put them (found through the drawing's layout);
+SVG well-formed with its axis labels and legend as <text>; the report
+directory complete; analyze's JSON and errors.
 
 usage: test_graphs.py SLCSCOPE TESTDATA_DIR
 """
@@ -50,33 +51,34 @@ try:
 
     # PNG: size as asked, not blank, black moving-average pixels, bands
     png = os.path.join(tmp, "c.png")
-    run("plot", trace, "-o", png, "--width", "1000", "--height", "600")
+    lay = os.path.join(tmp, "c.json")
+    run("plot", trace, "-o", png, "--width", "1000", "--height", "600", "--layout-json", lay)
     im = Image.open(png).convert("RGB")
     check(im.size == (1000, 600), f"PNG is 1000x600 ({im.size})")
     w, h = im.size
     px = im.load()
     colours = {px[x, y] for x in range(0, w, 7) for y in range(0, h, 7)}
     check(len(colours) > 20, f"plot not blank ({len(colours)} colours)")
+    # the plot area from the drawing's own layout (a zoomed panel may sit right of it)
+    area = json.load(open(lay))["plot"]
+    x0, x1, y0, y1 = area["x"], area["x"] + area["w"], area["y"], area["y"] + area["h"]
     # the moving average is drawn in black: count black pixels by column,
     # they must run along most of the plot width
     dark = lambda c: max(c) < 70
-    cols = sum(1 for x in range(int(w * 0.1), int(w * 0.95))
-               if any(dark(px[x, y]) for y in range(int(h * 0.12), int(h * 0.9))))
-    check(cols > 0.8 * (0.85 * w), f"moving-average line across the plot ({cols} columns)")
+    cols = sum(1 for x in range(int(x0 + 3), int(x1 - 3))
+               if any(dark(px[x, y]) for y in range(int(y0 + 3), int(y1 - 3))))
+    check(cols > 0.8 * (x1 - x0), f"moving-average line across the plot ({cols} columns)")
     # phase bands: the shade differs between the cache/direct side and the erase-bound side
     ph = doc["phases"]
     eb = next(p for p in ph if p["kind"] == "erase_bound")
     total = max(p["end_bytes"] for p in ph)
-    # plot area spans roughly from 5.5 to (w - 1.5) font units; sample a pixel row near the top
-    fs = h / 50.0
-    x0, x1 = fs * 5.5, w - fs * 1.5
     def shade(bytes_):
         x = int(x0 + bytes_ / total * (x1 - x0))
-        return px[x, int(h * 0.3)]
+        return px[x, int(y0 + 0.05 * (y1 - y0))]
     a, b = shade((eb["start_bytes"] + 0) / 2), shade((eb["start_bytes"] + eb["end_bytes"]) / 2)
     check(a != b and a != (255, 255, 255) and b != (255, 255, 255), f"two phase shades {a} {b}")
 
-    # SVG: well-formed, axis labels and legend text present
+    # SVG: well-formed, axis labels and legend as real text
     svg = os.path.join(tmp, "c.svg")
     run("plot", trace, "-o", svg)
     text = open(svg).read()
@@ -86,10 +88,10 @@ try:
     except Exception as e:
         check(False, f"SVG well-formed: {e}")
     check(subprocess.run(["xmllint", "--noout", svg]).returncode == 0, "xmllint accepts the SVG")
-    # cairo draws text as glyph outlines; the texts are carried in <desc>
-    desc = xml.dom.minidom.parseString(text).getElementsByTagName("desc")
-    t = desc[0].firstChild.data if desc and desc[0].firstChild else ""
-    for label in ("data written (GB)", "write speed (MB/s)", "30 s moving average", "SLC cache", "erase-bound"):
+    # the plotter writes every label as an SVG <text> element, not glyph outlines
+    t = "\n".join(e.firstChild.data for e in xml.dom.minidom.parseString(text).getElementsByTagName("text")
+                  if e.firstChild)
+    for label in ("data written (GB)", "write speed (MB/s)", "moving average over", "SLC cache", "erase-bound"):
         check(label in t, f"SVG carries the text '{label}'")
     pdf = os.path.join(tmp, "c.pdf")
     run("plot", trace, "-o", pdf)
@@ -113,8 +115,8 @@ try:
         "--interval", "100ms", "-o", lab, "--quiet")
     rec = os.path.join(tmp, "rec.svg")
     run("plot", lab, "--kind", "recovery", "-o", rec)
-    desc = xml.dom.minidom.parse(rec).getElementsByTagName("desc")[0].firstChild.data
-    check("after TRIM" in desc and "SLC cache found (GB)" in desc and "burst speed (MB/s)" in desc,
+    desc = "\n".join(e.firstChild.data for e in xml.dom.minidom.parse(rec).getElementsByTagName("text") if e.firstChild)
+    check("after a TRIM" in desc and "SLC cache found (GB)" in desc and "burst speed (MB/s)" in desc,
           "recovery chart: fresh, after idle, after TRIM")
     p = run("plot", trace, trace, "--kind", "latency", "-o", os.path.join(tmp, "x.png"), rc=2)
     check(p.returncode == 2, "latency takes one input")

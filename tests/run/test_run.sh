@@ -39,7 +39,7 @@ grep -q 'SNIA steady state from .* stopping the curve' "$tmp/err" && awk -v t="$
 rate=$("$bin" analyze --json "$tmp/sweep.h5" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["idle_recovery"]["fold_bps"])')
 awk -v r="$rate" 'BEGIN{exit !(r > 40e6*0.85 && r < 40e6*1.15)}' && ok "idle sweep: folding $rate B/s (model 40 MB/s, 15%)" \
 	|| bad "idle sweep: folding $rate B/s, model 40 MB/s"
-"$bin" plot "$tmp/sweep.h5" --kind idle -o "$tmp/idle.svg" && grep -q 'idle time (s)' "$tmp/idle.svg" \
+"$bin" plot "$tmp/sweep.h5" --kind idle -o "$tmp/idle.svg" && grep -q '>idle time (seconds)<' "$tmp/idle.svg" \
 	&& ok "idle-recovery chart" || bad "idle-recovery chart"
 
 # TRIM responsiveness: tiny-dramless stalls reads 400 ms after a TRIM, then

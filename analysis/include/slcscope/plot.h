@@ -2,48 +2,166 @@
 /*
  * Graphs with cairo: PNG, SVG and PDF from the same drawing code.
  * Included from slcscope/analysis.h.
+ *
+ * Text: PNG through cairo's text API; PDF carries cairo's embedded font
+ * subsets (selectable, searchable text); SVG gets real <text> elements
+ * written by the plotter at the positions cairo measured (cairo's SVG
+ * surface would draw glyph outlines).
  */
 #ifndef SLCSCOPE_PLOT_H
 #define SLCSCOPE_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* One curve: every sample as a dot, its moving average as a line. */
-struct slc_plot_series {
-	const char *label;            /* legend text; NULL for none */
-	const double *x;              /* axis position of each sample (bytes or seconds) */
-	const double *y;              /* value of each sample (bytes/s or IOPS) */
-	const double *t_s;            /* sample times, for the moving-average window */
-	size_t n;
-	int line_only;                /* draw a thin line through the samples, no dots, no average */
+/* Okabe and Ito's colour-blind-safe palette, in the order series use it. */
+enum slc_plot_colour {
+	SLC_COL_BLUE = 0, SLC_COL_VERMILLION, SLC_COL_GREEN, SLC_COL_ORANGE,
+	SLC_COL_PURPLE, SLC_COL_SKY, SLC_COL_BLACK, SLC_COL_YELLOW, SLC_COL__COUNT
 };
 
-/* A shaded phase band with its label ("SLC cache 2.30 GB, 80.0k IOPS"). */
+/* Marker shapes for series told apart in grey print too. */
+enum slc_plot_marker {
+	SLC_MARK_NONE = 0, SLC_MARK_CIRCLE, SLC_MARK_SQUARE, SLC_MARK_TRIANGLE, SLC_MARK_DIAMOND,
+	SLC_MARK_DOWN, SLC_MARK_CROSS, SLC_MARK_PLUS, SLC_MARK_STAR, SLC_MARK__COUNT
+};
+
+/* One curve: every sample as a dot and its moving average as a line, or a line or band alone. */
+struct slc_plot_series {
+	const char *label;            /* legend text; NULL for none */
+	const double *x;              /* axis position of each sample, increasing (bytes, seconds, ...) */
+	const double *y;              /* value of each sample (bytes/s, IOPS, us) */
+	const double *y_lo;           /* with line_only: shade the area between y_lo and y */
+	size_t n;
+	int line_only;                /* a line through the samples (or a band), no dots, no average */
+	int no_dots;                  /* the moving average only (comparisons) */
+	int colour;                   /* enum slc_plot_colour + 1; 0: by series index */
+	int marker;                   /* enum slc_plot_marker along the line (comparisons) */
+	double alpha;                 /* band or dot opacity; 0: the default */
+	double ma_window_x;           /* this series' moving-average window; 0: the spec's */
+};
+
+/* A shaded phase band; its label is placed above the plot area over the band. */
 struct slc_plot_band {
 	double x0, x1;                /* in x units */
-	const char *label;
-	int style;                    /* 0..5: palette index of the shade */
+	const char *label;            /* figures ("SLC cache: 2.29 GB at 80.0k IOPS"); NULL: none */
+	const char *legend;           /* the legend's entry for its kind ("SLC cache"); bands with
+				       * the same text share one entry */
+	int style;                    /* enum slc_plot_colour of the shade */
+};
+
+/* A rectangle on the canvas, in pixels (PNG) or points (SVG, PDF), y down. */
+struct slc_plot_rect {
+	double x, y, w, h;            /* w = 0: not drawn */
+};
+
+#define SLC_PLOT_MAX_LABELS 64
+#define SLC_PLOT_MAX_SERIES 16
+#define SLC_PLOT_MAX_PANELS 16
+
+/*
+ * Where the drawing put things, for tests and for callers that annotate
+ * the picture: the data areas, the legend and every label's box, and each
+ * series' vertical extent inside its data area.
+ */
+struct slc_plot_layout {
+	double width, height;
+	struct slc_plot_rect plot;                    /* the (first) data area */
+	struct slc_plot_rect zoom;                    /* the zoomed second panel */
+	struct slc_plot_rect legend;
+	struct slc_plot_rect title, subtitle;
+	size_t n_panels;
+	struct slc_plot_rect panels[SLC_PLOT_MAX_PANELS];  /* every data area (small multiples) */
+	size_t n_labels;
+	struct slc_plot_rect labels[SLC_PLOT_MAX_LABELS];  /* band labels */
+	size_t n_series;
+	struct {
+		double y_min, y_max;  /* canvas y of the series' lowest/highest drawn point */
+		double y_p5, y_p95;   /* ... of its 5th and 95th percentile point */
+		size_t points;        /* points inside the data area */
+	} series[SLC_PLOT_MAX_SERIES];
+};
+
+/** slc_plot_layout_json() - @l as one JSON object on @f. */
+void slc_plot_layout_json(FILE *f, const struct slc_plot_layout *l);
+
+/* Tick labels along an axis chosen by the caller (a percentile axis). */
+struct slc_plot_ticks {
+	const double *at;             /* positions in scaled axis units */
+	const char *const *labels;
+	size_t n;
+};
+
+enum slc_plot_yfmt {
+	SLC_YFMT_NUMBER = 0,          /* plain numbers */
+	SLC_YFMT_US,                  /* values in microseconds, ticks as "100 µs", "1 ms", "1 s" */
 };
 
 struct slc_plot_spec {
-	const char *title;            /* drive model and workload */
-	const char *subtitle;         /* may be NULL */
-	const char *xlabel, *ylabel;  /* with units: "data written (GB)", "MB/s" */
+	const char *title;            /* drive model and capacity */
+	const char *subtitle;         /* the workload in words; may be NULL */
+	const char *xlabel, *ylabel;  /* with units in words: "data written (GB)" */
 	double x_scale, y_scale;      /* divide x and y by these before drawing (1e9, 1e6) */
 	int width, height;            /* pixels (PNG) or points (SVG, PDF); 0: 1200 x 700 */
-	double ma_window_s;           /* moving average window; 0: 30 s */
+	/* the moving average: centred, over @ma_window_x of the x axis (unscaled x
+	 * units: bytes when x is data written); 0: no average line */
+	double ma_window_x;
+	const char *ma_label;         /* its legend text */
+	int ma_break_at_bands;        /* average within each band only, so it keeps the band's cliff */
+	const char *dots_label;       /* legend text of the dots ("1 s samples"); NULL: none */
 	const struct slc_plot_series *series;
 	size_t n_series;
 	const struct slc_plot_band *bands;
 	size_t n_bands;
-	int log_y;                    /* logarithmic y axis (latencies) */
+	int log_y;                    /* logarithmic y axis */
+	enum slc_plot_yfmt y_format;
+	double y_min, y_max;          /* fixed y range (scaled units); both 0: from the data */
+	double x_min, x_max;          /* fixed x range (scaled units); both 0: 0 to the data's end */
+	const struct slc_plot_ticks *x_ticks;  /* NULL: nice numbers */
+	double zoom_x1;               /* > 0: a second panel showing x from x_min to this (unscaled) */
+	const char *zoom_label;       /* its heading ("first 6.9 GB") */
+	int legend_right;             /* the legend in a column right of the plot (several series) */
+	struct slc_plot_layout *layout;  /* filled in when not NULL */
 };
 
-/* A bar chart of a few groups (fresh, after idle, after TRIM) in two panels. */
+/*
+ * Small multiples: one panel per spec, on shared axes (the union of the
+ * panels' ranges), under one title.  Each panel's title is its spec's title.
+ */
+struct slc_plot_multi {
+	const char *title, *subtitle;
+	const struct slc_plot_spec *panels;
+	size_t n_panels;
+	int width, height;            /* 0: 1200 x (300 per row of panels) */
+	int own_y;                    /* each panel its own y axis and label (different units) */
+	int cols;                     /* panels a row; 0: from their count */
+	struct slc_plot_layout *layout;
+};
+
+/* Bar charts: one panel per figure, one bar per group in each panel. */
+struct slc_bar_panel {
+	const char *label;            /* the figure with its unit: "SLC cache (GB)" */
+	double scale;                 /* divide the values by this */
+	const double *values;         /* one per group; NAN: no bar ("n/a" written) */
+};
+
+struct slc_bar_chart {
+	const char *title, *subtitle;
+	const char *const *groups;    /* the groups' names (drives, or fresh/after idle/after TRIM) */
+	size_t n_groups;
+	const struct slc_bar_panel *panels;
+	size_t n_panels;
+	int legend;                   /* 1: the groups in a legend, bars unlabelled (many panels);
+				       * 0: each bar named under it */
+	int width, height;            /* 0: 1000 x 560 */
+	struct slc_plot_layout *layout;
+};
+
+/* The two-panel bar chart of the recovery figures (a slc_bar_chart of two panels). */
 struct slc_bar_group {
 	const char *label;            /* "fresh", "after 15m idle", "after TRIM" */
 	double left, right;           /* the two panels' values; NAN: no bar */
@@ -56,25 +174,45 @@ struct slc_bar_spec {
 	int width, height;
 	const struct slc_bar_group *groups;
 	size_t n_groups;
+	struct slc_plot_layout *layout;
 };
 
 /** slc_plot_bars() - like slc_plot_write() for a two-panel bar chart. */
 int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, size_t errlen);
+
+/** slc_plot_bar_chart() - like slc_plot_write() for a bar chart of several panels. */
+int slc_plot_bar_chart(const char *path, const struct slc_bar_chart *spec, char *err, size_t errlen);
 
 /**
  * slc_plot_write() - draw @spec into @path; the format follows the
  * extension (.png, .svg, .pdf).  The file is written to a temporary name
  * and renamed, so a failure leaves nothing half-written.
  *
+ * Large inputs stay small: dots falling on the same dot-sized cell are drawn
+ * once and lines keep the first, lowest, highest and last point of each
+ * pixel column, so the file grows with the canvas, not with the samples.
+ *
  * Return: 0, -EINVAL (unknown extension, no samples; reason in @err), -EIO.
  */
 int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err, size_t errlen);
 
+/** slc_plot_multiples() - like slc_plot_write() for small multiples. */
+int slc_plot_multiples(const char *path, const struct slc_plot_multi *spec, char *err, size_t errlen);
+
 /**
- * slc_moving_average() - the mean of the samples within the trailing
- * @window_s seconds of each sample (@t_s increasing), into @out (n values).
+ * slc_moving_average() - the centred moving average: for each sample, the
+ * mean of the finite samples whose @x lies within @window / 2 of its own
+ * (@x increasing, in any unit: the window is in the same unit), into @out.
  */
-void slc_moving_average(double *out, const double *t_s, const double *y, size_t n, double window_s);
+void slc_moving_average(double *out, const double *x, const double *y, size_t n, double window);
+
+/**
+ * slc_plot_window_x() - the x distance covered in @seconds at the median
+ * rate of x per second of the samples (@x against @t_s): the bytes written
+ * in 30 s at the curve's median speed, for a 30 s average over data written.
+ * NAN when it cannot be told (fewer than two samples).
+ */
+double slc_plot_window_x(const double *x, const double *t_s, size_t n, double seconds);
 
 #ifdef __cplusplus
 }

@@ -136,28 +136,131 @@ double slc_idle_fold_rate_bps(const double *idle_s, const double *cache_bytes, s
  */
 void slc_session_print_experiments(FILE *f, const struct slc_session *x, enum slc_unit_system u);
 
+/* ---- words and headline figures --------------------------------------- */
+
+/**
+ * slc_session_drive_name() - the drive for a title or a legend: its model
+ * with its capacity ("Samsung SSD 860 EVO, 500 GB"; a simulated preset as
+ * "Simulated 240 GB SATA TLC (sata240-tlc)"); the target or the file name
+ * when the input names no drive.  Returns @buf.
+ */
+char *slc_session_drive_name(char *buf, size_t len, const struct slc_session *x);
+
+/** slc_segment_words() - a subtitle: "4 KiB random writes, QD32, 2 h after a TRIM of the whole drive". */
+char *slc_segment_words(char *buf, size_t len, const struct slc_input_segment *s);
+
+/** slc_segment_heading() - a heading from the step's role: "Burst after 15 min idle (4 KiB random writes, QD32)". */
+char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment *s);
+
+/** slc_duration_words() - "30 s", "15 min", "2 h", "1 h 53 min". */
+char *slc_duration_words(char *buf, size_t len, double seconds);
+
+/** slc_session_find_role() - the first analysed segment of @role; -1 when none. */
+long slc_session_find_role(const struct slc_session *x, enum slc_role role);
+
+/**
+ * slc_session_pick() - the analysed segment a figure shows: the first of
+ * @role (-1 when none), or with @role 0 the random write curve after TRIM,
+ * falling back to the first analysed segment.
+ */
+long slc_session_pick(const struct slc_session *x, enum slc_role role);
+
+/* The figures review articles quote for a write curve; NAN where it has none. */
+struct slc_curve_figures {
+	double cache_bytes;             /* the whole cache (every tier) */
+	double cache_bps;               /* the first tier's speed */
+	double cache1_bytes;            /* the first tier alone */
+	double cache2_bytes, cache2_bps;/* the second tier */
+	double native_bps;              /* direct to TLC (bytes / time over those phases) */
+	double erase_bps;               /* erase-bound */
+	double written_bytes;           /* host bytes written in the first @horizon_s */
+	double horizon_s;               /* the horizon asked, or the curve's length when shorter */
+	double duration_s;              /* the curve's length */
+	double block_bytes;             /* I/O size; NAN when unknown */
+};
+
+/**
+ * slc_session_curve_figures() - @out for analysed segment @k; @horizon_s
+ * is the time "written in" counts (7200: the reviews' 2 h).
+ * Return: 0, -1 when there is no such segment.
+ */
+int slc_session_curve_figures(struct slc_curve_figures *out, const struct slc_session *x, size_t k, double horizon_s);
+
 /* ---- figures and the report ------------------------------------------- */
+
+enum slc_figure_kind {
+	SLC_FIG_CURVE = 0,            /* "curve": the write curve with its phases */
+	SLC_FIG_COMPARE,              /* "compare": 2-8 drives' curves on one chart */
+	SLC_FIG_MULTIPLES,            /* "multiples": one panel per drive, shared axes */
+	SLC_FIG_BARS,                 /* "bars": the phase figures across drives */
+	SLC_FIG_LATENCY,              /* "latency": percentile bands against time */
+	SLC_FIG_LATENCY_CDF,          /* "latency-cdf": each phase's per-interval p99, sorted */
+	SLC_FIG_RECOVERY,             /* "recovery": fresh, after idle, after TRIM */
+	SLC_FIG_IDLE,                 /* "idle": cache recovered against idle time */
+	SLC_FIG_TEMPERATURE,          /* "temperature": over the run, throttling marked */
+	SLC_FIG_TRIM_RESPONSE,        /* "trim-response": reads right after a TRIM */
+	SLC_FIG_HIR,                  /* "hir": host idle recovery, IOPS per wait state */
+	SLC_FIG_FILL_LEVELS,          /* "fill-levels": burst speed and cache against fill */
+	SLC_FIG_COMPRESS,             /* "compress": incompressible against repeating data */
+	SLC_FIG__COUNT
+};
+
+/** slc_figure_kind_name() - "curve", "compare", ...; NULL out of range. */
+const char *slc_figure_kind_name(enum slc_figure_kind k);
+
+/** slc_figure_kind_from_name() - the kind called @name; -1 when none. */
+int slc_figure_kind_from_name(const char *name);
+
+/** slc_figure_kind_inputs() - how many inputs @k draws: 1, or 2-8 (returns 8). */
+int slc_figure_kind_inputs(enum slc_figure_kind k);
 
 struct slc_figure_opts {
 	int x_time;                   /* x axis: time instead of data written */
+	int x_fraction;               /* x axis: data written as a fraction of the drive's capacity */
 	int y_iops;                   /* y axis: IOPS instead of MB/s (fixed-block workloads) */
+	int log_y;                    /* logarithmic y axis */
 	int binary;                   /* GiB / MiB/s instead of GB / MB/s */
 	int width, height;            /* pixels; 0: the plot library's default */
+	const char *title;            /* instead of the drive's name; NULL: the drive's */
+	const char *labels[8];        /* one per input, for legends; NULL entries: the drive's name */
+	size_t n_labels;
+	enum slc_role role;           /* the curve to draw: the first of this role; 0: the random
+				       * curve after TRIM, else the first write curve */
+	const char *layout_json;      /* write where the drawing put things (struct slc_plot_layout) here */
 };
+
+/**
+ * slc_figure_opts_set() - set option @name of @o from @value as the command
+ * line spells it: "x" (bytes, time, fraction), "y" (bps, iops, log,
+ * linear), "segment" (a role: fill, curve, idle_burst, ...), "label" (the
+ * next input's), "title", "width", "height" (200-20000), "binary",
+ * "layout-json" (a path).  @value is borrowed.
+ * Return: 0, or -EINVAL with the reason in @err.
+ */
+int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char *value, char *err, size_t errlen);
+
+/**
+ * slc_figure_draw() - figure @kind of the @n inputs @xs into @path
+ * (.png/.svg/.pdf).  Return: 0 or -errno with a reason in @err (-EINVAL
+ * when the inputs hold nothing to draw, with what would).
+ */
+int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct slc_session *xs, size_t n,
+		    const struct slc_figure_opts *o, char *err, size_t errlen);
 
 /*
  * slc_figure_curve() - graph analysed segment @k of @x (every sample a dot,
- * the moving average, phase bands with their figures) into @path
- * (.png/.svg/.pdf).  Return: 0 or -errno with a reason in @err.
+ * the centred moving average, phase bands with their figures, a zoomed
+ * panel for a short cache) into @path (.png/.svg/.pdf).
+ * Return: 0 or -errno with a reason in @err.
  */
 int slc_figure_curve(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 		     char *err, size_t errlen);
 
-/* slc_figure_compare() - several inputs on one chart, each its first write curve, with a legend. */
+/* slc_figure_compare() - 2-8 inputs' curves on one chart (the one o->role picks), the legend outside. */
 int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 		       char *err, size_t errlen);
 
-/* slc_figure_latency() - p50/p99/p99.9/max of analysed segment @k against time (log scale). */
+/* slc_figure_latency() - latency percentile bands of analysed segment @k against time (log scale). */
 int slc_figure_latency(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 		       char *err, size_t errlen);
 
@@ -176,6 +279,16 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
  * Return: 0 or -errno with a one-line reason in @err.
  */
 int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen);
+
+/*
+ * slc_report_compare_write() - a comparison report of the @n inputs @xs
+ * (2-8) in @dir: the comparison, small multiples and phase-figure bars as
+ * SVG and PNG, a table of every drive's figures (comparison.csv),
+ * summary.md and index.html; @o's labels, title, role and units apply.
+ * Return: 0 or -errno with a one-line reason in @err.
+ */
+int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
+			     const struct slc_figure_opts *o, FILE *log, char *err, size_t errlen);
 
 /* ---- a run ------------------------------------------------------------ */
 

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bar charts (one panel per figure, one bar per drive or per state) and
+ * small multiples (one write curve per panel on shared axes): the two
+ * figures review articles print most after the write curve itself.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_draw.h"
+
+/* ---- bar charts ------------------------------------------------------------ */
+
+static void value_text(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+}
+
+/* The largest font size up to @size at which @s fits in @w. */
+static double fit_size(cairo_t *cr, const char *s, double size, double w)
+{
+	double tw = plot_text_width(cr, s, size, 0);
+	return tw > w && tw > 0 ? fmax(size * 0.6, size * w / tw) : size;
+}
+
+static void bar_panel(cairo_t *cr, const struct slc_bar_chart *s, size_t p, const struct slc_plot_rect *r,
+		      double fs)
+{
+	const struct slc_bar_panel *pn = &s->panels[p];
+	double vmax = 0, step, top, bw, slot = r->w / (double)s->n_groups;
+	char buf[64];
+
+	for (size_t i = 0; i < s->n_groups; i++) {
+		double v = pn->values[i] / pn->scale;
+		if (isfinite(v) && v > vmax) vmax = v;
+	}
+	if (vmax <= 0) vmax = 1;
+	step = nice_step(vmax * 1.12, 5);
+	top = ceil(vmax * 1.12 / step) * step;
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	plot_text(cr, r->x + r->w / 2, r->y - fs * 0.9, pn->label, fit_size(cr, pn->label, fs * 0.9, r->w + fs * 3), 0.5,
+		  0.5, 1, NULL);
+	cairo_set_line_width(cr, fs * 0.05);
+	for (double v = 0; v <= top + step * 1e-9; v += step) {
+		double y = r->y + r->h - v / top * r->h;
+		cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+		cairo_move_to(cr, r->x, y);
+		cairo_line_to(cr, r->x + r->w, y);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		tick_label(buf, sizeof(buf), v, step);
+		plot_text(cr, r->x - fs * 0.4, y, buf, fs * 0.75, 1, 0.5, 0, NULL);
+	}
+	bw = slot * (s->legend ? 0.72 : 0.6);
+	for (size_t i = 0; i < s->n_groups; i++) {
+		double v = pn->values[i] / pn->scale, cx = r->x + (i + 0.5) * slot;
+		if (!s->legend) {
+			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+			plot_text(cr, cx, r->y + r->h + fs * 0.5, s->groups[i], fit_size(cr, s->groups[i], fs * 0.8, slot * 0.95),
+				  0.5, 0, 0, NULL);
+		}
+		if (!isfinite(v)) {
+			cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
+			plot_text(cr, cx, r->y + r->h - fs * 0.3, "n/a", fs * 0.7, 0.5, 1, 0, NULL);
+			continue;
+		}
+		plot_set_colour(cr, (int)(i % SLC_COL__COUNT), 1);
+		cairo_rectangle(cr, cx - bw / 2, r->y + r->h - v / top * r->h, bw, v / top * r->h);
+		cairo_fill(cr);
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		value_text(buf, sizeof(buf), v);
+		plot_text(cr, cx, r->y + r->h - v / top * r->h - fs * 0.25, buf, fit_size(cr, buf, fs * 0.72, slot), 0.5, 1, 0,
+			  NULL);
+	}
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_set_line_width(cr, fs * 0.08);
+	cairo_rectangle(cr, r->x, r->y, r->w, r->h);
+	cairo_stroke(cr);
+}
+
+static int draw_bar_chart(cairo_t *cr, const void *spec, double W, double H)
+{
+	const struct slc_bar_chart *s = spec;
+	struct slc_plot_layout lay = { .width = W, .height = H };
+	struct lentry le[16];
+	size_t cols = s->n_panels <= 3 ? s->n_panels : 3, rows = (s->n_panels + cols - 1) / cols, nle = 0;
+	double fs = fmin(H / (rows > 1 ? 48.0 : 40.0), W / 55.0);
+	double top = fs * (s->subtitle ? 6.2 : 4.9), bottom = H - fs * (s->legend ? 0.8 : 2.6), cw, ch;
+	struct slc_plot_rect lb = { 0 };
+
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	plot_titles(cr, s->title, s->subtitle, fs * 1.5, fs, &lay);
+	for (size_t i = 0; s->legend && i < s->n_groups && nle < 16; i++)
+		le[nle++] = (struct lentry){ LE_SWATCH, (int)(i % SLC_COL__COUNT), 0, s->groups[i] };
+	if (nle) {
+		plot_legend(cr, le, nle, fs, 0, 0, W - fs * 3, 0, 0, &lb);
+		bottom -= lb.h + fs * 0.4;
+		plot_legend(cr, le, nle, fs, fs * 1.5, H - fs * 0.6 - lb.h, W - fs * 3, 0, 1, &lay.legend);
+	}
+	cw = (W - fs * 1.5) / (double)cols;
+	ch = (bottom - top) / (double)rows;
+	for (size_t p = 0; p < s->n_panels; p++) {
+		struct slc_plot_rect r = { fs * 4.2 + (double)(p % cols) * cw, top + (double)(p / cols) * ch, cw - fs * 5.0,
+					   ch - fs * (rows > 1 ? 3.2 : 0.6) };
+		bar_panel(cr, s, p, &r, fs);
+		if (lay.n_panels < SLC_PLOT_MAX_PANELS) lay.panels[lay.n_panels++] = r;
+	}
+	lay.plot = lay.panels[0];
+	if (s->layout)
+		*s->layout = lay;
+	return 0;
+}
+
+int slc_plot_bar_chart(const char *path, const struct slc_bar_chart *spec, char *err, size_t errlen)
+{
+	struct slc_bar_chart s = *spec;
+
+	if (!s.n_groups || !s.n_panels)
+		return plot_fail(err, errlen, -EINVAL, "nothing to plot: no bars");
+	if (s.width <= 0) s.width = 1000;
+	if (s.height <= 0) s.height = s.n_panels > 3 ? 760 : 560;
+	return plot_render(path, draw_bar_chart, &s, s.title, s.width, s.height, err, errlen);
+}
+
+int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, size_t errlen)
+{
+	struct slc_bar_panel p[2];
+	struct slc_bar_chart c = { 0 };
+	const char **names;
+	double *v;
+	int rc;
+
+	if (!spec->n_groups)
+		return plot_fail(err, errlen, -EINVAL, "nothing to plot: no groups");
+	names = calloc(spec->n_groups, sizeof(*names));
+	v = calloc(2 * spec->n_groups, sizeof(*v));
+	if (!names || !v) {
+		free(names);
+		free(v);
+		return plot_fail(err, errlen, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < spec->n_groups; i++) {
+		names[i] = spec->groups[i].label;
+		v[i] = spec->groups[i].left;
+		v[spec->n_groups + i] = spec->groups[i].right;
+	}
+	p[0] = (struct slc_bar_panel){ spec->left_label, spec->left_scale > 0 ? spec->left_scale : 1, v };
+	p[1] = (struct slc_bar_panel){ spec->right_label, spec->right_scale > 0 ? spec->right_scale : 1, v + spec->n_groups };
+	c = (struct slc_bar_chart){ .title = spec->title, .subtitle = spec->subtitle, .groups = names,
+				    .n_groups = spec->n_groups, .panels = p, .n_panels = 2, .width = spec->width,
+				    .height = spec->height, .layout = spec->layout };
+	rc = slc_plot_bar_chart(path, &c, err, errlen);
+	free(names);
+	free(v);
+	return rc;
+}
+
+/* ---- small multiples -------------------------------------------------------- */
+
+/* The legend of all panels: each entry once. */
+static size_t multi_legend(const struct slc_plot_multi *m, struct lentry *le, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < m->n_panels; p++) {
+		struct lentry e[48];
+		size_t k = plot_legend_entries(&m->panels[p], e, 48);
+		for (size_t i = 0; i < k && n < max; i++) {
+			int dup = 0;
+			for (size_t j = 0; j < n && !dup; j++)
+				dup = !strcmp(le[j].text, e[i].text);
+			if (!dup)
+				le[n++] = e[i];
+		}
+	}
+	return n;
+}
+
+static size_t multi_cols(const struct slc_plot_multi *m)
+{
+	size_t n = m->n_panels;
+	if (m->cols > 0) return (size_t)m->cols < n ? (size_t)m->cols : n;
+	return n <= 2 ? n : n <= 4 ? 2 : n <= 6 ? 3 : 4;
+}
+
+static void panel_ylabel(cairo_t *cr, const char *label, double x, double y, double fs)
+{
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
+	cairo_rotate(cr, -M_PI / 2);
+	plot_text(cr, 0, 0, label, fs * 0.9, 0.5, 0.5, 0, NULL);
+	cairo_restore(cr);
+}
+
+static int draw_multi(cairo_t *cr, const void *spec, double W, double H)
+{
+	const struct slc_plot_multi *m = spec;
+	struct slc_plot_layout lay = { .width = W, .height = H };
+	size_t n = m->n_panels, cols = multi_cols(m), rows = (n + cols - 1) / cols, nle;
+	double fs = fmin(W / 75.0, H / 45.0), xmax = 0, ymax = 0, top, bottom, cw, ch, left;
+	struct slc_plot_spec *ps = calloc(n, sizeof(*ps));
+	struct lentry le[48];
+	struct slc_plot_rect lb;
+	int rc = 0;
+
+	if (!ps)
+		return -ENOMEM;
+	/* shared axes: the union of the panels' ranges */
+	for (size_t p = 0; p < n; p++) {
+		double x, ylo, y;
+		plot_data_range(&m->panels[p], &x, &ylo, &y);
+		if (x > xmax) xmax = x;
+		if (y > ymax) ymax = y;
+	}
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	plot_titles(cr, m->title, m->subtitle, fs * 1.5, fs, &lay);
+	nle = multi_legend(m, le, 48);
+	plot_legend(cr, le, nle, fs, 0, 0, W - fs * 3, 0, 0, &lb);
+	plot_legend(cr, le, nle, fs, fs * 1.5, H - fs * 0.5 - lb.h, W - fs * 3, 0, 1, &lay.legend);
+	top = fs * (m->subtitle ? 4.0 : 2.8);
+	bottom = H - fs * 3.2 - lb.h;
+	cw = (W - fs * 2.0) / (double)cols;
+	ch = (bottom - top) / (double)rows;
+	for (size_t p = 0; p < n && !rc; p++) {
+		struct frame f = { 0 };
+		double step;
+		ps[p] = m->panels[p];
+		ps[p].x_max = xmax * 1.0000001;
+		if (!m->own_y) {
+			ps[p].y_max = ymax * 1.08;
+			ps[p].y_min = 0;
+		}
+		step = plot_y_range(&f, &ps[p]);
+		f.xmin = 0;
+		f.xmax = ps[p].x_max;
+		left = fs * (m->own_y ? 2.4 : 1.0) + plot_y_label_width(cr, &ps[p], &f, step, fs) + fs * 0.6;
+		f.x0 = fs * 2.0 + (double)(p % cols) * cw + left;
+		f.w = cw - left - fs * 0.8;
+		f.y0 = top + (double)(p / cols) * ch + fs * 1.6;
+		f.h = ch - fs * 3.0;
+		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+		plot_text(cr, f.x0 + f.w / 2, f.y0 - fs * 0.75, ps[p].title, fs * 0.9, 0.5, 0.5, 1, NULL);
+		rc = plot_panel(cr, &ps[p], &f, fs, step, 1, NULL);
+		if (m->own_y)
+			panel_ylabel(cr, ps[p].ylabel, f.x0 - left + fs * 0.6, f.y0 + f.h / 2, fs);
+		if (lay.n_panels < SLC_PLOT_MAX_PANELS)
+			lay.panels[lay.n_panels++] = (struct slc_plot_rect){ f.x0, f.y0, f.w, f.h };
+	}
+	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+	plot_text(cr, W / 2, bottom + fs * 1.1, m->panels[0].xlabel, fs * 0.95, 0.5, 0.5, 0, NULL);
+	if (!m->own_y)
+		panel_ylabel(cr, m->panels[0].ylabel, fs * 1.0, (top + bottom) / 2, fs);
+	lay.plot = lay.panels[0];
+	if (m->layout)
+		*m->layout = lay;
+	free(ps);
+	return rc;
+}
+
+int slc_plot_multiples(const char *path, const struct slc_plot_multi *spec, char *err, size_t errlen)
+{
+	struct slc_plot_multi m = *spec;
+	size_t cols;
+
+	if (!m.n_panels || m.n_panels > SLC_PLOT_MAX_PANELS)
+		return plot_fail(err, errlen, -EINVAL, "small multiples take 1 to %d panels", SLC_PLOT_MAX_PANELS);
+	cols = multi_cols(&m);
+	if (m.width <= 0) m.width = 1200;
+	if (m.height <= 0) m.height = 160 + 300 * (int)((m.n_panels + cols - 1) / cols);
+	return plot_render(path, draw_multi, &m, m.title, m.width, m.height, err, errlen);
+}

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The plotter's canvas: text, colours, markers, and rendering one drawing
+ * function to PNG, SVG or PDF.
+ *
+ * Text in SVG: cairo's SVG surface writes every glyph as an outline, which
+ * no reader can select, search or translate.  On an SVG surface the plotter
+ * therefore draws no glyphs; it measures each text with cairo (so the
+ * layout is the one the PNG gets) and writes a <text> element at that
+ * position, in the same font, size, weight, colour and transformation.
+ * Right-aligned and centred texts keep their anchor, so a viewer that
+ * substitutes another sans-serif font keeps the alignment.  PDF keeps
+ * cairo's own text, which is real text (embedded font subsets).
+ */
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plot_priv.h"
+
+/* Okabe-Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue, black, yellow */
+const double plot_palette[SLC_COL__COUNT][3] = {
+	{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 }, { 0.902, 0.624, 0.000 },
+	{ 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 }, { 0.000, 0.000, 0.000 }, { 0.941, 0.894, 0.259 },
+};
+
+int plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+double frame_px(const struct frame *f, double x)
+{
+	return f->x0 + (x - f->xmin) / (f->xmax - f->xmin) * f->w;
+}
+
+double frame_py(const struct frame *f, double y)
+{
+	if (f->log_y)
+		y = y > 0 ? log10(y) : NAN;
+	return f->y0 + f->h - (y - f->ymin) / (f->ymax - f->ymin) * f->h;
+}
+
+/* A "nice" tick step (1, 2, 2.5 or 5 x 10^k) for about @want ticks over @range. */
+double nice_step(double range, int want)
+{
+	double raw = range / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	if (!(raw > 0)) return 1;
+	if (f <= 1) return mag;
+	if (f <= 2) return 2 * mag;
+	if (f <= 2.5) return 2.5 * mag;
+	if (f <= 5) return 5 * mag;
+	return 10 * mag;
+}
+
+void tick_label(char *buf, size_t len, double v, double step)
+{
+	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	if (decimals > 6) decimals = 6;
+	if (fabs(v) < step * 1e-6) v = 0;
+	snprintf(buf, len, "%.*f", decimals, v);
+}
+
+void plot_set_colour(cairo_t *cr, int colour, double alpha)
+{
+	const double *c = plot_palette[(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
+	cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
+}
+
+void plot_marker(cairo_t *cr, int marker, double x, double y, double r)
+{
+	cairo_new_sub_path(cr);
+	switch (marker) {
+	case SLC_MARK_CIRCLE: cairo_arc(cr, x, y, r, 0, 2 * M_PI); cairo_fill(cr); break;
+	case SLC_MARK_SQUARE: cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, r * 1.7, r * 1.7); cairo_fill(cr); break;
+	case SLC_MARK_TRIANGLE:
+	case SLC_MARK_DOWN: {
+		double d = marker == SLC_MARK_DOWN ? -1 : 1;
+		cairo_move_to(cr, x, y - d * r * 1.1);
+		cairo_line_to(cr, x + r, y + d * r * 0.75);
+		cairo_line_to(cr, x - r, y + d * r * 0.75);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		break;
+	}
+	case SLC_MARK_DIAMOND:
+		cairo_move_to(cr, x, y - r * 1.2);
+		cairo_line_to(cr, x + r, y);
+		cairo_line_to(cr, x, y + r * 1.2);
+		cairo_line_to(cr, x - r, y);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		break;
+	case SLC_MARK_CROSS:
+	case SLC_MARK_PLUS:
+	case SLC_MARK_STAR:
+		cairo_save(cr);
+		cairo_set_line_width(cr, r * 0.45);
+		for (int k = 0; k < (marker == SLC_MARK_STAR ? 3 : 2); k++) {
+			double a = (marker == SLC_MARK_CROSS ? M_PI / 4 : 0) + k * (marker == SLC_MARK_STAR ? M_PI / 3 : M_PI / 2);
+			cairo_move_to(cr, x - cos(a) * r * 1.1, y - sin(a) * r * 1.1);
+			cairo_line_to(cr, x + cos(a) * r * 1.1, y + sin(a) * r * 1.1);
+		}
+		cairo_stroke(cr);
+		cairo_restore(cr);
+		break;
+	default: break;
+	}
+}
+
+/* The SVG <text> elements, collected while drawing. */
+struct svgtext {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+static const cairo_user_data_key_t svgtext_key;
+
+static void xml_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<') fputs("&lt;", f);
+		else if (*s == '>') fputs("&gt;", f);
+		else if (*s == '&') fputs("&amp;", f);
+		else if (*s == '"') fputs("&quot;", f);
+		else fputc(*s, f);
+	}
+}
+
+static void svg_text(struct svgtext *t, cairo_t *cr, double bx, double by, const cairo_text_extents_t *e,
+		     double ax, const char *s, double size, int bold)
+{
+	cairo_matrix_t m;
+	double r = 0, g = 0, b = 0, a = 1;
+	const char *anchor = ax > 0.75 ? "end" : ax > 0.25 ? "middle" : "start";
+	double x = ax > 0.75 ? bx + e->x_advance : ax > 0.25 ? bx + e->x_advance / 2 : bx;
+
+	cairo_get_matrix(cr, &m);
+	cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &b, &a);
+	fprintf(t->f, "<text x=\"%.2f\" y=\"%.2f\" font-family=\"%s, Verdana, sans-serif\" font-size=\"%.2f\"%s "
+		"text-anchor=\"%s\" fill=\"rgb(%d,%d,%d)\"", x, by, PLOT_FONT, size, bold ? " font-weight=\"bold\"" : "",
+		anchor, (int)lround(r * 255), (int)lround(g * 255), (int)lround(b * 255));
+	if (a < 1)
+		fprintf(t->f, " fill-opacity=\"%.3f\"", a);
+	if (m.xx != 1 || m.yx != 0 || m.xy != 0 || m.yy != 1 || m.x0 != 0 || m.y0 != 0)
+		fprintf(t->f, " transform=\"matrix(%.6g %.6g %.6g %.6g %.3f %.3f)\"", m.xx, m.yx, m.xy, m.yy, m.x0, m.y0);
+	fputc('>', t->f);
+	xml_escaped(t->f, s);
+	fputs("</text>\n", t->f);
+}
+
+static void set_font(cairo_t *cr, double size, int bold)
+{
+	cairo_select_font_face(cr, PLOT_FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+}
+
+double plot_text_width(cairo_t *cr, const char *s, double size, int bold)
+{
+	cairo_text_extents_t e;
+
+	set_font(cr, size, bold);
+	cairo_text_extents(cr, s, &e);
+	return e.x_advance;
+}
+
+void plot_text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold,
+	       struct slc_plot_rect *box)
+{
+	struct svgtext *t = cairo_get_user_data(cr, &svgtext_key);
+	cairo_text_extents_t e;
+	double bx, by;
+
+	if (!s || !*s)
+		return;
+	set_font(cr, size, bold);
+	cairo_text_extents(cr, s, &e);
+	bx = x - e.width * ax - e.x_bearing;
+	by = y - e.height * ay - e.y_bearing;
+	if (box)
+		*box = (struct slc_plot_rect){ x - e.width * ax, y - e.height * ay, e.width, e.height };
+	if (t && t->f) {
+		svg_text(t, cr, bx, by, &e, ax, s, size, bold);
+		return;
+	}
+	cairo_move_to(cr, bx, by);
+	cairo_show_text(cr, s);
+}
+
+/* Put <title> after the opening <svg> tag and the collected texts before its end. */
+static int svg_finish(const char *path, const char *title, const char *texts, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char tmp2[4200], *buf = NULL, *tag, *end, *close;
+	long len;
+	int rc = 0;
+
+	if (!f)
+		return plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
+	    !(buf = malloc((size_t)len + 1)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		fclose(f);
+		free(buf);
+		return plot_fail(err, errlen, -EIO, "%s: cannot read the SVG back", path);
+	}
+	fclose(f);
+	buf[len] = '\0';
+	if (!(tag = strstr(buf, "<svg")) || !(end = strchr(tag, '>')) || !(close = strstr(end, "</svg>"))) {
+		free(buf);
+		return plot_fail(err, errlen, -EIO, "%s: no <svg> element", path);
+	}
+	snprintf(tmp2, sizeof(tmp2), "%s.txt", path);
+	if (!(f = fopen(tmp2, "we"))) {
+		free(buf);
+		return plot_fail(err, errlen, -errno, "%s: %s", tmp2, strerror(errno));
+	}
+	fwrite(buf, 1, (size_t)(end - buf + 1), f);
+	fputs("\n<title>", f);
+	xml_escaped(f, title ? title : "");
+	fputs("</title>\n", f);
+	fwrite(end + 1, 1, (size_t)(close - end - 1), f);
+	fputs("<g id=\"texts\">\n", f);
+	fputs(texts ? texts : "", f);
+	fputs("</g>\n", f);
+	fputs(close, f);
+	free(buf);
+	if (fclose(f))
+		rc = plot_fail(err, errlen, -EIO, "%s: cannot finish the SVG", path);
+	else if (rename(tmp2, path))
+		rc = plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp2);
+	return rc;
+}
+
+static cairo_surface_t *make_surface(int kind, const char *tmp, int width, int height)
+{
+	cairo_surface_t *s;
+
+	if (kind == 0)
+		return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+	if (kind == 2)
+		return cairo_pdf_surface_create(tmp, width, height);
+	s = cairo_svg_surface_create(tmp, width, height);
+	/* width="1200px", not points: the page embeds it at the size it was drawn */
+	if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+		cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+	return s;
+}
+
+int plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
+		char *err, size_t errlen)
+{
+	const char *ext = strrchr(path, '.');
+	char tmp[4096];
+	cairo_surface_t *surf;
+	cairo_t *cr;
+	struct svgtext st = { 0 };
+	int rc, kind;
+
+	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
+		return plot_fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
+	kind = ext[1] == 'p' ? (ext[2] == 'n' ? 0 : 2) : 1;
+	if (width < 200 || height < 150 || width > 20000 || height > 20000)
+		return plot_fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", width, height);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
+		return plot_fail(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
+	surf = make_surface(kind, tmp, width, height);
+	if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
+		rc = plot_fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+		cairo_surface_destroy(surf);
+		unlink(tmp);
+		return rc;
+	}
+	cr = cairo_create(surf);
+	if (kind == 1 && !(st.f = open_memstream(&st.buf, &st.len))) {
+		cairo_destroy(cr);
+		cairo_surface_destroy(surf);
+		unlink(tmp);
+		return plot_fail(err, errlen, -ENOMEM, "out of memory");
+	}
+	if (st.f)
+		cairo_set_user_data(cr, &svgtext_key, &st, NULL);
+	rc = fn(cr, spec, width, height);
+	cairo_destroy(cr);
+	if (rc)
+		plot_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	if (!rc && kind == 0 && cairo_surface_write_to_png(surf, tmp) != CAIRO_STATUS_SUCCESS)
+		rc = plot_fail(err, errlen, -EIO, "%s: cannot write the PNG", path);
+	cairo_surface_finish(surf);
+	if (!rc && cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
+		rc = plot_fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+	cairo_surface_destroy(surf);
+	if (st.f)
+		fclose(st.f);
+	if (!rc && kind == 1)
+		rc = svg_finish(tmp, title, st.buf, err, errlen);
+	free(st.buf);
+	if (!rc && rename(tmp, path))
+		rc = plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+static void rect_json(FILE *f, const char *name, const struct slc_plot_rect *r)
+{
+	fprintf(f, "\"%s\":{\"x\":%.2f,\"y\":%.2f,\"w\":%.2f,\"h\":%.2f}", name, r->x, r->y, r->w, r->h);
+}
+
+void slc_plot_layout_json(FILE *f, const struct slc_plot_layout *l)
+{
+	fprintf(f, "{\"width\":%.0f,\"height\":%.0f,", l->width, l->height);
+	rect_json(f, "plot", &l->plot);
+	fputc(',', f);
+	rect_json(f, "zoom", &l->zoom);
+	fputc(',', f);
+	rect_json(f, "legend", &l->legend);
+	fputc(',', f);
+	rect_json(f, "title", &l->title);
+	fputc(',', f);
+	rect_json(f, "subtitle", &l->subtitle);
+	fputs(",\"panels\":[", f);
+	for (size_t i = 0; i < l->n_panels; i++) {
+		const struct slc_plot_rect *r = &l->panels[i];
+		fprintf(f, "%s{\"x\":%.2f,\"y\":%.2f,\"w\":%.2f,\"h\":%.2f}", i ? "," : "", r->x, r->y, r->w, r->h);
+	}
+	fputs("],\"labels\":[", f);
+	for (size_t i = 0; i < l->n_labels; i++) {
+		const struct slc_plot_rect *r = &l->labels[i];
+		fprintf(f, "%s{\"x\":%.2f,\"y\":%.2f,\"w\":%.2f,\"h\":%.2f}", i ? "," : "", r->x, r->y, r->w, r->h);
+	}
+	fputs("],\"series\":[", f);
+	for (size_t i = 0; i < l->n_series; i++)
+		fprintf(f, "%s{\"y_min\":%.2f,\"y_max\":%.2f,\"y_p5\":%.2f,\"y_p95\":%.2f,\"points\":%zu}", i ? "," : "",
+			l->series[i].y_min, l->series[i].y_max, l->series[i].y_p5, l->series[i].y_p95,
+			l->series[i].points);
+	fputs("]}\n", f);
+}

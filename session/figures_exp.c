@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The figures of the plans' experiments: latency by phase, temperature
+ * over a curve with its throttling, reads right after a TRIM, host idle
+ * recovery, fill levels, and incompressible against repeating data.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session_priv.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static const char *title_of(char *buf, size_t len, const struct slc_session *x, const struct slc_figure_opts *o,
+			    const char *what)
+{
+	char w[256];
+	snprintf(buf, len, "%s: %s", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x), what);
+	return buf;
+}
+
+static int finish(const char *path, struct slc_plot_spec *sp, const struct slc_figure_opts *o, char *err,
+		  size_t errlen)
+{
+	struct slc_plot_layout lay;
+	int rc;
+
+	sp->width = o->width;
+	sp->height = o->height;
+	sp->layout = &lay;
+	if (!(rc = slc_plot_write(path, sp, err, errlen)))
+		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+	return rc;
+}
+
+static int finish_bars(const char *path, struct slc_bar_chart *c, const struct slc_figure_opts *o, char *err,
+		       size_t errlen)
+{
+	struct slc_plot_layout lay;
+	int rc;
+
+	c->width = o->width;
+	c->height = o->height;
+	c->layout = &lay;
+	if (!(rc = slc_plot_bar_chart(path, c, err, errlen)))
+		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+	return rc;
+}
+
+/* The phases of one kind (and tier) pooled: their intervals' p99, sorted, as a curve from 0 to 100%. */
+struct pooled {
+	double *x, *y;
+	size_t n;
+	char label[96];
+};
+
+static void pool_phase(struct pooled *pk, const struct slc_input_segment *s, const struct slc_phase *ph)
+{
+	for (size_t i = 0; i < s->n_samples; i++)
+		if (s->t_s[i] > ph->start_s && s->t_s[i] <= ph->end_s + 1e-9 && isfinite(s->lat_p99_us[i]) &&
+		    s->lat_p99_us[i] > 0)
+			pk->y[pk->n++] = s->lat_p99_us[i];
+}
+
+int slc_figure_latency_cdf(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+			   char *err, size_t errlen)
+{
+	const struct slc_input_segment *s = &x->in->segments[x->seg[k]];
+	const struct slc_analysis *an = &x->a[k];
+	struct pooled pk[8] = { 0 };
+	struct slc_plot_series sr[8];
+	struct slc_plot_spec sp = { 0 };
+	const struct slc_phase *first[8];
+	char title[256], sub[512], d[32];
+	size_t np = 0, used = 0;
+	int rc = 0;
+
+	if (!s->lat_p99_us)
+		return slc_errf(err, errlen, -EINVAL, "%s has no latencies (imported logs carry none)", x->in->source);
+	for (size_t p = 0; p < an->n_phases; p++) {
+		const struct slc_phase *ph = &an->phases[p];
+		size_t j;
+		for (j = 0; j < np && !(first[j]->kind == ph->kind && (first[j]->tier > 1) == (ph->tier > 1)); j++) {}
+		if (j == np) {
+			if (np == 8) continue;
+			first[np] = ph;
+			if (!(pk[np].y = malloc(s->n_samples * sizeof(double))) || !(pk[np].x = malloc(s->n_samples * sizeof(double)))) {
+				rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+				np++;
+				goto out;
+			}
+			np++;
+		}
+		pool_phase(&pk[j], s, ph);
+	}
+	for (size_t j = 0; j < np; j++) {
+		if (pk[j].n < 2)
+			continue;
+		qsort(pk[j].y, pk[j].n, sizeof(double), cmp_double);
+		for (size_t i = 0; i < pk[j].n; i++)
+			pk[j].x[i] = 100.0 * ((double)i + 0.5) / (double)pk[j].n;
+		snprintf(pk[j].label, sizeof(pk[j].label), "%s (%zu intervals)", fig_phase_words(first[j]), pk[j].n);
+		sr[used++] = (struct slc_plot_series){ .label = pk[j].label, .x = pk[j].x, .y = pk[j].y, .n = pk[j].n,
+						       .line_only = 1, .colour = fig_phase_style(first[j]) + 1 };
+	}
+	if (!used) {
+		rc = slc_errf(err, errlen, -EINVAL, "%s: no phase with latencies to draw", x->in->source);
+		goto out;
+	}
+	snprintf(sub, sizeof(sub), "each %s interval's 99th-percentile latency, sorted within its phase "
+		 "(at 90%%: the p99 that 90%% of the intervals stayed under)",
+		 slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ? s->params.interval_s : 1));
+	sp = (struct slc_plot_spec){ .title = title_of(title, sizeof(title), x, o, "write latency by phase"), .subtitle = sub,
+				     .xlabel = "share of the phase's intervals (%)", .ylabel = "99th-percentile latency (log scale)",
+				     .x_scale = 1, .y_scale = 1, .series = sr, .n_series = used, .log_y = 1,
+				     .y_format = SLC_YFMT_US, .x_max = 100 };
+	rc = finish(path, &sp, o, err, errlen);
+out:
+	for (size_t j = 0; j < np; j++) {
+		free(pk[j].x);
+		free(pk[j].y);
+	}
+	return rc;
+}
+
+int slc_figure_temperature(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+			   char *err, size_t errlen)
+{
+	const struct slc_input_segment *s = &x->in->segments[x->seg[k]];
+	const struct slc_session_drive *dr = &x->drive[k];
+	double lo = INFINITY, hi = -INFINITY, wx[2], wy[2], *tx, *ty;
+	struct slc_plot_series sr[2];
+	struct slc_plot_band bands[64];
+	struct slc_plot_spec sp = { 0 };
+	char title[256], sub[512], wl[64], w[256];
+	size_t nb = 0, nt = 0;
+	int rc;
+
+	/* readings come every few samples: the line joins them, it does not stop between */
+	tx = malloc((s->n_samples + 1) * sizeof(*tx));
+	ty = malloc((s->n_samples + 1) * sizeof(*ty));
+	if (!tx || !ty) {
+		free(tx);
+		free(ty);
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; s->temp_c && i < s->n_samples; i++)
+		if (isfinite(s->temp_c[i])) {
+			lo = fmin(lo, s->temp_c[i]);
+			hi = fmax(hi, s->temp_c[i]);
+			tx[nt] = s->t_s[i];
+			ty[nt++] = s->temp_c[i];
+		}
+	if (!nt) {
+		free(tx);
+		free(ty);
+		return slc_errf(err, errlen, -EINVAL, "%s has no temperature readings in this curve (run with the drive's probe)",
+				x->in->source);
+	}
+	for (size_t p = 0; p < x->a[k].n_phases && nb < 64; p++) {
+		const struct slc_phase *ph = &x->a[k].phases[p];
+		if (ph->kind == SLC_PHASE_THROTTLED || ph->kind == SLC_PHASE_STALL)
+			bands[nb++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, fig_phase_words(ph), fig_phase_style(ph) };
+	}
+	sr[0] = (struct slc_plot_series){ .label = "drive temperature", .x = tx, .y = ty, .n = nt,
+					  .line_only = 1, .colour = SLC_COL_VERMILLION + 1 };
+	sp.n_series = 1;
+	if (isfinite(dr->warn_c)) {
+		wx[0] = 0;
+		wx[1] = s->t_s[s->n_samples - 1];
+		wy[0] = wy[1] = dr->warn_c;
+		snprintf(wl, sizeof(wl), "the drive's warning temperature (%.0f °C)", dr->warn_c);
+		sr[1] = (struct slc_plot_series){ .label = wl, .x = wx, .y = wy, .n = 2, .line_only = 1, .colour = SLC_COL_BLACK + 1 };
+		sp.n_series = 2;
+		hi = fmax(hi, dr->warn_c);
+	}
+	snprintf(sub, sizeof(sub), "%s; shaded: the phases the analysis found throttled or stalled", slc_segment_words(w, sizeof(w), s));
+	sp.title = title_of(title, sizeof(title), x, o, "temperature");
+	sp.subtitle = sub;
+	sp.x_scale = s->t_s[s->n_samples - 1] > 5400 ? 60 : 1;
+	sp.xlabel = sp.x_scale > 1 ? "time (minutes)" : "time (seconds)";
+	sp.ylabel = "temperature (°C)";
+	sp.y_scale = 1;
+	sp.y_min = fmax(0, floor((lo - 3) / 5) * 5);
+	sp.y_max = hi + 3;
+	sp.series = sr;
+	sp.bands = bands;
+	sp.n_bands = nb;
+	rc = finish(path, &sp, o, err, errlen);
+	free(tx);
+	free(ty);
+	return rc;
+}
+
+int slc_figure_trim_response(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+			     char *err, size_t errlen)
+{
+	struct slc_trim_response tr;
+	struct slc_plot_spec ps[2] = { 0 };
+	struct slc_plot_series sr[4];
+	struct slc_plot_multi m = { 0 };
+	struct slc_plot_layout lay;
+	const struct slc_input_segment *s;
+	double *bps, bx[2], by[2];
+	char title[256], sub[512], a[32];
+	size_t seg;
+	int rc;
+
+	if (slc_session_trim_responses(x, &tr, &seg, 1) < 1)
+		return slc_errf(err, errlen, -EINVAL, "%s has no random reads right after a TRIM (run --plan trim-response)",
+				x->in->source);
+	s = &x->in->segments[seg];
+	if (!(bps = malloc(s->n_samples * sizeof(*bps))))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < s->n_samples; i++)
+		bps[i] = s->interval_s[i] > 0 ? ((double)s->bytes_total[i] - (i ? (double)s->bytes_total[i - 1] : 0)) / s->interval_s[i] : NAN;
+	bx[0] = 0;
+	bx[1] = s->t_s[s->n_samples - 1];
+	by[0] = by[1] = tr.baseline_bps;
+	sr[0] = (struct slc_plot_series){ .label = "reads after the TRIM", .x = s->t_s, .y = bps, .n = s->n_samples, .line_only = 1 };
+	sr[1] = (struct slc_plot_series){ .label = "the same reads before it", .x = bx, .y = by, .n = 2, .line_only = 1,
+					  .colour = SLC_COL_BLACK + 1 };
+	sr[2] = (struct slc_plot_series){ .label = "p99 latency", .x = s->t_s, .y = s->lat_p99_us, .n = s->lat_p99_us ? s->n_samples : 0,
+					  .line_only = 1, .colour = SLC_COL_ORANGE + 1 };
+	sr[3] = (struct slc_plot_series){ .label = "longest read", .x = s->t_s, .y = s->lat_max_us, .n = s->lat_max_us ? s->n_samples : 0,
+					  .line_only = 1, .colour = SLC_COL_PURPLE + 1 };
+	ps[0] = (struct slc_plot_spec){ .title = "read throughput", .xlabel = "time since the TRIM (seconds)",
+					.ylabel = o->binary ? "read speed (MiB/s)" : "read speed (MB/s)", .x_scale = 1,
+					.y_scale = o->binary ? 1048576.0 : 1e6, .series = sr, .n_series = 2 };
+	ps[1] = (struct slc_plot_spec){ .title = "read latency", .xlabel = ps[0].xlabel, .ylabel = "latency (log scale)",
+					.x_scale = 1, .y_scale = 1, .series = sr + 2, .n_series = s->lat_p99_us ? 2 : 0,
+					.log_y = 1, .y_format = SLC_YFMT_US };
+	snprintf(sub, sizeof(sub), "%s; stalled %.2f s, then %.1f s at %.0f%% of the %s before the TRIM; longest read %.1f ms",
+		 s->params.block_bytes ? "random reads" : "reads", tr.stall_s, tr.slow_s, tr.slow_frac * 100,
+		 slc_format_rate(a, sizeof(a), tr.baseline_bps, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL),
+		 tr.max_latency_us / 1000);
+	m = (struct slc_plot_multi){ .title = title_of(title, sizeof(title), x, o, "reads right after a TRIM"),
+				     .subtitle = sub, .panels = ps, .n_panels = ps[1].n_series ? 2 : 1, .own_y = 1,
+				     .cols = 1, .width = o->width, .height = o->height ? o->height : 760, .layout = &lay };
+	if (!(rc = slc_plot_multiples(path, &m, err, errlen)))
+		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+	free(bps);
+	return rc;
+}
+
+int slc_figure_hir(const char *path, const struct slc_session *x, const struct slc_figure_opts *o, char *err,
+		   size_t errlen)
+{
+	double wait[16], iops[16];
+	char names[16][32], title[256];
+	const char *g[16];
+	int n = slc_session_hir(x, wait, iops, 16);
+	struct slc_bar_panel p;
+	struct slc_bar_chart c;
+
+	if (n < 1)
+		return slc_errf(err, errlen, -EINVAL, "%s has no host idle recovery rounds (run --plan hir)", x->in->source);
+	for (int i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "%.0f s waits", wait[i]);
+		g[i] = names[i];
+	}
+	p = (struct slc_bar_panel){ "write speed in the 5 s windows (thousand IOPS)", 1000, iops };
+	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "host idle recovery"),
+				    .subtitle = "SNIA PTS host idle recovery: 5 s of writes, then each wait state's idle time, repeated",
+				    .groups = g, .n_groups = (size_t)n, .panels = &p, .n_panels = 1 };
+	return finish_bars(path, &c, o, err, errlen);
+}
+
+int slc_figure_fill_levels(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+			   char *err, size_t errlen)
+{
+	struct slc_fill_level fl[16];
+	double cache[16], speed[16];
+	char names[16][32], title[256];
+	const char *g[16];
+	int n = slc_session_fill_levels(x, fl, 16);
+	struct slc_bar_panel p[2];
+	struct slc_bar_chart c;
+
+	if (n < 1)
+		return slc_errf(err, errlen, -EINVAL, "%s has no bursts at fill levels (run --plan fill-levels)", x->in->source);
+	for (int i = 0; i < n; i++) {
+		if (fl[i].after_trim) snprintf(names[i], sizeof(names[i]), "after TRIM");
+		else snprintf(names[i], sizeof(names[i]), "%d%% full", fl[i].fill_pct);
+		g[i] = names[i];
+		cache[i] = fl[i].cache_bytes;
+		speed[i] = fl[i].mean_bps;
+	}
+	p[0] = (struct slc_bar_panel){ o->binary ? "SLC cache found (GiB)" : "SLC cache found (GB)", o->binary ? 1073741824.0 : 1e9, cache };
+	p[1] = (struct slc_bar_panel){ o->binary ? "burst speed (MiB/s)" : "burst speed (MB/s)", o->binary ? 1048576.0 : 1e6, speed };
+	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "cache and speed against fill level"),
+				    .subtitle = "a random-write burst after each sequential fill, and once more after a TRIM of everything",
+				    .groups = g, .n_groups = (size_t)n, .panels = p, .n_panels = 2 };
+	return finish_bars(path, &c, o, err, errlen);
+}
+
+int slc_figure_compress(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+			char *err, size_t errlen)
+{
+	double v[2];
+	const char *g[2] = { "incompressible (random) data", "repeating data" };
+	char title[256];
+	struct slc_bar_panel p;
+	struct slc_bar_chart c;
+
+	if (slc_session_compressibility(x, &v[0], &v[1]) != 1)
+		return slc_errf(err, errlen, -EINVAL, "%s has no bursts of random and repeating data (run --plan compress)",
+				x->in->source);
+	p = (struct slc_bar_panel){ o->binary ? "mean write speed (MiB/s)" : "mean write speed (MB/s)", o->binary ? 1048576.0 : 1e6, v };
+	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "compressible against random data"),
+				    .subtitle = "the same burst twice: a controller that compresses writes repeating data faster",
+				    .groups = g, .n_groups = 2, .panels = &p, .n_panels = 1 };
+	return finish_bars(path, &c, o, err, errlen);
+}

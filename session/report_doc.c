@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/* The report's document writer: Markdown or HTML from the same calls. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_doc.h"
+
+void report_num(FILE *f, double v)
+{
+	char buf[40];
+
+	if (!isfinite(v))
+		return;
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
+/* @s for the document: HTML escaped; \x01/\x02 become bold on and off. */
+static void put_text(struct doc *d, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\x01') fputs(d->html ? "<b>" : "**", d->f);
+		else if (*s == '\x02') fputs(d->html ? "</b>" : "**", d->f);
+		else if (d->html && *s == '<') fputs("&lt;", d->f);
+		else if (d->html && *s == '>') fputs("&gt;", d->f);
+		else if (d->html && *s == '&') fputs("&amp;", d->f);
+		else if (!d->html && *s == '|') fputs("\\|", d->f);
+		else fputc(*s, d->f);
+	}
+}
+
+static void vput(struct doc *d, const char *fmt, va_list ap)
+{
+	char buf[4096];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	put_text(d, buf);
+}
+
+void doc_heading(struct doc *d, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(d->f, d->html ? "<h%d>" : "\n%.*s ", level, "######");
+	va_start(ap, fmt);
+	vput(d, fmt, ap);
+	va_end(ap);
+	fprintf(d->f, d->html ? "</h%d>\n" : "\n", level);
+}
+
+void doc_para(struct doc *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(d->html ? "<p>" : "\n", d->f);
+	va_start(ap, fmt);
+	vput(d, fmt, ap);
+	va_end(ap);
+	fputs(d->html ? "</p>\n" : "\n", d->f);
+}
+
+void doc_table(struct doc *d, size_t cols, const char *const *head)
+{
+	fputs(d->html ? "<div class=\"t\"><table><tr>" : "\n|", d->f);
+	for (size_t i = 0; i < cols; i++) {
+		fputs(d->html ? "<th>" : " ", d->f);
+		put_text(d, head[i]);
+		fputs(d->html ? "</th>" : " |", d->f);
+	}
+	fputs(d->html ? "</tr>\n" : "\n|", d->f);
+	for (size_t i = 0; !d->html && i < cols; i++)
+		fputs(i ? "---:|" : "---|", d->f);
+	if (!d->html)
+		fputc('\n', d->f);
+}
+
+void doc_row(struct doc *d, size_t cols, char cells[][96])
+{
+	fputs(d->html ? "<tr>" : "|", d->f);
+	for (size_t i = 0; i < cols; i++) {
+		fputs(d->html ? "<td>" : " ", d->f);
+		put_text(d, cells[i][0] ? cells[i] : "-");
+		fputs(d->html ? "</td>" : " |", d->f);
+	}
+	fputs(d->html ? "</tr>\n" : "\n", d->f);
+}
+
+void doc_table_end(struct doc *d)
+{
+	if (d->html)
+		fputs("</table></div>\n", d->f);
+}
+
+void doc_pre(struct doc *d, const char *text)
+{
+	fputs(d->html ? "<pre>" : "\n```\n", d->f);
+	if (d->html) put_text(d, text);
+	else fputs(text, d->f);
+	fputs(d->html ? "</pre>\n" : "```\n", d->f);
+}
+
+/* Write @line with every id and reference to one prefixed by @pfx. */
+static void put_prefixed(FILE *f, const char *line, const char *pfx)
+{
+	static const char *const marks[] = { "id=\"", "href=\"#", "url(#" };
+
+	while (*line) {
+		const char *best = NULL;
+		size_t blen = 0;
+		for (size_t m = 0; m < 3; m++) {
+			const char *hit = strstr(line, marks[m]);
+			if (hit && (!best || hit < best)) {
+				best = hit;
+				blen = strlen(marks[m]);
+			}
+		}
+		if (!best) {
+			fputs(line, f);
+			return;
+		}
+		fwrite(line, 1, (size_t)(best - line) + blen, f);
+		fputs(pfx, f);
+		line = best + blen;
+	}
+}
+
+/*
+ * Inline an SVG file into the page.  cairo names its clips "clip1", ... in
+ * every file; several figures in one page would resolve each other's
+ * references, so ids get a per-figure prefix.
+ */
+static int inline_svg(FILE *f, const char *path, int fig)
+{
+	FILE *in = fopen(path, "re");
+	char pfx[16], *buf, *body;
+	long len;
+
+	if (!in)
+		return -errno;
+	if (fseek(in, 0, SEEK_END) || (len = ftell(in)) < 0 || fseek(in, 0, SEEK_SET) ||
+	    !(buf = malloc((size_t)len + 1))) {
+		fclose(in);
+		return -EIO;
+	}
+	if (fread(buf, 1, (size_t)len, in) != (size_t)len) {
+		free(buf);
+		fclose(in);
+		return -EIO;
+	}
+	fclose(in);
+	buf[len] = '\0';
+	/* the XML prolog goes: the page is HTML */
+	body = strstr(buf, "<svg");
+	snprintf(pfx, sizeof(pfx), "f%d-", fig);
+	put_prefixed(f, body ? body : buf, pfx);
+	free(buf);
+	return 0;
+}
+
+void doc_figure(struct doc *d, const char *name, const char *caption)
+{
+	char path[4096];
+
+	if (!d->html) {
+		fputs("\n![", d->f);
+		put_text(d, caption);
+		fprintf(d->f, "](%s.png)\n\n*", name);
+		put_text(d, caption);
+		fprintf(d->f, "* ([SVG](%s.svg), [PNG](%s.png))\n", name, name);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s.svg", d->dir, name);
+	fputs("<figure>\n", d->f);
+	inline_svg(d->f, path, d->fig++);
+	fputs("\n<figcaption>", d->f);
+	put_text(d, caption);
+	fprintf(d->f, " (<a href=\"%s.svg\">SVG</a>, <a href=\"%s.png\">PNG</a>)</figcaption>\n</figure>\n", name, name);
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * An analysed session in words and headline figures: the drive's name for
+ * titles and legends, each step's workload and purpose for subtitles and
+ * headings (from its role, never its name), and the figures review
+ * articles quote for a write curve.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "session_priv.h"
+
+char *slc_duration_words(char *buf, size_t len, double s)
+{
+	if (!isfinite(s) || s < 0)
+		snprintf(buf, len, "an unknown time");
+	else if (s < 120)
+		snprintf(buf, len, "%.3g s", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else if (fmod(s, 3600) < 60 || fmod(s, 3600) > 3540)
+		snprintf(buf, len, "%.0f h", round(s / 3600));
+	else
+		snprintf(buf, len, "%.0f h %.0f min", floor(s / 3600), floor(fmod(s, 3600) / 60));
+	return buf;
+}
+
+/* The identity snapshot's object (a new reference; NULL when there is none). */
+json_t *slc_session_identity_json(const struct slc_session *x)
+{
+	for (size_t i = 0; i < x->in->n_snapshots; i++) {
+		const struct slc_input_snapshot *sn = &x->in->snapshots[i];
+		json_t *doc, *id;
+		if (!sn->kind || slc_snapshot_kind_from_name(sn->kind) != SLC_SNAP_IDENTITY || !sn->json_text)
+			continue;
+		doc = json_loads(sn->json_text, 0, NULL);
+		id = json_object_get(doc, "identity");
+		if (json_is_object(id)) {
+			json_incref(id);
+			json_decref(doc);
+			return id;
+		}
+		json_decref(doc);
+	}
+	return NULL;
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s && *s ? s : NULL;
+}
+
+char *slc_session_drive_name(char *buf, size_t len, const struct slc_session *x)
+{
+	json_t *id = slc_session_identity_json(x);
+	const char *model = x->in->meta.device_model, *iface = id ? jstr(id, "interface") : NULL;
+	const char *serial = id ? jstr(id, "serial") : NULL, *base;
+	double cap = (double)x->in->meta.capacity_bytes;
+	char c[32];
+
+	if (iface && !strcmp(iface, "sim") && model) {
+		/* a simulated preset: its description up to the first comma names the drive */
+		int n = (int)strcspn(model, ",(:;");
+		const char *cut = strstr(model, " for "), *that = strstr(model, " that ");
+		if (that && (!cut || that < cut)) cut = that;
+		if (cut && cut - model < n) n = (int)(cut - model);
+		while (n > 0 && model[n - 1] == ' ') n--;
+		snprintf(buf, len, "Simulated %.*s%s%s%s", n, model, serial && !strncmp(serial, "SIM-", 4) ? " (" : "",
+			 serial && !strncmp(serial, "SIM-", 4) ? serial + 4 : "", serial && !strncmp(serial, "SIM-", 4) ? ")" : "");
+	} else if (model && *model) {
+		int has_cap = strcasestr(model, "GB") || strcasestr(model, "TB");
+		if (!has_cap && cap > 0)
+			snprintf(buf, len, "%s, %s", model, slc_format_bytes(c, sizeof(c), cap, SLC_UNITS_DECIMAL));
+		else
+			snprintf(buf, len, "%s", model);
+	} else if (x->in->meta.target && *x->in->meta.target) {
+		snprintf(buf, len, "%s", x->in->meta.target);
+	} else {
+		base = strrchr(x->in->source, '/');
+		snprintf(buf, len, "%s", base ? base + 1 : x->in->source);
+	}
+	json_decref(id);
+	return buf;
+}
+
+/* "4 KiB random writes, QD32" (with the jobs when several). */
+static int workload_words(char *buf, size_t len, const struct slc_input_segment *s)
+{
+	enum slc_workload w = slc_workload_from_name(s->params.workload);
+	const char *what = w == SLC_WL_SEQ_WRITE ? "sequential writes" : w == SLC_WL_RAND_READ ? "random reads" :
+			   w == SLC_WL_RAND_WRITE_DUTY ? "random writes in rounds" : "random writes";
+	char b[32], j[32] = "";
+
+	if (!s->params.block_bytes)
+		return snprintf(buf, len, "imported curve");
+	if (s->params.jobs > 1)
+		snprintf(j, sizeof(j), ", %u jobs", s->params.jobs);
+	return snprintf(buf, len, "%s %s, QD%u%s", slc_format_bytes(b, sizeof(b), s->params.block_bytes, SLC_UNITS_BINARY),
+			what, s->params.queue_depth, j);
+}
+
+/* What the step is for, in words ("after a TRIM of the whole drive"). */
+static void purpose_words(char *buf, size_t len, const struct slc_input_segment *s)
+{
+	char d[32];
+	uint32_t arg = s->params.role_arg;
+
+	slc_duration_words(d, sizeof(d), s->params.idle_before_s);
+	switch (s->params.role) {
+	case SLC_ROLE_FILL: snprintf(buf, len, "filling the whole drive after a TRIM"); break;
+	case SLC_ROLE_CURVE: snprintf(buf, len, "after a TRIM of the whole drive"); break;
+	case SLC_ROLE_IDLE_BURST: snprintf(buf, len, "after %s idle, no TRIM", d); break;
+	case SLC_ROLE_TRIM_BURST: snprintf(buf, len, "after a TRIM of the whole drive (%s wait)", d); break;
+	case SLC_ROLE_SATURATE: snprintf(buf, len, "filling the cache"); break;
+	case SLC_ROLE_LEVEL_BURST:
+		if (arg) snprintf(buf, len, "with the drive %u%% full", arg);
+		else snprintf(buf, len, "after a TRIM of everything");
+		break;
+	case SLC_ROLE_FILL_TO: snprintf(buf, len, "filling the drive to %u%%", arg); break;
+	case SLC_ROLE_DATA_RANDOM: snprintf(buf, len, "incompressible data"); break;
+	case SLC_ROLE_DATA_REPEAT: snprintf(buf, len, "repeating (compressible) data"); break;
+	case SLC_ROLE_HIR_ROUNDS: snprintf(buf, len, "writes with %u s waits (host idle recovery)", arg); break;
+	case SLC_ROLE_READ_BASELINE: snprintf(buf, len, "before the TRIM"); break;
+	case SLC_ROLE_READ_AFTER_TRIM: snprintf(buf, len, "right after a TRIM"); break;
+	case SLC_ROLE_IMPORTED: snprintf(buf, len, "imported"); break;
+	default: buf[0] = '\0'; break;
+	}
+}
+
+static double seg_duration(const struct slc_input_segment *s)
+{
+	return s->n_samples ? s->t_s[s->n_samples - 1] : NAN;
+}
+
+char *fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration)
+{
+	char w[96], p[96], d[32];
+
+	workload_words(w, sizeof(w), s);
+	purpose_words(p, sizeof(p), s);
+	if (duration)
+		snprintf(buf, len, "%s, %s%s%s", w, slc_duration_words(d, sizeof(d), seg_duration(s)), p[0] ? " " : "", p);
+	else
+		snprintf(buf, len, "%s%s%s", w, p[0] ? ", " : "", p);
+	return buf;
+}
+
+char *slc_segment_words(char *buf, size_t len, const struct slc_input_segment *s)
+{
+	return fig_segment_words(buf, len, s, 1);
+}
+
+char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment *s)
+{
+	char w[96], d[32];
+	uint32_t arg = s->params.role_arg;
+
+	workload_words(w, sizeof(w), s);
+	slc_duration_words(d, sizeof(d), s->params.idle_before_s);
+	switch (s->params.role) {
+	case SLC_ROLE_FILL: snprintf(buf, len, "Sequential fill of the whole drive (%s)", w); break;
+	case SLC_ROLE_CURVE: snprintf(buf, len, "Write curve after TRIM (%s)", w); break;
+	case SLC_ROLE_IDLE_BURST: snprintf(buf, len, "Burst after %s idle (%s)", d, w); break;
+	case SLC_ROLE_TRIM_BURST: snprintf(buf, len, "Burst after TRIM (%s)", w); break;
+	case SLC_ROLE_SATURATE: snprintf(buf, len, "Cache-saturating burst (%s)", w); break;
+	case SLC_ROLE_LEVEL_BURST:
+		if (arg) snprintf(buf, len, "Burst at %u%% full (%s)", arg, w);
+		else snprintf(buf, len, "Burst after TRIM of everything (%s)", w);
+		break;
+	case SLC_ROLE_DATA_RANDOM: snprintf(buf, len, "Incompressible data (%s)", w); break;
+	case SLC_ROLE_DATA_REPEAT: snprintf(buf, len, "Repeating data (%s)", w); break;
+	case SLC_ROLE_IMPORTED: snprintf(buf, len, "Imported write curve"); break;
+	default: snprintf(buf, len, "Write curve (%s)", w); break;
+	}
+	return buf;
+}
+
+long slc_session_find_role(const struct slc_session *x, enum slc_role role)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->in->segments[x->seg[i]].params.role == role)
+			return (long)i;
+	return -1;
+}
+
+long slc_session_pick(const struct slc_session *x, enum slc_role role)
+{
+	long k = slc_session_find_role(x, role ? role : SLC_ROLE_CURVE);
+	return k >= 0 ? k : role ? -1 : 0;
+}
+
+/* Host bytes written by time @t in segment @s (linear between samples); NAN past its end. */
+static double bytes_at(const struct slc_input_segment *s, double t)
+{
+	double t0 = 0, b0 = 0;
+
+	for (size_t i = 0; i < s->n_samples; i++) {
+		double t1 = s->t_s[i], b1 = (double)s->bytes_total[i];
+		if (t1 >= t)
+			return t1 > t0 ? b0 + (b1 - b0) * (t - t0) / (t1 - t0) : b1;
+		t0 = t1;
+		b0 = b1;
+	}
+	return NAN;
+}
+
+int slc_session_curve_figures(struct slc_curve_figures *out, const struct slc_session *x, size_t k, double horizon_s)
+{
+	const struct slc_analysis *an;
+	const struct slc_input_segment *s;
+	double nb = 0, nt = 0, eb = 0, et = 0;
+
+	if (k >= x->n)
+		return -1;
+	an = &x->a[k];
+	s = &x->in->segments[x->seg[k]];
+	*out = (struct slc_curve_figures){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	out->duration_s = seg_duration(s);
+	out->block_bytes = s->params.block_bytes ? s->params.block_bytes : NAN;
+	for (size_t p = 0; p < an->n_phases; p++) {
+		const struct slc_phase *ph = &an->phases[p];
+		double b = ph->end_bytes - ph->start_bytes, t = ph->end_s - ph->start_s;
+		if (ph->kind == SLC_PHASE_SLC_CACHE && ph->tier <= 1) {
+			out->cache1_bytes = (isfinite(out->cache1_bytes) ? out->cache1_bytes : 0) + b;
+		} else if (ph->kind == SLC_PHASE_SLC_CACHE) {
+			out->cache2_bytes = (isfinite(out->cache2_bytes) ? out->cache2_bytes : 0) + b;
+			out->cache2_bps = ph->mean_bps;
+		} else if (ph->kind == SLC_PHASE_DIRECT_TO_TLC) {
+			nb += b;
+			nt += t;
+		} else if (ph->kind == SLC_PHASE_ERASE_BOUND) {
+			eb += b;
+			et += t;
+		}
+	}
+	if (an->has_cache) {
+		out->cache_bytes = an->cache_bytes;
+		out->cache_bps = an->cache_bps;
+	}
+	if (nt > 0) out->native_bps = nb / nt;
+	if (et > 0) out->erase_bps = eb / et;
+	out->horizon_s = isfinite(out->duration_s) && out->duration_s < horizon_s ? out->duration_s : horizon_s;
+	out->written_bytes = bytes_at(s, out->horizon_s);
+	return 0;
+}
