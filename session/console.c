@@ -38,6 +38,7 @@ static void step_begin(void *arg, size_t i, const struct slc_plan *p, uint64_t l
 	struct slc_run_console *u = arg;
 	const struct slc_step *s = &p->step[i];
 
+	u->step_wall_s = wall_s();
 	u->limit_bytes = limit_bytes;
 	u->limit_ns = s->kind == SLC_STEP_JOB ? s->job.max_ns : s->kind == SLC_STEP_DUTY ?
 		      (uint64_t)s->rounds * (s->job.max_ns + s->wait_ns) : s->wait_ns;
@@ -64,6 +65,12 @@ static void progress(void *arg, size_t i, const struct slc_plan *p, const struct
 		left_ns = (uint64_t)((double)(u->limit_bytes > pr->bytes ? u->limit_bytes - pr->bytes : 0) / pr->bps * 1e9);
 	if (u->limit_ns && u->limit_ns > pr->elapsed_ns && (!left_ns || u->limit_ns - pr->elapsed_ns < left_ns))
 		left_ns = u->limit_ns - pr->elapsed_ns;
+	if (left_ns && u->virtual_clock) {
+		/* the model's time runs faster than the wall clock: the real time
+		 * left is the wall time so far scaled by the share still to do */
+		double done = (double)pr->elapsed_ns / ((double)pr->elapsed_ns + (double)left_ns);
+		left_ns = done > 0 ? (uint64_t)((now - u->step_wall_s) * (1 - done) / done * 1e9) : 0;
+	}
 	if (left_ns)
 		snprintf(eta, sizeof(eta), "  ETA %s", slc_format_duration(e, sizeof(e), left_ns));
 	fprintf(u->f, "\r\033[K[%zu/%zu %s] %s%s  %s written  %s%s", i + 1, p->n, p->step[i].name,

@@ -353,9 +353,11 @@ struct slc_run_console {
 	const char *prog;             /* "slcscope run" */
 	int quiet, tty;
 	enum slc_unit_system units;
-	int virtual_clock;            /* the target's time is a model's: said on the line */
+	int virtual_clock;            /* the target's time is a model's: said on the line,
+				       * and the ETA is the wall time still to go */
 	uint64_t limit_bytes, limit_ns; /* the step in progress */
 	double last_s;                /* when the line was last drawn */
+	double step_wall_s;           /* when the step began, on the wall clock */
 };
 
 /** slc_run_console_init() - a console on @f (a tty gets the progress line). */
