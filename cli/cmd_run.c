@@ -67,8 +67,8 @@ static void run_help(FILE *out)
 		"      --seed N             offsets, data and simulated noise (default 1)\n"
 		"      --size SIZE          regular files: create or extend to this size\n"
 		"      --destructive        allow writing a block device (destroys its data)\n"
-		"      --force              write a block device even with partitions or a\n"
-		"                           filesystem signature on it\n"
+		"      --force              write a target even with partitions or a signature on\n"
+		"                           it (never a mounted or swap one)\n"
 		"  -r, --report DIR         afterwards, analyse the trace and write a report into DIR\n"
 		"                           (phases.json, phases.csv, graphs, summary.md, index.html;\n"
 		"                           DIR is created first, so -o may point into it)\n"
@@ -110,11 +110,14 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 
 	if (slc_blockdev_size(path, &capacity, what, sizeof(what)))
 		return cli_fail("run", "%s", what);
+	if (slc_plan_validate(p, capacity, 0, what, sizeof(what)))
+		return cli_usage("run", "%s", what);
 	slc_plan_print(stdout, p, path, capacity, 0, units);
 	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)capacity, units), path);
 	rc = slc_blockdev_check(path, what, sizeof(what));
 	if (rc > 0)
-		printf("; found: %s%s", what, force ? " (--force given)" : " (refused without --force)");
+		printf("; found: %s%s", what, rc & SLC_CHECK_IN_USE ? " (refused: --force does not override a mount or swap)"
+		       : force ? " (--force given)" : " (refused without --force)");
 	else if (rc < 0)
 		printf("; could not check: %s", what);
 	printf("\n");
@@ -162,35 +165,11 @@ static const struct option run_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int parse_idle_list(const char *arg, struct slc_plan_opts *po)
-{
-	char list[512], *save = NULL, *tok;
-	size_t n = 0;
-	uint64_t prev = 0;
-	int rc;
-
-	if (strlen(arg) >= sizeof(list))
-		return cli_usage("run", "--idle-list: too long");
-	strcpy(list, arg);
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t ns;
-		if (n == sizeof(po->idle_sweep_ns) / sizeof(po->idle_sweep_ns[0]) || n >= 7)
-			return cli_usage("run", "--idle-list: at most 7 waits");
-		if ((rc = cli_parse_duration("run", "--idle-list", tok, &ns)))
-			return rc;
-		if (ns < 1000000000ull || ns <= prev)
-			return cli_usage("run", "--idle-list: waits must be at least 1s and increasing");
-		po->idle_sweep_ns[n++] = prev = ns;
-	}
-	if (!n)
-		return cli_usage("run", "--idle-list: no waits given");
-	po->n_idle_sweep = n;
-	return CLI_OK;
-}
-
 /* The plan's options; 1 when @opt is not one of them. */
 static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, int *rc)
 {
+	char err[256];
+
 	switch (opt) {
 	case O_SEQ_BYTES: *rc = cli_parse_size("run", "--seq-bytes", arg, &po->seq_bytes); break;
 	case O_RAND_TIME: *rc = cli_parse_duration("run", "--rand-time", arg, &po->rand_ns); break;
@@ -205,7 +184,7 @@ static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, in
 	case O_BURST: *rc = cli_parse_duration("run", "--burst", arg, &po->burst_ns); break;
 	case O_TRIM_WAIT: *rc = cli_parse_duration("run", "--trim-wait", arg, &po->trim_wait_ns); break;
 	case O_SEED: *rc = cli_parse_uint("run", "--seed", arg, 0, UINT64_MAX, &po->seed); break;
-	case O_IDLE_LIST: *rc = parse_idle_list(arg, po); break;
+	case O_IDLE_LIST: *rc = slc_plan_opts_idle_list(po, arg, err, sizeof(err)) ? cli_usage("run", "%s", err) : 0; break;
 	case O_TRIM_BYTES:
 		if (!(*rc = cli_parse_size("run", "--trim-bytes", arg, &po->trim_bytes)) &&
 		    !po->trim_bytes.bytes && !(po->trim_bytes.capacity_multiple > 0))
@@ -279,8 +258,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 	if (a->po.reap_batch > a->po.queue_depth * a->po.jobs)
 		return cli_usage("run", "--reap-batch %u is over the %u commands in flight (--qd x --jobs)",
 				 a->po.reap_batch, a->po.queue_depth * a->po.jobs);
-	if ((rc = slc_plan_build(plan, a->plan_name, &a->po, err, sizeof(err))))
-		return cli_usage("run", "--plan: %s", err);
+	if (slc_plan_build(plan, a->plan_name, &a->po, err, sizeof(err)) ||
+	    slc_target_check_args(a->target, &a->to, err, sizeof(err)))
+		return cli_usage("run", "%s", err);
 	if (a->purge && a->no_probe)
 		return cli_usage("run", "--purge needs the drive's probe: drop --no-probe");
 	a->to.seed = a->po.seed;
@@ -290,10 +270,12 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 /* A dry run of a file that does not exist yet: the plan and what --size creates. */
 static int dry_run_new_file(const struct run_args *a, const struct slc_plan *plan, enum slc_unit_system units)
 {
-	char b[32];
+	char b[256];
 
 	if (!a->to.file_size_bytes)
 		return cli_fail("run", "%s: no such file (give --size to create it)", a->target);
+	if (slc_plan_validate(plan, a->to.file_size_bytes / 4096 * 4096, 4096, b, sizeof(b)))
+		return cli_usage("run", "%s", b);
 	slc_plan_print(stdout, plan, a->target, a->to.file_size_bytes, 0, units);
 	printf("creates: %s of %s\n", a->target, slc_format_bytes(b, sizeof(b), (double)a->to.file_size_bytes, units));
 	return CLI_OK;
@@ -307,7 +289,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 	const struct slc_run_opts ro = {
 		.trace_path = a->out, .command_line = a->cmdline, .probe = !a->no_probe, .purge = a->purge,
 		.temp_every_ns = a->temp_every_set ? a->temp_every_ns : 0, .interval_ns = a->po.interval_ns,
-		.until_steady = a->until_steady, .steady_after_bytes = steady_after_bytes, .ui = &rui,
+		.until_steady = a->until_steady, .steady_after_bytes = steady_after_bytes, .ui = &rui, .plan = plan,
 	};
 	struct slc_job_result res;
 	struct slc_run *r;
@@ -362,10 +344,13 @@ static int write_report(const struct run_args *a, const struct slc_run_console *
 static int run_on(const struct run_args *a, const struct slc_plan *plan, struct slc_target *t, struct slc_run_console *u)
 {
 	uint64_t steady_after_bytes;
+	char err[512];
 
 	u->virtual_clock = !!(slc_target_caps(t) & SLC_TARGET_CAP_VIRTUAL_CLOCK);
+	if (slc_plan_validate(plan, slc_target_capacity(t), slc_target_logical_block(t), err, sizeof(err)))
+		return cli_usage("run", "%s", err);
 	if (slc_size_resolve(&steady_after_bytes, &a->steady_after, slc_target_capacity(t)))
-		return cli_usage("run", "--steady-after: too large for this target");
+		steady_after_bytes = UINT64_MAX;      /* more than this target holds: never steady */
 	if (stop_sig) {
 		fprintf(stderr, "slcscope run: interrupted by %s before anything was written\n",
 			stop_sig == SIGTERM ? "SIGTERM" : "SIGINT");

@@ -101,9 +101,9 @@ uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job 
 	return b ? b : 1;
 }
 
-static int check_job(const struct slc_target *t, struct slc_job *j, char *err, size_t errlen)
+int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_job *j, char *err, size_t errlen)
 {
-	uint32_t align = t->logical_block_bytes ? t->logical_block_bytes : 512;
+	uint32_t align = logical_block ? logical_block : 512;
 
 	if (!j->block_bytes)
 		j->block_bytes = j->kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096;
@@ -121,10 +121,10 @@ static int check_job(const struct slc_target *t, struct slc_job *j, char *err, s
 				j->queue_depth, j->jobs, MAX_QD);
 	if (j->offset_bytes % align)
 		return slc_errf(err, errlen, -EINVAL, "offset is not a multiple of the %u-byte logical block", align);
-	if (j->offset_bytes >= t->capacity_bytes)
+	if (j->offset_bytes >= capacity)
 		return slc_errf(err, errlen, -EINVAL, "offset is past the end of the target");
-	if (!j->range_bytes || j->range_bytes > t->capacity_bytes - j->offset_bytes)
-		j->range_bytes = t->capacity_bytes - j->offset_bytes;
+	if (!j->range_bytes || j->range_bytes > capacity - j->offset_bytes)
+		j->range_bytes = capacity - j->offset_bytes;
 	if (j->range_bytes / j->jobs < j->block_bytes)
 		return slc_errf(err, errlen, -EINVAL, "the range is smaller than one block per job");
 	if (!j->max_bytes && !j->max_ns)
@@ -363,7 +363,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	int rc;
 
 	memset(res, 0, sizeof(*res));
-	if ((rc = check_job(t, &l->j, err, errlen)))
+	if ((rc = slc__engine_check_job(t->capacity_bytes, t->logical_block_bytes, &l->j, err, errlen)))
 		goto out;
 	l->nblk = l->j.range_bytes / l->j.block_bytes;
 	l->slice = l->nblk / l->j.jobs;          /* blocks per sequential job */

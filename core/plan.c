@@ -12,6 +12,7 @@
 #include "slcscope/core.h"
 #include "private.h"
 
+#define IS_JOB(s) ((s)->kind == SLC_STEP_JOB || (s)->kind == SLC_STEP_DUTY)
 
 void slc_plan_opts_default(struct slc_plan_opts *o)
 {
@@ -38,16 +39,46 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	}
 }
 
-/* Let the target idle for @ns, in slices of 200 ms so that a stop request
- * (Ctrl-C) is noticed during a long wait (a TRIM's, an idle step's). */
-static void wait_stoppable(struct slc_target *t, uint64_t ns, const volatile int *stop)
+int slc_plan_opts_idle_list(struct slc_plan_opts *o, const char *list, char *err, size_t errlen)
 {
-	for (uint64_t end = slc_target_now_ns(t) + ns; slc_target_now_ns(t) < end;) {
-		uint64_t now = slc_target_now_ns(t), slice = 200000000ull;
+	char buf[512], why[128], *save = NULL, *tok;
+	size_t n = 0;
+	uint64_t prev = 0;
+
+	if (strlen(list) >= sizeof(buf))
+		return slc_errf(err, errlen, -EINVAL, "--idle-list: too long");
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t ns;
+		if (n >= 7)
+			return slc_errf(err, errlen, -EINVAL, "--idle-list: at most 7 waits");
+		if (slc_parse_duration_ns(&ns, tok, why, sizeof(why)))
+			return slc_errf(err, errlen, -EINVAL, "--idle-list: %s", why);
+		if (ns < 1000000000ull || ns <= prev)
+			return slc_errf(err, errlen, -EINVAL, "--idle-list: waits must be at least 1s and increasing");
+		o->idle_sweep_ns[n++] = prev = ns;
+	}
+	if (!n)
+		return slc_errf(err, errlen, -EINVAL, "--idle-list: no waits given");
+	o->n_idle_sweep = n;
+	return 0;
+}
+
+/* Let the target idle for @ns, in slices of 200 ms so that a stop request
+ * (Ctrl-C) is noticed during a long wait (a TRIM's, an idle step's).
+ * Return: how long it waited, less than @ns when stopped. */
+static uint64_t wait_stoppable(struct slc_target *t, uint64_t ns, const volatile int *stop)
+{
+	uint64_t t0 = slc_target_now_ns(t), end = t0 + ns, now;
+
+	while ((now = slc_target_now_ns(t)) < end) {
+		uint64_t slice = 200000000ull;
 		if (stop && *stop)
 			break;
 		slc_target_idle(t, end - now < slice ? end : now + slice);
 	}
+	now = slc_target_now_ns(t);
+	return now - t0 < ns ? now - t0 : ns;
 }
 
 static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_kind kind,
@@ -253,6 +284,25 @@ const char *slc_plan_name(size_t i, const char **summary)
 	return plans[i].name;
 }
 
+/* A job step with neither a size nor a time never ends: name the option that made it so. */
+static int check_limits(const struct slc_plan *p, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slc_step *s = &p->step[i];
+		const char *why;
+		if (!IS_JOB(s) || s->job.max_ns || s->bytes.bytes || s->bytes.capacity_multiple > 0)
+			continue;
+		switch (s->role) {
+		case SLC_ROLE_FILL: why = "--seq-bytes: must be more than 0"; break;
+		case SLC_ROLE_CURVE: why = "--rand-time 0 needs --rand-bytes: the random curve would never end"; break;
+		case SLC_ROLE_READ_AFTER_TRIM: why = "--read-time: must be more than 0"; break;
+		default: why = "--burst: must be more than 0"; break;
+		}
+		return slc_errf(err, errlen, -EINVAL, "%s (step %s)", why, s->name);
+	}
+	return 0;
+}
+
 int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
 		   char *err, size_t errlen)
 {
@@ -261,14 +311,14 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	for (size_t i = 0; i < N_PLANS; i++) {
-		if (strcmp(name, plans[i].name) == 0)
-			return plans[i].build(p, o, err, errlen);
+		if (strcmp(name, plans[i].name) == 0) {
+			int rc = plans[i].build(p, o, err, errlen);
+			return rc ? rc : check_limits(p, err, errlen);
+		}
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", plans[i].name);
 	}
-	return slc_errf(err, errlen, -EINVAL, "unknown plan '%s' (%s)", name, names);
+	return slc_errf(err, errlen, -EINVAL, "--plan: unknown plan '%s' (%s)", name, names);
 }
-
-#define IS_JOB(s) ((s)->kind == SLC_STEP_JOB || (s)->kind == SLC_STEP_DUTY)
 
 struct step_ctx {
 	struct slc_trace *trace;
@@ -413,7 +463,7 @@ static void describe_segment(struct slc_segment_params *sp, const struct slc_ste
 /* TRIM the step's range from 0 (all of the target when it has none), record
  * it as an event, then wait. */
 static int run_trim(const struct slc_step *s, struct slc_target *t, struct slc_trace *trace,
-		    const volatile int *stop, char *err, size_t errlen)
+		    const volatile int *stop, uint64_t *waited_ns, char *err, size_t errlen)
 {
 	uint64_t t0 = slc_target_now_ns(t), cap = slc_target_capacity(t), len = cap;
 	int rc;
@@ -427,7 +477,7 @@ static int run_trim(const struct slc_step *s, struct slc_target *t, struct slc_t
 		struct slc_event ev = { (double)(slc_target_now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };
 		slc_trace_event(trace, &ev);
 	}
-	wait_stoppable(t, s->wait_ns, stop);
+	*waited_ns = wait_stoppable(t, s->wait_ns, stop);
 	return 0;
 }
 
@@ -479,12 +529,13 @@ static struct step_end run_step_work(const struct slc_step *s, struct slc_target
 
 	switch (s->kind) {
 	case SLC_STEP_TRIM:
-		if ((e.rc = run_trim(s, t, ctx->trace, stop, err, errlen)))
+		res->waited_ns = 0;
+		if ((e.rc = run_trim(s, t, ctx->trace, stop, &res->waited_ns, err, errlen)))
 			e.at_once = 1;
 		*idle_before_s = (double)s->wait_ns / 1e9;
 		break;
 	case SLC_STEP_IDLE:
-		wait_stoppable(t, s->wait_ns, stop);
+		res->waited_ns = wait_stoppable(t, s->wait_ns, stop);
 		*idle_before_s = (double)s->wait_ns / 1e9;
 		break;
 	case SLC_STEP_DUTY:
@@ -542,6 +593,33 @@ static int run_step(const struct slc_plan *p, size_t i, struct slc_target *t, st
 	return e.rc;
 }
 
+int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logical_block, char *err, size_t errlen)
+{
+	char why[256];
+	int rc;
+
+	if (capacity < 4096)
+		return slc_errf(err, errlen, -EINVAL, "the target has %llu bytes, less than one 4k block",
+				(unsigned long long)capacity);
+	if ((rc = check_plan_fits(p, capacity, err, errlen)))
+		return rc;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slc_step *s = &p->step[i];
+		struct slc_job job = s->job;
+		uint64_t len;
+		if (s->kind == SLC_STEP_TRIM && (s->bytes.bytes || s->bytes.capacity_multiple > 0) &&
+		    (slc_size_resolve(&len, &s->bytes, capacity) || len > capacity))
+			return slc_errf(err, errlen, -EINVAL, "step %s: TRIM range larger than the target", s->name);
+		if (!IS_JOB(s))
+			continue;
+		if ((rc = resolve_job(s, capacity, &job, err, errlen)))
+			return rc;
+		if ((rc = slc__engine_check_job(capacity, logical_block, &job, why, sizeof(why))))
+			return slc_errf(err, errlen, rc, "step %s: %s", s->name, why);
+	}
+	return 0;
+}
+
 int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trace *trace,
 		 const struct slc_plan_hooks *hooks, const volatile int *stop,
 		 struct slc_job_result *res, size_t *failed_step, char *err, size_t errlen)
@@ -550,6 +628,10 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	*failed_step = 0;
+	/* every step's sizes before the first TRIM: a plan that cannot finish destroys nothing */
+	if ((rc = slc_plan_validate(p, slc_target_capacity(t), slc_target_logical_block(t), err, errlen)))
+		return rc;
 	for (size_t i = 0; i < p->n; i++) {
 		*failed_step = i;
 		if (stop && *stop)

@@ -3,6 +3,19 @@
 #ifndef SLCSCOPE_CORE_PRIVATE_H
 #define SLCSCOPE_CORE_PRIVATE_H
 
+#include <stdint.h>
+#include <stddef.h>
+
 #include "slcscope/units.h"      /* slc_errf() */
+
+struct slc_job;
+/* Check @j against a target of @capacity bytes in @logical_block units (0:
+ * 512), filling in the engine's defaults (engine.c); 0 or -EINVAL with the
+ * reason. */
+int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_job *j, char *err, size_t errlen);
+
+/* Record in @fd's extended attributes that slcscope wrote it as a target, as
+ * it is now (safety.c); 0 or -errno (-ENOTSUP where xattrs are not kept). */
+int slc__target_mark(int fd);
 
 #endif

@@ -5,6 +5,7 @@
  * target_null.c; target_priv.h says what each one implements.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,22 @@ int slc_target_open(struct slc_target **out, const char *spec, const struct slc_
 		return rc;
 	}
 	*out = t;
+	return 0;
+}
+
+int slc_target_check_args(const char *spec, const struct slc_target_opts *o, char *err, size_t errlen)
+{
+	uint64_t bytes;
+
+	if (!spec || !*spec)
+		return slc_errf(err, errlen, -EINVAL, "no target given");
+	if (is_null(spec) && slc__target_null_size(spec, &bytes, err, errlen))
+		return -EINVAL;
+	/* a file smaller than one O_DIRECT block holds nothing to write; Linux
+	 * keeps no file of 8 EiB or more */
+	if (o && o->file_size_bytes && (o->file_size_bytes < 4096 || o->file_size_bytes > (uint64_t)INT64_MAX))
+		return slc_errf(err, errlen, -EINVAL, "--size: from 4k to 8 EiB less one byte, not %llu bytes",
+				(unsigned long long)o->file_size_bytes);
 	return 0;
 }
 

@@ -66,15 +66,27 @@ static const struct slc_target_ops null_ops = {
 	.close = null_close,
 };
 
+int slc__target_null_size(const char *spec, uint64_t *bytes, char *err, size_t errlen)
+{
+	char why[128];
+
+	*bytes = 0;
+	if (slc_parse_bytes(bytes, spec + 5, why, sizeof(why)))
+		return slc_errf(err, errlen, -EINVAL, "%s: %s; null: needs a size of at least 4k, as in null:100GB",
+				spec, why);
+	if (*bytes < 4096)
+		return slc_errf(err, errlen, -EINVAL, "null: needs a size of at least 4k, as in null:100GB");
+	return 0;
+}
+
 int slc__target_null_open(struct slc_target *t, const char *spec, const struct slc_target_opts *o,
 			  char *err, size_t errlen)
 {
+	int rc;
+
 	(void)o;
-	if (slc_parse_bytes(&t->capacity_bytes, spec + 5, err, errlen) || t->capacity_bytes < 4096) {
-		if (t->capacity_bytes < 4096)
-			slc_errf(err, errlen, -EINVAL, "null: needs a size of at least 4k, as in null:100GB");
-		return -EINVAL;
-	}
+	if ((rc = slc__target_null_size(spec, &t->capacity_bytes, err, errlen)))
+		return rc;
 	t->priv = calloc(1, sizeof(struct null_priv));
 	if (!t->priv)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");

@@ -73,6 +73,9 @@ slc__target_open_fn slc__target_file_open;       /* target_uring.c */
 slc__target_open_fn slc__target_sim_open;        /* target_sim.c */
 slc__target_open_fn slc__target_null_open;       /* target_null.c */
 
+/* The size a "null:SIZE" spec names: 0, or -EINVAL with the reason. */
+int slc__target_null_size(const char *spec, uint64_t *bytes, char *err, size_t errlen);
+
 /* The monotonic clock, for the kinds that run in real time. */
 uint64_t slc__target_mono_ns(void);
 uint64_t slc__target_mono_now(struct slc_target *t);

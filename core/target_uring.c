@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +24,9 @@
 #include "target_priv.h"
 
 struct uring_priv {
+	int ring_ready;
+	int created;                  /* files: this open made it */
+	int touched;                  /* files: written or discarded */
 	struct io_uring ring;
 	unsigned queued;              /* prepared, not yet submitted */
 	int fixed_file;
@@ -125,11 +129,26 @@ static int uring_register_buffers(struct slc_target *t, void **bufs, unsigned n,
 	return 0;
 }
 
+/* A file written is marked as slcscope's (its data is ours now: safety.c);
+ * one the open created and nothing wrote goes again. */
+static void file_done(struct slc_target *t, struct uring_priv *u)
+{
+	struct stat a, b;
+
+	if (u->touched)
+		slc__target_mark(t->fd);   /* without xattrs, the file is checked as any other */
+	else if (u->created && fstat(t->fd, &a) == 0 && stat(t->spec, &b) == 0 &&
+		 a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(t->spec);
+}
+
 static void uring_close(struct slc_target *t)
 {
 	struct uring_priv *u = t->priv;
 
-	if (u) {
+	if (u && t->kind == SLC_TARGET_FILE && t->fd >= 0)
+		file_done(t, u);
+	if (u && u->ring_ready) {
 		/* Drop the ring's references to the file before tearing the ring
 		 * down: ring teardown runs asynchronously after exit, and a held
 		 * registered file would keep the O_EXCL claim on the device for a
@@ -140,10 +159,12 @@ static void uring_close(struct slc_target *t)
 			io_uring_unregister_files(&u->ring);
 		io_uring_queue_exit(&u->ring);
 		free(u->bufs);
-		free(u);
 	}
+	free(u);
+	t->priv = NULL;
 	if (t->fd >= 0)
 		close(t->fd);
+	t->fd = -1;
 }
 
 static int blk_discard(struct slc_target *t, uint64_t offset, uint64_t len)
@@ -159,8 +180,15 @@ static int blk_discard(struct slc_target *t, uint64_t offset, uint64_t len)
 	return ioctl(t->fd, BLKDISCARD, range) ? -errno : 0;
 }
 
+static int file_submit(struct slc_target *t, struct slc_io *io, void *buf)
+{
+	((struct uring_priv *)t->priv)->touched = 1;
+	return uring_submit(t, io, buf);
+}
+
 static int file_discard(struct slc_target *t, uint64_t offset, uint64_t len)
 {
+	((struct uring_priv *)t->priv)->touched = 1;
 	if (offset >= t->capacity_bytes)
 		return 0;
 	if (len > t->capacity_bytes - offset)
@@ -182,7 +210,7 @@ static const struct slc_target_ops blockdev_ops = {
 
 static const struct slc_target_ops file_ops = {
 	.name = "file",
-	.submit = uring_submit,
+	.submit = file_submit,
 	.reap = uring_reap,
 	.now_ns = slc__target_mono_now,
 	.discard = file_discard,
@@ -193,11 +221,12 @@ static const struct slc_target_ops file_ops = {
 
 static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t errlen)
 {
-	struct uring_priv *u = calloc(1, sizeof(*u));
+	struct uring_priv *u = t->priv ? t->priv : calloc(1, sizeof(*u));
 	int rc;
 
 	if (!u)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	t->priv = u;
 	/*
 	 * One thread submits and reaps, so let the kernel run completion work
 	 * only when we wait for it (DEFER_TASKRUN, 6.1+) instead of interrupting
@@ -209,14 +238,25 @@ static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t
 		rc = io_uring_queue_init(entries, &u->ring, IORING_SETUP_COOP_TASKRUN);
 	if (rc == -EINVAL)
 		rc = io_uring_queue_init(entries, &u->ring, 0);
-	if (rc < 0) {
-		free(u);
+	if (rc < 0)
 		return slc_errf(err, errlen, rc, "io_uring is not available (%s): a kernel 5.6 or newer "
 			    "with io_uring enabled is needed (sysctl kernel.io_uring_disabled=0)", strerror(-rc));
-	}
-	t->priv = u;
+	u->ring_ready = 1;
 	if (io_uring_register_files(&u->ring, &t->fd, 1) == 0)
 		u->fixed_file = 1;
+	return 0;
+}
+
+/* What the checks' result @rc means for the open: 0 to go on, or the refusal. */
+static int refuse(const char *path, int rc, const char *what, const struct slc_target_opts *o, char *err, size_t errlen)
+{
+	if (rc < 0)
+		return slc_errf(err, errlen, rc, "%s: cannot check whether it is in use: %s", path, what);
+	if (rc & SLC_CHECK_IN_USE)
+		return slc_errf(err, errlen, -EBUSY, "%s: refusing to write: %s; --force does not override a mount or "
+				"swap: unmount it (or swapoff) first", path, what);
+	if (rc && !o->force)
+		return slc_errf(err, errlen, -EBUSY, "%s: refusing to write: %s (add --force to destroy it anyway)", path, what);
 	return 0;
 }
 
@@ -232,11 +272,8 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 	if (!o->destructive)
 		return slc_errf(err, errlen, -EPERM, "%s is a block device: writing it destroys everything on it; "
 			    "add --destructive to do that", path);
-	rc = slc_blockdev_check(path, what, sizeof(what));
-	if (rc < 0)
-		return slc_errf(err, errlen, rc, "%s: cannot check whether it is in use: %s", path, what);
-	if (rc > 0 && !o->force)
-		return slc_errf(err, errlen, -EBUSY, "%s: refusing to write: %s (add --force to destroy it anyway)", path, what);
+	if ((rc = refuse(path, slc_blockdev_check(path, what, sizeof(what)), what, o, err, errlen)))
+		return rc;
 	t->fd = open(path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
 	if (t->fd < 0) {
 		rc = -errno;
@@ -254,32 +291,72 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 	return uring_setup(t, o->max_queue_depth, err, errlen);
 }
 
+/* Open the file, creating it when the options give a size and it does not
+ * exist; existing files pass the checks first.  @st: the file as checked. */
+static int file_create_or_check(struct slc_target *t, const char *path, const struct slc_target_opts *o,
+				struct stat *st, char *err, size_t errlen)
+{
+	struct uring_priv *u = t->priv;
+	char what[1024];
+	int rc, exists = stat(path, st) == 0;
+
+	if (exists && S_ISREG(st->st_mode) && (rc = refuse(path, slc_file_check(path, 0, what, sizeof(what)),
+							   what, o, err, errlen)))
+		return rc;
+	if (!exists && errno == ENOENT && o->file_size_bytes) {
+		t->fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
+		u->created = t->fd >= 0;
+		if (t->fd < 0 && errno == EINVAL)
+			unlink(path);     /* made before O_DIRECT was refused, and by us (O_EXCL) */
+	} else {
+		t->fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	}
+	if (t->fd < 0) {
+		rc = -errno;
+		if (rc == -EINVAL)
+			return slc_errf(err, errlen, -EOPNOTSUPP, "%s: the filesystem does not support O_DIRECT", path);
+		if (rc == -ENOENT)
+			return slc_errf(err, errlen, rc, "%s: no such file (give --size to create it)", path);
+		return slc_errf(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
+	}
+	/* two runs on one file would mix their writes and measure each other */
+	if (flock(t->fd, LOCK_EX | LOCK_NB))
+		return slc_errf(err, errlen, -EBUSY, errno == EWOULDBLOCK ? "%s: another slcscope run is writing it "
+				"(the file is locked)" : "%s: cannot lock it: %s", path, strerror(errno));
+	if (exists) {
+		struct stat now;
+		if (fstat(t->fd, &now) || now.st_dev != st->st_dev || now.st_ino != st->st_ino)
+			return slc_errf(err, errlen, -EAGAIN, "%s: replaced while it was checked; try again", path);
+	}
+	return fstat(t->fd, st) ? slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno)) : 0;
+}
+
 static int file_open(struct slc_target *t, const char *path, const struct slc_target_opts *o,
 		     char *err, size_t errlen)
 {
 	struct stat st;
 	int rc;
 
-	t->fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC | (o->file_size_bytes ? O_CREAT : 0), 0644);
-	if (t->fd < 0) {
-		rc = -errno;
-		if (rc == -EINVAL)
-			return slc_errf(err, errlen, rc, "%s: the filesystem does not support O_DIRECT", path);
-		if (rc == -ENOENT)
-			return slc_errf(err, errlen, rc, "%s: no such file (give --size to create it)", path);
-		return slc_errf(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
-	}
-	if (fstat(t->fd, &st))
-		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (!(t->priv = calloc(1, sizeof(struct uring_priv))))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	t->kind = SLC_TARGET_FILE;
+	if ((rc = file_create_or_check(t, path, o, &st, err, errlen)))
+		return rc;
 	if (!S_ISREG(st.st_mode))
 		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
 	if (o->file_size_bytes && (uint64_t)st.st_size < o->file_size_bytes) {
 		/* allocate the extents now, as unwritten: the filesystem's own
-		 * allocation stays out of the measured writes */
-		if (fallocate(t->fd, 0, 0, (off_t)o->file_size_bytes) &&
-		    ftruncate(t->fd, (off_t)o->file_size_bytes))
-			return slc_errf(err, errlen, -errno, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
-				    o->file_size_bytes, strerror(errno));
+		 * allocation stays out of the measured writes; a filesystem
+		 * without fallocate gets a sparse file, but one without the
+		 * space is refused now rather than half-way through a fill */
+		rc = fallocate(t->fd, 0, 0, (off_t)o->file_size_bytes) ? errno : 0;
+		if (rc == EOPNOTSUPP && ftruncate(t->fd, (off_t)o->file_size_bytes))
+			rc = errno;
+		else if (rc == EOPNOTSUPP)
+			rc = 0;
+		if (rc)
+			return slc_errf(err, errlen, -rc, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
+				    o->file_size_bytes, strerror(rc));
 		st.st_size = (off_t)o->file_size_bytes;
 	}
 	if (st.st_size <= 0)
@@ -288,7 +365,6 @@ static int file_open(struct slc_target *t, const char *path, const struct slc_ta
 	t->logical_block_bytes = 4096;    /* safe O_DIRECT alignment on any filesystem */
 	t->physical_block_bytes = 4096;
 	t->ops = &file_ops;
-	t->kind = SLC_TARGET_FILE;
 	return uring_setup(t, o->max_queue_depth, err, errlen);
 }
 

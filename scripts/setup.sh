@@ -47,6 +47,7 @@ packages=(
 	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang
 	util-linux         # losetup, blkdiscard: loop-device integration tests
 	e2fsprogs          # mkfs.ext4: the "refuse a filesystem" test
+	fuse2fs            # the "refuse a FUSE-mounted device or image" test (run_safety_root)
 	fdisk              # sfdisk: the "refuse a partition table" test
 	qemu-system-x86    # tests/probes/qemu_nvme.sh: QEMU's emulated NVMe controller as a real peer
 	linux-image-cloud-amd64 # the guest kernel of that test (NVMe built in, no modules needed)

@@ -94,10 +94,11 @@ static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct
 			slc_format_bytes(b, sizeof(b), (double)res->bytes, u->units),
 			slc_format_duration(d, sizeof(d), res->elapsed_ns),
 			slc_format_rate(r, sizeof(r), res->elapsed_ns ? (double)res->bytes / ((double)res->elapsed_ns * 1e-9) : 0, u->units));
-	else
-		fprintf(u->f, "[%zu/%zu %s] %s%s\n", i + 1, p->n, s->name,
+	else    /* the wait done: a stop cuts it short */
+		fprintf(u->f, "[%zu/%zu %s] %s%s%s%s\n", i + 1, p->n, s->name,
 			s->kind == SLC_STEP_TRIM ? (s->bytes.bytes || s->bytes.capacity_multiple > 0 ? "TRIM of a range, then waited " : "TRIM of the whole target, then waited ") : "idle ",
-			slc_format_duration(d, sizeof(d), s->wait_ns));
+			slc_format_duration(d, sizeof(d), res->waited_ns), res->waited_ns < s->wait_ns ? " of " : "",
+			res->waited_ns < s->wait_ns ? slc_format_duration(b, sizeof(b), s->wait_ns) : "");
 }
 
 void slc_run_console_init(struct slc_run_console *c, FILE *f, const char *prog, int quiet)

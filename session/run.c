@@ -7,12 +7,17 @@
  * its write amplification and tell throttling from garbage collection.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slcscope/probe.h"
 #include "slcscope/probes.h"
@@ -23,6 +28,8 @@ struct slc_run {
 	struct slc_target *target;
 	struct slc_trace *trace;
 	struct slc_probe *probe;
+	int lock_fd;                  /* the trace's path, flocked; -1 */
+	int lock_created;             /* the lock made the file */
 	uint64_t seg_t0_ns;
 	int smart_warned;
 	/* until_steady: the random curve's samples so far */
@@ -287,6 +294,83 @@ static int purge(struct slc_run *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Who holds the trace's lock, as the holder wrote it there. */
+#define WRITER_XATTR "user.slcscope.writer"
+
+/* What may not become the trace: not a regular file, the target itself,
+ * a file in use or holding a filesystem (an old trace is what -o replaces). */
+static int check_output(const struct slc_target *t, const char *path, char *err, size_t errlen)
+{
+	char what[1024];
+	struct stat st, ts;
+	int rc;
+
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? 0 : slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return slc_errf(err, errlen, -EINVAL, "-o %s: not a regular file: the trace is written to one", path);
+	if (stat(slc_target_spec(t), &ts) == 0 && ts.st_dev == st.st_dev && ts.st_ino == st.st_ino)
+		return slc_errf(err, errlen, -EINVAL, "-o %s: that is the target: the trace needs a file of its own", path);
+	if ((rc = slc_file_check(path, SLC_CHECK_AS_OUTPUT, what, sizeof(what))) < 0)
+		return slc_errf(err, errlen, rc, "-o %s: cannot check whether it is in use: %s", path, what);
+	if (rc)
+		return slc_errf(err, errlen, -EBUSY, "-o %s: refusing to replace it with the trace: %s; remove it "
+				"or choose another name", path, what);
+	return 0;
+}
+
+/* Lock the trace's path for this run: two runs writing one trace would mix
+ * or lose each other's samples.  The lock is on the file at that path,
+ * which the trace then truncates and writes in place. */
+static int lock_output(struct slc_run *r, const char *path, char *err, size_t errlen)
+{
+	char who[256];
+	time_t now = time(NULL);
+	struct tm tm;
+	ssize_t n;
+	int rc;
+
+	if ((rc = check_output(r->target, path, err, errlen)))
+		return rc;
+	r->lock_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	r->lock_created = r->lock_fd >= 0;
+	if (r->lock_fd < 0 && errno == EEXIST)
+		r->lock_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (r->lock_fd < 0)
+		return slc_errf(err, errlen, -errno, "cannot create %s: %s", path, strerror(errno));
+	if (flock(r->lock_fd, LOCK_EX | LOCK_NB) == 0) {
+		localtime_r(&now, &tm);
+		n = snprintf(who, sizeof(who), "pid %ld, the run of %s started ", (long)getpid(), slc_target_spec(r->target));
+		strftime(who + n, sizeof(who) - (size_t)n, "%Y-%m-%d %H:%M:%S", &tm);
+		fsetxattr(r->lock_fd, WRITER_XATTR, who, strlen(who), 0);   /* only to name it: optional */
+		return 0;
+	}
+	rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+	n = fgetxattr(r->lock_fd, WRITER_XATTR, who, sizeof(who) - 1);
+	who[n > 0 ? n : 0] = '\0';
+	close(r->lock_fd);
+	r->lock_fd = -1;
+	if (rc != -EBUSY)
+		return slc_errf(err, errlen, rc, "cannot lock %s: %s", path, strerror(-rc));
+	return slc_errf(err, errlen, rc, "-o %s: another slcscope run is writing this trace (%s); wait for it to "
+			"end or choose another name", path, n > 0 ? who : "it holds the lock");
+}
+
+/* The lock taken by lock_output() released; @failed: the trace was never made. */
+static void unlock_output(struct slc_run *r, int failed)
+{
+	struct stat st;
+
+	if (r->lock_fd < 0)
+		return;
+	if (failed && r->lock_created && fstat(r->lock_fd, &st) == 0 && st.st_size == 0)
+		unlink(r->o.trace_path);
+	else
+		fremovexattr(r->lock_fd, WRITER_XATTR);
+	close(r->lock_fd);
+	r->lock_fd = -1;
+}
+
 static int open_probe(struct slc_run *r, char *err, size_t errlen)
 {
 	struct slc_target *t = r->target;
@@ -319,11 +403,18 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	r->o = *o;
 	r->target = t;
+	r->lock_fd = -1;
 	if (o->purge && !o->probe) {
 		free(r);
 		return slc_errf(err, errlen, -EINVAL, "--purge needs the drive's probe");
 	}
+	if ((o->plan && (rc = slc_plan_validate(o->plan, slc_target_capacity(t), slc_target_logical_block(t),
+						 err, errlen))) || (rc = lock_output(r, o->trace_path, err, errlen))) {
+		free(r);
+		return rc;
+	}
 	if ((rc = open_probe(r, err, errlen))) {
+		unlock_output(r, 1);
 		free(r);
 		return rc;
 	}
@@ -332,6 +423,7 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 	device_meta(r, &meta, model, sizeof(model));
 	if ((rc = slc_trace_create(&r->trace, o->trace_path, &meta, err, errlen))) {
 		slc_probe_close(r->probe);
+		unlock_output(r, 1);
 		free(r);
 		return rc;
 	}
@@ -374,6 +466,7 @@ int slc_run_close(struct slc_run *r, char *err, size_t errlen)
 	rc = slc_trace_close(r->trace);
 	if (rc)
 		slc_errf(err, errlen, rc, "closing the trace %s failed", r->o.trace_path);
+	unlock_output(r, 0);
 	slc_probe_close(r->probe);
 	free(r->t);
 	free(r->dt);

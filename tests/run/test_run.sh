@@ -119,7 +119,7 @@ fi
 "$bin" run sim:tiny-tlc -o "$tmp/x.h5" --qd 16 --reap-batch 17 2>"$tmp/err"; [ $? = 2 ] && grep -q 'reap-batch 17 is over the 16 commands' "$tmp/err" && ok "reap batch over the queue" || bad "reap batch over the queue: $(cat "$tmp/err")"
 "$bin" run sim:tiny-tlc -o "$tmp/x.h5" --reap-batch 0 2>"$tmp/err"; [ $? = 2 ] && ok "reap batch 0" || bad "reap batch 0"
 "$bin" run sim:nosuch -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q "no simulated drive preset 'nosuch'" "$tmp/err" && ok "unknown preset" || bad "unknown preset"
-"$bin" run null:12 -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 1 ] && grep -q 'at least 4k' "$tmp/err" && ok "tiny null" || bad "tiny null: $(cat "$tmp/err")"
+"$bin" run null:12 -o "$tmp/x.h5" 2>"$tmp/err"; [ $? = 2 ] && grep -q 'at least 4k' "$tmp/err" && ok "tiny null" || bad "tiny null: $(cat "$tmp/err")"
 
 # Ctrl-C during a long TRIM wait (real clock): noticed within the wait's
 # 200 ms slices, not when the minute is over

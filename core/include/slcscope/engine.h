@@ -42,7 +42,8 @@ enum slc_target_kind {
 struct slc_target_opts {
 	uint64_t file_size_bytes;     /* regular files: create/extend to this size (0: keep) */
 	int destructive;              /* block devices: the user asked to destroy the data */
-	int force;                    /* block devices: write despite signatures/partitions */
+	int force;                    /* write despite what slc_blockdev_check() or
+				       * slc_file_check() found; never a mount or swap */
 	uint64_t seed;                /* simulated drive noise */
 	uint32_t max_queue_depth;     /* ring size; default 256 */
 };
@@ -64,15 +65,27 @@ struct slc_target;
 /**
  * slc_target_open() - open @spec: "sim:MODEL", "null:SIZE", a block device
  * (needs @o->destructive) or a regular file (created when
- * @o->file_size_bytes is set).  Block devices are opened O_DIRECT|O_EXCL
- * and refused when mounted, held, or carrying a partition table or
- * filesystem signature, unless @o->force.
+ * @o->file_size_bytes is set).  Block devices are opened O_DIRECT|O_EXCL;
+ * block devices and existing files are refused when in use (mounted or
+ * swap: whatever the flags) or when slc_blockdev_check() or
+ * slc_file_check() found something (unless @o->force).  A file is locked
+ * (flock) while open, so two runs never write it at once; a file the open
+ * created is removed again by slc_target_close() when nothing was written
+ * to it, and a file written is marked as slcscope's (slc_file_check()).
  * @out: the target; close with slc_target_close()
  *
  * Return: 0 or -errno with a one-line reason in @err.
  */
 int slc_target_open(struct slc_target **out, const char *spec, const struct slc_target_opts *o,
 		    char *err, size_t errlen);
+
+/**
+ * slc_target_check_args() - what can be said of @spec and @o before
+ * anything is opened: a "null:" size that parses and is at least 4 KiB, a
+ * file size (@o->file_size_bytes) from 4 KiB to 8 EiB less one byte.
+ * Return: 0, or -EINVAL with the reason in @err (a usage error).
+ */
+int slc_target_check_args(const char *spec, const struct slc_target_opts *o, char *err, size_t errlen);
 
 /**
  * slc_target_from_sim() - wrap an open simulated drive as a target; the
@@ -122,15 +135,43 @@ size_t slc_target_events(struct slc_target *t, struct slc_sim_event *ev, size_t 
  */
 int slc_target_counters(struct slc_target *t, struct slc_sim_counters *c);
 
+/* What the safety checks found, by how far --force reaches (a mask). */
+enum {
+	SLC_CHECK_FOUND = 1u << 0,    /* partitions, a signature, holders, a loop device over
+				       * it, open in another process: written only with force */
+	SLC_CHECK_IN_USE = 1u << 1,   /* mounted (itself, a partition, a loop device over it,
+				       * or as a FUSE filesystem's source) or swap: never written */
+};
+
 /**
  * slc_blockdev_check() - the safety checks for writing block device @path:
- * whether it is mounted, has holders, partitions, or a partition table or
- * filesystem signature (libblkid).  Fills @what with what was found.
+ * mounted (a partition too, FUSE filesystems such as fuse2fs included) or
+ * used as swap; holders, partitions, a partition table or filesystem
+ * signature (libblkid).  Fills @what with what was found.
  *
- * Return: 0 when nothing was found, 1 when something was (see @what),
- * -errno when the checks could not be made.
+ * Return: 0 when nothing was found, else SLC_CHECK_FOUND and/or
+ * SLC_CHECK_IN_USE (see @what); -errno when the checks could not be made.
  */
 int slc_blockdev_check(const char *path, char *what, size_t whatlen);
+
+/* slc_file_check() flags */
+enum {
+	SLC_CHECK_AS_OUTPUT = 1u << 0, /* a trace to replace: an HDF5 file and readers are expected */
+};
+
+/**
+ * slc_file_check() - the safety checks for writing regular file @path:
+ * used as swap, mounted through FUSE (fuse2fs), or backing a loop device
+ * that is mounted or swap (SLC_CHECK_IN_USE); backing a loop device, open in
+ * another process, or carrying a signature libblkid knows or an HDF5 one
+ * (SLC_CHECK_FOUND).  A file slcscope wrote last as a target, unchanged
+ * since (an extended attribute user.slcscope.target records its size and
+ * modification time), is not checked for signatures: its data is
+ * slcscope's.  Fills @what with what was found.
+ *
+ * Return: 0, a mask as slc_blockdev_check(), or -errno.
+ */
+int slc_file_check(const char *path, unsigned flags, char *what, size_t whatlen);
 
 /** slc_blockdev_size() - the size of block device @path in bytes, read-only; 0 or -errno with a reason. */
 int slc_blockdev_size(const char *path, uint64_t *bytes, char *err, size_t errlen);
@@ -225,6 +266,8 @@ struct slc_job_result {
 	int error;                    /* first I/O error (-errno), 0 if none */
 	int done_early;               /* a sample callback returned SLC_ENGINE_DONE */
 	uint64_t error_offset;        /* where it happened */
+	uint64_t waited_ns;           /* plan TRIM and idle steps: the wait done, less than
+				       * the step's when stopped */
 };
 
 /**
@@ -302,6 +345,13 @@ struct slc_plan_opts {
 void slc_plan_opts_default(struct slc_plan_opts *o);
 
 /**
+ * slc_plan_opts_idle_list() - the idle-sweep waits from @list, as in
+ * "5s,15s,1m": 1 to 7 waits of at least 1 s, increasing.
+ * Return: 0, or -EINVAL with the reason in @err (naming --idle-list).
+ */
+int slc_plan_opts_idle_list(struct slc_plan_opts *o, const char *list, char *err, size_t errlen);
+
+/**
  * slc_plan_build() - make the plan called @name:
  *   "lab"  TRIM and wait; sequential fill; TRIM and wait; random curve;
  *          idle; recovery burst; TRIM of the whole device; recovery burst
@@ -327,7 +377,8 @@ void slc_plan_opts_default(struct slc_plan_opts *o);
  *          for each wait in @o->idle_sweep_ns: idle, burst (the burst
  *          shows how much cache came back and saturates it again)
  *
- * Return: 0, or -EINVAL for an unknown name (reason in @err).
+ * Return: 0, or -EINVAL for an unknown name or for options that make a
+ * job step endless (reason in @err, naming the option).
  */
 int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
 		   char *err, size_t errlen);
@@ -337,6 +388,17 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
  * summary in *@summary (may be NULL); NULL past the last (docs/plans.md).
  */
 const char *slc_plan_name(size_t i, const char **summary);
+
+/**
+ * slc_plan_validate() - check every step of @p against a target of
+ * @capacity bytes in @logical_block units (0: 512) without touching it:
+ * sizes, ranges and blocks that fit, the engine's limits.  slc_plan_run()
+ * calls it before the first step; a caller calls it earlier, before
+ * anything else is destroyed (a purge).
+ *
+ * Return: 0, or -EINVAL with the step and the reason in @err.
+ */
+int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logical_block, char *err, size_t errlen);
 
 /* Hooks the plan runner calls; all optional. */
 struct slc_plan_hooks {

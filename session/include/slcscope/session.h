@@ -316,15 +316,22 @@ struct slc_run_opts {
 	int until_steady;             /* end the random curve once SNIA steady state holds */
 	uint64_t steady_after_bytes;  /* ... counting only after this much */
 	const struct slc_run_ui *ui;  /* may be NULL */
+	const struct slc_plan *plan;  /* may be NULL; else checked against the target
+				       * (slc_plan_validate()) before anything is written */
 };
 
 struct slc_run;
 
 /**
  * slc_run_open() - start a run on @t (borrowed: close it after
- * slc_run_close()): open the drive's probe (a warning when there is none),
- * create the trace with the drive's identity, take the identity and health
- * snapshot, and purge the drive when asked.
+ * slc_run_close()): check @o->plan against @t; lock the trace's path
+ * (flock, held until slc_run_close(): a second run on the same path is
+ * refused with -EBUSY, naming the first when the filesystem keeps extended
+ * attributes) after refusing a path that is not a regular file, is the
+ * target, or that slc_file_check() finds in use or holding a signature;
+ * open the drive's probe (a warning when there is none), create the trace
+ * with the drive's identity, take the identity and health snapshot, and
+ * purge the drive when asked.
  * Return: 0, or -errno with a one-line reason in @err (nothing left open).
  */
 int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_run_opts *o, char *err, size_t errlen);
