@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const double bins_s[4] = { 1.0, 0.001, 0.25, 60.0 };
 	static const char *const names[4] = { "fuzz.csv", "fuzz_bw.1.log", "fuzz.csv", "fuzz_iops.1.log" };
-	struct slc_import_opts opts;
+	struct slc_import_opts opts = { .bin_s = 0 };
 	struct slc_input *in = NULL;
 	char err[256];
 
