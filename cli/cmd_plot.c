@@ -126,7 +126,7 @@ static int cmd_plot(int argc, char **argv)
 	if (!xs)
 		return cli_fail("plot", "out of memory");
 	for (k = 0; k < n; k++)
-		if ((rc = cli_load(&xs[k], "plot", argv[optind + (int)k], seg, NULL)))
+		if ((rc = cli_load(&xs[k], "plot", (const char *const *)&argv[optind + (int)k], 1, NULL, seg, NULL)))
 			goto out;
 	if (kind == K_CURVE)
 		rc = slc_figure_curve(out, &xs[0], 0, &co, err, sizeof(err));

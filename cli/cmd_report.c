@@ -47,7 +47,7 @@ static int cmd_report(int argc, char **argv)
 		return cli_usage("report", optind >= argc ? "needs an INPUT" : "takes one INPUT");
 	if (!dir)
 		return cli_usage("report", "needs -o DIR");
-	if ((rc = cli_load(&x, "report", argv[optind], -1, NULL)))
+	if ((rc = cli_load(&x, "report", (const char *const *)&argv[optind], 1, NULL, -1, NULL)))
 		return rc;
 	if ((rc = slc_report_write(dir, &x, binary, quiet ? NULL : stderr, err, sizeof(err))))
 		cli_fail("report", "%s", err);
