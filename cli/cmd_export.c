@@ -9,10 +9,10 @@
 static void export_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope export INPUT --csv|--json [-o FILE]\n"
+		"Usage: slcscope export INPUT --csv|--json [-o FILE] [import options]\n"
 		"\n"
 		"Print the samples and segment parameters of INPUT (a trace, or anything\n"
-		"'slcscope import' reads).\n"
+		"'slcscope import' reads, with the same import options).\n"
 		"\n"
 		"Options:\n"
 		"  --csv              CSV: '#' lines with the source and each segment's\n"
@@ -37,16 +37,16 @@ static int export_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+		{ "output", required_argument, NULL, 'o' }, CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL;
 	struct slc_input *in = NULL;
 	char err[256];
-	int c, fmt = 0, rc;
+	struct slc_import_opts io = { .bin_s = 0 };
+	int c, li, fmt = 0, rc;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", opts, &li)) != -1) {
 		switch (c) {
 		case 'c':
 		case 'j':
@@ -57,6 +57,10 @@ static int export_run(int argc, char **argv)
 		case 'o':
 			out_path = optarg;
 			break;
+		case CLI_OPT_IMPORT:
+			if ((rc = cli_import_opt("export", &io, opts[li].name, optarg)))
+				return rc;
+			break;
 		default:
 			return cli_usage("export", "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
@@ -65,7 +69,7 @@ static int export_run(int argc, char **argv)
 		return cli_usage("export", "give exactly one INPUT");
 	if (!fmt)
 		return cli_usage("export", "choose --csv or --json");
-	if (slc_input_load(&in, argv[optind], err, sizeof(err)))
+	if (slc_input_load_opts(&in, argv[optind], &io, err, sizeof(err)))
 		return cli_fail("export", "%s", err);
 	rc = slc_input_export_file(in, out_path, fmt == 'j', err, sizeof(err));
 	slc_input_free(in);
