@@ -32,6 +32,11 @@
 #define MAX_LINES 10000000ull            /* fio write lines per job */
 #define EPOCH_MS 1e12                    /* fio log_unix_epoch times start above this (2001) */
 
+void slc_import_opts_init(struct slc_import_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
 /* ---- fio logs ----------------------------------------------------------- */
 
 struct fio_rec {

@@ -11,11 +11,6 @@
 #include "import_csv.h"
 #include "slcscope/trace.h"
 
-void slc_import_opts_init(struct slc_import_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-}
-
 /* "NAME[:UNIT]" into @c, the unit's scale from @kind: 't' time, 'r' rate, 'b' size or %. */
 static int set_col(struct slc_import_col *c, const char *key, const char *v, int kind, char *err, size_t errlen)
 {
