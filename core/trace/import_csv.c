@@ -259,7 +259,8 @@ static const char *header_text(char *buf, size_t len, const struct slc__csv *c)
 
 	buf[0] = 0;
 	for (int i = 0; i < c->nf && n + 1 < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "," : "", c->f[i]);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? (c->sep == '\t' ? "\t" : c->sep == ';' ? ";" : ",") : "",
+				      c->f[i]);
 	if (n >= len && len > 4)
 		strcpy(buf + len - 4, "...");
 	return buf;
