@@ -56,8 +56,8 @@ int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns)
 	return rc;
 }
 
-int cli_load(struct slc_session *x, const char *cmd, const char *const *paths, size_t n, const struct slc_import_opts *io,
-	     long only, const struct slc_cpd_opts *opts)
+int cli_load(struct slc_session *x, const char *cmd, const char *const *paths, size_t n,
+	     const struct slc_import_opts *io, long only, const struct slc_cpd_opts *opts)
 {
 	char err[512];
 

@@ -113,6 +113,9 @@ done
 "$bin" export "$tmp/t_ms_MBps.csv.h5" >/dev/null 2>&1; [ $? = 2 ] || bad "export without format"
 "$bin" export "$tmp/t_ms_MBps.csv.h5" --csv --json >/dev/null 2>&1; [ $? = 2 ] || bad "export --csv --json"
 "$bin" import --help | grep -q "KiB/s" || bad "import --help lacks units"
+for f in "fio log" "fio JSON" "CSV, time" "CSV, bytes" "iostat  " "diskstats" "dd  " "trace  "; do
+	"$bin" help import | grep -q "^  $f" || bad "help import does not list '$f'"
+done
 "$bin" export --help | grep -q "bytes/s" || bad "export --help lacks units"
 "$bin" --help | grep -q "^  import" || bad "import not listed in slcscope --help"
 
