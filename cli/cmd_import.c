@@ -14,7 +14,7 @@ static void import_help(FILE *out)
 		"Write INPUT as a slcscope trace (docs/trace-format.md); several INPUTs (per-job\n"
 		"files of one run) are summed on a common grid. Formats, told by content\n"
 		"(recipes and rules: docs/import.md):\n"
-		"  fio log    fio ... --write_bw_log=run [--log_avg_msec=1000] gives run_bw.1.log;\n"
+		"  fio log    fio ... --write_bw_log=run [--log_avg_msec=1000]: run_bw.1.log;\n"
 		"             its jobs N and _iops logs are summed; offset, prio columns read\n"
 		"  fio JSON   fio ... --output-format=json --status-interval=1 --output=run.json\n"
 		"  CSV, time  second,write_MiB_s | time_ms;MBps | \"Time (s)\",\"Speed (MB/s)\"\n"
