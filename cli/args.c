@@ -56,13 +56,23 @@ int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns)
 	return rc;
 }
 
-int cli_load(struct slc_session *x, const char *cmd, const char *path, long only, const struct slc_cpd_opts *opts)
+int cli_load(struct slc_session *x, const char *cmd, const char *const *paths, size_t n,
+	     const struct slc_import_opts *io, long only, const struct slc_cpd_opts *opts)
 {
 	char err[512];
 
-	if (slc_session_load(x, path, only, opts, err, sizeof(err)))
+	if (slc_session_load_many(x, paths, n, io, only, opts, err, sizeof(err)))
 		return cli_fail(cmd, "%s", err);
+	if (x->in->import_warnings)
+		fprintf(stderr, "slcscope %s: warning: %s\n", cmd, x->in->import_warnings);
 	return CLI_OK;
+}
+
+int cli_import_opt(const char *cmd, struct slc_import_opts *io, const char *name, const char *arg)
+{
+	char err[256];
+
+	return slc_import_opts_set(io, name, arg, err, sizeof(err)) ? cli_usage(cmd, "%s", err) : CLI_OK;
 }
 
 void cli_command_line(char *buf, size_t len, int argc, char **argv)

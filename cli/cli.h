@@ -58,12 +58,22 @@ void cli_command_line(char *buf, size_t len, int argc, char **argv);
 
 struct slc_session;
 struct slc_cpd_opts;
+struct slc_import_opts;
 
 /*
- * cli_load() - slc_session_load() for command @cmd: 0, or the reason
- * printed as "slcscope CMD: reason" and CLI_FAIL.
+ * cli_load() - slc_session_load_many() of @n inputs for command @cmd: 0,
+ * or the reason printed as "slcscope CMD: reason" and CLI_FAIL.
  */
-int cli_load(struct slc_session *x, const char *cmd, const char *path, long only, const struct slc_cpd_opts *opts);
+int cli_load(struct slc_session *x, const char *cmd, const char *const *paths, size_t n, const struct slc_import_opts *io,
+	     long only, const struct slc_cpd_opts *opts);
+
+/* The import options of import and analyze, all handled by cli_import_opt() by their name. */
+#define CLI_OPT_IMPORT 0x1000
+#define CLI_IMPORT_OPTIONS { "time-col", 1, NULL, CLI_OPT_IMPORT }, { "rate-col", 1, NULL, CLI_OPT_IMPORT }, \
+	{ "bytes-col", 1, NULL, CLI_OPT_IMPORT }, { "ddir-col", 1, NULL, CLI_OPT_IMPORT }, \
+	{ "bs", 1, NULL, CLI_OPT_IMPORT }, { "device", 1, NULL, CLI_OPT_IMPORT }, \
+	{ "capacity", 1, NULL, CLI_OPT_IMPORT }, { "bin", 1, NULL, CLI_OPT_IMPORT }
+int cli_import_opt(const char *cmd, struct slc_import_opts *io, const char *name, const char *arg);
 
 /*
  * cli_is_help() - true when @arg is -h or --help; every command checks its

@@ -15,14 +15,15 @@
 static void analyze_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope analyze [options] INPUT\n"
+		"Usage: slcscope analyze [options] INPUT...\n"
 		"\n"
 		"Find the phases of each write curve in INPUT by change-point analysis: the SLC\n"
 		"cache (host-visible size and speed, tiers), direct-to-TLC, erase-bound, stalls\n"
 		"and throttling, SNIA PTS steady state, and for later bursts how much cache came\n"
-		"back.  INPUT is a slcscope trace (.h5), a fio write_bw_log / write_iops_log\n"
-		"(NAME_bw.N.log, its sibling jobs are merged), or a CSV with a time and a\n"
-		"throughput column named with units (second,write_MiB_s; time_s,bytes_per_s; ...).\n"
+		"back.  INPUT is a slcscope trace (.h5) or anything 'slcscope import' reads\n"
+		"(fio logs and JSON, CSV of speed against time or bytes, iostat, diskstats, dd);\n"
+		"several INPUTs are summed, and the import options (--time-col, --rate-col,\n"
+		"--bytes-col, --ddir-col, --bs, --device, --capacity, --bin) apply as there.\n"
 		"Method: docs/analysis.md.  JSON keys: docs/phases-json.md.\n"
 		"\n"
 		"Options:\n"
@@ -41,19 +42,20 @@ static int cmd_analyze(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
 		{ "store", no_argument, NULL, O_STORE }, { "segment", required_argument, NULL, 's' },
 		{ "penalty", required_argument, NULL, O_PENALTY }, { "binary", no_argument, NULL, O_BINARY },
-		{ NULL, 0, NULL, 0 },
+		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_cpd_opts co;
+	struct slc_import_opts io = { .bin_s = 0 };
 	struct slc_session x = { 0 };
 	const char *out = NULL;
 	long only = -1;
-	int opt, json = 0, store = 0, rc = CLI_OK;
+	int opt, li, json = 0, store = 0, rc = CLI_OK;
 	enum slc_unit_system u = SLC_UNITS_DECIMAL;
 	char *text = NULL, err[512];
 	FILE *f = stdout;
 
 	slc_cpd_opts_init(&co);
-	while ((opt = getopt_long(argc, argv, "jo:s:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "jo:s:", opts, &li)) != -1) {
 		switch (opt) {
 		case 'j': json = 1; break;
 		case 'o': out = optarg; break;
@@ -70,14 +72,18 @@ static int cmd_analyze(int argc, char **argv)
 				return cli_usage("analyze", "--penalty: '%s' is not mbic, bic, aic or a positive number", optarg);
 			break;
 		case O_BINARY: u = SLC_UNITS_BINARY; break;
+		case CLI_OPT_IMPORT:
+			if ((rc = cli_import_opt("analyze", &io, opts[li].name, optarg)))
+				return rc;
+			break;
 		default:
 			return cli_usage("analyze", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1)
-		return cli_usage("analyze", optind >= argc ? "needs an INPUT (trace, fio log or CSV)" : "takes one INPUT");
+	if (optind >= argc)
+		return cli_usage("analyze", "needs an INPUT (trace, fio log or JSON, CSV, iostat, diskstats, dd)");
 	x.allow_no_curve = 1;
-	if ((rc = cli_load(&x, "analyze", argv[optind], only, &co)))
+	if ((rc = cli_load(&x, "analyze", (const char *const *)argv + optind, (size_t)(argc - optind), &io, only, &co)))
 		return rc;
 	if ((json || store) && (rc = slc_session_json(&text, &x))) {
 		slc_session_free(&x);

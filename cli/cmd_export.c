@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* slcscope export: print a trace (or an importable input) as CSV or JSON. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "slcscope/trace.h"
@@ -13,10 +9,10 @@
 static void export_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope export INPUT --csv|--json [-o FILE]\n"
+		"Usage: slcscope export INPUT --csv|--json [-o FILE] [import options]\n"
 		"\n"
 		"Print the samples and segment parameters of INPUT (a trace, or anything\n"
-		"'slcscope import' reads).\n"
+		"'slcscope import' reads, with the same import options).\n"
 		"\n"
 		"Options:\n"
 		"  --csv              CSV: '#' lines with the source and each segment's\n"
@@ -27,7 +23,8 @@ static void export_help(FILE *out)
 		"                     temp_c (degrees C); unknown values are empty\n"
 		"  --json             one JSON document: metadata, segments with parameters,\n"
 		"                     sample columns (same names and units; unknown = null),\n"
-		"                     events and stored analysis results\n"
+		"                     events, stored analysis results, and what an import\n"
+		"                     read (\"import\": format, columns, units, derived axes)\n"
 		"  -o, --output FILE  write to FILE (via a temporary name, renamed when\n"
 		"                     complete) instead of standard output\n"
 		"  -h, --help         show this help\n"
@@ -40,17 +37,16 @@ static int export_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+		{ "output", required_argument, NULL, 'o' }, CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL;
 	struct slc_input *in = NULL;
-	char err[256], *tmp = NULL;
-	FILE *out = stdout;
-	int c, fmt = 0, rc;
+	char err[256];
+	struct slc_import_opts io = { .bin_s = 0 };
+	int c, li, fmt = 0, rc;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", opts, &li)) != -1) {
 		switch (c) {
 		case 'c':
 		case 'j':
@@ -61,6 +57,10 @@ static int export_run(int argc, char **argv)
 		case 'o':
 			out_path = optarg;
 			break;
+		case CLI_OPT_IMPORT:
+			if ((rc = cli_import_opt("export", &io, opts[li].name, optarg)))
+				return rc;
+			break;
 		default:
 			return cli_usage("export", "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
@@ -69,42 +69,11 @@ static int export_run(int argc, char **argv)
 		return cli_usage("export", "give exactly one INPUT");
 	if (!fmt)
 		return cli_usage("export", "choose --csv or --json");
-	rc = slc_input_load(&in, argv[optind], err, sizeof(err));
-	if (rc)
+	if (slc_input_load_opts(&in, argv[optind], &io, err, sizeof(err)))
 		return cli_fail("export", "%s", err);
-	if (out_path) {
-		size_t n = strlen(out_path) + 32;
-
-		tmp = malloc(n);
-		if (!tmp) {
-			slc_input_free(in);
-			return cli_fail("export", "out of memory");
-		}
-		snprintf(tmp, n, "%s.tmp.%ld", out_path, (long)getpid());
-		out = fopen(tmp, "w");
-		if (!out) {
-			rc = errno;
-			free(tmp);
-			slc_input_free(in);
-			return cli_fail("export", "cannot create %s: %s", out_path, strerror(rc));
-		}
-	}
-	rc = fmt == 'c' ? slc_input_export_csv(in, out) : slc_input_export_json(in, out);
+	rc = slc_input_export_file(in, out_path, fmt == 'j', err, sizeof(err));
 	slc_input_free(in);
-	if (out_path) {
-		if (fclose(out) != 0 && !rc)
-			rc = -EIO;
-		if (!rc && rename(tmp, out_path) < 0)
-			rc = -errno;
-		if (rc)
-			unlink(tmp);
-		free(tmp);
-	} else if (fflush(stdout) != 0 && !rc) {
-		rc = -EIO;
-	}
-	if (rc)
-		return cli_fail("export", "cannot write %s: %s", out_path ? out_path : "standard output", strerror(-rc));
-	return CLI_OK;
+	return rc ? cli_fail("export", "%s", err) : CLI_OK;
 }
 
 const struct cli_cmd cli_cmd_export = {

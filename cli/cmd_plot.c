@@ -104,7 +104,7 @@ static int cmd_plot(int argc, char **argv)
 	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("plot", "out of memory");
 	for (k = 0; k < n; k++)
-		if ((rc = cli_load(&xs[k], "plot", argv[optind + (int)k], seg, NULL)))
+		if ((rc = cli_load(&xs[k], "plot", (const char *const *)&argv[optind + (int)k], 1, NULL, seg, NULL)))
 			goto out;
 	rc = slc_figure_draw(out, kind, xs, n, &co, err, sizeof(err)) ? cli_fail("plot", "%s", err) : CLI_OK;
 out:

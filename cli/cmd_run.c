@@ -329,7 +329,7 @@ static int write_report(const struct run_args *a, const struct slc_run_console *
 	char err[512];
 	int rc;
 
-	if ((rc = cli_load(&x, "run", a->out, -1, NULL)))
+	if ((rc = cli_load(&x, "run", &a->out, 1, NULL, -1, NULL)))
 		return rc;
 	rc = slc_report_write(a->report, &x, 0, u->quiet ? NULL : stderr, err, sizeof(err));
 	slc_session_free(&x);

@@ -53,6 +53,8 @@ packages=(
 	linux-image-cloud-amd64 # the guest kernel of that test (NVMe built in, no modules needed)
 	busybox-static     # the guest's shell and tools in that test's initramfs
 	cpio               # packs that initramfs
+	fio                # tests/trace/test_import_tools.sh, test_import_fio.sh: real fio logs and JSON to import
+	sysstat            # iostat: the import test records a dd fill with it
 )
 
 if [ "$do_install" = 1 ]; then

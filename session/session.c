@@ -172,11 +172,19 @@ static int has_reads(const struct slc_input *in)
 int slc_session_load(struct slc_session *x, const char *path, long only, const struct slc_cpd_opts *opts,
 		     char *err, size_t errlen)
 {
+	return slc_session_load_many(x, &path, 1, NULL, only, opts, err, errlen);
+}
+
+int slc_session_load_many(struct slc_session *x, const char *const *paths, size_t n_paths,
+			  const struct slc_import_opts *io, long only, const struct slc_cpd_opts *opts, char *err,
+			  size_t errlen)
+{
 	int rc, allow = x->allow_no_curve;
+	const char *path = n_paths ? paths[0] : NULL;
 
 	memset(x, 0, sizeof(*x));
 	x->allow_no_curve = allow;
-	if ((rc = slc_input_load(&x->in, path, err, errlen)))
+	if ((rc = slc_input_load_many(&x->in, paths, n_paths, io, err, errlen)))
 		return rc;
 	if (only >= 0 && (size_t)only >= x->in->n_segments) {
 		slc_errf(err, errlen, -EINVAL, "%s has %zu segments; there is no segment %ld", path, x->in->n_segments, only);

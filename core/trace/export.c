@@ -21,6 +21,12 @@ static const char *format_name(enum slc_input_format f)
 	case SLC_INPUT_TRACE: return "trace";
 	case SLC_INPUT_FIO: return "fio";
 	case SLC_INPUT_CSV: return "csv";
+	case SLC_INPUT_CSV_BYTES: return "csv-bytes";
+	case SLC_INPUT_FIO_JSON: return "fio-json";
+	case SLC_INPUT_IOSTAT: return "iostat";
+	case SLC_INPUT_DISKSTATS: return "diskstats";
+	case SLC_INPUT_DD: return "dd";
+	case SLC_INPUT_SUM: return "sum";
 	}
 	return "unknown";
 }
@@ -50,6 +56,10 @@ int slc_input_export_csv(const struct slc_input *in, FILE *out)
 	fprintf(out, "# slcscope export of %s (%s)\n", str_or_empty(in->source), format_name(in->format));
 	if (in->import_notes)
 		fprintf(out, "# notes: %s\n", in->import_notes);
+	if (in->import_warnings)
+		fprintf(out, "# warnings: %s\n", in->import_warnings);
+	if (in->import_record)
+		fprintf(out, "# import: %s\n", in->import_record);
 	for (size_t i = 0; i < in->n_segments; i++) {
 		const struct slc_segment_params *p = &in->segments[i].params;
 
@@ -209,6 +219,13 @@ int slc_input_export_json(const struct slc_input *in, FILE *out)
 	rc |= set(root, "meta", meta);
 	meta = NULL;
 	rc |= set(root, "notes", jstr(in->import_notes));
+	rc |= set(root, "warnings", jstr(in->import_warnings));
+	{
+		/* What the import read: an object when it parses (it always does when slcscope wrote it). */
+		json_t *imp = in->import_record ? json_loads(in->import_record, 0, NULL) : json_null();
+
+		rc |= set(root, "import", imp ? imp : json_string(in->import_record));
+	}
 	for (size_t i = 0; i < in->n_segments && !rc; i++)
 		if (json_array_append_new(segs, segment_json(&in->segments[i], i, &rc)))
 			rc = -ENOMEM;
@@ -281,8 +298,10 @@ int slc_input_write_trace(const struct slc_input *in, const char *path, const ch
 	rc = slc_trace_create(&t, tmp, &meta, err, errlen);
 	if (rc)
 		goto out;
-	if (in->import_notes && slc__trace_put_root_str(t, "import_notes", in->import_notes))
-		rc = slc_errf(err, errlen, -EIO, "cannot write import notes");
+	if ((in->import_notes && slc__trace_put_root_str(t, "import_notes", in->import_notes)) ||
+	    (in->import_warnings && slc__trace_put_root_str(t, "import_warnings", in->import_warnings)) ||
+	    (in->import_record && slc__trace_put_root_str(t, "import", in->import_record)))
+		rc = slc_errf(err, errlen, -EIO, "cannot write the import's notes and record");
 	slc_trace_set_flush_interval(t, 1e9);  /* one flush at the end is enough: the file is renamed after */
 	for (size_t i = 0; i < in->n_segments && !rc; i++) {
 		const struct slc_input_segment *seg = &in->segments[i];
@@ -315,4 +334,57 @@ out:
 	rc = slc__publish_tmp(tmp, path, rc, err, errlen);
 	free(tmp);
 	return rc;
+}
+
+void slc_input_print_summary(FILE *out, const struct slc_input *in, const char *label)
+{
+	char b1[32], b2[32], b3[32];
+	size_t n = 0;
+	double bytes = 0, secs = 0;
+
+	for (size_t i = 0; i < in->n_segments; i++) {
+		const struct slc_input_segment *s = &in->segments[i];
+
+		n += s->n_samples;
+		if (s->n_samples) {
+			bytes += (double)s->bytes_total[s->n_samples - 1];
+			secs += s->t_s[s->n_samples - 1];
+		}
+	}
+	fprintf(out, "%s: %zu segment(s), %zu samples, %s written in %s, mean %s\n", label, in->n_segments, n,
+		slc_format_bytes(b1, sizeof(b1), bytes, SLC_UNITS_BINARY),
+		slc_format_duration(b2, sizeof(b2), (uint64_t)llround(secs * 1e9)),
+		slc_format_rate(b3, sizeof(b3), secs > 0 ? bytes / secs : 0, SLC_UNITS_BINARY));
+	if (in->import_notes)
+		fprintf(out, "note: %s\n", in->import_notes);
+	if (in->import_warnings)
+		fprintf(out, "warning: %s\n", in->import_warnings);
+}
+
+int slc_input_export_file(const struct slc_input *in, const char *path, int json, char *err, size_t errlen)
+{
+	char *tmp = path ? slc__tmp_name_beside(path) : NULL;
+	FILE *out = stdout;
+	int rc;
+
+	if (path && !tmp)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (path && !(out = fopen(tmp, "w"))) {
+		rc = -errno;
+		free(tmp);
+		return slc_errf(err, errlen, rc, "cannot create %s: %s", path, strerror(-rc));
+	}
+	rc = json ? slc_input_export_json(in, out) : slc_input_export_csv(in, out);
+	if (path) {
+		if (fclose(out) != 0 && !rc)
+			rc = -EIO;
+		if (rc)
+			slc_errf(err, errlen, rc, "cannot write %s: %s", path, strerror(-rc));
+		rc = slc__publish_tmp(tmp, path, rc, err, errlen);
+		free(tmp);
+		return rc;
+	}
+	if (fflush(stdout) != 0 && !rc)
+		rc = -EIO;
+	return rc ? slc_errf(err, errlen, rc, "cannot write standard output: %s", strerror(-rc)) : 0;
 }

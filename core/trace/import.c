@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Importers: fio bandwidth/IOPS logs and CSV files of time and throughput,
- * each turned into one segment of samples (docs/trace-format.md, "Import").
+ * Importers: the format of a file from its name and first lines, fio
+ * bandwidth/IOPS logs, and several imports summed on a common grid
+ * (docs/import.md).  CSV, fio JSON and the system tools' records have
+ * their own files.
  *
  * The parsers take untrusted text: every line is bounded, every number is
  * checked for range, time must not go backwards, and any failure gives a
@@ -9,7 +11,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,536 +20,21 @@
 #include "import.h"
 
 #include "../private.h"
+#include "csv.h"
+#include "impbase.h"
+#include "import_csv.h"
+#include "import_json.h"
+#include "import_sys.h"
 #include "input.h"
 
-#define MAX_LINE 4096
-#define MAX_FIELDS 64
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 #define MAX_FIO_JOBS 1024
-#define MAX_BINS 2000000ull              /* samples in one import (23 days at 1 s): ~250 MB at most */
 #define MAX_LINES 10000000ull            /* fio write lines per job */
-#define MAX_TIME_S 1e10                  /* ~300 years */
-#define MAX_RATE_BPS 1e15                /* 1 PB/s: nothing real is faster */
-#define MAX_BYTES 9.2e18                 /* below 2^63 */
 #define EPOCH_MS 1e12                    /* fio log_unix_epoch times start above this (2001) */
 
-/* ---- line reading ---------------------------------------------------- */
-
-struct lines {
-	const char *p, *end;
-	size_t lineno;
-};
-
-/* Next line into @buf without the end of line; 1 got one, 0 end, -EINVAL too long or binary. */
-static int next_line(struct lines *l, char *buf, size_t len)
+void slc_import_opts_init(struct slc_import_opts *o)
 {
-	size_t n = 0;
-
-	if (l->p >= l->end)
-		return 0;
-	l->lineno++;
-	while (l->p < l->end && *l->p != '\n') {
-		char c = *l->p++;
-
-		if (c == '\0')
-			return -EINVAL;
-		if (n + 1 >= len)
-			return -E2BIG;
-		buf[n++] = c;
-	}
-	if (l->p < l->end)
-		l->p++;
-	if (n && buf[n - 1] == '\r')
-		n--;
-	buf[n] = 0;
-	return 1;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	if (e - s >= 2 && s[0] == '"' && e[-1] == '"') {
-		e[-1] = 0;
-		s++;
-	}
-	return s;
-}
-
-static int split(char *line, char **fields, int max)
-{
-	int n = 0;
-	char *p = line;
-
-	for (;;) {
-		char *c = strchr(p, ',');
-
-		if (n == max)
-			return -1;
-		if (c)
-			*c = 0;
-		fields[n++] = trim(p);
-		if (!c)
-			return n;
-		p = c + 1;
-	}
-}
-
-static int blank_or_comment(const char *line)
-{
-	while (isspace((unsigned char)*line))
-		line++;
-	return *line == 0 || *line == '#';
-}
-
-/* A finite number filling the whole field. */
-static int parse_num(const char *s, double *out)
-{
-	char *end;
-
-	if (!*s)
-		return -EINVAL;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (*end || errno == ERANGE || !isfinite(*out))
-		return -EINVAL;
-	return 0;
-}
-
-static int line_error(char *err, size_t errlen, int rc, const char *name, size_t lineno)
-{
-	if (rc == -E2BIG)
-		return slc_errf(err, errlen, -EINVAL, "%s line %zu: longer than %d bytes", name, lineno, MAX_LINE - 2);
-	return slc_errf(err, errlen, -EINVAL, "%s line %zu: binary data, not text", name, lineno);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-/* ---- building the segment --------------------------------------------- */
-
-/* strdup() that maps NULL to NULL; sets *@rc to -ENOMEM on failure. */
-static char *dup_or_null(const char *s, int *rc)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*rc = -ENOMEM;
-	return d;
-}
-
-static int make_segment(struct slc_input *in, size_t n, double interval_s, uint32_t jobs, uint32_t block_bytes)
-{
-	struct slc_input_segment *seg;
-	int rc = 0;
-
-	in->segments = calloc(1, sizeof(*in->segments));
-	if (!in->segments)
-		return -ENOMEM;
-	in->n_segments = 1;
-	seg = in->segments;
-	seg->params.step = dup_or_null("import", &rc);
-	seg->params.workload = dup_or_null(slc_workload_name(SLC_WL_IMPORTED), &rc);
-	seg->params.role = SLC_ROLE_IMPORTED;
-	seg->params.data_pattern = dup_or_null("", &rc);
-	seg->params.clock = dup_or_null("log", &rc);
-	seg->params.interval_s = interval_s;
-	seg->params.jobs = jobs;
-	seg->params.block_bytes = block_bytes;
-	if (rc)
-		return rc;
-	return slc__input_segment_alloc(seg, n);
-}
-
-static int set_meta(struct slc_input *in, const char *path, const char *notes)
-{
-	int rc = 0;
-
-	in->meta.target = dup_or_null(path, &rc);
-	in->meta.command_line = dup_or_null("", &rc);
-	if (notes && notes[0])
-		in->import_notes = dup_or_null(notes, &rc);
-	return rc;
-}
-
-/* ---- CSV --------------------------------------------------------------- */
-
-struct csv_cols {
-	int time, rate, dir;
-	double time_scale_s;            /* seconds per time unit */
-	double rate_scale_bps;          /* bytes/s per throughput unit */
-};
-
-static void lower_copy(char *dst, const char *src, size_t len)
-{
-	size_t i = 0;
-
-	for (; src[i] && i + 1 < len; i++)
-		dst[i] = (char)tolower((unsigned char)src[i]);
-	dst[i] = 0;
-}
-
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
-			return 1;
-	return 0;
-}
-
-/* Seconds per unit for a time column name, 0 if the name is not a time column. */
-static double time_unit(const char *raw)
-{
-	static const char *const bare_s[] = { "t", "time", "second", "seconds", "sec", "secs", "s", "elapsed",
-					      "timestamp", NULL };
-	static const char *const bare_ms[] = { "ms", "msec", "millisecond", "milliseconds", NULL };
-	static const char *const bases[] = { "t", "time", "elapsed", "timestamp", "clock", "runtime", NULL };
-	static const struct { const char *unit; double s; } units[] = {
-		{ "s", 1 }, { "sec", 1 }, { "secs", 1 }, { "second", 1 }, { "seconds", 1 },
-		{ "ms", 1e-3 }, { "msec", 1e-3 }, { "us", 1e-6 }, { "usec", 1e-6 }, { "ns", 1e-9 },
-		{ "min", 60 }, { "h", 3600 }, { "hour", 3600 }, { "hours", 3600 },
-	};
-	char s[128], *sep, *unit;
-	size_t n = 0, bl;
-
-	for (const char *p = raw; *p && n + 1 < sizeof(s); p++) {
-		if (*p == ')' || *p == ']')
-			continue;
-		s[n++] = strchr("([ /", *p) ? '_' : (char)tolower((unsigned char)*p);
-	}
-	while (n && s[n - 1] == '_')
-		n--;
-	s[n] = 0;
-	if (in_list(s, bare_s))
-		return 1;
-	if (in_list(s, bare_ms))
-		return 1e-3;
-	sep = strrchr(s, '_');
-	if (!sep)
-		return 0;
-	unit = sep + 1;
-	*sep = 0;
-	while (sep > s && sep[-1] == '_')
-		*--sep = 0;
-	bl = strlen(s);
-	if (!in_list(s, bases) && !(bl > 5 && strcmp(s + bl - 5, "_time") == 0))
-		return 0;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(unit, units[i].unit) == 0)
-			return units[i].s;
-	return 0;
-}
-
-/*
- * Bytes/s per unit for a throughput column name ("write_MiB_s", "MBps",
- * "bytes_per_s", "bw (KiB/s)"); 0 if it is not one, -1 for bits per second.
- */
-static double rate_unit(const char *raw)
-{
-	static const char *const rates[] = { "_per_sec", "_per_s", "persec", "/sec", "_sec", "ps", "/s", "_s", NULL };
-	char s[128];
-	size_t n = 0, len;
-	const char *stem_end = NULL;
-
-	for (const char *p = raw; *p && n + 1 < sizeof(s); p++)
-		if (!strchr(" ()[]", *p))
-			s[n++] = *p;
-	s[n] = 0;
-	for (const char *const *r = rates; *r; r++) {
-		size_t rl = strlen(*r);
-
-		if (n > rl && strcasecmp(s + n - rl, *r) == 0) {
-			s[n - rl] = 0;
-			stem_end = s + n - rl;
-			break;
-		}
-	}
-	if (!stem_end)
-		return 0;
-	len = (size_t)(stem_end - s);
-	if (len >= 5 && strncasecmp(stem_end - 5, "bytes", 5) == 0) {
-		len -= 5;
-	} else if (len >= 1 && (stem_end[-1] == 'B' || stem_end[-1] == 'b')) {
-		/* "Mb/s", "Gbps": an upper-case prefix with a lower-case b means bits. */
-		if (stem_end[-1] == 'b' && len >= 2 && isupper((unsigned char)stem_end[-2]))
-			return -1;
-		len -= 1;
-	} else {
-		return 0;
-	}
-	s[len] = 0;
-	if (len >= 2 && (s[len - 1] == 'i' || s[len - 1] == 'I')) {
-		switch (tolower((unsigned char)s[len - 2])) {
-		case 'k': return 1024.0;
-		case 'm': return 1048576.0;
-		case 'g': return 1073741824.0;
-		case 't': return 1099511627776.0;
-		default: return 0;
-		}
-	}
-	if (len >= 1) {
-		char c = s[len - 1];
-		int alone = len == 1 || !isalpha((unsigned char)s[len - 2]) || isupper((unsigned char)c);
-
-		if (alone) {
-			switch (tolower((unsigned char)c)) {
-			case 'k': return 1e3;
-			case 'm': return 1e6;
-			case 'g': return 1e9;
-			case 't': return 1e12;
-			default: break;
-			}
-		}
-		if (isalnum((unsigned char)c) && alone)
-			return 0;                     /* an unknown prefix letter */
-	}
-	return 1;
-}
-
-static int is_dir_column(const char *raw)
-{
-	static const char *const names[] = { "ddir", "dir", "direction", "rw", "op", "operation", "type", "io_type",
-					     "iotype", NULL };
-	char s[64];
-
-	lower_copy(s, raw, sizeof(s));
-	return in_list(s, names);
-}
-
-/* 1 write, 0 other direction, -1 unknown. */
-static int dir_is_write(const char *raw)
-{
-	static const char *const w[] = { "write", "writes", "w", "wr", "1", NULL };
-	static const char *const o[] = { "read", "reads", "r", "rd", "0", "trim", "discard", "2", NULL };
-	char s[32];
-
-	lower_copy(s, raw, sizeof(s));
-	if (in_list(s, w))
-		return 1;
-	return in_list(s, o) ? 0 : -1;
-}
-
-static int csv_header(char **f, int nf, struct csv_cols *c, const char *name, char *err, size_t errlen)
-{
-	int write_rate = -1;
-
-	c->time = c->rate = c->dir = -1;
-	for (int i = 0; i < nf; i++) {
-		double ts = time_unit(f[i]), rs;
-		char low[128];
-
-		if (c->time < 0 && ts > 0) {
-			c->time = i;
-			c->time_scale_s = ts;
-			continue;
-		}
-		if (c->dir < 0 && is_dir_column(f[i])) {
-			c->dir = i;
-			continue;
-		}
-		rs = rate_unit(f[i]);
-		if (rs < 0)
-			return slc_errf(err, errlen, -EINVAL,
-					"%s: column '%.40s' is in bits per second; give bytes (B) per second", name,
-					f[i]);
-		lower_copy(low, f[i], sizeof(low));
-		if (rs == 0 || strstr(low, "read") || strstr(low, "trim"))
-			continue;
-		if (strstr(low, "write") && write_rate < 0) {
-			write_rate = i;
-			c->rate_scale_bps = rs;
-		} else if (c->rate < 0 && write_rate < 0) {
-			c->rate = i;
-			c->rate_scale_bps = rs;
-		}
-	}
-	if (write_rate >= 0)
-		c->rate = write_rate;
-	if (c->time < 0)
-		return slc_errf(err, errlen, -EINVAL,
-				"%s: no time column in the header (e.g. 'second', 'time_s', 't_ms')", name);
-	if (c->rate < 0)
-		return slc_errf(err, errlen, -EINVAL,
-				"%s: no throughput column with a unit in the header (e.g. 'write_MiB_s', 'MBps', 'bytes_per_s')",
-				name);
-	return 0;
-}
-
-struct csv_row {
-	double t_s;
-	double bps;
-};
-
-/* The data rows kept so far: writes only, one per time step. */
-struct csv_rows {
-	struct csv_row *r;
-	size_t n, cap;
-	size_t merged, skipped;         /* for the import notes */
-};
-
-/* The header: the first line that is neither blank nor a '#' comment. */
-static int csv_read_header(struct lines *l, struct csv_cols *c, int *nf_header, const char *name, char *err,
-			   size_t errlen)
-{
-	char line[MAX_LINE], *f[MAX_FIELDS];
-	int r;
-
-	while ((r = next_line(l, line, sizeof(line))) > 0 && blank_or_comment(line))
-		;
-	if (r < 0)
-		return line_error(err, errlen, r, name, l->lineno);
-	if (r == 0)
-		return slc_errf(err, errlen, -EINVAL, "%s: empty file", name);
-	*nf_header = split(line, f, MAX_FIELDS);
-	if (*nf_header < 0)
-		return slc_errf(err, errlen, -EINVAL, "%s line %zu: more than %d columns", name, l->lineno, MAX_FIELDS);
-	return csv_header(f, *nf_header, c, name, err, errlen);
-}
-
-/* Room for one more row; -ENOMEM past MAX_BINS. */
-static int csv_grow(struct csv_rows *rows, const char *name, char *err, size_t errlen)
-{
-	size_t ncap = rows->cap ? (rows->cap * 2 < MAX_BINS ? rows->cap * 2 : MAX_BINS) : 256;
-	struct csv_row *nr = rows->n >= MAX_BINS ? NULL : realloc(rows->r, ncap * sizeof(*rows->r));
-
-	if (!nr)
-		return slc_errf(err, errlen, -ENOMEM, "%s: more than 2 million rows", name);
-	rows->r = nr;
-	rows->cap = ncap;
-	return 0;
-}
-
-/* One data line, split into @nf fields: checked, then kept, summed into the row before or skipped. */
-static int csv_add_row(struct csv_rows *rows, char **f, int nf, int nf_header, const struct csv_cols *c,
-		       const char *name, size_t lineno, char *err, size_t errlen)
-{
-	double t, v;
-
-	if (nf != nf_header)
-		return slc_errf(err, errlen, -EINVAL, "%s line %zu: %d fields, the header has %d", name, lineno,
-				nf < 0 ? MAX_FIELDS : nf, nf_header);
-	if (parse_num(f[c->time], &t) || parse_num(f[c->rate], &v))
-		return slc_errf(err, errlen, -EINVAL, "%s line %zu: not a number", name, lineno);
-	t *= c->time_scale_s;
-	v *= c->rate_scale_bps;
-	if (t < 0 || t > MAX_TIME_S)
-		return slc_errf(err, errlen, -EINVAL, "%s line %zu: time out of range", name, lineno);
-	if (v < 0 || v > MAX_RATE_BPS)
-		return slc_errf(err, errlen, -EINVAL, "%s line %zu: throughput out of range (0 to 1 PB/s)", name,
-				lineno);
-	if (c->dir >= 0) {
-		int w = dir_is_write(f[c->dir]);
-
-		if (w < 0)
-			return slc_errf(err, errlen, -EINVAL, "%s line %zu: unknown direction '%.20s'", name, lineno,
-					f[c->dir]);
-		if (!w) {
-			rows->skipped++;
-			return 0;
-		}
-	}
-	if (rows->n && t < rows->r[rows->n - 1].t_s)
-		return slc_errf(err, errlen, -EINVAL, "%s line %zu: time goes backwards", name, lineno);
-	if (rows->n && t == rows->r[rows->n - 1].t_s) {
-		/* Same time step again (one row per job or direction): sum. */
-		rows->r[rows->n - 1].bps += v;
-		rows->merged++;
-		return 0;
-	}
-	if (rows->n == rows->cap) {
-		int rc = csv_grow(rows, name, err, errlen);
-
-		if (rc)
-			return rc;
-	}
-	rows->r[rows->n].t_s = t;
-	rows->r[rows->n].bps = v;
-	rows->n++;
-	return 0;
-}
-
-/* The samples of the one segment; each row's time is the end of its interval. */
-static int csv_fill_segment(struct slc_input_segment *seg, const struct csv_rows *rows, const char *name, char *err,
-			    size_t errlen)
-{
-	const struct csv_row *r = rows->r;
-	/* The first interval is as long as the second. */
-	double origin = r[0].t_s - (r[1].t_s - r[0].t_s), cum = 0, dts_sum = 0;
-
-	for (size_t i = 0; i < rows->n; i++) {
-		double dt = i ? r[i].t_s - r[i - 1].t_s : r[1].t_s - r[0].t_s;
-
-		cum += r[i].bps * dt;
-		dts_sum += dt;
-		if (cum > MAX_BYTES)
-			return slc_errf(err, errlen, -ERANGE, "%s: total bytes overflow", name);
-		seg->t_s[i] = r[i].t_s - origin;
-		seg->interval_s[i] = dt;
-		seg->bytes_total[i] = (uint64_t)llround(cum);
-	}
-	seg->params.interval_s = dts_sum / (double)rows->n;
-	slc__input_segment_derive_bw(seg);
-	return 0;
-}
-
-static int csv_parse(struct slc_input *in, const char *name, const char *text, size_t len, char *err, size_t errlen)
-{
-	struct lines l = { text, text + len, 0 };
-	char line[MAX_LINE], *f[MAX_FIELDS], notes[256] = "";
-	struct csv_cols c = { -1, -1, -1, 0, 0 };
-	struct csv_rows rows = { 0 };
-	int nf_header = 0, r, rc;
-
-	rc = csv_read_header(&l, &c, &nf_header, name, err, errlen);
-	if (rc)
-		return rc;
-	while ((r = next_line(&l, line, sizeof(line))) != 0) {
-		if (r < 0) {
-			rc = line_error(err, errlen, r, name, l.lineno);
-			goto out;
-		}
-		if (blank_or_comment(line))
-			continue;
-		rc = csv_add_row(&rows, f, split(line, f, MAX_FIELDS), nf_header, &c, name, l.lineno, err, errlen);
-		if (rc)
-			goto out;
-	}
-	if (rows.n < 2) {
-		rc = slc_errf(err, errlen, -EINVAL, "%s: %s", name,
-			      rows.n ? "only one time step; need two to know the interval" : "no data rows");
-		goto out;
-	}
-	if (rows.merged)
-		snprintf(notes, sizeof(notes), "%zu rows sharing a time step with the row before were summed",
-			 rows.merged);
-	if (rows.skipped)
-		snprintf(notes + strlen(notes), sizeof(notes) - strlen(notes), "%s%zu non-write rows skipped",
-			 notes[0] ? "; " : "", rows.skipped);
-	rc = set_meta(in, name, notes);
-	if (!rc)
-		rc = make_segment(in, rows.n, rows.r[1].t_s - rows.r[0].t_s, 1, 0);
-	if (rc) {
-		slc_errf(err, errlen, rc, "out of memory");
-		goto out;
-	}
-	rc = csv_fill_segment(in->segments, &rows, name, err, errlen);
-	if (!rc)
-		in->format = SLC_INPUT_CSV;
-out:
-	free(rows.r);
-	return rc;
+	memset(o, 0, sizeof(*o));
 }
 
 /* ---- fio logs ----------------------------------------------------------- */
@@ -564,55 +50,95 @@ struct fio_job {
 	size_t n, cap;
 	size_t other_dirs;
 	int is_iops;
-	int averaged;                   /* log_avg_msec: every block size is 0 */
+	int averaged;                   /* log_avg_msec: every block size 0, or the grid and values say so */
+	int bs_filled;                  /* averaged, but the block-size column is filled in */
+	int nf;                         /* most fields on a line: 5 with prio, 6 with log_offset */
 };
+
+static int split(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *c = strchr(p, ','), *s, *e;
+
+		if (n == max)
+			return -1;
+		if (c)
+			*c = 0;
+		s = p;
+		while (isspace((unsigned char)*s))
+			s++;
+		e = s + strlen(s);
+		while (e > s && isspace((unsigned char)e[-1]))
+			*--e = 0;
+		fields[n++] = s;
+		if (!c)
+			return n;
+		p = c + 1;
+	}
+}
+
+static int fio_grow(struct fio_job *job, const char *name, char *err, size_t errlen)
+{
+	size_t ncap = job->cap ? (job->cap * 2 < MAX_LINES ? job->cap * 2 : MAX_LINES) : 1024;
+	struct fio_rec *nr = job->n >= MAX_LINES ? NULL : realloc(job->r, ncap * sizeof(*nr));
+
+	if (!nr)
+		return slc_errf(err, errlen, -ENOMEM, "%s: more than 10 million write lines", name);
+	job->r = nr;
+	job->cap = ncap;
+	return 0;
+}
+
+/* One line's numbers: 0 ok, else the reason. */
+static int fio_line(char **f, int nf, double *v, const char *name, size_t lineno, char *err, size_t errlen)
+{
+	if (nf < 4 || nf > 7)
+		return slc_errf(err, errlen, -EINVAL,
+				"%s line %zu: expected 'msec, value, ddir, bs[, offset[, prio]]'", name, lineno);
+	for (int i = 0; i < 4; i++)
+		if (slc__parse_num(f[i], &v[i]))
+			return slc_errf(err, errlen, -EINVAL, "%s line %zu: not a number", name, lineno);
+	if (v[0] < 0 || v[0] > SLC__IMP_MAX_TIME_S * 1e3)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: time out of range", name, lineno);
+	if (v[1] < 0 || v[1] > SLC__IMP_MAX_RATE_BPS / 1024)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: value out of range", name, lineno);
+	if (v[2] != 0 && v[2] != 1 && v[2] != 2)
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: direction must be 0, 1 or 2", name, lineno);
+	if (v[3] < 0 || v[3] > 1e12 || v[3] != floor(v[3]))
+		return slc_errf(err, errlen, -EINVAL, "%s line %zu: block size out of range", name, lineno);
+	return 0;
+}
 
 static int fio_parse(struct fio_job *job, const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
-	struct lines l = { text, text + len, 0 };
-	char line[MAX_LINE], *f[8];
-	int r, any_bs = 0, any_zero = 0;
+	struct slc__lines l = { text, text + len, 0 };
+	char line[SLC__IMP_MAX_LINE], *f[8];
+	int r, rc, any_bs = 0, any_zero = 0;
 
-	while ((r = next_line(&l, line, sizeof(line))) != 0) {
-		double v[6];
+	while ((r = slc__next_line(&l, line, sizeof(line))) != 0) {
+		double v[4];
 		int nf;
 
 		if (r < 0)
-			return line_error(err, errlen, r, name, l.lineno);
-		if (blank_or_comment(line))
+			return slc__line_error(err, errlen, r, name, l.lineno);
+		if (slc__blank_or_comment(line))
 			continue;
 		nf = split(line, f, 8);
-		if (nf < 4 || nf > 7)
-			return slc_errf(err, errlen, -EINVAL,
-					"%s line %zu: expected 'msec, value, ddir, bs[, offset[, prio]]'", name,
-					l.lineno);
-		for (int i = 0; i < 4; i++)
-			if (parse_num(f[i], &v[i]))
-				return slc_errf(err, errlen, -EINVAL, "%s line %zu: not a number", name, l.lineno);
-		if (v[0] < 0 || v[0] > MAX_TIME_S * 1e3)
-			return slc_errf(err, errlen, -EINVAL, "%s line %zu: time out of range", name, l.lineno);
-		if (v[1] < 0 || v[1] > MAX_RATE_BPS / 1024)
-			return slc_errf(err, errlen, -EINVAL, "%s line %zu: value out of range", name, l.lineno);
-		if (v[2] != 0 && v[2] != 1 && v[2] != 2)
-			return slc_errf(err, errlen, -EINVAL, "%s line %zu: direction must be 0, 1 or 2", name,
-					l.lineno);
-		if (v[3] < 0 || v[3] > 1e12 || v[3] != floor(v[3]))
-			return slc_errf(err, errlen, -EINVAL, "%s line %zu: block size out of range", name, l.lineno);
+		if ((rc = fio_line(f, nf, v, name, l.lineno, err, errlen)))
+			return rc;
+		if (nf > job->nf)
+			job->nf = nf;
 		if (v[2] != 1) {
 			job->other_dirs++;
 			continue;
 		}
 		if (job->n && v[0] < job->r[job->n - 1].t_ms)
 			return slc_errf(err, errlen, -EINVAL, "%s line %zu: time goes backwards", name, l.lineno);
-		if (job->n == job->cap) {
-			size_t ncap = job->cap ? (job->cap * 2 < MAX_LINES ? job->cap * 2 : MAX_LINES) : 1024;
-			struct fio_rec *nr = job->n >= MAX_LINES ? NULL : realloc(job->r, ncap * sizeof(*nr));
-
-			if (!nr)
-				return slc_errf(err, errlen, -ENOMEM, "%s: more than 10 million write lines", name);
-			job->r = nr;
-			job->cap = ncap;
-		}
+		if (job->n == job->cap && (rc = fio_grow(job, name, err, errlen)))
+			return rc;
 		job->r[job->n].t_ms = v[0];
 		job->r[job->n].value = v[1];
 		job->r[job->n].bs = (uint64_t)v[3];
@@ -656,17 +182,51 @@ static double median_step_ms(const struct fio_job *job)
 	return m;
 }
 
+/*
+ * A log with block sizes filled in whose lines are on a regular grid (one
+ * per interval, 9 in 10 spacings within 10% of the median, at least 10 ms)
+ * and whose values say far more was written than the block sizes add up
+ * to is an averaged log that another writer filled in: a per-I/O log on a
+ * grid is one I/O per interval, each as long as the interval, and both
+ * readings agree.  Returns the factor between them when it reads as
+ * averaged, else 0.
+ */
+static double fio_grid_factor(const struct fio_job *job)
+{
+	double m = median_step_ms(job), by_value = 0, by_bs = 0;
+	size_t near = 0;
+
+	if (job->averaged || job->n < 3 || !(m >= 10))
+		return 0;
+	for (size_t i = 1; i < job->n; i++) {
+		double d = job->r[i].t_ms - job->r[i - 1].t_ms;
+
+		if (d <= 0)
+			return 0;
+		near += fabs(d - m) <= 0.1 * m;
+	}
+	if (near * 10 < (job->n - 1) * 9)
+		return 0;
+	for (size_t i = 0; i < job->n; i++) {
+		/* bw values are KiB/s, IOPS values I/Os per second of this block size */
+		by_value += job->r[i].value * (job->is_iops ? (double)job->r[i].bs : 1024.0) * m / 1e3;
+		by_bs += (double)job->r[i].bs;
+	}
+	return by_bs > 0 && by_value > 2 * by_bs ? by_value / by_bs : 0;
+}
+
 struct fio_bin {
 	double bytes;
 	double ios;
 };
 
 /*
- * Sum the write records of every job into @bins of @g_ms from @base_ms.
- * Returns the block size when every per-I/O record has the same one, else 0.
+ * Sum the write records of every job into @bins of @g_ms from @base_ms;
+ * @bs_opt is the block size of averaged IOPS logs without a _bw log.
+ * Returns the block size when every I/O has the same one, else 0.
  */
 static uint64_t fio_fill_bins(struct fio_bin *bins, size_t nbins, const struct fio_job *jobs, size_t njobs,
-			      double g_ms, double base_ms, int averaged, int have_bw)
+			      double g_ms, double base_ms, int averaged, int have_bw, uint64_t bs_opt)
 {
 	uint64_t bs_seen = 0;
 	int bs_same = 1;
@@ -679,33 +239,147 @@ static uint64_t fio_fill_bins(struct fio_bin *bins, size_t nbins, const struct f
 			const struct fio_rec *r = &jobs[j].r[i];
 			double t = r->t_ms - base_ms;
 			size_t k = averaged ? (size_t)llround(t / g_ms) : (size_t)floor(t / g_ms) + 1;
+			uint64_t bs = r->bs ? r->bs : bs_opt;
 
 			if (k >= nbins)
 				k = nbins - 1;
 			if (averaged && jobs[j].is_iops) {
 				bins[k].ios += r->value * g_ms / 1e3;
+				if (!have_bw)
+					bins[k].bytes += r->value * g_ms / 1e3 * (double)bs;
 			} else if (averaged) {
 				bins[k].bytes += r->value * 1024.0 * g_ms / 1e3;
+				continue;
 			} else {
 				bins[k].bytes += (double)r->bs;
 				bins[k].ios += 1;
-				if (bs_seen && bs_seen != r->bs)
-					bs_same = 0;
-				bs_seen = r->bs;
 			}
+			if (bs_seen && bs_seen != bs)
+				bs_same = 0;
+			bs_seen = bs;
 		}
 	}
 	return bs_same ? bs_seen : 0;
 }
 
+/* What the fio logs were read as, for the trace. */
+static void fio_record(struct slc_input *in, const struct fio_job *jobs, size_t njobs, int averaged, double g_ms,
+		       uint64_t bs_opt)
+{
+	struct slc__rec r = { .n = 0 };
+	size_t nbw = 0, niops = 0;
+	int nf = 0, filled = 0;
+
+	for (size_t j = 0; j < njobs; j++) {
+		nbw += !jobs[j].is_iops;
+		niops += jobs[j].is_iops;
+		nf = jobs[j].nf > nf ? jobs[j].nf : nf;
+		filled |= jobs[j].bs_filled;
+	}
+	slc__rec_str(&r, "format", "fio-log");
+	slc__rec_num(&r, "bw_logs", (double)nbw);
+	slc__rec_num(&r, "iops_logs", (double)niops);
+	slc__rec_str(&r, "columns", nf >= 6 ? "msec, value, ddir, bs, offset, prio"
+				    : nf == 5 ? "msec, value, ddir, bs, prio (or offset)" : "msec, value, ddir, bs");
+	slc__rec_str(&r, "units", "bw KiB/s, iops I/Os per s, bs bytes");
+	slc__rec_str(&r, "kind", averaged ? (filled ? "averaged (told by its grid and values; bs column filled in)"
+						    : "averaged (log_avg_msec: bs 0)")
+					  : "per-I/O");
+	slc__rec_num(&r, averaged ? "log_avg_msec" : "bin_ms", g_ms);
+	if (bs_opt)
+		slc__rec_num(&r, "block_bytes_given", (double)bs_opt);
+	slc__rec_str(&r, "time_axis", "read: msec since the job started (log_unix_epoch made relative)");
+	slc__rec_store(in, &r);
+}
+
+/* Averaged or per-I/O, the same for every job; warns where the grid overrides the block sizes. */
+static int fio_kind(struct slc_input *in, struct fio_job *jobs, size_t njobs, const char *name, char *err,
+		    size_t errlen)
+{
+	int averaged = -1;
+
+	for (size_t j = 0; j < njobs; j++) {
+		double f = fio_grid_factor(&jobs[j]);
+
+		if (f > 0) {
+			jobs[j].averaged = jobs[j].bs_filled = 1;
+			slc__import_warn(in, "%s%s: block sizes are filled in, but the lines are on a %.0f ms grid and "
+					 "their values give %.0fx the bytes of the block sizes: read as an averaged log "
+					 "(log_avg_msec)", slc__base_name(name), njobs > 1 ? " (a job)" : "",
+					 median_step_ms(&jobs[j]), f);
+		}
+		if (jobs[j].n == 0)
+			continue;
+		if (averaged >= 0 && averaged != jobs[j].averaged)
+			return slc_errf(err, errlen, -EINVAL, "%s: jobs mix averaged (log_avg_msec) and per-I/O logs",
+					name);
+		averaged = jobs[j].averaged;
+	}
+	return averaged;
+}
+
+/* The grid step and first time of the logs. */
+static int fio_grid(const struct fio_job *jobs, size_t njobs, int averaged, const struct slc_import_opts *opts,
+		    double *g_ms, double *base_ms, double *max_ms)
+{
+	*g_ms = 0;
+	*base_ms = INFINITY;
+	*max_ms = 0;
+	for (size_t j = 0; j < njobs; j++) {
+		if (!jobs[j].n)
+			continue;
+		*base_ms = fmin(*base_ms, jobs[j].r[0].t_ms);
+		*max_ms = fmax(*max_ms, jobs[j].r[jobs[j].n - 1].t_ms);
+	}
+	if (averaged) {
+		for (int pass = 0; pass < 2 && *g_ms <= 0; pass++)
+			for (size_t j = 0; j < njobs && *g_ms <= 0; j++)
+				if (jobs[j].is_iops == pass && jobs[j].n)
+					*g_ms = median_step_ms(&jobs[j]);
+	} else {
+		*g_ms = (opts && opts->bin_s > 0 ? opts->bin_s : 1.0) * 1e3;
+	}
+	if (!(*g_ms >= 1e-3))
+		return -EINVAL;
+	/* log_unix_epoch: make times relative to the first sample. */
+	if (*base_ms > EPOCH_MS)
+		*base_ms = floor(*base_ms / *g_ms) * *g_ms - (averaged ? *g_ms : 0);
+	else
+		*base_ms = 0;
+	return 0;
+}
+
+static int fio_segment(struct slc_input *in, const struct fio_bin *bins, size_t first, size_t nbins, double g_ms,
+		       uint32_t jobs, uint32_t bs, const char *name, char *err, size_t errlen)
+{
+	double cum = 0;
+
+	if (slc__import_segment(in, nbins - first, g_ms / 1e3, jobs, bs))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	for (size_t k = first; k < nbins; k++) {
+		struct slc_input_segment *seg = in->segments;
+		size_t i = k - first;
+
+		cum += bins[k].bytes;
+		if (cum > SLC__IMP_MAX_BYTES)
+			return slc_errf(err, errlen, -ERANGE, "%s: total bytes overflow", name);
+		seg->t_s[i] = (double)k * g_ms / 1e3;
+		seg->interval_s[i] = g_ms / 1e3;
+		seg->bytes_total[i] = (uint64_t)llround(cum);
+		seg->ios[i] = (uint64_t)llround(bins[k].ios);
+	}
+	slc__input_segment_derive_bw(in->segments);
+	return 0;
+}
+
 static int fio_build(struct slc_input *in, const char *name, struct fio_job *jobs, size_t njobs,
 		     const struct slc_import_opts *opts, char *err, size_t errlen)
 {
-	int have_bw = 0, averaged = -1, rc;
+	int have_bw = 0, averaged, rc;
 	size_t nbw = 0, niops = 0, nwrite = 0, other = 0, nbins, first_bin;
-	double g_ms = 0, base_ms = INFINITY, max_ms = 0, cum = 0;
+	double g_ms, base_ms, max_ms;
 	struct fio_bin *bins = NULL;
-	uint64_t bs;
+	uint64_t bs, bs_opt = opts ? opts->block_bytes : 0;
 	char notes[256] = "";
 
 	for (size_t j = 0; j < njobs; j++) {
@@ -714,42 +388,27 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 		niops += jobs[j].is_iops;
 		nwrite += jobs[j].n;
 		other += jobs[j].other_dirs;
-		if (jobs[j].n == 0)
-			continue;
-		if (averaged >= 0 && averaged != jobs[j].averaged)
-			return slc_errf(err, errlen, -EINVAL, "%s: jobs mix averaged (log_avg_msec) and per-I/O logs",
-					name);
-		averaged = jobs[j].averaged;
-		base_ms = fmin(base_ms, jobs[j].r[0].t_ms);
-		max_ms = fmax(max_ms, jobs[j].r[jobs[j].n - 1].t_ms);
 	}
 	if (nwrite == 0)
 		return slc_errf(err, errlen, -EINVAL, "%s: no write samples (direction 1) in the log", name);
-	if (averaged && !have_bw)
-		return slc_errf(err, errlen, -EINVAL,
-				"%s: an averaged IOPS log has no block size; import the matching _bw log", name);
-	if (averaged) {
-		for (size_t j = 0; j < njobs && g_ms <= 0; j++)
-			if (!jobs[j].is_iops)
-				g_ms = median_step_ms(&jobs[j]);
-	} else {
-		g_ms = (opts && opts->bin_s > 0 ? opts->bin_s : 1.0) * 1e3;
-	}
-	if (!(g_ms >= 1e-3))
+	if ((averaged = fio_kind(in, jobs, njobs, name, err, errlen)) < 0)
+		return averaged;
+	for (size_t j = 0; j < njobs && averaged && !have_bw && !bs_opt; j++)
+		for (size_t i = 0; i < jobs[j].n; i++)
+			if (!jobs[j].r[i].bs)
+				return slc_errf(err, errlen, -EINVAL,
+						"%s: an averaged IOPS log has no block size; give --bs SIZE or import "
+						"the matching _bw log", name);
+	if (fio_grid(jobs, njobs, averaged, opts, &g_ms, &base_ms, &max_ms))
 		return slc_errf(err, errlen, -EINVAL, "%s: cannot tell the logging interval", name);
-	/* log_unix_epoch: make times relative to the first sample. */
-	if (base_ms > EPOCH_MS)
-		base_ms = floor(base_ms / g_ms) * g_ms - (averaged ? g_ms : 0);
-	else
-		base_ms = 0;
-	if ((max_ms - base_ms) / g_ms + 2 > (double)MAX_BINS)
+	if ((max_ms - base_ms) / g_ms + 2 > (double)SLC__IMP_MAX_BINS)
 		return slc_errf(err, errlen, -EINVAL,
 				"%s: time span too long for the interval (over 2 million samples)", name);
 	nbins = (size_t)((max_ms - base_ms) / g_ms) + 2;
 	bins = calloc(nbins, sizeof(*bins));
 	if (!bins)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	bs = fio_fill_bins(bins, nbins, jobs, njobs, g_ms, base_ms, averaged, have_bw);
+	bs = fio_fill_bins(bins, nbins, jobs, njobs, g_ms, base_ms, averaged, have_bw, bs_opt);
 	/* Drop empty bins at the very end (the last partial one) and bin 0 if empty. */
 	while (nbins > 1 && bins[nbins - 1].bytes == 0 && bins[nbins - 1].ios == 0)
 		nbins--;
@@ -761,31 +420,16 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	if (njobs > 1 || other)
 		snprintf(notes, sizeof(notes), "%zu fio log(s) merged on a %.0f ms grid; %zu non-write lines skipped",
 			 njobs, g_ms, other);
-	rc = set_meta(in, name, notes);
-	if (!rc)
-		rc = make_segment(in, nbins - first_bin, g_ms / 1e3, (uint32_t)(nbw ? nbw : niops),
-				  !averaged ? (uint32_t)(bs > UINT32_MAX ? 0 : bs) : 0);
-	if (rc) {
-		slc_errf(err, errlen, rc, "out of memory");
+	if (slc__import_meta(in, name, notes)) {
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t k = first_bin; k < nbins; k++) {
-		struct slc_input_segment *seg = in->segments;
-		size_t i = k - first_bin;
-
-		cum += bins[k].bytes;
-		if (cum > MAX_BYTES) {
-			rc = slc_errf(err, errlen, -ERANGE, "%s: total bytes overflow", name);
-			goto out;
-		}
-		seg->t_s[i] = (double)k * g_ms / 1e3;
-		seg->interval_s[i] = g_ms / 1e3;
-		seg->bytes_total[i] = (uint64_t)llround(cum);
-		seg->ios[i] = (uint64_t)llround(bins[k].ios);
+	rc = fio_segment(in, bins, first_bin, nbins, g_ms, (uint32_t)(nbw ? nbw : niops),
+			 !averaged || !have_bw ? (uint32_t)(bs > UINT32_MAX ? 0 : bs) : 0, name, err, errlen);
+	if (!rc) {
+		in->format = SLC_INPUT_FIO;
+		fio_record(in, jobs, njobs, averaged, g_ms, bs_opt);
 	}
-	slc__input_segment_derive_bw(in->segments);
-	in->format = SLC_INPUT_FIO;
-	rc = 0;
 out:
 	free(bins);
 	return rc;
@@ -822,12 +466,12 @@ static int fio_name(const char *base, size_t *prefix_len, int *is_iops)
 /* Does the first data line look like a fio log line (4-7 numbers)? */
 static int looks_like_fio(const char *text, size_t len)
 {
-	struct lines l = { text, text + len, 0 };
-	char line[MAX_LINE], *f[8];
+	struct slc__lines l = { text, text + len, 0 };
+	char line[SLC__IMP_MAX_LINE], *f[8];
 	int r, nf;
 	double v;
 
-	while ((r = next_line(&l, line, sizeof(line))) > 0 && blank_or_comment(line))
+	while ((r = slc__next_line(&l, line, sizeof(line))) > 0 && slc__blank_or_comment(line))
 		;
 	if (r <= 0)
 		return 0;
@@ -835,7 +479,7 @@ static int looks_like_fio(const char *text, size_t len)
 	if (nf < 4 || nf > 7)
 		return 0;
 	for (int i = 0; i < nf; i++)
-		if (parse_num(f[i], &v))
+		if (slc__parse_num(f[i], &v))
 			return 0;
 	return 1;
 }
@@ -853,6 +497,7 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 	struct slc_input *in;
 	size_t prefix;
 	int is_iops = 0, rc;
+	enum slc_input_format sys;
 
 	*out = NULL;
 	in = calloc(1, sizeof(*in));
@@ -863,7 +508,7 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 		slc_input_free(in);
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	}
-	if (fio_name(base_name(name), &prefix, &is_iops) || looks_like_fio(text, len)) {
+	if (fio_name(slc__base_name(name), &prefix, &is_iops) || looks_like_fio(text, len)) {
 		struct fio_job job = { 0 };
 
 		job.is_iops = is_iops;
@@ -871,8 +516,12 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 		if (!rc)
 			rc = fio_build(in, name, &job, 1, opts, err, errlen);
 		free(job.r);
+	} else if (slc__fio_json_detect(text, len)) {
+		rc = slc__fio_json_import(in, name, text, len, err, errlen);
+	} else if ((sys = slc__sys_detect(text, len)) != 0) {
+		rc = slc__sys_import(in, sys, name, text, len, opts, err, errlen);
 	} else {
-		rc = csv_parse(in, name, text, len, err, errlen);
+		rc = slc__csv_import(in, name, text, len, opts, err, errlen);
 	}
 	if (rc) {
 		slc_input_free(in);
@@ -958,7 +607,7 @@ out:
 int slc__import_load_file(struct slc_input *in, const char *path, const struct slc_import_opts *opts, char *err,
 			  size_t errlen)
 {
-	const char *base = base_name(path);
+	const char *base = slc__base_name(path);
 	struct slc_input *tmp = NULL;
 	size_t prefix, len;
 	int is_iops, rc;
@@ -979,4 +628,92 @@ int slc__import_load_file(struct slc_input *in, const char *path, const struct s
 	*in = *tmp;
 	free(tmp);
 	return 0;
+}
+
+/* ---- several inputs summed ----------------------------------------------- */
+
+/* The cumulative curve of an import's one segment. */
+static int input_curve(struct slc__curve *c, const struct slc_input *in)
+{
+	const struct slc_input_segment *s = &in->segments[0];
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->t0 = s->n_samples ? s->t_s[0] - s->interval_s[0] : 0;
+	for (size_t i = 0; i < s->n_samples && !rc; i++)
+		rc = slc__curve_add(c, s->t_s[i], (double)s->bytes_total[i]);
+	return rc;
+}
+
+static int sum_record(struct slc_input *out, struct slc_input *const *parts, size_t n, double g)
+{
+	size_t len = 64;
+	char *rec;
+
+	for (size_t i = 0; i < n; i++)
+		len += (parts[i]->import_record ? strlen(parts[i]->import_record) : 4) + 16;
+	rec = malloc(len);
+	if (!rec)
+		return -ENOMEM;
+	snprintf(rec, len, "{\"format\":\"sum\",\"grid_s\":%.15g,\"inputs\":[", g);
+	for (size_t i = 0; i < n; i++)
+		snprintf(rec + strlen(rec), len - strlen(rec), "%s%s", i ? "," : "",
+			 parts[i]->import_record ? parts[i]->import_record : "null");
+	strcat(rec, "]}");
+	out->import_record = rec;
+	return 0;
+}
+
+/* Notes and warnings of every part, each named by its file. */
+static int sum_texts(struct slc_input *out, struct slc_input *const *parts, size_t n)
+{
+	char notes[1024];
+	size_t k = (size_t)snprintf(notes, sizeof(notes), "%zu inputs summed on a common grid", n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (parts[i]->import_notes && k < sizeof(notes))
+			k += (size_t)snprintf(notes + k, sizeof(notes) - k, "; %s: %s",
+					      slc__base_name(parts[i]->source), parts[i]->import_notes);
+		if (parts[i]->import_warnings &&
+		    slc__import_warn(out, "%s: %s", slc__base_name(parts[i]->source), parts[i]->import_warnings))
+			return -ENOMEM;
+	}
+	return slc__import_meta(out, "", notes);
+}
+
+int slc__import_sum(struct slc_input *out, struct slc_input *const *parts, size_t n, char *err, size_t errlen)
+{
+	struct slc__curve *cv = calloc(n, sizeof(*cv)), sum = { 0 };
+	double g = INFINITY;
+	uint32_t jobs = 0;
+	int rc = 0;
+
+	if (!cv)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (parts[i]->format == SLC_INPUT_TRACE || parts[i]->n_segments != 1) {
+			rc = slc_errf(err, errlen, -EINVAL, "%s: a slcscope trace cannot be summed with other inputs",
+				      parts[i]->source);
+			break;
+		}
+		if ((rc = input_curve(&cv[i], parts[i])))
+			rc = slc_errf(err, errlen, rc, "%s: cannot read its samples back", parts[i]->source);
+		g = fmin(g, parts[i]->segments[0].params.interval_s);
+		jobs += parts[i]->segments[0].params.jobs ? parts[i]->segments[0].params.jobs : 1;
+	}
+	if (!rc && (rc = slc__curve_sum(&sum, cv, n, g)))
+		rc = slc_errf(err, errlen, rc == -ENOMEM ? -ENOMEM : -EINVAL,
+			      "the inputs span too long for their %g s grid (over 2 million samples)", g);
+	if (!rc && (sum_texts(out, parts, n) || slc__curve_segment(out, &sum, jobs, 0) || sum_record(out, parts, n, g)))
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (!rc) {
+		free((char *)out->meta.target);
+		out->meta.target = strdup(parts[0]->source);
+		out->format = SLC_INPUT_SUM;
+	}
+	for (size_t i = 0; i < n; i++)
+		slc__curve_free(&cv[i]);
+	slc__curve_free(&sum);
+	free(cv);
+	return rc;
 }

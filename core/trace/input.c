@@ -89,5 +89,7 @@ void slc_input_free(struct slc_input *in)
 	free(in->created_utc);
 	free(in->host);
 	free(in->import_notes);
+	free(in->import_warnings);
+	free(in->import_record);
 	free(in);
 }

@@ -63,3 +63,35 @@ int slc_input_load(struct slc_input **out, const char *path, char *err, size_t e
 {
 	return slc_input_load_opts(out, path, NULL, err, errlen);
 }
+
+int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t n,
+			const struct slc_import_opts *opts, char *err, size_t errlen)
+{
+	struct slc_input **parts, *in;
+	size_t got = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (n <= 1)
+		return slc_input_load_opts(out, n ? paths[0] : NULL, opts, err, errlen);
+	parts = calloc(n, sizeof(*parts));
+	in = calloc(1, sizeof(*in));
+	if (!parts || !in || !(in->source = strdup(paths[0]))) {
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (; got < n && !rc; got++)
+		rc = slc_input_load_opts(&parts[got], paths[got], opts, err, errlen);
+	if (!rc)
+		rc = slc__import_sum(in, parts, n, err, errlen);
+out:
+	for (size_t i = 0; i < got; i++)
+		slc_input_free(parts[i]);
+	free(parts);
+	if (rc) {
+		slc_input_free(in);
+		return rc;
+	}
+	*out = in;
+	return 0;
+}

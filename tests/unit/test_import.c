@@ -219,7 +219,7 @@ static void test_texts(void **state)
 static void test_bin_option(void **state)
 {
 	static const char text[] = "100, 1, 1, 4096, 0\n300, 1, 1, 4096, 0\n900, 1, 1, 4096, 0\n";
-	struct slc_import_opts o = { 0.25 };
+	struct slc_import_opts o = { .bin_s = 0.25 };
 	struct slc_input *in = NULL;
 	char err[256];
 

@@ -14,8 +14,10 @@
  * is consistent on disk after every flush, so a writer killed with SIGKILL
  * loses at most the samples since the last flush.
  *
- * The reader (slc_input_load()) loads a slcscope trace, a fio bandwidth or
- * IOPS log, or a CSV of time and throughput into memory.
+ * The reader (slc_input_load()) loads a slcscope trace, or imports what
+ * other tools recorded (docs/import.md): fio logs and JSON status output,
+ * CSV of speed against time or against bytes written, iostat output,
+ * /proc/diskstats snapshots and dd status=progress lines.
  *
  * All functions return 0 or -errno and, when given an @err buffer, write a
  * one-line reason to it on failure.
@@ -205,6 +207,12 @@ enum slc_input_format {
 	SLC_INPUT_TRACE = 1,              /* slcscope HDF5 trace */
 	SLC_INPUT_FIO = 2,                /* fio write_bw_log / write_iops_log */
 	SLC_INPUT_CSV = 3,                /* CSV with a time and a throughput column */
+	SLC_INPUT_CSV_BYTES = 4,          /* CSV of throughput against bytes written (time derived) */
+	SLC_INPUT_FIO_JSON = 5,           /* fio --output-format=json --status-interval */
+	SLC_INPUT_IOSTAT = 6,             /* sysstat iostat -d or -x text output */
+	SLC_INPUT_DISKSTATS = 7,          /* /proc/diskstats snapshots with a time prefix */
+	SLC_INPUT_DD = 8,                 /* dd status=progress output */
+	SLC_INPUT_SUM = 9,                /* several imports summed on a common grid */
 };
 
 /* One segment in memory; every array has n_samples entries. */
@@ -248,6 +256,8 @@ struct slc_input {
 	char *created_utc;                /* trace only, else NULL */
 	char *host;                       /* trace only, else NULL */
 	char *import_notes;               /* import only: what was merged or skipped */
+	char *import_warnings;            /* import only: readings the file did not state outright */
+	char *import_record;              /* import only: JSON object of what was read (format, columns, units, axes) */
 	size_t n_segments;
 	struct slc_input_segment *segments;
 	size_t n_analysis;
@@ -256,10 +266,45 @@ struct slc_input {
 	struct slc_input_snapshot *snapshots;
 };
 
-/* Options for imports (fio logs and CSV). */
-struct slc_import_opts {
-	double bin_s;                     /* per-I/O fio logs: interval length (default 1 s) */
+#define SLC_IMPORT_NAME_MAX 128
+
+/* A column named on the command line: its header name and unit scale. */
+struct slc_import_col {
+	char name[SLC_IMPORT_NAME_MAX];   /* "" when not given */
+	char unit[32];                    /* as given ("MiB/s", "ms", "%"); "" when not given */
+	double scale;                     /* seconds, bytes/s or bytes per unit; -1 for percent of capacity */
 };
+
+/*
+ * Options for imports.  Zero-initialise (or slc_import_opts_init()), then
+ * set members directly or by name with slc_import_opts_set().
+ */
+struct slc_import_opts {
+	double bin_s;                     /* per-I/O fio logs, iostat without timestamps: interval (0: 1 s) */
+	struct slc_import_col time_col;   /* --time-col NAME[:UNIT] */
+	struct slc_import_col rate_col;   /* --rate-col NAME:UNIT */
+	struct slc_import_col bytes_col;  /* --bytes-col NAME:UNIT (position: bytes written, or %) */
+	char ddir_col[SLC_IMPORT_NAME_MAX]; /* --ddir-col NAME */
+	uint32_t block_bytes;             /* --bs: block size of an averaged fio IOPS log */
+	char device[64];                  /* --device: the device of iostat / diskstats records */
+	uint64_t capacity_bytes;          /* --capacity: for percent-of-capacity positions */
+};
+
+/** slc_import_opts_init() - all options unset. */
+void slc_import_opts_init(struct slc_import_opts *o);
+
+/**
+ * slc_import_opts_set() - set an import option by its command-line name.
+ * @key:   "bin", "time-col", "rate-col", "bytes-col", "ddir-col", "bs",
+ *         "device" or "capacity" (a leading "--" is allowed)
+ * @value: "500ms"; "NAME:UNIT" for columns (NAME as in the header; UNIT a
+ *         time unit s/ms/us/ns/min/h, a rate B/s kB/s MB/s MiB/s GB/s ...,
+ *         a size B kB MB MiB GB GiB ... or % for percent of capacity);
+ *         a size ("4k", "128KiB", "1TB") for bs and capacity
+ *
+ * Return: 0, -ENOENT for an unknown key, -EINVAL for a bad value (reason in @err).
+ */
+int slc_import_opts_set(struct slc_import_opts *o, const char *key, const char *value, char *err, size_t errlen);
 
 /**
  * slc_input_load() - load a trace, fio log or CSV into memory.
@@ -282,8 +327,31 @@ int slc_input_load_opts(struct slc_input **out, const char *path, const struct s
 			char *err, size_t errlen);
 
 /**
- * slc_input_parse_text() - parse a fio log or CSV held in memory (one job,
- * no sibling files); what the fuzz harness drives.
+ * slc_input_load_many() - import @n files and sum them on a common grid
+ * (per-job files of one run, each read in its own format), as fio's
+ * NAME_bw.N.log siblings are; one path is slc_input_load_opts().  The grid
+ * is the shortest sampling interval of the inputs; every input starts at
+ * time 0; traces cannot be summed.
+ */
+int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t n,
+			const struct slc_import_opts *opts, char *err, size_t errlen);
+
+/**
+ * slc_input_print_summary() - "LABEL: N segment(s), N samples, X written in
+ * T, mean R" and the import's notes and warnings, for a command's output.
+ */
+void slc_input_print_summary(FILE *out, const struct slc_input *in, const char *label);
+
+/**
+ * slc_input_export_file() - slc_input_export_csv() or _json() (@json) to
+ * @path through a temporary name renamed when complete, or to stdout when
+ * @path is NULL.  Return: 0 or -errno (reason in @err).
+ */
+int slc_input_export_file(const struct slc_input *in, const char *path, int json, char *err, size_t errlen);
+
+/**
+ * slc_input_parse_text() - parse an importable text held in memory (one
+ * file, no sibling files); what the fuzz harness drives.
  * @out:  the input; free it with slc_input_free()
  * @name: file name used to tell fio logs ("_bw.", "_iops.") and in reasons
  * @text: the bytes (need not be NUL-terminated)

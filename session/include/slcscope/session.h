@@ -69,6 +69,14 @@ int slc_session_is_curve(const struct slc_input_segment *s);
 int slc_session_load(struct slc_session *x, const char *path, long only, const struct slc_cpd_opts *opts,
 		     char *err, size_t errlen);
 
+/**
+ * slc_session_load_many() - slc_session_load() of @n inputs imported with
+ * @io (may be NULL) and summed on a common grid (slc_input_load_many()).
+ */
+int slc_session_load_many(struct slc_session *x, const char *const *paths, size_t n,
+			  const struct slc_import_opts *io, long only, const struct slc_cpd_opts *opts, char *err,
+			  size_t errlen);
+
 /** slc_session_free() - free what slc_session_load() made; @x may be zeroed. */
 void slc_session_free(struct slc_session *x);
 
