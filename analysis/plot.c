@@ -177,9 +177,9 @@ static int draw_dots(cairo_t *cr, const struct slc_plot_spec *s, const struct fr
 
 	if (!seen)
 		return -ENOMEM;
-	plot_set_colour(cr, series_colour(s, k), sr->alpha > 0 ? sr->alpha : sr->n > 3000 ? 0.45 : 0.7);
+	slc__plot_set_colour(cr, series_colour(s, k), sr->alpha > 0 ? sr->alpha : sr->n > 3000 ? 0.45 : 0.7);
 	for (size_t i = 0; i < sr->n; i++) {
-		double x = frame_px(f, sr->x[i] / s->x_scale), y = frame_py(f, sr->y[i] / s->y_scale);
+		double x = slc__frame_px(f, sr->x[i] / s->x_scale), y = slc__frame_py(f, sr->y[i] / s->y_scale);
 		size_t cx, cy;
 		if (!isfinite(x) || !isfinite(y) || x < f->x0 - r || x > f->x0 + f->w + r || y < f->y0 - r ||
 		    y > f->y0 + f->h + r)
@@ -208,7 +208,7 @@ static void draw_line(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 	cairo_set_line_width(cr, width);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	for (size_t i = 0; i < sr->n; i++) {
-		double x = frame_px(f, sr->x[i] / s->x_scale), yy = frame_py(f, y[i] / s->y_scale);
+		double x = slc__frame_px(f, sr->x[i] / s->x_scale), yy = slc__frame_py(f, y[i] / s->y_scale);
 		if (!isfinite(x) || !isfinite(yy)) { lp_break(&p); continue; }
 		lp_add(&p, x, yy);
 		ext_add(e, f, x, yy);
@@ -219,10 +219,10 @@ static void draw_line(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 		return;
 	/* markers about every tenth of the width, offset per series so they do not sit on each other */
 	for (size_t i = 0; i < sr->n; i++) {
-		double x = frame_px(f, sr->x[i] / s->x_scale), yy = frame_py(f, y[i] / s->y_scale);
+		double x = slc__frame_px(f, sr->x[i] / s->x_scale), yy = slc__frame_py(f, y[i] / s->y_scale);
 		if (!isfinite(x) || !isfinite(yy) || x < next)
 			continue;
-		plot_marker(cr, sr->marker, x, yy, fs * 0.32);
+		slc__plot_marker(cr, sr->marker, x, yy, fs * 0.32);
 		next = x + f->w * 0.1;
 	}
 }
@@ -233,17 +233,17 @@ static void draw_area(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 	const struct slc_plot_series *sr = &s->series[k];
 	size_t i = 0;
 
-	plot_set_colour(cr, series_colour(s, k), sr->alpha > 0 ? sr->alpha : 0.35);
+	slc__plot_set_colour(cr, series_colour(s, k), sr->alpha > 0 ? sr->alpha : 0.35);
 	while (i < sr->n) {
 		size_t a = i, b;
 		while (a < sr->n && !(isfinite(sr->y[a]) && isfinite(sr->y_lo[a]))) a++;
 		for (b = a; b < sr->n && isfinite(sr->y[b]) && isfinite(sr->y_lo[b]); b++) {
-			double x = frame_px(f, sr->x[b] / s->x_scale), y = frame_py(f, sr->y[b] / s->y_scale);
+			double x = slc__frame_px(f, sr->x[b] / s->x_scale), y = slc__frame_py(f, sr->y[b] / s->y_scale);
 			if (b == a) cairo_move_to(cr, x, y);
 			else cairo_line_to(cr, x, y);
 		}
 		for (size_t j = b; j-- > a;)
-			cairo_line_to(cr, frame_px(f, sr->x[j] / s->x_scale), frame_py(f, sr->y_lo[j] / s->y_scale));
+			cairo_line_to(cr, slc__frame_px(f, sr->x[j] / s->x_scale), slc__frame_py(f, sr->y_lo[j] / s->y_scale));
 		if (b > a) {
 			cairo_close_path(cr);
 			cairo_fill(cr);
@@ -264,7 +264,7 @@ static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct 
 		return 0;
 	}
 	if (sr->line_only) {
-		plot_set_colour(cr, c, 1);
+		slc__plot_set_colour(cr, c, 1);
 		draw_line(cr, s, f, fs, k, sr->y, fs * (sr->marker ? 0.16 : 0.12), e);
 		return 0;
 	}
@@ -278,7 +278,7 @@ static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct 
 	if (s->n_series == 1 && !sr->no_dots) {
 		cairo_set_source_rgb(cr, 0, 0, 0);
 	} else {
-		const double *p = plot_palette[c];
+		const double *p = slc__plot_palette[c];
 		cairo_set_source_rgb(cr, p[0] * 0.85, p[1] * 0.85, p[2] * 0.85);
 	}
 	draw_line(cr, s, f, fs, k, ma, fs * (sr->no_dots ? 0.16 : 0.14), sr->no_dots ? e : NULL);
@@ -288,7 +288,7 @@ static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct 
 
 /* ---- axes ----------------------------------------------------------------- */
 
-void plot_data_range(const struct slc_plot_spec *s, double *xmax, double *ymin_pos, double *ymax)
+void slc__plot_data_range(const struct slc_plot_spec *s, double *xmax, double *ymin_pos, double *ymax)
 {
 	*xmax = -INFINITY;
 	*ymax = 0;
@@ -307,11 +307,11 @@ void plot_data_range(const struct slc_plot_spec *s, double *xmax, double *ymin_p
 }
 
 /* The y range of @s into @f (ymin, ymax, log_y) and the linear tick step. */
-double plot_y_range(struct frame *f, const struct slc_plot_spec *s)
+double slc__plot_y_range(struct frame *f, const struct slc_plot_spec *s)
 {
 	double xmax, ymax, ymin_pos, step;
 
-	plot_data_range(s, &xmax, &ymin_pos, &ymax);
+	slc__plot_data_range(s, &xmax, &ymin_pos, &ymax);
 	if (s->y_max > 0) ymax = s->y_max;
 	if (s->y_min > 0) ymin_pos = s->y_min;
 	f->log_y = s->log_y;
@@ -334,11 +334,11 @@ double plot_y_range(struct frame *f, const struct slc_plot_spec *s)
 	}
 	f->ymin = s->y_min > 0 ? s->y_min : 0;
 	if (s->y_max > 0 && s->y_min >= 0) {
-		step = nice_step(ymax - f->ymin, 6);
+		step = slc__nice_step(ymax - f->ymin, 6);
 		f->ymax = ceil(ymax / step - 1e-9) * step;
 		return step;
 	}
-	step = nice_step(ymax * 1.08, 6);
+	step = slc__nice_step(ymax * 1.08, 6);
 	f->ymax = ceil(ymax * 1.08 / step) * step;
 	return step;
 }
@@ -352,7 +352,7 @@ static void y_tick_text(char *buf, size_t len, const struct slc_plot_spec *s, do
 	} else if (s->log_y) {
 		snprintf(buf, len, "%g", v);
 	} else {
-		tick_label(buf, len, v, step);
+		slc__tick_label(buf, len, v, step);
 	}
 }
 
@@ -377,7 +377,7 @@ static size_t y_ticks(const struct frame *f, double step, double *v, size_t max)
 	return n;
 }
 
-double plot_y_label_width(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double step, double fs)
+double slc__plot_y_label_width(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double step, double fs)
 {
 	double v[64], w = 0;
 	char buf[64];
@@ -386,7 +386,7 @@ double plot_y_label_width(cairo_t *cr, const struct slc_plot_spec *s, const stru
 	for (size_t i = 0; i < n; i++) {
 		double tw;
 		y_tick_text(buf, sizeof(buf), s, v[i], step);
-		tw = plot_text_width(cr, buf, fs * 0.8, 0);
+		tw = slc__plot_text_width(cr, buf, fs * 0.8, 0);
 		if (tw > w) w = tw;
 	}
 	return w;
@@ -409,29 +409,29 @@ static void draw_grid(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 
 	cairo_set_line_width(cr, fs * 0.05);
 	for (size_t i = 0; i < n; i++) {
-		grid_line(cr, f->x0, frame_py(f, v[i]), f->x0 + f->w, frame_py(f, v[i]));
+		grid_line(cr, f->x0, slc__frame_py(f, v[i]), f->x0 + f->w, slc__frame_py(f, v[i]));
 		if (!ylabels)
 			continue;
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		y_tick_text(buf, sizeof(buf), s, v[i], step);
-		plot_text(cr, f->x0 - fs * 0.4, frame_py(f, v[i]), buf, fs * 0.8, 1, 0.5, 0, NULL);
+		slc__plot_text(cr, f->x0 - fs * 0.4, slc__frame_py(f, v[i]), buf, fs * 0.8, 1, 0.5, 0, NULL);
 	}
 	if (s->x_ticks && s->x_ticks->n) {
 		for (size_t i = 0; i < s->x_ticks->n; i++) {
-			double x = frame_px(f, s->x_ticks->at[i]);
+			double x = slc__frame_px(f, s->x_ticks->at[i]);
 			grid_line(cr, x, f->y0, x, f->y0 + f->h);
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-			plot_text(cr, x, f->y0 + f->h + fs * 0.5, s->x_ticks->labels[i], fs * 0.8, 0.5, 0, 0, NULL);
+			slc__plot_text(cr, x, f->y0 + f->h + fs * 0.5, s->x_ticks->labels[i], fs * 0.8, 0.5, 0, 0, NULL);
 		}
 		return;
 	}
 	/* fewer ticks on a narrow panel, so their labels never touch */
-	xs = nice_step(f->xmax - f->xmin, f->w > fs * 40 ? 8 : f->w > fs * 20 ? 4 : 3);
+	xs = slc__nice_step(f->xmax - f->xmin, f->w > fs * 40 ? 8 : f->w > fs * 20 ? 4 : 3);
 	for (double t = ceil(f->xmin / xs - 1e-9) * xs; t <= f->xmax + xs * 1e-9; t += xs) {
-		grid_line(cr, frame_px(f, t), f->y0, frame_px(f, t), f->y0 + f->h);
+		grid_line(cr, slc__frame_px(f, t), f->y0, slc__frame_px(f, t), f->y0 + f->h);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		tick_label(buf, sizeof(buf), t, xs);
-		plot_text(cr, frame_px(f, t), f->y0 + f->h + fs * 0.5, buf, fs * 0.8, 0.5, 0, 0, NULL);
+		slc__tick_label(buf, sizeof(buf), t, xs);
+		slc__plot_text(cr, slc__frame_px(f, t), f->y0 + f->h + fs * 0.5, buf, fs * 0.8, 0.5, 0, 0, NULL);
 	}
 }
 
@@ -439,13 +439,13 @@ static void shade_bands(cairo_t *cr, const struct slc_plot_spec *s, const struct
 {
 	for (size_t b = 0; b < s->n_bands; b++) {
 		const struct slc_plot_band *band = &s->bands[b];
-		double a = frame_px(f, band->x0 / s->x_scale), z = frame_px(f, band->x1 / s->x_scale);
+		double a = slc__frame_px(f, band->x0 / s->x_scale), z = slc__frame_px(f, band->x1 / s->x_scale);
 		if (z < f->x0 || a > f->x0 + f->w) continue;
 		if (a < f->x0) a = f->x0;
 		if (z > f->x0 + f->w) z = f->x0 + f->w;
 		/* at least a hairline, so a one-second stall stays visible */
 		if (z - a < 1) z = a + 1;
-		plot_set_colour(cr, band->style, band->style == SLC_COL_BLACK ? 0.22 : 0.15);
+		slc__plot_set_colour(cr, band->style, band->style == SLC_COL_BLACK ? 0.22 : 0.15);
 		cairo_rectangle(cr, a, f->y0, z - a, f->h);
 		cairo_fill(cr);
 	}
@@ -471,7 +471,7 @@ static void record_extent(struct slc_plot_layout *lay, size_t k, struct extent *
 	lay->series[k].y_p95 = e->y[e->n * 95 / 100 < e->n ? e->n * 95 / 100 : e->n - 1];
 }
 
-int plot_panel(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double step,
+int slc__plot_panel(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double step,
 	       int ylabels, struct slc_plot_layout *lay)
 {
 	int rc = 0;
@@ -498,13 +498,13 @@ int plot_panel(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f
 /* The largest size up to @size at which @s (bold or not) fits in @w. */
 static double fitting(cairo_t *cr, const char *s, double size, int bold, double w)
 {
-	double tw = s ? plot_text_width(cr, s, size, bold) : 0;
+	double tw = s ? slc__plot_text_width(cr, s, size, bold) : 0;
 	return tw > w && tw > 0 ? size * w / tw : size;
 }
 
 /* ---- the legend ----------------------------------------------------------- */
 
-size_t plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e, size_t max)
+size_t slc__plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e, size_t max)
 {
 	size_t n = 0;
 
@@ -533,23 +533,23 @@ static void legend_key(cairo_t *cr, const struct lentry *e, double x, double y, 
 {
 	switch (e->kind) {
 	case LE_DOT:
-		plot_set_colour(cr, e->colour, 0.8);
+		slc__plot_set_colour(cr, e->colour, 0.8);
 		cairo_rectangle(cr, x + fs * 0.55, y - fs * 0.2, fs * 0.4, fs * 0.4);
 		cairo_fill(cr);
 		break;
 	case LE_LINE:
 	case LE_MA:
 		if (e->kind == LE_MA) cairo_set_source_rgb(cr, 0, 0, 0);
-		else plot_set_colour(cr, e->colour, 1);
+		else slc__plot_set_colour(cr, e->colour, 1);
 		cairo_set_line_width(cr, fs * 0.16);
 		cairo_move_to(cr, x, y);
 		cairo_line_to(cr, x + fs * 1.5, y);
 		cairo_stroke(cr);
 		if (e->marker)
-			plot_marker(cr, e->marker, x + fs * 0.75, y, fs * 0.32);
+			slc__plot_marker(cr, e->marker, x + fs * 0.75, y, fs * 0.32);
 		break;
 	default:
-		plot_set_colour(cr, e->colour, e->kind == LE_BAND ? (e->colour == SLC_COL_BLACK ? 0.3 : 0.25) : 0.5);
+		slc__plot_set_colour(cr, e->colour, e->kind == LE_BAND ? (e->colour == SLC_COL_BLACK ? 0.3 : 0.25) : 0.5);
 		cairo_rectangle(cr, x + fs * 0.1, y - fs * 0.4, fs * 1.3, fs * 0.8);
 		cairo_fill(cr);
 		break;
@@ -560,7 +560,7 @@ static void legend_key(cairo_t *cr, const struct lentry *e, double x, double y, 
  * Lay the legend out (and draw it when @draw): in rows flowing across
  * @avail_w, or in one column when @column.  Its box into @box.
  */
-void plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, double x, double y, double avail_w,
+void slc__plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, double x, double y, double avail_w,
 		 int column, int draw, struct slc_plot_rect *box)
 {
 	double lh = fs * 1.35, cx = x, cy = y + lh / 2, wmax = 0;
@@ -571,7 +571,7 @@ void plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, doubl
 	for (size_t i = 0; i < n; i++) {
 		/* in a column, a long entry gets smaller type rather than running off the canvas */
 		double size = column && draw ? fitting(cr, e[i].text, fs * 0.8, 0, avail_w - fs * 2.0) : fs * 0.8;
-		double w = fs * 2.0 + plot_text_width(cr, e[i].text, size, 0);
+		double w = fs * 2.0 + slc__plot_text_width(cr, e[i].text, size, 0);
 		if (!column && cx > x && cx + w > x + avail_w) {
 			cx = x;
 			cy += lh;
@@ -579,7 +579,7 @@ void plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, doubl
 		if (draw) {
 			legend_key(cr, &e[i], cx, cy, fs);
 			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-			plot_text(cr, cx + fs * 1.8, cy, e[i].text, size, 0, 0.5, 0, NULL);
+			slc__plot_text(cr, cx + fs * 1.8, cy, e[i].text, size, 0, 0.5, 0, NULL);
 		}
 		if (cx + w - x > wmax) wmax = cx + w - x;
 		if (column) cy += lh;
@@ -611,11 +611,11 @@ static size_t place_labels(cairo_t *cr, const struct slc_plot_spec *s, const str
 		int row, wide;
 		if (!band->label)
 			continue;
-		a = fmax(frame_px(f, band->x0 / s->x_scale), f->x0);
-		z = fmin(frame_px(f, band->x1 / s->x_scale), f->x0 + f->w);
+		a = fmax(slc__frame_px(f, band->x0 / s->x_scale), f->x0);
+		z = fmin(slc__frame_px(f, band->x1 / s->x_scale), f->x0 + f->w);
 		if (z < a) continue;
 		mid = (a + z) / 2;
-		w = plot_text_width(cr, band->label, fs * 0.8, 0);
+		w = slc__plot_text_width(cr, band->label, fs * 0.8, 0);
 		/* a label that fits over its band slides along it; a narrow band's label is centred on it */
 		wide = w + pad < z - a;
 		for (row = 0; row < LABEL_ROWS; row++) {
@@ -650,11 +650,11 @@ static void draw_labels(cairo_t *cr, const struct slc_plot_spec *s, const struct
 
 	for (size_t i = 0; i < n; i++) {
 		const struct slc_plot_band *band = &s->bands[pl[i].band];
-		const double *c = plot_palette[band->style];
+		const double *c = slc__plot_palette[band->style];
 		double yc = f->y0 - fs * 0.45 - lh * (pl[i].row + 0.5);
 		struct slc_plot_rect box;
 		cairo_set_source_rgb(cr, c[0] * 0.7, c[1] * 0.7, c[2] * 0.7);
-		plot_text(cr, pl[i].x, yc, band->label, fs * 0.8, 0, 0.5, 0, &box);
+		slc__plot_text(cr, pl[i].x, yc, band->label, fs * 0.8, 0, 0.5, 0, &box);
 		/* a label off its band gets a leader down to the band's middle */
 		if (isfinite(pl[i].lead_x)) {
 			cairo_set_line_width(cr, fs * 0.05);
@@ -683,7 +683,7 @@ static void frame_x(struct frame *f, const struct slc_plot_spec *s)
 {
 	double xmax, ymin_pos, ymax;
 
-	plot_data_range(s, &xmax, &ymin_pos, &ymax);
+	slc__plot_data_range(s, &xmax, &ymin_pos, &ymax);
 	f->xmin = s->x_min;
 	f->xmax = s->x_max > s->x_min ? s->x_max : xmax;
 	if (f->xmax <= f->xmin) f->xmax = f->xmin + 1;
@@ -698,12 +698,12 @@ static void curve_layout(cairo_t *cr, const struct slc_plot_spec *s, double W, d
 	int rows;
 
 	memset(L, 0, sizeof(*L));
-	L->step = plot_y_range(&L->f, s);
+	L->step = slc__plot_y_range(&L->f, s);
 	frame_x(&L->f, s);
-	left = fs * 2.4 + plot_y_label_width(cr, s, &L->f, L->step, fs);
-	L->nle = plot_legend_entries(s, L->le, 48);
+	left = fs * 2.4 + slc__plot_y_label_width(cr, s, &L->f, L->step, fs);
+	L->nle = slc__plot_legend_entries(s, L->le, 48);
 	if (s->legend_right && L->nle) {
-		plot_legend(cr, L->le, L->nle, fs, 0, 0, W, 1, 0, &lb);
+		slc__plot_legend(cr, L->le, L->nle, fs, 0, 0, W, 1, 0, &lb);
 		L->legend_w = fmin(lb.w, W * 0.4);
 		right -= L->legend_w + fs * 0.8;
 	}
@@ -722,7 +722,7 @@ static void curve_layout(cairo_t *cr, const struct slc_plot_spec *s, double W, d
 		L->f.y0 = header + fs * 1.9;
 	bottom = H - fs * 3.6;
 	if (!s->legend_right && L->nle) {
-		plot_legend(cr, L->le, L->nle, fs, 0, 0, W - fs * 2.4, 0, 0, &lb);
+		slc__plot_legend(cr, L->le, L->nle, fs, 0, 0, W - fs * 2.4, 0, 0, &lb);
 		bottom -= lb.h;
 		L->legend_x = fs * 1.2;
 		L->legend_y = H - fs * 0.5 - lb.h;
@@ -742,24 +742,24 @@ static void axis_titles(cairo_t *cr, const struct slc_plot_spec *s, const struct
 			double xmid)
 {
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	plot_text(cr, xmid, f->y0 + f->h + fs * 2.3, s->xlabel, fs * 0.95, 0.5, 0.5, 0, NULL);
+	slc__plot_text(cr, xmid, f->y0 + f->h + fs * 2.3, s->xlabel, fs * 0.95, 0.5, 0.5, 0, NULL);
 	cairo_save(cr);
 	cairo_translate(cr, fs * 1.0, f->y0 + f->h / 2);
 	cairo_rotate(cr, -M_PI / 2);
-	plot_text(cr, 0, 0, s->ylabel, fs * 0.95, 0.5, 0.5, 0, NULL);
+	slc__plot_text(cr, 0, 0, s->ylabel, fs * 0.95, 0.5, 0.5, 0, NULL);
 	cairo_restore(cr);
 }
 
-void plot_titles(cairo_t *cr, const char *title, const char *subtitle, double x, double fs,
+void slc__plot_titles(cairo_t *cr, const char *title, const char *subtitle, double x, double fs,
 		 struct slc_plot_layout *lay)
 {
 	double w = lay->width - x - fs * 0.8;
 
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	plot_text(cr, x, fs * 1.6, title, fitting(cr, title, fs * 1.25, 1, w), 0, 0.5, 1, &lay->title);
+	slc__plot_text(cr, x, fs * 1.6, title, fitting(cr, title, fs * 1.25, 1, w), 0, 0.5, 1, &lay->title);
 	if (subtitle) {
 		cairo_set_source_rgb(cr, 0.33, 0.33, 0.33);
-		plot_text(cr, x, fs * 3.0, subtitle, fitting(cr, subtitle, fs * 0.9, 0, w), 0, 0.5, 0, &lay->subtitle);
+		slc__plot_text(cr, x, fs * 3.0, subtitle, fitting(cr, subtitle, fs * 0.9, 0, w), 0, 0.5, 0, &lay->subtitle);
 	}
 }
 
@@ -776,17 +776,17 @@ static int draw_curve(cairo_t *cr, const void *spec, double W, double H)
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
 	curve_layout(cr, s, W, H, fs, L);
-	plot_titles(cr, s->title, s->subtitle, L->f.x0, fs, &lay);
-	rc = plot_panel(cr, s, &L->f, fs, L->step, 1, &lay);
+	slc__plot_titles(cr, s->title, s->subtitle, L->f.x0, fs, &lay);
+	rc = slc__plot_panel(cr, s, &L->f, fs, L->step, 1, &lay);
 	if (!rc && L->z.w > 0) {
-		rc = plot_panel(cr, s, &L->z, fs, L->step, 0, NULL);
+		rc = slc__plot_panel(cr, s, &L->z, fs, L->step, 0, NULL);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		plot_text(cr, L->z.x0 + L->z.w / 2, L->z.y0 - fs * 0.8, s->zoom_label, fs * 0.85, 0.5, 0.5, 1, NULL);
+		slc__plot_text(cr, L->z.x0 + L->z.w / 2, L->z.y0 - fs * 0.8, s->zoom_label, fs * 0.85, 0.5, 0.5, 1, NULL);
 		lay.zoom = (struct slc_plot_rect){ L->z.x0, L->z.y0, L->z.w, L->z.h };
 	}
 	draw_labels(cr, s, &L->f, fs, L->pl, L->npl, &lay);
 	axis_titles(cr, s, &L->f, fs, H, L->z.w > 0 ? (L->f.x0 + L->z.x0 + L->z.w) / 2 : L->f.x0 + L->f.w / 2);
-	plot_legend(cr, L->le, L->nle, fs, L->legend_x, L->legend_y, L->legend_w, s->legend_right, 1, &lay.legend);
+	slc__plot_legend(cr, L->le, L->nle, fs, L->legend_x, L->legend_y, L->legend_w, s->legend_right, 1, &lay.legend);
 	lay.plot = (struct slc_plot_rect){ L->f.x0, L->f.y0, L->f.w, L->f.h };
 	lay.panels[0] = lay.plot;
 	lay.n_panels = 1;
@@ -804,10 +804,10 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 
 	for (size_t k = 0; k < s.n_series; k++) total += s.series[k].n;
 	if (!total)
-		return plot_fail(err, errlen, -EINVAL, "nothing to plot: no samples");
+		return slc__plot_fail(err, errlen, -EINVAL, "nothing to plot: no samples");
 	if (s.width <= 0) s.width = 1200;
 	if (s.height <= 0) s.height = 700;
 	if (!(s.x_scale > 0)) s.x_scale = 1;
 	if (!(s.y_scale > 0)) s.y_scale = 1;
-	return plot_render(path, draw_curve, &s, s.title, s.width, s.height, err, errlen);
+	return slc__plot_render(path, draw_curve, &s, s.title, s.width, s.height, err, errlen);
 }

@@ -22,7 +22,7 @@ static void value_text(char *buf, size_t len, double v)
 /* The largest font size up to @size at which @s fits in @w. */
 static double fit_size(cairo_t *cr, const char *s, double size, double w)
 {
-	double tw = plot_text_width(cr, s, size, 0);
+	double tw = slc__plot_text_width(cr, s, size, 0);
 	return tw > w && tw > 0 ? fmax(size * 0.6, size * w / tw) : size;
 }
 
@@ -38,10 +38,10 @@ static void bar_panel(cairo_t *cr, const struct slc_bar_chart *s, size_t p, cons
 		if (isfinite(v) && v > vmax) vmax = v;
 	}
 	if (vmax <= 0) vmax = 1;
-	step = nice_step(vmax * 1.12, 5);
+	step = slc__nice_step(vmax * 1.12, 5);
 	top = ceil(vmax * 1.12 / step) * step;
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-	plot_text(cr, r->x + r->w / 2, r->y - fs * 0.9, pn->label, fit_size(cr, pn->label, fs * 0.9, r->w + fs * 3), 0.5,
+	slc__plot_text(cr, r->x + r->w / 2, r->y - fs * 0.9, pn->label, fit_size(cr, pn->label, fs * 0.9, r->w + fs * 3), 0.5,
 		  0.5, 1, NULL);
 	cairo_set_line_width(cr, fs * 0.05);
 	for (double v = 0; v <= top + step * 1e-9; v += step) {
@@ -51,28 +51,28 @@ static void bar_panel(cairo_t *cr, const struct slc_bar_chart *s, size_t p, cons
 		cairo_line_to(cr, r->x + r->w, y);
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		tick_label(buf, sizeof(buf), v, step);
-		plot_text(cr, r->x - fs * 0.4, y, buf, fs * 0.75, 1, 0.5, 0, NULL);
+		slc__tick_label(buf, sizeof(buf), v, step);
+		slc__plot_text(cr, r->x - fs * 0.4, y, buf, fs * 0.75, 1, 0.5, 0, NULL);
 	}
 	bw = slot * (s->legend ? 0.72 : 0.6);
 	for (size_t i = 0; i < s->n_groups; i++) {
 		double v = pn->values[i] / pn->scale, cx = r->x + (i + 0.5) * slot;
 		if (!s->legend) {
 			cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-			plot_text(cr, cx, r->y + r->h + fs * 0.5, s->groups[i], fit_size(cr, s->groups[i], fs * 0.8, slot * 0.95),
+			slc__plot_text(cr, cx, r->y + r->h + fs * 0.5, s->groups[i], fit_size(cr, s->groups[i], fs * 0.8, slot * 0.95),
 				  0.5, 0, 0, NULL);
 		}
 		if (!isfinite(v)) {
 			cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);
-			plot_text(cr, cx, r->y + r->h - fs * 0.3, "n/a", fs * 0.7, 0.5, 1, 0, NULL);
+			slc__plot_text(cr, cx, r->y + r->h - fs * 0.3, "n/a", fs * 0.7, 0.5, 1, 0, NULL);
 			continue;
 		}
-		plot_set_colour(cr, (int)(i % SLC_COL__COUNT), 1);
+		slc__plot_set_colour(cr, (int)(i % SLC_COL__COUNT), 1);
 		cairo_rectangle(cr, cx - bw / 2, r->y + r->h - v / top * r->h, bw, v / top * r->h);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 		value_text(buf, sizeof(buf), v);
-		plot_text(cr, cx, r->y + r->h - v / top * r->h - fs * 0.25, buf, fit_size(cr, buf, fs * 0.72, slot), 0.5, 1, 0,
+		slc__plot_text(cr, cx, r->y + r->h - v / top * r->h - fs * 0.25, buf, fit_size(cr, buf, fs * 0.72, slot), 0.5, 1, 0,
 			  NULL);
 	}
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
@@ -93,13 +93,13 @@ static int draw_bar_chart(cairo_t *cr, const void *spec, double W, double H)
 
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
-	plot_titles(cr, s->title, s->subtitle, fs * 1.5, fs, &lay);
+	slc__plot_titles(cr, s->title, s->subtitle, fs * 1.5, fs, &lay);
 	for (size_t i = 0; s->legend && i < s->n_groups && nle < 16; i++)
 		le[nle++] = (struct lentry){ LE_SWATCH, (int)(i % SLC_COL__COUNT), 0, s->groups[i] };
 	if (nle) {
-		plot_legend(cr, le, nle, fs, 0, 0, W - fs * 3, 0, 0, &lb);
+		slc__plot_legend(cr, le, nle, fs, 0, 0, W - fs * 3, 0, 0, &lb);
 		bottom -= lb.h + fs * 0.4;
-		plot_legend(cr, le, nle, fs, fs * 1.5, H - fs * 0.6 - lb.h, W - fs * 3, 0, 1, &lay.legend);
+		slc__plot_legend(cr, le, nle, fs, fs * 1.5, H - fs * 0.6 - lb.h, W - fs * 3, 0, 1, &lay.legend);
 	}
 	cw = (W - fs * 1.5) / (double)cols;
 	ch = (bottom - top) / (double)rows;
@@ -120,10 +120,10 @@ int slc_plot_bar_chart(const char *path, const struct slc_bar_chart *spec, char 
 	struct slc_bar_chart s = *spec;
 
 	if (!s.n_groups || !s.n_panels)
-		return plot_fail(err, errlen, -EINVAL, "nothing to plot: no bars");
+		return slc__plot_fail(err, errlen, -EINVAL, "nothing to plot: no bars");
 	if (s.width <= 0) s.width = 1000;
 	if (s.height <= 0) s.height = s.n_panels > 3 ? 760 : 560;
-	return plot_render(path, draw_bar_chart, &s, s.title, s.width, s.height, err, errlen);
+	return slc__plot_render(path, draw_bar_chart, &s, s.title, s.width, s.height, err, errlen);
 }
 
 int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, size_t errlen)
@@ -135,13 +135,13 @@ int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, 
 	int rc;
 
 	if (!spec->n_groups)
-		return plot_fail(err, errlen, -EINVAL, "nothing to plot: no groups");
+		return slc__plot_fail(err, errlen, -EINVAL, "nothing to plot: no groups");
 	names = calloc(spec->n_groups, sizeof(*names));
 	v = calloc(2 * spec->n_groups, sizeof(*v));
 	if (!names || !v) {
 		free(names);
 		free(v);
-		return plot_fail(err, errlen, -ENOMEM, "out of memory");
+		return slc__plot_fail(err, errlen, -ENOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < spec->n_groups; i++) {
 		names[i] = spec->groups[i].label;
@@ -168,7 +168,7 @@ static size_t multi_legend(const struct slc_plot_multi *m, struct lentry *le, si
 
 	for (size_t p = 0; p < m->n_panels; p++) {
 		struct lentry e[48];
-		size_t k = plot_legend_entries(&m->panels[p], e, 48);
+		size_t k = slc__plot_legend_entries(&m->panels[p], e, 48);
 		for (size_t i = 0; i < k && n < max; i++) {
 			int dup = 0;
 			for (size_t j = 0; j < n && !dup; j++)
@@ -193,7 +193,7 @@ static void panel_ylabel(cairo_t *cr, const char *label, double x, double y, dou
 	cairo_save(cr);
 	cairo_translate(cr, x, y);
 	cairo_rotate(cr, -M_PI / 2);
-	plot_text(cr, 0, 0, label, fs * 0.9, 0.5, 0.5, 0, NULL);
+	slc__plot_text(cr, 0, 0, label, fs * 0.9, 0.5, 0.5, 0, NULL);
 	cairo_restore(cr);
 }
 
@@ -213,16 +213,16 @@ static int draw_multi(cairo_t *cr, const void *spec, double W, double H)
 	/* shared axes: the union of the panels' ranges */
 	for (size_t p = 0; p < n; p++) {
 		double x, ylo, y;
-		plot_data_range(&m->panels[p], &x, &ylo, &y);
+		slc__plot_data_range(&m->panels[p], &x, &ylo, &y);
 		if (x > xmax) xmax = x;
 		if (y > ymax) ymax = y;
 	}
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
-	plot_titles(cr, m->title, m->subtitle, fs * 1.5, fs, &lay);
+	slc__plot_titles(cr, m->title, m->subtitle, fs * 1.5, fs, &lay);
 	nle = multi_legend(m, le, 48);
-	plot_legend(cr, le, nle, fs, 0, 0, W - fs * 3, 0, 0, &lb);
-	plot_legend(cr, le, nle, fs, fs * 1.5, H - fs * 0.5 - lb.h, W - fs * 3, 0, 1, &lay.legend);
+	slc__plot_legend(cr, le, nle, fs, 0, 0, W - fs * 3, 0, 0, &lb);
+	slc__plot_legend(cr, le, nle, fs, fs * 1.5, H - fs * 0.5 - lb.h, W - fs * 3, 0, 1, &lay.legend);
 	top = fs * (m->subtitle ? 4.0 : 2.8);
 	bottom = H - fs * 3.2 - lb.h;
 	cw = (W - fs * 2.0) / (double)cols;
@@ -236,24 +236,24 @@ static int draw_multi(cairo_t *cr, const void *spec, double W, double H)
 			ps[p].y_max = ymax * 1.08;
 			ps[p].y_min = 0;
 		}
-		step = plot_y_range(&f, &ps[p]);
+		step = slc__plot_y_range(&f, &ps[p]);
 		f.xmin = 0;
 		f.xmax = ps[p].x_max;
-		left = fs * (m->own_y ? 2.4 : 1.0) + plot_y_label_width(cr, &ps[p], &f, step, fs) + fs * 0.6;
+		left = fs * (m->own_y ? 2.4 : 1.0) + slc__plot_y_label_width(cr, &ps[p], &f, step, fs) + fs * 0.6;
 		f.x0 = fs * 2.0 + (double)(p % cols) * cw + left;
 		f.w = cw - left - fs * 0.8;
 		f.y0 = top + (double)(p / cols) * ch + fs * 1.6;
 		f.h = ch - fs * 3.0;
 		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		plot_text(cr, f.x0 + f.w / 2, f.y0 - fs * 0.75, ps[p].title, fs * 0.9, 0.5, 0.5, 1, NULL);
-		rc = plot_panel(cr, &ps[p], &f, fs, step, 1, NULL);
+		slc__plot_text(cr, f.x0 + f.w / 2, f.y0 - fs * 0.75, ps[p].title, fs * 0.9, 0.5, 0.5, 1, NULL);
+		rc = slc__plot_panel(cr, &ps[p], &f, fs, step, 1, NULL);
 		if (m->own_y)
 			panel_ylabel(cr, ps[p].ylabel, f.x0 - left + fs * 0.6, f.y0 + f.h / 2, fs);
 		if (lay.n_panels < SLC_PLOT_MAX_PANELS)
 			lay.panels[lay.n_panels++] = (struct slc_plot_rect){ f.x0, f.y0, f.w, f.h };
 	}
 	cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-	plot_text(cr, W / 2, bottom + fs * 1.1, m->panels[0].xlabel, fs * 0.95, 0.5, 0.5, 0, NULL);
+	slc__plot_text(cr, W / 2, bottom + fs * 1.1, m->panels[0].xlabel, fs * 0.95, 0.5, 0.5, 0, NULL);
 	if (!m->own_y)
 		panel_ylabel(cr, m->panels[0].ylabel, fs * 1.0, (top + bottom) / 2, fs);
 	lay.plot = lay.panels[0];
@@ -269,9 +269,9 @@ int slc_plot_multiples(const char *path, const struct slc_plot_multi *spec, char
 	size_t cols;
 
 	if (!m.n_panels || m.n_panels > SLC_PLOT_MAX_PANELS)
-		return plot_fail(err, errlen, -EINVAL, "small multiples take 1 to %d panels", SLC_PLOT_MAX_PANELS);
+		return slc__plot_fail(err, errlen, -EINVAL, "small multiples take 1 to %d panels", SLC_PLOT_MAX_PANELS);
 	cols = multi_cols(&m);
 	if (m.width <= 0) m.width = 1200;
 	if (m.height <= 0) m.height = 160 + 300 * (int)((m.n_panels + cols - 1) / cols);
-	return plot_render(path, draw_multi, &m, m.title, m.width, m.height, err, errlen);
+	return slc__plot_render(path, draw_multi, &m, m.title, m.width, m.height, err, errlen);
 }

@@ -23,15 +23,15 @@ struct placed {
 	size_t band;
 };
 
-void plot_data_range(const struct slc_plot_spec *s, double *xmax, double *ymin_pos, double *ymax);
-double plot_y_range(struct frame *f, const struct slc_plot_spec *s);
-double plot_y_label_width(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double step, double fs);
-int plot_panel(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double step,
+void slc__plot_data_range(const struct slc_plot_spec *s, double *xmax, double *ymin_pos, double *ymax);
+double slc__plot_y_range(struct frame *f, const struct slc_plot_spec *s);
+double slc__plot_y_label_width(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double step, double fs);
+int slc__plot_panel(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double step,
 	       int ylabels, struct slc_plot_layout *lay);
-size_t plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e, size_t max);
-void plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, double x, double y, double avail_w,
+size_t slc__plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e, size_t max);
+void slc__plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, double x, double y, double avail_w,
 		 int column, int draw, struct slc_plot_rect *box);
-void plot_titles(cairo_t *cr, const char *title, const char *subtitle, double x, double fs,
+void slc__plot_titles(cairo_t *cr, const char *title, const char *subtitle, double x, double fs,
 		 struct slc_plot_layout *lay);
 
 #endif

@@ -9,7 +9,7 @@
 
 #define PLOT_FONT "DejaVu Sans"
 
-extern const double plot_palette[SLC_COL__COUNT][3];
+extern const double slc__plot_palette[SLC_COL__COUNT][3];
 
 /* A data area and the ranges it maps (log_y: ymin/ymax are decades). */
 struct frame {
@@ -18,30 +18,30 @@ struct frame {
 	int log_y;
 };
 
-double frame_px(const struct frame *f, double x);
-double frame_py(const struct frame *f, double y);
+double slc__frame_px(const struct frame *f, double x);
+double slc__frame_py(const struct frame *f, double y);
 
-int plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-double nice_step(double range, int want);
-void tick_label(char *buf, size_t len, double v, double step);
+int slc__plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+double slc__nice_step(double range, int want);
+void slc__tick_label(char *buf, size_t len, double v, double step);
 
 /*
  * Draw @s with its ink box's point (@ax, @ay) in [0,1]^2 at (@x, @y); the
  * ink box is returned in @box when not NULL.  On an SVG surface the text
  * becomes a <text> element instead of glyph outlines.
  */
-void plot_text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold,
+void slc__plot_text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold,
 	       struct slc_plot_rect *box);
 /* The advance width of @s at @size. */
-double plot_text_width(cairo_t *cr, const char *s, double size, int bold);
+double slc__plot_text_width(cairo_t *cr, const char *s, double size, int bold);
 
-void plot_set_colour(cairo_t *cr, int colour, double alpha);
-void plot_marker(cairo_t *cr, int marker, double x, double y, double r);
+void slc__plot_set_colour(cairo_t *cr, int colour, double alpha);
+void slc__plot_marker(cairo_t *cr, int marker, double x, double y, double r);
 
 typedef int (*plot_draw_fn)(cairo_t *cr, const void *spec, double w, double h);
 
 /* Render @fn into @path (.png/.svg/.pdf) through a temporary file. */
-int plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
+int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
 		char *err, size_t errlen);
 
 static inline int rect_overlap(const struct slc_plot_rect *a, const struct slc_plot_rect *b)

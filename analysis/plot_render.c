@@ -25,12 +25,12 @@
 #include "plot_priv.h"
 
 /* Okabe-Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue, black, yellow */
-const double plot_palette[SLC_COL__COUNT][3] = {
+const double slc__plot_palette[SLC_COL__COUNT][3] = {
 	{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 }, { 0.902, 0.624, 0.000 },
 	{ 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 }, { 0.000, 0.000, 0.000 }, { 0.941, 0.894, 0.259 },
 };
 
-int plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+int slc__plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
 	if (err && errlen) {
 		va_list ap;
@@ -41,12 +41,12 @@ int plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
-double frame_px(const struct frame *f, double x)
+double slc__frame_px(const struct frame *f, double x)
 {
 	return f->x0 + (x - f->xmin) / (f->xmax - f->xmin) * f->w;
 }
 
-double frame_py(const struct frame *f, double y)
+double slc__frame_py(const struct frame *f, double y)
 {
 	if (f->log_y)
 		y = y > 0 ? log10(y) : NAN;
@@ -54,7 +54,7 @@ double frame_py(const struct frame *f, double y)
 }
 
 /* A "nice" tick step (1, 2, 2.5 or 5 x 10^k) for about @want ticks over @range. */
-double nice_step(double range, int want)
+double slc__nice_step(double range, int want)
 {
 	double raw = range / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
 
@@ -66,7 +66,7 @@ double nice_step(double range, int want)
 	return 10 * mag;
 }
 
-void tick_label(char *buf, size_t len, double v, double step)
+void slc__tick_label(char *buf, size_t len, double v, double step)
 {
 	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
 	if (decimals > 6) decimals = 6;
@@ -74,13 +74,13 @@ void tick_label(char *buf, size_t len, double v, double step)
 	snprintf(buf, len, "%.*f", decimals, v);
 }
 
-void plot_set_colour(cairo_t *cr, int colour, double alpha)
+void slc__plot_set_colour(cairo_t *cr, int colour, double alpha)
 {
-	const double *c = plot_palette[(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
+	const double *c = slc__plot_palette[(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
 	cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
 }
 
-void plot_marker(cairo_t *cr, int marker, double x, double y, double r)
+void slc__plot_marker(cairo_t *cr, int marker, double x, double y, double r)
 {
 	cairo_new_sub_path(cr);
 	switch (marker) {
@@ -168,7 +168,7 @@ static void set_font(cairo_t *cr, double size, int bold)
 	cairo_set_font_size(cr, size);
 }
 
-double plot_text_width(cairo_t *cr, const char *s, double size, int bold)
+double slc__plot_text_width(cairo_t *cr, const char *s, double size, int bold)
 {
 	cairo_text_extents_t e;
 
@@ -177,7 +177,7 @@ double plot_text_width(cairo_t *cr, const char *s, double size, int bold)
 	return e.x_advance;
 }
 
-void plot_text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold,
+void slc__plot_text(cairo_t *cr, double x, double y, const char *s, double size, double ax, double ay, int bold,
 	       struct slc_plot_rect *box)
 {
 	struct svgtext *t = cairo_get_user_data(cr, &svgtext_key);
@@ -209,23 +209,23 @@ static int svg_finish(const char *path, const char *title, const char *texts, ch
 	int rc = 0;
 
 	if (!f)
-		return plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return slc__plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
 	    !(buf = malloc((size_t)len + 1)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
 		fclose(f);
 		free(buf);
-		return plot_fail(err, errlen, -EIO, "%s: cannot read the SVG back", path);
+		return slc__plot_fail(err, errlen, -EIO, "%s: cannot read the SVG back", path);
 	}
 	fclose(f);
 	buf[len] = '\0';
 	if (!(tag = strstr(buf, "<svg")) || !(end = strchr(tag, '>')) || !(close = strstr(end, "</svg>"))) {
 		free(buf);
-		return plot_fail(err, errlen, -EIO, "%s: no <svg> element", path);
+		return slc__plot_fail(err, errlen, -EIO, "%s: no <svg> element", path);
 	}
 	snprintf(tmp2, sizeof(tmp2), "%s.txt", path);
 	if (!(f = fopen(tmp2, "we"))) {
 		free(buf);
-		return plot_fail(err, errlen, -errno, "%s: %s", tmp2, strerror(errno));
+		return slc__plot_fail(err, errlen, -errno, "%s: %s", tmp2, strerror(errno));
 	}
 	fwrite(buf, 1, (size_t)(end - buf + 1), f);
 	fputs("\n<title>", f);
@@ -238,9 +238,9 @@ static int svg_finish(const char *path, const char *title, const char *texts, ch
 	fputs(close, f);
 	free(buf);
 	if (fclose(f))
-		rc = plot_fail(err, errlen, -EIO, "%s: cannot finish the SVG", path);
+		rc = slc__plot_fail(err, errlen, -EIO, "%s: cannot finish the SVG", path);
 	else if (rename(tmp2, path))
-		rc = plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = slc__plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (rc)
 		unlink(tmp2);
 	return rc;
@@ -261,7 +261,7 @@ static cairo_surface_t *make_surface(int kind, const char *tmp, int width, int h
 	return s;
 }
 
-int plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
+int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
 		char *err, size_t errlen)
 {
 	const char *ext = strrchr(path, '.');
@@ -272,15 +272,15 @@ int plot_render(const char *path, plot_draw_fn fn, const void *spec, const char 
 	int rc, kind;
 
 	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
-		return plot_fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
+		return slc__plot_fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
 	kind = ext[1] == 'p' ? (ext[2] == 'n' ? 0 : 2) : 1;
 	if (width < 200 || height < 150 || width > 20000 || height > 20000)
-		return plot_fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", width, height);
+		return slc__plot_fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", width, height);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
-		return plot_fail(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
+		return slc__plot_fail(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
 	surf = make_surface(kind, tmp, width, height);
 	if (cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS) {
-		rc = plot_fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+		rc = slc__plot_fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
 		cairo_surface_destroy(surf);
 		unlink(tmp);
 		return rc;
@@ -290,19 +290,19 @@ int plot_render(const char *path, plot_draw_fn fn, const void *spec, const char 
 		cairo_destroy(cr);
 		cairo_surface_destroy(surf);
 		unlink(tmp);
-		return plot_fail(err, errlen, -ENOMEM, "out of memory");
+		return slc__plot_fail(err, errlen, -ENOMEM, "out of memory");
 	}
 	if (st.f)
 		cairo_set_user_data(cr, &svgtext_key, &st, NULL);
 	rc = fn(cr, spec, width, height);
 	cairo_destroy(cr);
 	if (rc)
-		plot_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+		slc__plot_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	if (!rc && kind == 0 && cairo_surface_write_to_png(surf, tmp) != CAIRO_STATUS_SUCCESS)
-		rc = plot_fail(err, errlen, -EIO, "%s: cannot write the PNG", path);
+		rc = slc__plot_fail(err, errlen, -EIO, "%s: cannot write the PNG", path);
 	cairo_surface_finish(surf);
 	if (!rc && cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
-		rc = plot_fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
+		rc = slc__plot_fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
 	cairo_surface_destroy(surf);
 	if (st.f)
 		fclose(st.f);
@@ -310,7 +310,7 @@ int plot_render(const char *path, plot_draw_fn fn, const void *spec, const char 
 		rc = svg_finish(tmp, title, st.buf, err, errlen);
 	free(st.buf);
 	if (!rc && rename(tmp, path))
-		rc = plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = slc__plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	if (rc)
 		unlink(tmp);
 	return rc;

@@ -46,7 +46,7 @@ int slc_figure_kind_inputs(enum slc_figure_kind k)
 	return k == SLC_FIG_COMPARE || k == SLC_FIG_MULTIPLES || k == SLC_FIG_BARS ? 8 : 1;
 }
 
-int fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen)
+int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen)
 {
 	FILE *f;
 
@@ -58,7 +58,7 @@ int fig_write_layout(const char *path, const struct slc_plot_layout *l, char *er
 	return fclose(f) ? slc_errf(err, errlen, -EIO, "%s: cannot write", path) : 0;
 }
 
-const char *fig_phase_words(const struct slc_phase *p)
+const char *slc__fig_phase_words(const struct slc_phase *p)
 {
 	switch (p->kind) {
 	case SLC_PHASE_SLC_CACHE: return p->tier > 1 ? "SLC cache, second tier" : "SLC cache";
@@ -69,7 +69,7 @@ const char *fig_phase_words(const struct slc_phase *p)
 	}
 }
 
-int fig_phase_style(const struct slc_phase *p)
+int slc__fig_phase_style(const struct slc_phase *p)
 {
 	switch (p->kind) {
 	case SLC_PHASE_SLC_CACHE: return p->tier > 1 ? SLC_COL_SKY : SLC_COL_GREEN;
@@ -89,7 +89,7 @@ static double x_of(const struct slc_figure_opts *o, const struct slc_session *x,
 }
 
 /* The curve's axes: scales and labels in words. */
-int fig_axes(struct slc_plot_spec *sp, const struct slc_session *x, const struct slc_input_segment *s,
+int slc__fig_axes(struct slc_plot_spec *sp, const struct slc_session *x, const struct slc_input_segment *s,
 	     const struct slc_figure_opts *o, char *err, size_t errlen)
 {
 	double dur = s->n_samples ? s->t_s[s->n_samples - 1] : 0;
@@ -116,7 +116,7 @@ int fig_axes(struct slc_plot_spec *sp, const struct slc_session *x, const struct
 }
 
 /* Analysed segment @i's samples on the axes of @o into *@xo, *@yo (caller frees). */
-int fig_samples(double **xo, double **yo, const struct slc_session *x, size_t i, const struct slc_figure_opts *o)
+int slc__fig_samples(double **xo, double **yo, const struct slc_session *x, size_t i, const struct slc_figure_opts *o)
 {
 	const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 	size_t n = s->n_samples;
@@ -135,7 +135,7 @@ int fig_samples(double **xo, double **yo, const struct slc_session *x, size_t i,
 }
 
 /* The moving average's window on the x axis and its legend text. */
-double fig_ma_window(char *label, size_t len, const double *xs, const struct slc_input_segment *s,
+double slc__fig_ma_window(char *label, size_t len, const double *xs, const struct slc_input_segment *s,
 		     const struct slc_figure_opts *o)
 {
 	double w = o->x_time ? MA_SECONDS : slc_plot_window_x(xs, s->t_s, s->n_samples, MA_SECONDS);
@@ -196,7 +196,7 @@ static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const s
 		band_label(c->labels[nb], sizeof(c->labels[nb]), ph, o);
 		c->bands[nb] = (struct slc_plot_band){ x_of(o, x, ph->start_s, ph->start_bytes),
 						       x_of(o, x, ph->end_s, ph->end_bytes), c->labels[nb],
-						       fig_phase_words(ph), fig_phase_style(ph) };
+						       slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
 		if (ph->kind == SLC_PHASE_SLC_CACHE)
 			cache_end = c->bands[nb].x1;
 		nb++;
@@ -230,16 +230,16 @@ int slc_figure_curve(const char *path, const struct slc_session *x, long k, cons
 	if (k < 0 || (size_t)k >= x->n)
 		return slc_errf(err, errlen, -EINVAL, "%s: no such write curve", x->in->source);
 	s = &x->in->segments[x->seg[k]];
-	if ((rc = fig_axes(&sp, x, s, o, err, errlen)))
+	if ((rc = slc__fig_axes(&sp, x, s, o, err, errlen)))
 		return rc;
 	if (!(c = calloc(1, sizeof(*c))))
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	if ((rc = fig_samples(&c->x, &c->y, x, (size_t)k, o))) {
+	if ((rc = slc__fig_samples(&c->x, &c->y, x, (size_t)k, o))) {
 		rc = slc_errf(err, errlen, rc, "out of memory");
 		goto out;
 	}
 	sr = (struct slc_plot_series){ .x = c->x, .y = c->y, .n = s->n_samples };
-	sp.ma_window_x = fig_ma_window(c->ma, sizeof(c->ma), c->x, s, o);
+	sp.ma_window_x = slc__fig_ma_window(c->ma, sizeof(c->ma), c->x, s, o);
 	sp.ma_label = c->ma;
 	sp.ma_break_at_bands = !o->x_fraction;
 	snprintf(c->dots, sizeof(c->dots), "every %s sample", slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ?
@@ -257,7 +257,7 @@ int slc_figure_curve(const char *path, const struct slc_session *x, long k, cons
 	sp.n_series = 1;
 	sp.layout = &lay;
 	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 out:
 	free(c->x);
 	free(c->y);
@@ -332,7 +332,7 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 					  .colour = SLC_COL_BLUE + 1 };
 	for (size_t p = 0; p < x->a[k].n_phases && nbands < 64; p++) {
 		const struct slc_phase *ph = &x->a[k].phases[p];
-		bands[nbands++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, fig_phase_words(ph), fig_phase_style(ph) };
+		bands[nbands++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
 	}
 	snprintf(title, sizeof(title), "%s: write latency", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	snprintf(sub, sizeof(sub), "%s; each band: the mean of every %s interval's percentile over %s bins", slc_segment_words(w, sizeof(w), s),
@@ -344,7 +344,7 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 	sp.x_scale = s->n_samples && s->t_s[s->n_samples - 1] > 5400 ? 60 : 1;
 	sp.xlabel = sp.x_scale > 1 ? "time (minutes)" : "time (seconds)";
 	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 out:
 	free(t);
 	free(v);
@@ -402,7 +402,7 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 	bs.n_groups = n;
 	bs.layout = &lay;
 	if (!(rc = slc_plot_bars(path, &bs, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	return rc;
 }
 
@@ -439,7 +439,7 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 	sp.n_series = isfinite(fresh) && fresh > 0 ? 2 : 1;
 	sp.layout = &lay;
 	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	return rc;
 }
 
@@ -493,22 +493,22 @@ int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct sl
 		return slc_errf(err, errlen, -EINVAL, "at most 8 inputs on one chart");
 	switch (kind) {
 	case SLC_FIG_COMPARE: return slc_figure_compare(path, xs, n, o, err, errlen);
-	case SLC_FIG_MULTIPLES: return slc_figure_multiples(path, xs, n, o, err, errlen);
-	case SLC_FIG_BARS: return slc_figure_bars(path, xs, n, o, err, errlen);
+	case SLC_FIG_MULTIPLES: return slc__figure_multiples(path, xs, n, o, err, errlen);
+	case SLC_FIG_BARS: return slc__figure_bars(path, xs, n, o, err, errlen);
 	case SLC_FIG_RECOVERY: return slc_figure_recovery(path, xs, o, err, errlen);
 	case SLC_FIG_IDLE: return slc_figure_idle_recovery(path, xs, o, err, errlen);
-	case SLC_FIG_TRIM_RESPONSE: return slc_figure_trim_response(path, xs, o, err, errlen);
-	case SLC_FIG_HIR: return slc_figure_hir(path, xs, o, err, errlen);
-	case SLC_FIG_FILL_LEVELS: return slc_figure_fill_levels(path, xs, o, err, errlen);
-	case SLC_FIG_COMPRESS: return slc_figure_compress(path, xs, o, err, errlen);
+	case SLC_FIG_TRIM_RESPONSE: return slc__figure_trim_response(path, xs, o, err, errlen);
+	case SLC_FIG_HIR: return slc__figure_hir(path, xs, o, err, errlen);
+	case SLC_FIG_FILL_LEVELS: return slc__figure_fill_levels(path, xs, o, err, errlen);
+	case SLC_FIG_COMPRESS: return slc__figure_compress(path, xs, o, err, errlen);
 	default: break;
 	}
 	if ((k = slc_session_pick(xs, o->role)) < 0)
 		return slc_errf(err, errlen, -EINVAL, "%s has no %s segment", xs->in->source, slc_role_name(o->role));
 	switch (kind) {
 	case SLC_FIG_LATENCY: return slc_figure_latency(path, xs, k, o, err, errlen);
-	case SLC_FIG_LATENCY_CDF: return slc_figure_latency_cdf(path, xs, k, o, err, errlen);
-	case SLC_FIG_TEMPERATURE: return slc_figure_temperature(path, xs, k, o, err, errlen);
+	case SLC_FIG_LATENCY_CDF: return slc__figure_latency_cdf(path, xs, k, o, err, errlen);
+	case SLC_FIG_TEMPERATURE: return slc__figure_temperature(path, xs, k, o, err, errlen);
 	default: return slc_figure_curve(path, xs, k, o, err, errlen);
 	}
 }

@@ -50,9 +50,9 @@ static struct drive_curve *load_curves(const struct slc_session *xs, size_t n, c
 			break;
 		}
 		s = &x->in->segments[x->seg[d[i].k]];
-		if ((rc = fig_axes(sp, x, s, o, err, errlen)))
+		if ((rc = slc__fig_axes(sp, x, s, o, err, errlen)))
 			break;
-		if ((rc = fig_samples(&d[i].x, &d[i].y, x, (size_t)d[i].k, o)))
+		if ((rc = slc__fig_samples(&d[i].x, &d[i].y, x, (size_t)d[i].k, o)))
 			rc = slc_errf(err, errlen, rc, "out of memory");
 		if (i < o->n_labels && o->labels[i] && o->labels[i][0])
 			snprintf(d[i].label, sizeof(d[i].label), "%s", o->labels[i]);
@@ -63,7 +63,7 @@ static struct drive_curve *load_curves(const struct slc_session *xs, size_t n, c
 			d[i].bands[d[i].n_bands++] = (struct slc_plot_band){
 				o->x_time ? ph->start_s : o->x_fraction ? ph->start_bytes / (double)x->in->meta.capacity_bytes : ph->start_bytes,
 				o->x_time ? ph->end_s : o->x_fraction ? ph->end_bytes / (double)x->in->meta.capacity_bytes : ph->end_bytes,
-				NULL, fig_phase_words(ph), fig_phase_style(ph) };
+				NULL, slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
 		}
 	}
 	if (rc) {
@@ -88,7 +88,7 @@ static void compare_subtitle(char *buf, size_t len, const struct slc_session *xs
 	}
 	if (same && s0->params.block_bytes) {
 		/* the durations differ between drives: the workload and the purpose only */
-		fig_segment_words(w, sizeof(w), s0, 0);
+		slc__fig_segment_words(w, sizeof(w), s0, 0);
 		snprintf(buf, len, "%s; %s", w, lines);
 	} else {
 		snprintf(buf, len, "each drive's write curve; %s", lines);
@@ -117,7 +117,7 @@ int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n,
 			free_curves(d, n);
 			return slc_errf(err, errlen, -ENOMEM, "out of memory");
 		}
-		slc_moving_average(avg, d[i].x, d[i].y, s->n_samples, fig_ma_window(ma, sizeof(ma), d[i].x, s, o));
+		slc_moving_average(avg, d[i].x, d[i].y, s->n_samples, slc__fig_ma_window(ma, sizeof(ma), d[i].x, s, o));
 		free(d[i].y);
 		d[i].y = avg;
 		sr[i] = (struct slc_plot_series){ .label = d[i].label, .x = d[i].x, .y = d[i].y, .n = s->n_samples,
@@ -134,12 +134,12 @@ int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n,
 	sp.legend_right = 1;
 	sp.layout = &lay;
 	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	free_curves(d, n);
 	return rc;
 }
 
-int slc_figure_multiples(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
+int slc__figure_multiples(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 			 char *err, size_t errlen)
 {
 	struct slc_plot_spec ax = { 0 }, ps[8];
@@ -160,7 +160,7 @@ int slc_figure_multiples(const char *path, const struct slc_session *xs, size_t 
 		ps[i] = ax;
 		sr[i] = (struct slc_plot_series){ .x = d[i].x, .y = d[i].y, .n = s->n_samples };
 		snprintf(dots[i], sizeof(dots[i]), "every %s sample", slc_duration_words(w, sizeof(w), s->params.interval_s > 0 ? s->params.interval_s : 1));
-		ps[i].ma_window_x = fig_ma_window(ma[i], sizeof(ma[i]), d[i].x, s, o);
+		ps[i].ma_window_x = slc__fig_ma_window(ma[i], sizeof(ma[i]), d[i].x, s, o);
 		ps[i].ma_label = "centred 30 s moving average, within each phase";
 		ps[i].ma_break_at_bands = !o->x_fraction;
 		ps[i].dots_label = dots[i];
@@ -175,12 +175,12 @@ int slc_figure_multiples(const char *path, const struct slc_session *xs, size_t 
 	m = (struct slc_plot_multi){ .title = title, .subtitle = sub, .panels = ps, .n_panels = n, .width = o->width,
 				     .height = o->height, .layout = &lay };
 	if (!(rc = slc_plot_multiples(path, &m, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	free_curves(d, n);
 	return rc;
 }
 
-int slc_figure_bars(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
+int slc__figure_bars(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 		    char *err, size_t errlen)
 {
 	struct slc_curve_figures cf[8];
@@ -234,6 +234,6 @@ int slc_figure_bars(const char *path, const struct slc_session *xs, size_t n, co
 	c = (struct slc_bar_chart){ .title = title, .subtitle = sub, .groups = names, .n_groups = n, .panels = p,
 				    .n_panels = 5, .legend = 1, .width = o->width, .height = o->height, .layout = &lay };
 	if (!(rc = slc_plot_bar_chart(path, &c, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	return rc;
 }

@@ -36,7 +36,7 @@ static int finish(const char *path, struct slc_plot_spec *sp, const struct slc_f
 	sp->height = o->height;
 	sp->layout = &lay;
 	if (!(rc = slc_plot_write(path, sp, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	return rc;
 }
 
@@ -50,7 +50,7 @@ static int finish_bars(const char *path, struct slc_bar_chart *c, const struct s
 	c->height = o->height;
 	c->layout = &lay;
 	if (!(rc = slc_plot_bar_chart(path, c, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	return rc;
 }
 
@@ -69,7 +69,7 @@ static void pool_phase(struct pooled *pk, const struct slc_input_segment *s, con
 			pk->y[pk->n++] = s->lat_p99_us[i];
 }
 
-int slc_figure_latency_cdf(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+int slc__figure_latency_cdf(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 			   char *err, size_t errlen)
 {
 	const struct slc_input_segment *s = &x->in->segments[x->seg[k]];
@@ -106,9 +106,9 @@ int slc_figure_latency_cdf(const char *path, const struct slc_session *x, long k
 		qsort(pk[j].y, pk[j].n, sizeof(double), cmp_double);
 		for (size_t i = 0; i < pk[j].n; i++)
 			pk[j].x[i] = 100.0 * ((double)i + 0.5) / (double)pk[j].n;
-		snprintf(pk[j].label, sizeof(pk[j].label), "%s (%zu intervals)", fig_phase_words(first[j]), pk[j].n);
+		snprintf(pk[j].label, sizeof(pk[j].label), "%s (%zu intervals)", slc__fig_phase_words(first[j]), pk[j].n);
 		sr[used++] = (struct slc_plot_series){ .label = pk[j].label, .x = pk[j].x, .y = pk[j].y, .n = pk[j].n,
-						       .line_only = 1, .colour = fig_phase_style(first[j]) + 1 };
+						       .line_only = 1, .colour = slc__fig_phase_style(first[j]) + 1 };
 	}
 	if (!used) {
 		rc = slc_errf(err, errlen, -EINVAL, "%s: no phase with latencies to draw", x->in->source);
@@ -130,7 +130,7 @@ out:
 	return rc;
 }
 
-int slc_figure_temperature(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+int slc__figure_temperature(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 			   char *err, size_t errlen)
 {
 	const struct slc_input_segment *s = &x->in->segments[x->seg[k]];
@@ -167,7 +167,7 @@ int slc_figure_temperature(const char *path, const struct slc_session *x, long k
 	for (size_t p = 0; p < x->a[k].n_phases && nb < 64; p++) {
 		const struct slc_phase *ph = &x->a[k].phases[p];
 		if (ph->kind == SLC_PHASE_THROTTLED || ph->kind == SLC_PHASE_STALL)
-			bands[nb++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, fig_phase_words(ph), fig_phase_style(ph) };
+			bands[nb++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
 	}
 	sr[0] = (struct slc_plot_series){ .label = "drive temperature", .x = tx, .y = ty, .n = nt,
 					  .line_only = 1, .colour = SLC_COL_VERMILLION + 1 };
@@ -199,7 +199,7 @@ int slc_figure_temperature(const char *path, const struct slc_session *x, long k
 	return rc;
 }
 
-int slc_figure_trim_response(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+int slc__figure_trim_response(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			     char *err, size_t errlen)
 {
 	struct slc_trim_response tr;
@@ -245,12 +245,12 @@ int slc_figure_trim_response(const char *path, const struct slc_session *x, cons
 				     .subtitle = sub, .panels = ps, .n_panels = ps[1].n_series ? 2 : 1, .own_y = 1,
 				     .cols = 1, .width = o->width, .height = o->height ? o->height : 760, .layout = &lay };
 	if (!(rc = slc_plot_multiples(path, &m, err, errlen)))
-		rc = fig_write_layout(o->layout_json, &lay, err, errlen);
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	free(bps);
 	return rc;
 }
 
-int slc_figure_hir(const char *path, const struct slc_session *x, const struct slc_figure_opts *o, char *err,
+int slc__figure_hir(const char *path, const struct slc_session *x, const struct slc_figure_opts *o, char *err,
 		   size_t errlen)
 {
 	double wait[16], iops[16];
@@ -273,7 +273,7 @@ int slc_figure_hir(const char *path, const struct slc_session *x, const struct s
 	return finish_bars(path, &c, o, err, errlen);
 }
 
-int slc_figure_fill_levels(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+int slc__figure_fill_levels(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			   char *err, size_t errlen)
 {
 	struct slc_fill_level fl[16];
@@ -301,7 +301,7 @@ int slc_figure_fill_levels(const char *path, const struct slc_session *x, const 
 	return finish_bars(path, &c, o, err, errlen);
 }
 
-int slc_figure_compress(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+int slc__figure_compress(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			char *err, size_t errlen)
 {
 	double v[2];

@@ -21,7 +21,7 @@ static int path_in(char *buf, size_t len, const char *dir, const char *name)
 /* Numbers as the shortest text that reads back the same (15 rather than 15.000000000000002). */
 static void num(FILE *f, double v)
 {
-	report_num(f, v);
+	slc__report_num(f, v);
 }
 
 static int write_phases_csv(const char *path, const struct slc_session *x)
@@ -218,7 +218,7 @@ struct one {
 static void one_sections(struct doc *d, const void *arg)
 {
 	const struct one *o = arg;
-	report_sections(d, o->x, o->u, o->fs->f, o->fs->n);
+	slc__report_sections(d, o->x, o->u, o->fs->f, o->fs->n);
 }
 
 int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen)
@@ -268,7 +268,7 @@ static void drive_row(struct doc *d, const struct slc_session *x, const char *la
 		if (isfinite(cf.written_bytes)) slc_format_bytes(c[6], 96, cf.written_bytes, u);
 		slc_duration_words(c[7], 96, cf.duration_s);
 	}
-	doc_row(d, 8, c);
+	slc__doc_row(d, 8, c);
 }
 
 static void many_sections(struct doc *d, const void *arg)
@@ -277,24 +277,24 @@ static void many_sections(struct doc *d, const void *arg)
 	enum slc_unit_system u = m->o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
 	char label[256];
 
-	doc_heading(d, 1, "%s", m->o->title ? m->o->title : "Drives compared");
-	doc_para(d, "%zu drives, each by its %s. Per drive: run slcscope report on its input for the full report.", m->n,
+	slc__doc_heading(d, 1, "%s", m->o->title ? m->o->title : "Drives compared");
+	slc__doc_para(d, "%zu drives, each by its %s. Per drive: run slcscope report on its input for the full report.", m->n,
 		 m->o->role ? slc_role_name(m->o->role) : "random write curve after TRIM");
-	doc_table(d, 8, (const char *const[]){ "drive", "capacity", "SLC cache", "cache speed", "direct to TLC",
+	slc__doc_table(d, 8, (const char *const[]){ "drive", "capacity", "SLC cache", "cache speed", "direct to TLC",
 					       "erase-bound", "written in 2 h", "curve length" });
 	for (size_t i = 0; i < m->n; i++) {
 		if (i < m->o->n_labels && m->o->labels[i]) snprintf(label, sizeof(label), "%s", m->o->labels[i]);
 		else slc_session_drive_name(label, sizeof(label), &m->xs[i]);
 		drive_row(d, &m->xs[i], label, m->o->role, u);
 	}
-	doc_table_end(d);
-	doc_para(d, "Written in 2 h: host data written in the curve's first 2 hours (the whole curve when shorter, "
+	slc__doc_table_end(d);
+	slc__doc_para(d, "Written in 2 h: host data written in the curve's first 2 hours (the whole curve when shorter, "
 		 "see its length).");
 	for (size_t f = 0; f < m->fs->n; f++)
-		doc_figure(d, m->fs->f[f].name, m->fs->f[f].caption);
-	doc_heading(d, 2, "Inputs");
+		slc__doc_figure(d, m->fs->f[f].name, m->fs->f[f].caption);
+	slc__doc_heading(d, 2, "Inputs");
 	for (size_t i = 0; i < m->n; i++)
-		doc_para(d, "%zu. %s", i + 1, m->xs[i].in->source);
+		slc__doc_para(d, "%zu. %s", i + 1, m->xs[i].in->source);
 }
 
 int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,

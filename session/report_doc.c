@@ -9,7 +9,7 @@
 
 #include "report_doc.h"
 
-void report_num(FILE *f, double v)
+void slc__report_num(FILE *f, double v)
 {
 	char buf[40];
 
@@ -45,7 +45,7 @@ static void vput(struct doc *d, const char *fmt, va_list ap)
 	put_text(d, buf);
 }
 
-void doc_heading(struct doc *d, int level, const char *fmt, ...)
+void slc__doc_heading(struct doc *d, int level, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -56,7 +56,7 @@ void doc_heading(struct doc *d, int level, const char *fmt, ...)
 	fprintf(d->f, d->html ? "</h%d>\n" : "\n", level);
 }
 
-void doc_para(struct doc *d, const char *fmt, ...)
+void slc__doc_para(struct doc *d, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -67,7 +67,7 @@ void doc_para(struct doc *d, const char *fmt, ...)
 	fputs(d->html ? "</p>\n" : "\n", d->f);
 }
 
-void doc_table(struct doc *d, size_t cols, const char *const *head)
+void slc__doc_table(struct doc *d, size_t cols, const char *const *head)
 {
 	fputs(d->html ? "<div class=\"t\"><table><tr>" : "\n|", d->f);
 	for (size_t i = 0; i < cols; i++) {
@@ -82,7 +82,7 @@ void doc_table(struct doc *d, size_t cols, const char *const *head)
 		fputc('\n', d->f);
 }
 
-void doc_row(struct doc *d, size_t cols, char cells[][96])
+void slc__doc_row(struct doc *d, size_t cols, char cells[][96])
 {
 	fputs(d->html ? "<tr>" : "|", d->f);
 	for (size_t i = 0; i < cols; i++) {
@@ -93,13 +93,13 @@ void doc_row(struct doc *d, size_t cols, char cells[][96])
 	fputs(d->html ? "</tr>\n" : "\n", d->f);
 }
 
-void doc_table_end(struct doc *d)
+void slc__doc_table_end(struct doc *d)
 {
 	if (d->html)
 		fputs("</table></div>\n", d->f);
 }
 
-void doc_pre(struct doc *d, const char *text)
+void slc__doc_pre(struct doc *d, const char *text)
 {
 	fputs(d->html ? "<pre>" : "\n```\n", d->f);
 	if (d->html) put_text(d, text);
@@ -165,7 +165,7 @@ static int inline_svg(FILE *f, const char *path, int fig)
 	return 0;
 }
 
-void doc_figure(struct doc *d, const char *name, const char *caption)
+void slc__doc_figure(struct doc *d, const char *name, const char *caption)
 {
 	char path[4096];
 

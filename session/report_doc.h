@@ -17,15 +17,15 @@ struct doc {
 	int fig;                      /* figures inlined so far (their SVG ids get a prefix each) */
 };
 
-void doc_heading(struct doc *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void slc__doc_heading(struct doc *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A paragraph; **bold** spans are marked with the markers \x01 ... \x02. */
-void doc_para(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void doc_table(struct doc *d, size_t cols, const char *const *head);
-void doc_row(struct doc *d, size_t cols, char cells[][96]);
-void doc_table_end(struct doc *d);
+void slc__doc_para(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void slc__doc_table(struct doc *d, size_t cols, const char *const *head);
+void slc__doc_row(struct doc *d, size_t cols, char cells[][96]);
+void slc__doc_table_end(struct doc *d);
 /* A graph: the SVG inlined in HTML, the PNG linked in Markdown; @name without extension. */
-void doc_figure(struct doc *d, const char *name, const char *caption);
-void doc_pre(struct doc *d, const char *text);
+void slc__doc_figure(struct doc *d, const char *name, const char *caption);
+void slc__doc_pre(struct doc *d, const char *text);
 
 /* A graph the report wrote: its file name without extension, its caption, its place. */
 struct report_fig {
@@ -35,10 +35,10 @@ struct report_fig {
 };
 
 /* Every section of a one-input report, in order. */
-void report_sections(struct doc *d, const struct slc_session *x, enum slc_unit_system u,
+void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_unit_system u,
 		     const struct report_fig *figs, size_t nfigs);
 
 /* The number as the shortest text that reads back as the same double. */
-void report_num(FILE *f, double v);
+void slc__report_num(FILE *f, double v);
 
 #endif

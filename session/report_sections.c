@@ -25,35 +25,35 @@ static void identity_section(struct doc *d, const struct slc_session *x, enum sl
 		{ "model", "model" }, { "serial", "serial number" }, { "firmware", "firmware" }, { "vendor", "vendor" },
 		{ "interface", "interface" }, { "link", "link" }, { "kernel_name", "device" },
 	};
-	json_t *id = slc_session_identity_json(x);
+	json_t *id = slc__session_identity_json(x);
 	char cells[2][96];
 	json_t *v;
 
-	doc_heading(d, 2, "The drive");
-	doc_table(d, 2, (const char *const[]){ "identity", "as the drive reports it" });
+	slc__doc_heading(d, 2, "The drive");
+	slc__doc_table(d, 2, (const char *const[]){ "identity", "as the drive reports it" });
 	for (size_t i = 0; id && i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (!jstr(id, rows[i].key)) continue;
 		snprintf(cells[0], 96, "%s", rows[i].name);
 		snprintf(cells[1], 96, "%s", jstr(id, rows[i].key));
-		doc_row(d, 2, cells);
+		slc__doc_row(d, 2, cells);
 	}
 	if (!id) {
 		snprintf(cells[0], 96, "model");
 		snprintf(cells[1], 96, "%s", x->in->meta.device_model ? x->in->meta.device_model : "not recorded");
-		doc_row(d, 2, cells);
+		slc__doc_row(d, 2, cells);
 	}
 	if (x->in->meta.capacity_bytes) {
 		snprintf(cells[0], 96, "capacity");
 		slc_format_bytes(cells[1], 96, (double)x->in->meta.capacity_bytes, u);
-		doc_row(d, 2, cells);
+		slc__doc_row(d, 2, cells);
 	}
 	if (id && json_is_integer(v = json_object_get(id, "logical_block_bytes"))) {
 		snprintf(cells[0], 96, "block size, logical / physical");
 		snprintf(cells[1], 96, "%lld / %lld bytes", (long long)json_integer_value(v),
 			 (long long)json_integer_value(json_object_get(id, "physical_block_bytes")));
-		doc_row(d, 2, cells);
+		slc__doc_row(d, 2, cells);
 	}
-	doc_table_end(d);
+	slc__doc_table_end(d);
 	json_decref(id);
 }
 
@@ -106,23 +106,23 @@ static void health_section(struct doc *d, const struct slc_session *x, enum slc_
 	char cells[3][96];
 	size_t shown = 0;
 
-	doc_heading(d, 2, "Drive health before and after");
+	slc__doc_heading(d, 2, "Drive health before and after");
 	if (!b && !a) {
-		doc_para(d, "The input holds no SMART or health snapshots (run with the drive's probe).");
+		slc__doc_para(d, "The input holds no SMART or health snapshots (run with the drive's probe).");
 		return;
 	}
-	doc_table(d, 3, (const char *const[]){ "SMART / health", "before the run", "after the run" });
+	slc__doc_table(d, 3, (const char *const[]){ "SMART / health", "before the run", "after the run" });
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		snprintf(cells[0], 96, "%s", rows[i].name);
 		health_cell(cells[1], b, rows[i].key, rows[i].bytes, u);
 		health_cell(cells[2], a, rows[i].key, rows[i].bytes, u);
 		if (!cells[1][0] && !cells[2][0]) continue;
-		doc_row(d, 3, cells);
+		slc__doc_row(d, 3, cells);
 		shown++;
 	}
-	doc_table_end(d);
+	slc__doc_table_end(d);
 	if (!shown)
-		doc_para(d, "The drive reported no SMART figures.");
+		slc__doc_para(d, "The drive reported no SMART figures.");
 	json_decref(a);
 	json_decref(b);
 }
@@ -160,7 +160,7 @@ static void step_row(struct doc *d, const struct slc_input_segment *s)
 	if (s->params.block_bytes && s->params.data_pattern) snprintf(c[5], 96, "%s", s->params.data_pattern);
 	if (s->n_samples) slc_duration_words(c[6], 96, s->t_s[s->n_samples - 1]);
 	if (s->params.idle_before_s > 0) slc_duration_words(c[7], 96, s->params.idle_before_s);
-	doc_row(d, 8, c);
+	slc__doc_row(d, 8, c);
 }
 
 static void conditions_section(struct doc *d, const struct slc_session *x)
@@ -168,18 +168,18 @@ static void conditions_section(struct doc *d, const struct slc_session *x)
 	char plan[64];
 
 	plan_of(plan, sizeof(plan), x);
-	doc_heading(d, 2, "Test conditions");
-	doc_para(d, "Plan: %s. Run on %s%s%s, written by slcscope %s; this report by slcscope %s. Target: %s.", plan,
+	slc__doc_heading(d, 2, "Test conditions");
+	slc__doc_para(d, "Plan: %s. Run on %s%s%s, written by slcscope %s; this report by slcscope %s. Target: %s.", plan,
 		 x->in->created_utc ? x->in->created_utc : "an unrecorded date", x->in->host ? " on host " : "",
 		 x->in->host ? x->in->host : "", x->in->tool_version ? x->in->tool_version : "(unknown)", SLCSCOPE_VERSION,
 		 x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source);
 	if (x->in->meta.command_line)
-		doc_para(d, "Command line: %s", x->in->meta.command_line);
-	doc_table(d, 8, (const char *const[]){ "step", "block size", "queue depth", "jobs", "sampled every", "data",
+		slc__doc_para(d, "Command line: %s", x->in->meta.command_line);
+	slc__doc_table(d, 8, (const char *const[]){ "step", "block size", "queue depth", "jobs", "sampled every", "data",
 					       "duration", "idle before" });
 	for (size_t i = 0; i < x->in->n_segments; i++)
 		step_row(d, &x->in->segments[i]);
-	doc_table_end(d);
+	slc__doc_table_end(d);
 }
 
 static void headline_row(struct doc *d, const char *what, const char *value)
@@ -188,7 +188,7 @@ static void headline_row(struct doc *d, const char *what, const char *value)
 
 	snprintf(c[0], 96, "%s", what);
 	snprintf(c[1], 96, "%s", value);
-	doc_row(d, 2, c);
+	slc__doc_row(d, 2, c);
 }
 
 static void speed_text(char *buf, double bps, double blk, enum slc_unit_system u)
@@ -237,9 +237,9 @@ static void headline_section(struct doc *d, const struct slc_session *x, enum sl
 	if (k < 0 || slc_session_curve_figures(&cf, x, (size_t)k, HORIZON_S))
 		return;
 	s = &x->in->segments[x->seg[k]];
-	doc_heading(d, 2, "Headline figures");
-	doc_para(d, "From the %s.", slc_segment_heading(v, sizeof(v), s));
-	doc_table(d, 2, (const char *const[]){ "figure", "value" });
+	slc__doc_heading(d, 2, "Headline figures");
+	slc__doc_para(d, "From the %s.", slc_segment_heading(v, sizeof(v), s));
+	slc__doc_table(d, 2, (const char *const[]){ "figure", "value" });
 	if (isfinite(cf.cache2_bytes))
 		snprintf(v, sizeof(v), "%s in two tiers: %s, then %s at %s", slc_format_bytes(a, sizeof(a), cf.cache_bytes, u),
 			 slc_format_bytes(b, sizeof(b), cf.cache1_bytes, u), slc_format_bytes(h, sizeof(h), cf.cache2_bytes, u),
@@ -263,7 +263,7 @@ static void headline_section(struct doc *d, const struct slc_session *x, enum sl
 	slc_format_bytes(v, sizeof(v), cf.written_bytes, u);
 	headline_row(d, h, v);
 	recovery_rows(d, x, k, u);
-	doc_table_end(d);
+	slc__doc_table_end(d);
 }
 
 static void curve_text(struct doc *d, const struct slc_session *x, size_t i, enum slc_unit_system u)
@@ -290,19 +290,19 @@ static void curve_text(struct doc *d, const struct slc_session *x, size_t i, enu
 				      slc_format_bytes(a, sizeof(a), dr->slc_flash_bytes, u));
 	if (dr->n_temp && isfinite(dr->max_temp_c) && n < sizeof(p))
 		snprintf(p + n, sizeof(p) - n, "Temperature up to %.0f °C. ", dr->max_temp_c);
-	doc_para(d, "%s", p);
+	slc__doc_para(d, "%s", p);
 }
 
 static void phase_table(struct doc *d, const struct slc_analysis *an, enum slc_unit_system u)
 {
 	char c[8][96];
 
-	doc_table(d, 8, (const char *const[]){ "phase", "from", "to", "lasts", "mean speed", "median", "p5 to p95",
+	slc__doc_table(d, 8, (const char *const[]){ "phase", "from", "to", "lasts", "mean speed", "median", "p5 to p95",
 					       "CoV" });
 	for (size_t p = 0; p < an->n_phases; p++) {
 		const struct slc_phase *ph = &an->phases[p];
 		char a[32], b[32];
-		snprintf(c[0], 96, "%s%s", fig_phase_words(ph), ph->kind == SLC_PHASE_SLC_CACHE && ph->tier <= 1 && p + 1 < an->n_phases &&
+		snprintf(c[0], 96, "%s%s", slc__fig_phase_words(ph), ph->kind == SLC_PHASE_SLC_CACHE && ph->tier <= 1 && p + 1 < an->n_phases &&
 			 an->phases[p + 1].tier > 1 ? ", first tier" : "");
 		slc_format_bytes(c[1], 96, ph->start_bytes, u);
 		slc_format_bytes(c[2], 96, ph->end_bytes, u);
@@ -315,32 +315,32 @@ static void phase_table(struct doc *d, const struct slc_analysis *an, enum slc_u
 		snprintf(c[6], 96, "%s to %s", slc_format_rate(a, sizeof(a), ph->p5_bps, u), slc_format_rate(b, sizeof(b), ph->p95_bps, u));
 		if (isfinite(ph->cov)) snprintf(c[7], 96, "%.2f", ph->cov);
 		else c[7][0] = '\0';
-		doc_row(d, 8, c);
+		slc__doc_row(d, 8, c);
 	}
-	doc_table_end(d);
+	slc__doc_table_end(d);
 }
 
-void report_sections(struct doc *d, const struct slc_session *x, enum slc_unit_system u,
+void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_unit_system u,
 		     const struct report_fig *figs, size_t nfigs)
 {
 	char name[256], *text = NULL;
 	size_t len = 0;
 	FILE *m;
 
-	doc_heading(d, 1, "%s", slc_session_drive_name(name, sizeof(name), x));
-	doc_para(d, "Write behaviour under sustained writes, from %s. Files: phases.json (docs/phases-json.md), "
+	slc__doc_heading(d, 1, "%s", slc_session_drive_name(name, sizeof(name), x));
+	slc__doc_para(d, "Write behaviour under sustained writes, from %s. Files: phases.json (docs/phases-json.md), "
 		 "phases.csv, samples.csv, summary.md, every graph as SVG and PNG.", x->in->source);
 	identity_section(d, x, u);
 	health_section(d, x, u);
 	conditions_section(d, x);
 	headline_section(d, x, u);
 	for (size_t i = 0; i < x->n; i++) {
-		doc_heading(d, 2, "%s", slc_segment_heading(name, sizeof(name), &x->in->segments[x->seg[i]]));
+		slc__doc_heading(d, 2, "%s", slc_segment_heading(name, sizeof(name), &x->in->segments[x->seg[i]]));
 		curve_text(d, x, i, u);
 		phase_table(d, &x->a[i], u);
 		for (size_t f = 0; f < nfigs; f++)
 			if (figs[f].curve == (long)i)
-				doc_figure(d, figs[f].name, figs[f].caption);
+				slc__doc_figure(d, figs[f].name, figs[f].caption);
 	}
 	if ((m = open_memstream(&text, &len))) {
 		slc_session_print_experiments(m, x, u);
@@ -349,11 +349,11 @@ void report_sections(struct doc *d, const struct slc_session *x, enum slc_unit_s
 	if ((text && len) || nfigs) {
 		int any = text && len;
 		for (size_t f = 0; f < nfigs; f++) any = any || figs[f].curve < 0;
-		if (any) doc_heading(d, 2, "Experiments");
-		if (text && len) doc_pre(d, text);
+		if (any) slc__doc_heading(d, 2, "Experiments");
+		if (text && len) slc__doc_pre(d, text);
 		for (size_t f = 0; f < nfigs; f++)
 			if (figs[f].curve < 0)
-				doc_figure(d, figs[f].name, figs[f].caption);
+				slc__doc_figure(d, figs[f].name, figs[f].caption);
 	}
 	free(text);
 }

@@ -8,43 +8,43 @@
 #include "slcscope/session.h"
 
 /* The identity snapshot's "identity" object (a new reference; NULL when there is none). */
-json_t *slc_session_identity_json(const struct slc_session *x);
+json_t *slc__session_identity_json(const struct slc_session *x);
 
 /* Write @l as JSON to @path (the --layout-json debug output); 0 or -errno. */
-int fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen);
+int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen);
 
 /* slc_segment_words(), with or without the segment's duration. */
-char *fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration);
+char *slc__fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration);
 
 /* The phase's name in words and its band colour. */
-const char *fig_phase_words(const struct slc_phase *p);
-int fig_phase_style(const struct slc_phase *p);
+const char *slc__fig_phase_words(const struct slc_phase *p);
+int slc__fig_phase_style(const struct slc_phase *p);
 
 /* The curve's axes (scales, labels in words) for @o; 0 or -EINVAL with a reason. */
-int fig_axes(struct slc_plot_spec *sp, const struct slc_session *x, const struct slc_input_segment *s,
+int slc__fig_axes(struct slc_plot_spec *sp, const struct slc_session *x, const struct slc_input_segment *s,
 	     const struct slc_figure_opts *o, char *err, size_t errlen);
 /* Analysed segment @i's samples on the axes of @o (caller frees both); 0 or -ENOMEM. */
-int fig_samples(double **xo, double **yo, const struct slc_session *x, size_t i, const struct slc_figure_opts *o);
+int slc__fig_samples(double **xo, double **yo, const struct slc_session *x, size_t i, const struct slc_figure_opts *o);
 /* The centred moving average's window on the x axis of @o, its legend text into @label. */
-double fig_ma_window(char *label, size_t len, const double *xs, const struct slc_input_segment *s,
+double slc__fig_ma_window(char *label, size_t len, const double *xs, const struct slc_input_segment *s,
 		     const struct slc_figure_opts *o);
 
 /* The figures of the plans' experiments (figures_exp.c). */
-int slc_figure_latency_cdf(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+int slc__figure_latency_cdf(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 			   char *err, size_t errlen);
-int slc_figure_temperature(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
+int slc__figure_temperature(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 			   char *err, size_t errlen);
-int slc_figure_trim_response(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+int slc__figure_trim_response(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			     char *err, size_t errlen);
-int slc_figure_hir(const char *path, const struct slc_session *x, const struct slc_figure_opts *o, char *err,
+int slc__figure_hir(const char *path, const struct slc_session *x, const struct slc_figure_opts *o, char *err,
 		   size_t errlen);
-int slc_figure_fill_levels(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+int slc__figure_fill_levels(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			   char *err, size_t errlen);
-int slc_figure_compress(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+int slc__figure_compress(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			char *err, size_t errlen);
-int slc_figure_multiples(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
+int slc__figure_multiples(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 			 char *err, size_t errlen);
-int slc_figure_bars(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
+int slc__figure_bars(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 		    char *err, size_t errlen);
 
 #endif

@@ -30,7 +30,7 @@ char *slc_duration_words(char *buf, size_t len, double s)
 }
 
 /* The identity snapshot's object (a new reference; NULL when there is none). */
-json_t *slc_session_identity_json(const struct slc_session *x)
+json_t *slc__session_identity_json(const struct slc_session *x)
 {
 	for (size_t i = 0; i < x->in->n_snapshots; i++) {
 		const struct slc_input_snapshot *sn = &x->in->snapshots[i];
@@ -57,7 +57,7 @@ static const char *jstr(json_t *o, const char *k)
 
 char *slc_session_drive_name(char *buf, size_t len, const struct slc_session *x)
 {
-	json_t *id = slc_session_identity_json(x);
+	json_t *id = slc__session_identity_json(x);
 	const char *model = x->in->meta.device_model, *iface = id ? jstr(id, "interface") : NULL;
 	const char *serial = id ? jstr(id, "serial") : NULL, *base;
 	double cap = (double)x->in->meta.capacity_bytes;
@@ -137,7 +137,7 @@ static double seg_duration(const struct slc_input_segment *s)
 	return s->n_samples ? s->t_s[s->n_samples - 1] : NAN;
 }
 
-char *fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration)
+char *slc__fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration)
 {
 	char w[96], p[96], d[32];
 
@@ -152,7 +152,7 @@ char *fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s
 
 char *slc_segment_words(char *buf, size_t len, const struct slc_input_segment *s)
 {
-	return fig_segment_words(buf, len, s, 1);
+	return slc__fig_segment_words(buf, len, s, 1);
 }
 
 char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment *s)
