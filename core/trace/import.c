@@ -25,11 +25,11 @@
 #define MAX_FIELDS 64
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 #define MAX_FIO_JOBS 1024
-#define MAX_BINS 2000000ull              /* samples in one import (23 days at 1 s): ~250 MB at most */
+#define MAX_BINS SLC__INPUT_MAX_SAMPLES
 #define MAX_LINES 10000000ull            /* fio write lines per job */
-#define MAX_TIME_S 1e10                  /* ~300 years */
-#define MAX_RATE_BPS 1e15                /* 1 PB/s: nothing real is faster */
-#define MAX_BYTES 9.2e18                 /* below 2^63 */
+#define MAX_TIME_S SLC__INPUT_MAX_TIME_S
+#define MAX_RATE_BPS SLC__INPUT_MAX_RATE_BPS
+#define MAX_BYTES SLC__INPUT_MAX_BYTES
 #define EPOCH_MS 1e12                    /* fio log_unix_epoch times start above this (2001) */
 
 /* ---- line reading ---------------------------------------------------- */
