@@ -353,9 +353,17 @@ static int read_vlen_str(hid_t obj, int is_attr, H5T_cset_t cset, char **out)
 static int one_string(hid_t type, hid_t space)
 {
 	H5T_cset_t cset = H5Tget_cset(type);
+	int ok = type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
+		 (cset == H5T_CSET_ASCII || cset == H5T_CSET_UTF8) && H5Sget_simple_extent_npoints(space) == 1;
 
-	return type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
-	       (cset == H5T_CSET_ASCII || cset == H5T_CSET_UTF8) && H5Sget_simple_extent_npoints(space) == 1;
+	/* A variable-length string's characters are a stored type too: one byte, or the conversion runs wild. */
+	if (ok && H5Tis_variable_str(type) > 0) {
+		hid_t base = H5Tget_super(type);
+
+		ok = base >= 0 && H5Tget_size(base) == 1;
+		slc__h5_close(base);
+	}
+	return ok;
 }
 
 int slc__h5_get_str(hid_t obj, const char *name, char **out)
@@ -396,11 +404,20 @@ int slc__h5_get_str(hid_t obj, const char *name, char **out)
 		}
 	}
 out:
+	if (!rc)
+		slc__h5_printable(*out);
 	slc__h5_close(mtype);
 	slc__h5_close(space);
 	slc__h5_close(ftype);
 	slc__h5_close(attr);
 	return rc;
+}
+
+void slc__h5_printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
 }
 
 int slc__h5_get_text(hid_t loc, const char *name, char **out)

@@ -32,10 +32,16 @@ int slc__h5_put_f64(hid_t obj, const char *name, double v);
 
 /*
  * A scalar string attribute (variable or fixed length) into a new string
- * the caller frees; -ENOENT if absent, -EINVAL if not one string or if its
+ * the caller frees, control characters replaced (slc__h5_printable()); -ENOENT if absent, -EINVAL if not one string or if its
  * global-heap reference is damaged (checked before HDF5 follows it), -ENOMEM.
  */
 int slc__h5_get_str(hid_t obj, const char *name, char **out);
+
+/*
+ * Replace control characters by '?': names and labels from a file go to
+ * terminals, CSV and file names, where a newline or an escape does harm.
+ */
+void slc__h5_printable(char *s);
 
 /* The scalar variable-length string dataset @name of @loc, checked likewise; -EINVAL if not one. */
 int slc__h5_get_text(hid_t loc, const char *name, char **out);

@@ -184,6 +184,13 @@ static int read_events(hid_t seg_group, struct slc_input_segment *seg, const cha
 	}
 	for (int64_t i = 0; i < n; i++) {
 		kinds[i][SLC_TRACE_KIND_MAX] = 0;
+		slc__h5_printable(kinds[i]);
+		if (!(t[i] >= 0 && t[i] <= SLC__INPUT_MAX_TIME_S) || (double)hb[i] > SLC__INPUT_MAX_BYTES) {
+			seg->n_events = (size_t)i;
+			rc = slc_errf(err, errlen, -EINVAL, "segment %s: event %lld has a time or byte count out of range",
+				      segname, (long long)i);
+			goto out;
+		}
 		seg->events[i].t_s = t[i];
 		seg->events[i].host_bytes = hb[i];
 		seg->events[i].value = v[i];
