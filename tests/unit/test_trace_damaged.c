@@ -321,7 +321,8 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void)
+/* An argument runs only the tests whose names match it (cmocka's filter). */
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_damaged_heap),
@@ -333,5 +334,7 @@ int main(void)
 	};
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
