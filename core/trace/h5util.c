@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "h5util.h"
 
@@ -31,6 +33,26 @@ static herr_t innermost(unsigned n, const H5E_error2_t *e, void *data)
 }
 
 /*
+ * A failed system call comes as "file write failed: time = ..., filename =
+ * ..., errno = 28, error message = 'No space left on device', ..." over
+ * several lines: keep the system's message.  Anything else is kept on one
+ * line, control characters replaced.
+ */
+static void one_line(char *buf, size_t len, const char *msg)
+{
+	const char *sys = strstr(msg, "error message = '");
+	const char *end = sys ? strchr(sys + 17, '\'') : NULL;
+
+	if (end)
+		snprintf(buf, len, "%.*s", (int)(end - sys - 17), sys + 17);
+	else
+		snprintf(buf, len, "%s", msg);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = ' ';
+}
+
+/*
  * Every HDF5 call clears the error stack, so the reason is taken right where
  * a call fails (slc__h5_capture()) and kept until slc__h5_reason() hands it out.
  */
@@ -42,7 +64,7 @@ void slc__h5_capture(void)
 
 	H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &msg);
 	if (msg)
-		snprintf(captured, sizeof(captured), "%s", msg);
+		one_line(captured, sizeof(captured), msg);
 	H5Eclear2(H5E_DEFAULT);
 }
 
@@ -120,53 +142,300 @@ int slc__h5_put_f64(hid_t obj, const char *name, double v)
 	return slc__h5_put_attr(obj, name, H5T_NATIVE_DOUBLE, &v);
 }
 
+/* ---- variable-length strings, checked before HDF5 follows them -------- */
+
+/*
+ * HDF5 1.10 trusts the global heap: an object index past the collection's
+ * table, an object larger than the string's recorded length or a
+ * collection whose object headers run past its end make H5HG_read() copy
+ * wild memory (a segfault, or a heap overflow), and a free-space object of
+ * size 0 makes the collection's decoder loop forever.  So before a
+ * variable-length string is read, its on-disk descriptor (length, heap
+ * address, index) is fetched raw and the collection it names is parsed
+ * here, as HDF5 will parse it, and refused unless every object fits.
+ *
+ * The raw descriptor comes through a soft conversion from variable-length
+ * strings to an opaque type of our own: HDF5 hands a conversion the
+ * element's file bytes, which are exactly the descriptor.
+ */
+#define RAW_TAG "slcscope:vlen-descriptor"
+#define RAW_SIZE 24                       /* length 4 + address <= 8 + index 4, with room */
+#define HEAP_MIN 4096                     /* HDF5 never writes a smaller collection */
+#define HEAP_MAX ((uint64_t)1 << 30)
+#define STR_MAX ((size_t)64 << 20)
+
+static herr_t raw_descriptor(hid_t src, hid_t dst, H5T_cdata_t *cdata, size_t nelmts, size_t buf_stride,
+			     size_t bkg_stride, void *buf, void *bkg, hid_t dxpl)
+{
+	char *tag;
+	int ours;
+
+	(void)buf_stride, (void)bkg_stride, (void)bkg, (void)dxpl;
+	switch (cdata->command) {
+	case H5T_CONV_INIT:
+		if (H5Tget_class(dst) != H5T_OPAQUE || H5Tis_variable_str(src) <= 0 || H5Tget_size(src) > RAW_SIZE)
+			return -1;
+		tag = H5Tget_tag(dst);
+		ours = tag && strcmp(tag, RAW_TAG) == 0;
+		H5free_memory(tag);
+		cdata->need_bkg = H5T_BKG_NO;
+		return ours ? 0 : -1;
+	case H5T_CONV_CONV:
+		/* One element, converted in place: its bytes already sit at the start. */
+		if (nelmts != 1)
+			return -1;
+		memset((char *)buf + H5Tget_size(src), 0, RAW_SIZE - H5Tget_size(src));
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static hid_t raw_type(void)
+{
+	static hid_t type = H5I_INVALID_HID;
+	hid_t vstr;
+
+	if (type >= 0)
+		return type;
+	type = H5Tcreate(H5T_OPAQUE, RAW_SIZE);
+	vstr = H5Tcopy(H5T_C_S1);
+	if (type < 0 || vstr < 0 || H5Tset_tag(type, RAW_TAG) < 0 || H5Tset_size(vstr, H5T_VARIABLE) < 0 ||
+	    H5Tregister(H5T_PERS_SOFT, "slcscope_vlen_descriptor", vstr, type, raw_descriptor) < 0) {
+		slc__h5_close(type);
+		type = H5I_INVALID_HID;
+	}
+	slc__h5_close(vstr);
+	return type;
+}
+
+static uint64_t get_le(const unsigned char *p, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Where the file's addresses point: its size, address and length widths, base. */
+struct file_geometry {
+	int fd;
+	uint64_t size, base;
+	unsigned sa, ss;
+};
+
+static int file_geometry(hid_t obj, struct file_geometry *g)
+{
+	hid_t f = H5Iget_file_id(obj), fcpl = H5I_INVALID_HID;
+	size_t sa = 0, ss = 0;
+	hsize_t ub = 0;
+	void *handle = NULL;
+	hid_t fapl = H5I_INVALID_HID;
+	struct stat st;
+	int rc = -EINVAL;
+
+	if (f < 0)
+		return -EIO;
+	fcpl = H5Fget_create_plist(f);
+	fapl = H5Fget_access_plist(f);
+	/* Only the default (sec2) driver has a descriptor to read the heap through. */
+	if (fcpl >= 0 && fapl >= 0 && H5Pget_driver(fapl) == H5FD_SEC2 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 &&
+	    H5Pget_userblock(fcpl, &ub) >= 0 && (sa == 4 || sa == 8) && (ss == 4 || ss == 8) &&
+	    H5Fget_vfd_handle(f, H5P_DEFAULT, &handle) >= 0 && handle && fstat(*(int *)handle, &st) == 0) {
+		g->fd = *(int *)handle;
+		g->size = (uint64_t)st.st_size;
+		g->base = ub;
+		g->sa = (unsigned)sa;
+		g->ss = (unsigned)ss;
+		rc = 0;
+	}
+	slc__h5_close(fapl);
+	slc__h5_close(fcpl);
+	H5Fclose(f);
+	return rc;
+}
+
+/* Walk the collection as H5HG's decoder does; 0 when object @idx of @len bytes is in it and all fits. */
+static int heap_walk(const unsigned char *c, uint64_t size, unsigned ss, uint64_t idx, uint64_t len)
+{
+	uint64_t hdr = 8 + ss, objhdr = 8 + ss, p = hdr;
+	unsigned char seen[65536 / 8] = { 0 };
+	int found = 0;
+
+	while (p < size) {
+		uint64_t i, n, need;
+
+		if (p + objhdr > size)
+			break;                           /* tail too small for a header: free space */
+		i = get_le(c + p, 2);
+		n = get_le(c + p + 8, ss);
+		if (i > 0 && n > size)
+			return -EINVAL;
+		need = i > 0 ? objhdr + ((n + 7) & ~(uint64_t)7) : n;
+		if (need < objhdr || need > size - p || (i > 0 && (seen[i / 8] & (1u << (i % 8)))))
+			return -EINVAL;
+		seen[i / 8] |= (unsigned char)(1u << (i % 8));
+		if (i == idx)
+			found = n == len;
+		p += need;
+	}
+	return found ? 0 : -EINVAL;
+}
+
+/* Check the descriptor @raw of a variable-length string of @obj's file before HDF5 reads it. */
+static int check_descriptor(hid_t obj, const unsigned char *raw)
+{
+	struct file_geometry g;
+	unsigned char head[16], *c;
+	uint64_t len, addr, idx, size;
+	int rc;
+
+	if ((rc = file_geometry(obj, &g)))
+		return rc;
+	len = get_le(raw, 4);
+	addr = get_le(raw + 4, g.sa);
+	idx = get_le(raw + 4 + g.sa, 4);
+	if (addr == 0)
+		return len == 0 ? 0 : -EINVAL;       /* HDF5 reads nothing at address 0 */
+	if (len > STR_MAX || idx == 0 || idx > 65535 || addr >= g.size || g.base > g.size - addr ||
+	    g.size - addr - g.base < 8 + g.ss)
+		return -EINVAL;
+	addr += g.base;
+	if (pread(g.fd, head, 8 + g.ss, (off_t)addr) != (ssize_t)(8 + g.ss) || memcmp(head, "GCOL", 4) || head[4] != 1)
+		return -EINVAL;
+	size = get_le(head + 8, g.ss);
+	if (size < HEAP_MIN || size > HEAP_MAX || size > g.size - addr)
+		return -EINVAL;
+	c = malloc(size);
+	if (!c)
+		return -ENOMEM;
+	rc = pread(g.fd, c, size, (off_t)addr) == (ssize_t)size ? heap_walk(c, size, g.ss, idx, len) : -EIO;
+	free(c);
+	return rc;
+}
+
+/*
+ * Read one variable-length string element (attribute when @is_attr, else a
+ * dataset) in character set @cset into a new string.  -EINVAL when its
+ * descriptor or heap is damaged.
+ */
+static int read_vlen_str(hid_t obj, int is_attr, H5T_cset_t cset, char **out)
+{
+	unsigned char raw[RAW_SIZE];
+	hid_t rtype = raw_type(), mtype;
+	char *v = NULL;
+	herr_t r;
+	int rc;
+
+	if (rtype < 0)
+		return -EIO;
+	r = is_attr ? H5Aread(obj, rtype, raw) : H5Dread(obj, rtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw);
+	if (r < 0)
+		return -EINVAL;
+	if ((rc = check_descriptor(obj, raw)))
+		return rc;
+	mtype = H5Tcopy(H5T_C_S1);
+	if (mtype < 0 || H5Tset_size(mtype, H5T_VARIABLE) < 0 || H5Tset_cset(mtype, cset) < 0) {
+		slc__h5_close(mtype);
+		return -EIO;
+	}
+	r = is_attr ? H5Aread(obj, mtype, &v) : H5Dread(obj, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v);
+	H5Tclose(mtype);
+	if (r < 0)
+		return -EINVAL;
+	*out = strdup(v ? v : "");
+	H5free_memory(v);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* @type and @space describe one string element HDF5 can read; its class and character set are known. */
+static int one_string(hid_t type, hid_t space)
+{
+	H5T_cset_t cset = H5Tget_cset(type);
+	int ok = type >= 0 && space >= 0 && H5Tget_class(type) == H5T_STRING &&
+		 (cset == H5T_CSET_ASCII || cset == H5T_CSET_UTF8) && H5Sget_simple_extent_npoints(space) == 1;
+
+	/* A variable-length string's characters are a stored type too: one byte, or the conversion runs wild. */
+	if (ok && H5Tis_variable_str(type) > 0) {
+		hid_t base = H5Tget_super(type);
+
+		ok = base >= 0 && H5Tget_size(base) == 1;
+		slc__h5_close(base);
+	}
+	return ok;
+}
+
 int slc__h5_get_str(hid_t obj, const char *name, char **out)
 {
-	hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
-	int rc = -EIO;
+	hid_t attr = H5I_INVALID_HID, ftype = H5I_INVALID_HID, space = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
+	int rc = -EINVAL;
 
 	*out = NULL;
 	if (H5Aexists(obj, name) <= 0)
 		return -ENOENT;
 	attr = H5Aopen(obj, name, H5P_DEFAULT);
 	if (attr < 0)
-		goto out;
+		return -EIO;
 	ftype = H5Aget_type(attr);
-	if (ftype < 0 || H5Tget_class(ftype) != H5T_STRING) {
-		rc = -EINVAL;
-		goto out;
-	}
-	mtype = H5Tcopy(H5T_C_S1);
-	if (mtype < 0)
+	space = H5Aget_space(attr);
+	if (!one_string(ftype, space))
 		goto out;
 	/* HDF5 converts no strings between character sets: read in the file's own. */
-	H5Tset_cset(mtype, H5Tget_cset(ftype));
 	if (H5Tis_variable_str(ftype) > 0) {
-		char *v = NULL;
-
-		H5Tset_size(mtype, H5T_VARIABLE);
-		if (H5Aread(attr, mtype, &v) < 0)
-			goto out;
-		*out = strdup(v ? v : "");
-		H5free_memory(v);
+		rc = read_vlen_str(attr, 1, H5Tget_cset(ftype), out);
 	} else {
 		size_t n = H5Tget_size(ftype);
 
 		if (n == 0 || n > 1 << 20)
 			goto out;
-		H5Tset_size(mtype, n + 1);
-		*out = calloc(1, n + 2);
-		if (*out && H5Aread(attr, mtype, *out) < 0) {
-			free(*out);
-			*out = NULL;
+		rc = -EIO;
+		mtype = H5Tcopy(H5T_C_S1);
+		if (mtype < 0 || H5Tset_cset(mtype, H5Tget_cset(ftype)) < 0 || H5Tset_size(mtype, n + 1) < 0)
 			goto out;
+		rc = -ENOMEM;
+		*out = calloc(1, n + 2);
+		if (*out) {
+			rc = H5Aread(attr, mtype, *out) < 0 ? -EINVAL : 0;
+			if (rc) {
+				free(*out);
+				*out = NULL;
+			}
 		}
 	}
-	rc = *out ? 0 : -ENOMEM;
 out:
+	if (!rc)
+		slc__h5_printable(*out);
 	slc__h5_close(mtype);
+	slc__h5_close(space);
 	slc__h5_close(ftype);
 	slc__h5_close(attr);
+	return rc;
+}
+
+void slc__h5_printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
+}
+
+int slc__h5_get_text(hid_t loc, const char *name, char **out)
+{
+	hid_t ds, type, space;
+	int rc = -EINVAL;
+
+	*out = NULL;
+	ds = H5Dopen2(loc, name, H5P_DEFAULT);
+	if (ds < 0)
+		return -EINVAL;
+	type = H5Dget_type(ds);
+	space = H5Dget_space(ds);
+	if (one_string(type, space) && H5Tis_variable_str(type) > 0)
+		rc = read_vlen_str(ds, 0, H5Tget_cset(type), out);
+	slc__h5_close(space);
+	slc__h5_close(type);
+	H5Dclose(ds);
 	return rc;
 }
 
@@ -218,15 +487,28 @@ hid_t slc__h5_open_file(const char *path, unsigned flags)
 
 	if (fapl < 0)
 		return fapl;
-	/*
-	 * HDF5 writes the superblock, with the end-of-allocation address, last
-	 * in a flush; a writer killed just before leaves data past that address.
-	 * SWMR-read mode does not check reads against it, so such a file reads.
-	 */
-	if (flags == H5F_ACC_RDONLY)
-		f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+	f = H5Fopen(path, flags, fapl);
 	if (f < 0)
-		f = H5Fopen(path, flags, fapl);
+		slc__h5_capture();
+	H5Pclose(fapl);
+	return f;
+}
+
+hid_t slc__h5_open_lagging(const char *path)
+{
+	hid_t fapl = slc__h5_file_access();
+	hid_t f = H5I_INVALID_HID;
+
+	if (fapl < 0)
+		return fapl;
+	/*
+	 * SWMR-read mode does not check reads against the end-of-allocation
+	 * address, but it retries a metadata read whose checksum fails, sleeping
+	 * longer each time (100 tries, ~10 minutes): on a damaged file one try
+	 * is the only useful number.
+	 */
+	if (H5Pset_metadata_read_attempts(fapl, 1) >= 0)
+		f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
 	if (f < 0)
 		slc__h5_capture();
 	H5Pclose(fapl);

@@ -32,9 +32,19 @@ int slc__h5_put_f64(hid_t obj, const char *name, double v);
 
 /*
  * A scalar string attribute (variable or fixed length) into a new string
- * the caller frees; -ENOENT if absent, -EINVAL if not a string, -ENOMEM.
+ * the caller frees, control characters replaced (slc__h5_printable()); -ENOENT if absent, -EINVAL if not one string or if its
+ * global-heap reference is damaged (checked before HDF5 follows it), -ENOMEM.
  */
 int slc__h5_get_str(hid_t obj, const char *name, char **out);
+
+/*
+ * Replace control characters by '?': names and labels from a file go to
+ * terminals, CSV and file names, where a newline or an escape does harm.
+ */
+void slc__h5_printable(char *s);
+
+/* The scalar variable-length string dataset @name of @loc, checked likewise; -EINVAL if not one. */
+int slc__h5_get_text(hid_t loc, const char *name, char **out);
 
 /* A scalar numeric attribute converted to @memtype; -ENOENT if absent, -EINVAL if not numeric. */
 int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out);
@@ -45,12 +55,15 @@ void slc__h5_index_name(char *buf, size_t len, size_t index);
 /* File access properties of every trace: earliest format, no file locking. */
 hid_t slc__h5_file_access(void);
 
-/*
- * H5Fopen() with the trace's file access properties.
- * Read-only opens use SWMR-read mode first: it tolerates a superblock whose
- * end-of-allocation lags the data written (a writer killed inside a flush).
- */
+/* H5Fopen() with the trace's file access properties. */
 hid_t slc__h5_open_file(const char *path, unsigned flags);
+
+/*
+ * Open read-only in SWMR-read mode, one try per metadata read: tolerates a
+ * superblock whose end-of-allocation lags the data written (a writer killed
+ * inside a flush), for when a plain open or read of the file failed.
+ */
+hid_t slc__h5_open_lagging(const char *path);
 
 /* Check the schema attributes of an open file; 0 or -EINVAL with a reason. */
 int slc__h5_check_schema(hid_t f, char *err, size_t errlen);

@@ -12,11 +12,15 @@
 
 #include "slcscope/trace.h"
 
+#include "input.h"
+
 #define SLC__IMP_MAX_LINE 4096
-#define SLC__IMP_MAX_BINS 2000000ull     /* samples in one import (23 days at 1 s): ~250 MB at most */
-#define SLC__IMP_MAX_TIME_S 1e10         /* ~300 years */
-#define SLC__IMP_MAX_RATE_BPS 1e15       /* 1 PB/s: nothing real is faster */
-#define SLC__IMP_MAX_BYTES 9.2e18        /* below 2^63 */
+
+/* the limits a trace's samples are read with too (input.h) */
+#define SLC__IMP_MAX_BINS SLC__INPUT_MAX_SAMPLES
+#define SLC__IMP_MAX_TIME_S SLC__INPUT_MAX_TIME_S
+#define SLC__IMP_MAX_RATE_BPS SLC__INPUT_MAX_RATE_BPS
+#define SLC__IMP_MAX_BYTES SLC__INPUT_MAX_BYTES
 
 /* Text lines ending in LF, CRLF or a lone CR (dd's progress updates). */
 struct slc__lines {

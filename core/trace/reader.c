@@ -3,9 +3,12 @@
  * Trace reader: loads a whole slcscope trace into a struct slc_input.
  *
  * Nothing in a file is trusted: every dataset is checked for rank, type
- * class and length before it is read, and a trace whose columns differ in
- * length (a writer killed inside a flush) is cut to the shortest column
- * with a note rather than refused.
+ * class and length before it is read, every variable-length string's heap
+ * reference before HDF5 follows it (h5util.c), and every sample against the
+ * limits the CSV importer applies to its rows.  A trace whose columns differ
+ * in length (a writer killed inside a flush) is cut to the shortest column
+ * with a note rather than refused; samples of zero length (a run stopped
+ * right at an interval's end) are merged into their neighbours, with a note.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,7 +23,7 @@
 #include "h5util.h"
 #include "input.h"
 
-#define MAX_SAMPLES ((hsize_t)1 << 32)   /* per segment; more is not a real trace */
+#define MAX_SAMPLES ((hsize_t)SLC__INPUT_MAX_SAMPLES)   /* per segment, as per import */
 #define MAX_SEGMENTS 100000
 
 /* Length of a 1-D numeric dataset, or -1 with a reason. */
@@ -181,6 +184,13 @@ static int read_events(hid_t seg_group, struct slc_input_segment *seg, const cha
 	}
 	for (int64_t i = 0; i < n; i++) {
 		kinds[i][SLC_TRACE_KIND_MAX] = 0;
+		slc__h5_printable(kinds[i]);
+		if (!(t[i] >= 0 && t[i] <= SLC__INPUT_MAX_TIME_S) || (double)hb[i] > SLC__INPUT_MAX_BYTES) {
+			seg->n_events = (size_t)i;
+			rc = slc_errf(err, errlen, -EINVAL, "segment %s: event %lld has a time or byte count out of range",
+				      segname, (long long)i);
+			goto out;
+		}
 		seg->events[i].t_s = t[i];
 		seg->events[i].host_bytes = hb[i];
 		seg->events[i].value = v[i];
@@ -207,20 +217,153 @@ out:
 	return rc;
 }
 
+/* A latency (us) or temperature (degC) column value: unknown (NaN) or in range. */
+static int plausible(double v, double lo, double hi)
+{
+	return isnan(v) || (v >= lo && v <= hi);
+}
+
+/* The CSV importer's limits on a row (input.h), on each sample. */
 static int check_samples(const struct slc_input_segment *seg, const char *segname, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < seg->n_samples; i++) {
-		if (!isfinite(seg->t_s[i]) || !isfinite(seg->interval_s[i]) || seg->interval_s[i] < 0)
-			return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu has a non-finite or negative time",
-					segname, i);
-		if (i && seg->t_s[i] < seg->t_s[i - 1])
+		double t = seg->t_s[i], dt = seg->interval_s[i];
+		uint64_t prev = i ? seg->bytes_total[i - 1] : 0;
+
+		if (!(t >= 0 && t <= SLC__INPUT_MAX_TIME_S) || !(dt >= 0 && dt <= SLC__INPUT_MAX_TIME_S))
+			return slc_errf(err, errlen, -EINVAL,
+					"segment %s: sample %zu has a time or interval outside 0 to %g s", segname, i,
+					SLC__INPUT_MAX_TIME_S);
+		if (i && t < seg->t_s[i - 1])
 			return slc_errf(err, errlen, -EINVAL, "segment %s: time goes backwards at sample %zu",
 					segname, i);
-		if (i && seg->bytes_total[i] < seg->bytes_total[i - 1])
+		if ((double)seg->bytes_total[i] > SLC__INPUT_MAX_BYTES || (double)seg->ios[i] > SLC__INPUT_MAX_BYTES)
+			return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu counts more than 2^63 bytes or I/Os",
+					segname, i);
+		if (seg->bytes_total[i] < prev)
 			return slc_errf(err, errlen, -EINVAL, "segment %s: bytes_total shrinks at sample %zu",
+					segname, i);
+		if (dt > 0 && (double)(seg->bytes_total[i] - prev) / dt > SLC__INPUT_MAX_RATE_BPS)
+			return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu is faster than %g bytes/s",
+					segname, i, SLC__INPUT_MAX_RATE_BPS);
+		if (!plausible(seg->lat_p50_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
+		    !plausible(seg->lat_p99_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
+		    !plausible(seg->lat_p999_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
+		    !plausible(seg->lat_max_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
+		    !plausible(seg->temp_c[i], -273.15, 1000))
+			return slc_errf(err, errlen, -EINVAL,
+					"segment %s: sample %zu has a negative, infinite or impossible latency or temperature",
 					segname, i);
 	}
 	return 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * Samples of zero length (no time passed: an interval of 0, or the same
+ * end time as the sample before, as when a run stops right at an
+ * interval's end) have no rate.  Each goes into the sample before it, which
+ * takes its byte count (cumulative), I/Os and worst latency; a first one
+ * is dropped, its bytes then counting in the next sample's rate and its
+ * I/Os added to that sample.  Returns how many went.
+ */
+static size_t merge_empty(struct slc_input_segment *seg)
+{
+	size_t n = seg->n_samples, w = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (seg->interval_s[i] == 0 || (w > 0 && seg->t_s[i] == seg->t_s[w - 1])) {
+			if (w > 0) {
+				seg->bytes_total[w - 1] = seg->bytes_total[i];
+				seg->ios[w - 1] = sat_add(seg->ios[w - 1], seg->ios[i]);
+				if (!(seg->lat_max_us[w - 1] >= seg->lat_max_us[i]) && !isnan(seg->lat_max_us[i]))
+					seg->lat_max_us[w - 1] = seg->lat_max_us[i];
+			} else if (i + 1 < n) {
+				seg->ios[i + 1] = sat_add(seg->ios[i + 1], seg->ios[i]);
+			}
+			continue;
+		}
+		for (size_t c = 0; c < SLC__TRACE_NCOLS; c++) {
+			uint64_t *col = *(uint64_t **)((char *)seg + slc__trace_cols[c].input_off);
+
+			col[w] = col[i];             /* every column is 8 bytes wide */
+		}
+		w++;
+	}
+	seg->n_samples = w;
+	return n - w;
+}
+
+/*
+ * Open the sample columns of segment @g into @ds; *@n becomes the shortest
+ * one's length, with one note when they differ.
+ */
+static int open_columns(struct slc_input *in, hid_t g, hid_t *ds, int64_t *n, const char *segname, char *err,
+			size_t errlen)
+{
+	int64_t longest = -1;
+
+	*n = -1;
+	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++) {
+		const struct slc__trace_col *col = &slc__trace_cols[c];
+		int64_t len;
+
+		ds[c] = H5Lexists(g, col->name, H5P_DEFAULT) > 0 ? H5Dopen2(g, col->name, H5P_DEFAULT) : H5I_INVALID_HID;
+		if (ds[c] < 0) {
+			if (col->required)
+				return slc_errf(err, errlen, -EINVAL, "segment %s: no %s column", segname, col->name);
+			continue;
+		}
+		len = column_length(ds[c], 0);
+		if (len < 0)
+			return slc_errf(err, errlen, -EINVAL,
+					"segment %s: %s is not a 1-D numeric column of at most %llu samples", segname,
+					col->name, (unsigned long long)MAX_SAMPLES);
+		*n = *n < 0 || len < *n ? len : *n;
+		longest = len > longest ? len : longest;
+	}
+	if (longest > *n) {
+		char note[160];
+
+		snprintf(note, sizeof(note), "segment %s: columns differ in length (%lld to %lld samples), cut to %lld",
+			 segname, (long long)*n, (long long)longest, (long long)*n);
+		if (append_note(in, note))
+			return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Samples never written (NaN time: a writer stopped in a flush) go, with a note. */
+static int cut_unwritten(struct slc_input *in, struct slc_input_segment *seg, const char *segname)
+{
+	size_t keep = seg->n_samples;
+	char note[160];
+
+	while (keep && isnan(seg->t_s[keep - 1]))
+		keep--;
+	if (keep == seg->n_samples)
+		return 0;
+	snprintf(note, sizeof(note), "segment %s: %zu trailing samples never written (writer stopped in a flush)",
+		 segname, seg->n_samples - keep);
+	seg->n_samples = keep;
+	return append_note(in, note);
+}
+
+/* Checked samples of zero length go into their neighbours, with a note. */
+static int merge_note(struct slc_input *in, struct slc_input_segment *seg, const char *segname)
+{
+	size_t merged = merge_empty(seg);
+	char note[160];
+
+	if (!merged)
+		return 0;
+	snprintf(note, sizeof(note), "segment %s: %zu sample%s of zero length merged into the one before",
+		 segname, merged, merged == 1 ? "" : "s");
+	return append_note(in, note);
 }
 
 static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment *seg, const char *segname,
@@ -235,34 +378,9 @@ static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment 
 	rc = read_params(g, &seg->params);
 	if (rc)
 		return slc_errf(err, errlen, rc, "segment %s: unreadable parameters", segname);
-	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++) {
-		const struct slc__trace_col *col = &slc__trace_cols[c];
-		int64_t len;
-
-		ds[c] = H5Lexists(g, col->name, H5P_DEFAULT) > 0 ? H5Dopen2(g, col->name, H5P_DEFAULT) : H5I_INVALID_HID;
-		if (ds[c] < 0) {
-			if (col->required) {
-				rc = slc_errf(err, errlen, -EINVAL, "segment %s: no %s column", segname, col->name);
-				goto out;
-			}
-			continue;
-		}
-		len = column_length(ds[c], 0);
-		if (len < 0) {
-			rc = slc_errf(err, errlen, -EINVAL, "segment %s: %s is not a 1-D numeric column", segname,
-				      col->name);
-			goto out;
-		}
-		if (n >= 0 && len != n) {
-			char note[128];
-
-			snprintf(note, sizeof(note), "segment %s: columns differ in length, cut to the shortest", segname);
-			rc = append_note(in, note);
-			if (rc)
-				goto out;
-		}
-		n = n < 0 || len < n ? len : n;
-	}
+	rc = open_columns(in, g, ds, &n, segname, err, errlen);
+	if (rc)
+		goto out;
 	rc = slc__input_segment_alloc(seg, (size_t)n);
 	if (rc) {
 		slc_errf(err, errlen, rc, "out of memory");
@@ -282,23 +400,13 @@ static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment 
 			goto out;
 		}
 	}
-	{
-		size_t keep = seg->n_samples;
-
-		while (keep && isnan(seg->t_s[keep - 1]))
-			keep--;
-		if (keep < seg->n_samples) {
-			char note[160];
-
-			snprintf(note, sizeof(note), "segment %s: %zu trailing samples never written (writer stopped in a flush)",
-				 segname, seg->n_samples - keep);
-			seg->n_samples = keep;
-			rc = append_note(in, note);
-			if (rc)
-				goto out;
-		}
+	if (cut_unwritten(in, seg, segname)) {
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+		goto out;
 	}
 	rc = check_samples(seg, segname, err, errlen);
+	if (!rc && merge_note(in, seg, segname))
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	if (!rc)
 		rc = read_events(g, seg, segname, err, errlen);
 	if (!rc)
@@ -314,38 +422,19 @@ struct analysis_walk {
 	int rc;
 };
 
-/* Read a scalar string dataset (variable length); NULL if it is not one. */
-static char *read_text_dataset(hid_t loc, const char *name)
-{
-	hid_t ds = H5Dopen2(loc, name, H5P_DEFAULT), type = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
-	char *text = NULL, *copy = NULL;
-
-	if (ds < 0)
-		return NULL;
-	type = H5Dget_type(ds);
-	if (type >= 0 && H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0) {
-		mtype = H5Tcopy(H5T_C_S1);
-		H5Tset_size(mtype, H5T_VARIABLE);
-		H5Tset_cset(mtype, H5Tget_cset(type));
-		if (H5Dread(ds, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) >= 0 && text) {
-			copy = strdup(text);
-			H5free_memory(text);
-		}
-	}
-	slc__h5_close(mtype);
-	slc__h5_close(type);
-	H5Dclose(ds);
-	return copy;
-}
-
 static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info, void *data)
 {
 	struct analysis_walk *w = data;
 	struct slc_input_analysis *a;
-	char *text = read_text_dataset(grp, name);
+	char *text = NULL;
+	int r = slc__h5_get_text(grp, name, &text);
 
-	if (!text)
-		return 0;                       /* not a string dataset: not ours, skip */
+	if (r == -ENOMEM) {
+		w->rc = r;
+		return -1;
+	}
+	if (r)
+		return 0;                       /* not a sound string dataset: not ours, skip */
 	a = realloc(w->in->analysis, (w->in->n_analysis + 1) * sizeof(*a));
 	if (a) {
 		w->in->analysis = a;
@@ -386,7 +475,8 @@ static int load_snapshots(hid_t f, struct slc_input *in)
 		slc__h5_index_name(name, sizeof(name), i);
 		if (H5Lexists(g, name, H5P_DEFAULT) <= 0)
 			continue;
-		sn->json_text = read_text_dataset(g, name);
+		if (slc__h5_get_text(g, name, &sn->json_text) == -ENOMEM)
+			rc = -ENOMEM;
 		ds = H5Dopen2(g, name, H5P_DEFAULT);
 		sn->segment = -1;
 		if (ds >= 0) {
@@ -424,18 +514,13 @@ static int read_root(hid_t f, struct slc_input *in)
 	return 0;
 }
 
-int slc__trace_load_hdf5(struct slc_input *in, const char *path, char *err, size_t errlen)
+/* Load the open trace @f into @in. */
+static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 {
-	hid_t f, segs = H5I_INVALID_HID;
+	hid_t segs = H5I_INVALID_HID;
 	H5G_info_t info;
-	char why[160];
 	int rc;
 
-	slc__h5_quiet();
-	f = slc__h5_open_file(path, H5F_ACC_RDONLY);
-	if (f < 0)
-		return slc_errf(err, errlen, -EINVAL, "%s: damaged or truncated HDF5 file (%s)", path,
-				slc__h5_reason(why, sizeof(why)));
 	in->format = SLC_INPUT_TRACE;
 	rc = slc__h5_check_schema(f, err, errlen);
 	if (rc)
@@ -497,7 +582,58 @@ int slc__trace_load_hdf5(struct slc_input *in, const char *path, char *err, size
 	}
 out:
 	slc__h5_close(segs);
+	return rc;
+}
+
+/* One attempt: open (plainly, or tolerating a lagging superblock) and load into a fresh input. */
+static int attempt(const char *path, int lagging, struct slc_input **out, char *err, size_t errlen)
+{
+	struct slc_input *in;
+	char why[160];
+	hid_t f;
+	int rc;
+
+	*out = NULL;
+	f = lagging ? slc__h5_open_lagging(path) : slc__h5_open_file(path, H5F_ACC_RDONLY);
+	if (f < 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: damaged or truncated HDF5 file (%s)", path,
+				slc__h5_reason(why, sizeof(why)));
+	in = calloc(1, sizeof(*in));
+	rc = in ? load_file(f, in, err, errlen) : slc_errf(err, errlen, -ENOMEM, "out of memory");
 	H5Fclose(f);
 	H5Eclear2(H5E_DEFAULT);
+	if (rc)
+		slc_input_free(in);
+	else
+		*out = in;
 	return rc;
+}
+
+int slc__trace_load_hdf5(struct slc_input *in, const char *path, char *err, size_t errlen)
+{
+	struct slc_input *got = NULL;
+	char err2[512];
+	int rc, plain_opened;
+
+	slc__h5_quiet();
+	/*
+	 * A finished trace opens plainly.  One whose writer was killed just
+	 * before a flush wrote the superblock has data past the end-of-allocation
+	 * address it records, which a plain open or read refuses: that gets a
+	 * second, lagging-tolerant attempt.  Its reason is kept when the plain
+	 * open failed; otherwise the plain attempt's is.
+	 */
+	rc = attempt(path, 0, &got, err, errlen);
+	plain_opened = !(rc && err && strstr(err, "damaged or truncated HDF5 file"));
+	if (rc && rc != -ENOMEM) {
+		rc = attempt(path, 1, &got, err2, sizeof(err2));
+		if (rc && !plain_opened && err)
+			snprintf(err, errlen, "%s", err2);
+	}
+	if (rc)
+		return rc;
+	got->source = in->source;
+	*in = *got;
+	free(got);
+	return 0;
 }

@@ -12,13 +12,27 @@
  * that SWMR's superblock v3 leaves behind and that make a plain open refuse
  * the file).  Only a kill inside the flush itself (milliseconds every flush
  * interval) can leave a damaged file; docs/trace-format.md measures this.
+ *
+ * Full disks.  HDF5 writes a flush's metadata partly in place, partly at the
+ * end of the file: a flush that runs out of space half way leaves old
+ * metadata pointing at what was never written.  So each flush first reserves
+ * room past the end of the file for all it can write (fallocate, the size
+ * unchanged; zeros written where the file system has no fallocate, cut off
+ * at close), and a full disk fails the flush before HDF5 is touched, the
+ * file as the last flush left it.  This matters twice over: HDF5 1.10 never
+ * recovers from a failed flush (every later one, and the close, fail too,
+ * and its clean-up at exit then crashes on the half-closed file).  A flush
+ * that fails inside HDF5 all the same marks the writer broken: nothing more
+ * is handed to HDF5.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +64,13 @@ struct buffered_event {
 };
 
 #define SNAPSHOT_BUFFER 16
+/*
+ * Room a flush may need past the end of the file: per sample column a
+ * filled chunk compressed to new space and a fresh full-size one (2 x 32 KiB),
+ * the event columns' chunks for a full event buffer (16 x 8 KiB each), the
+ * metadata written anew; snapshot texts come on top.
+ */
+#define FLUSH_RESERVE ((off_t)2 << 20)
 
 struct pending_snapshot {
 	char kind[SLC_TRACE_KIND_MAX + 1];
@@ -60,7 +81,10 @@ struct pending_snapshot {
 
 struct slc_trace {
 	hid_t file;
-	int fd;                          /* for fsync() */
+	int fd;                          /* for fsync() and fallocate() */
+	int no_reserve;                  /* the file system has no fallocate() */
+	int broken;                      /* a flush failed inside HDF5 */
+	off_t reserved;                  /* bytes reserved past the end of the file */
 	char *path;
 	double flush_s;
 	struct timespec last_flush;
@@ -342,24 +366,103 @@ out:
 	return rc;
 }
 
+/* Zeros from the end of the file to @end: room for a file system without fallocate(). */
+static int write_zeros(int fd, off_t from, off_t end)
+{
+	static const char zeros[65536];
+
+	while (from < end) {
+		size_t n = end - from < (off_t)sizeof(zeros) ? (size_t)(end - from) : sizeof(zeros);
+		ssize_t w = pwrite(fd, zeros, n, from);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		from += w;
+	}
+	return 0;
+}
+
+/* Reserve room past the end of the data for the coming flush; -ENOSPC when the disk is full. */
+static int reserve_space(struct slc_trace *t)
+{
+	off_t want = FLUSH_RESERVE;
+	haddr_t eoa = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < t->nsnap; i++)
+		want += 2 * (off_t)strlen(t->snaps[i].json_text) + 4096;
+	if (fstat(t->fd, &st) < 0)
+		return -errno;
+	if (!t->no_reserve) {
+		if (fallocate(t->fd, FALLOC_FL_KEEP_SIZE, st.st_size, want) == 0) {
+			t->reserved = want;
+			return 0;
+		}
+		if (errno != EOPNOTSUPP && errno != ENOSYS)
+			return -errno;
+		t->no_reserve = 1;
+	}
+	/* Zeros beyond HDF5's end of allocation, which a reader ignores. */
+	if (H5Fget_eoa(t->file, &eoa) < 0 || (off_t)eoa + want <= st.st_size)
+		return 0;
+	t->reserved = want;
+	return write_zeros(t->fd, st.st_size, (off_t)eoa + want);
+}
+
+/* Give back the room reserved past the end of the file (HDF5 closed). */
+static void release_space(struct slc_trace *t)
+{
+	struct stat st;
+	off_t end;
+
+	if (!t->reserved || fstat(t->fd, &st) < 0)
+		return;
+	end = st.st_size;
+	if (t->no_reserve) {
+		/* The zeros made the file longer: cut it to the end of allocation HDF5 left. */
+		hid_t f = slc__h5_open_file(t->path, H5F_ACC_RDONLY);
+		haddr_t eoa = 0;
+
+		if (f < 0 || H5Fget_eoa(f, &eoa) < 0 || (off_t)eoa > end)
+			eoa = (haddr_t)end;
+		slc__h5_close(f);
+		end = (off_t)eoa;
+	}
+	/* Blocks kept past the end survive a close on some file systems; a truncate to the size frees them. */
+	if (ftruncate(t->fd, end) == 0)
+		t->reserved = 0;
+}
+
 int slc_trace_flush(struct slc_trace *t)
 {
 	int rc = 0;
 
 	if (!t)
 		return -EINVAL;
+	if (t->broken)
+		return -EIO;                     /* the first failure's reason stays in t->err */
+	rc = reserve_space(t);
+	if (rc)
+		return twerr(t, rc, "cannot flush trace");
 	if (t->seg_open) {
 		rc = write_sample_buffer(t);
 		if (!rc)
 			rc = write_event_buffer(t);
-		if (rc)
+		if (rc) {
+			t->broken = 1;
 			return twerr(t, rc, "cannot write samples");
+		}
 	}
 	rc = write_snapshots(t);
-	if (rc)
+	if (rc) {
+		t->broken = 1;
 		return twerr(t, rc, "cannot write device snapshots");
+	}
 	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0) {
 		slc__h5_capture();
+		t->broken = 1;
 		return twerr(t, -EIO, "cannot flush trace");
 	}
 	/* Survive power loss too, not only the death of this process. */
@@ -471,7 +574,7 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
 		slc_errf(err, errlen, rc, "cannot write trace header: %s", slc__h5_reason(why, sizeof(why)));
 		goto fail;
 	}
-	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	t->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (t->fd < 0) {
 		rc = -errno;
 		slc_errf(err, errlen, rc, "cannot open %s: %s", path, strerror(errno));
@@ -700,6 +803,7 @@ int slc_trace_close(struct slc_trace *t)
 		rc = slc_trace_flush(t);
 	if (H5Fclose(t->file) < 0 && !rc)
 		rc = -EIO;
+	release_space(t);
 	rc2 = fsync(t->fd) < 0 ? -errno : 0;
 	if (!rc)
 		rc = rc2;

@@ -11,6 +11,10 @@
  *       slc_trace_flush() every FLUSH_EVERY samples and prints "flushed N"
  *       after each; FLUSH_S sets the automatic flush interval (default 2).
  *       Prints "appended N T" (T: CLOCK_MONOTONIC seconds) every 100 samples.
+ *   trace_writer PATH small N
+ *       a small trace for the fuzz corpus (testdata/fuzz/trace): a segment
+ *       of N samples (0: no sample chunks at all, a few KB) with an event
+ *       and a snapshot, and an analysis result
  */
 #include <math.h>
 #include <stdio.h>
@@ -97,6 +101,35 @@ static int fixed(const char *path)
 	return 0;
 }
 
+static int small(const char *path, unsigned long n)
+{
+	static const struct slc_segment_params p = { "seq_fill", "seq_write", 131072, 32, 1, 0, 1073741824ull, 30, 1,
+						     "random", 1.0, "virtual", 4, SLC_ROLE_FILL, 0 };
+	struct slc_event e = { 2.5, 250000000ull, "cache_exhausted", 0 };
+	struct slc_trace *t;
+	char err[256];
+	int rc;
+
+	if (slc_trace_create(&t, path, &meta, err, sizeof(err)))
+		return 1;
+	rc = slc_trace_segment_begin(t, &p);
+	for (uint64_t i = 0; i < n && !rc; i++) {
+		struct slc_sample s = loop_sample(i);
+
+		rc = slc_trace_append(t, &s);
+	}
+	if (!rc)
+		rc = slc_trace_event(t, &e);
+	if (!rc)
+		rc = slc_trace_snapshot(t, "smart", 1.0, "{\"temperature_c\": 41}");
+	if (slc_trace_close(t) || rc ||
+	    slc_trace_store_json(path, "phases", "{\"cache_bytes\": 250000000}", err, sizeof(err))) {
+		fprintf(stderr, "trace_writer: write failed\n");
+		return 1;
+	}
+	return 0;
+}
+
 static int loop(const char *path, unsigned long flush_every, double flush_s)
 {
 	static const struct slc_segment_params p = { "rand_curve", "rand_write", 4096, 32, 1, 0, 0, 0, 1, "random",
@@ -135,8 +168,10 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[2], "fixed") == 0)
 		return fixed(argv[1]);
+	if (argc == 4 && strcmp(argv[2], "small") == 0)
+		return small(argv[1], strtoul(argv[3], NULL, 10));
 	if (argc >= 3 && strcmp(argv[2], "loop") == 0)
 		return loop(argv[1], argc > 3 ? strtoul(argv[3], NULL, 10) : 0, argc > 4 ? atof(argv[4]) : 2.0);
-	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]]\n");
+	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]] | PATH small N\n");
 	return 2;
 }
