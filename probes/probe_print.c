@@ -100,9 +100,17 @@ void slc_probe_print(FILE *f, const struct slc_identity *id, const struct slc_he
 		fprintf(f, "  %-26s %.0f C\n", "warning temperature", h->warn_temp_c);
 	if (isfinite(h->crit_temp_c))
 		fprintf(f, "  %-26s %.0f C\n", "critical temperature", h->crit_temp_c);
-	if (h->thm_transitions[0] != SLC_PROBE_UNKNOWN)
-		fprintf(f, "  %-26s TMT1 %" PRIu64 " times (%" PRIu64 " s), TMT2 %" PRIu64 " times (%" PRIu64 " s)\n",
-		       "thermal management", h->thm_transitions[0], h->thm_time_s[0], h->thm_transitions[1], h->thm_time_s[1]);
+	if (h->thm_transitions[0] != SLC_PROBE_UNKNOWN) {
+		fprintf(f, "  %-26s", "thermal management");
+		for (int k = 0; k < 2; k++) {
+			/* a count or a time the drive does not report is left out, never printed as 2^64-1 */
+			if (h->thm_transitions[k] != SLC_PROBE_UNKNOWN)
+				fprintf(f, "%s TMT%d %" PRIu64 " times", k ? "," : "", k + 1, h->thm_transitions[k]);
+			if (h->thm_transitions[k] != SLC_PROBE_UNKNOWN && h->thm_time_s[k] != SLC_PROBE_UNKNOWN)
+				fprintf(f, " (%" PRIu64 " s)", h->thm_time_s[k]);
+		}
+		fprintf(f, "\n");
+	}
 	line_u64(f, "time above warning temp", h->warn_temp_time_min, "min");
 	line_u64(f, "time above critical temp", h->crit_temp_time_min, "min");
 	if (h->throttled >= 0)

@@ -266,6 +266,30 @@ static void test_thermal(void **state)
 	assert_int_equal(slc_analysis_apply_thermal(NULL, &th), -EINVAL);
 }
 
+/* Unknown counts and times are left out of the text, never printed as 2^64-1. */
+static void test_print_unknown(void **state)
+{
+	struct slc_identity id;
+	struct slc_health h;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	slc_identity_init(&id);
+	snprintf(id.path, sizeof(id.path), "/dev/test");
+	slc_health_init(&h);
+	h.has_smart = 1;
+	h.thm_transitions[0] = 3;                  /* a count without its time */
+	assert_non_null(f);
+	slc_probe_print(f, &id, &h);
+	fclose(f);
+	assert_non_null(strstr(text, "TMT1 3 times"));
+	assert_null(strstr(text, "18446744073709551615"));
+	assert_null(strstr(text, "TMT2"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_write_amplification),
 		cmocka_unit_test(test_thermal),
+		cmocka_unit_test(test_print_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
