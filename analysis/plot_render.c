@@ -200,8 +200,12 @@ void slc__plot_text(cairo_t *cr, double x, double y, const char *s, double size,
 	cairo_show_text(cr, s);
 }
 
-/* Put <title> after the opening <svg> tag and the collected texts before its end. */
-static int svg_finish(const char *path, const char *title, const char *texts, char *err, size_t errlen)
+/*
+ * Put <title> after the opening <svg> tag and the collected texts before its
+ * end, in @path (cairo's output); errors name @final, the file it becomes.
+ */
+static int svg_finish(const char *path, const char *final, const char *title, const char *texts, char *err,
+		      size_t errlen)
 {
 	FILE *f = fopen(path, "re");
 	char tmp2[4200], *buf = NULL, *tag, *end, *close;
@@ -209,24 +213,26 @@ static int svg_finish(const char *path, const char *title, const char *texts, ch
 	int rc = 0;
 
 	if (!f)
-		return slc__plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return slc__plot_fail(err, errlen, -errno, "%s: %s", final, strerror(errno));
 	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
 	    !(buf = malloc((size_t)len + 1)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
 		fclose(f);
 		free(buf);
-		return slc__plot_fail(err, errlen, -EIO, "%s: cannot read the SVG back", path);
+		return slc__plot_fail(err, errlen, -EIO, "%s: cannot read the SVG back", final);
 	}
 	fclose(f);
 	buf[len] = '\0';
 	if (!(tag = strstr(buf, "<svg")) || !(end = strchr(tag, '>')) || !(close = strstr(end, "</svg>"))) {
 		free(buf);
-		return slc__plot_fail(err, errlen, -EIO, "%s: no <svg> element", path);
+		return slc__plot_fail(err, errlen, -EIO, "%s: cairo wrote no complete <svg> element", final);
 	}
 	snprintf(tmp2, sizeof(tmp2), "%s.txt", path);
 	if (!(f = fopen(tmp2, "we"))) {
 		free(buf);
-		return slc__plot_fail(err, errlen, -errno, "%s: %s", tmp2, strerror(errno));
+		return slc__plot_fail(err, errlen, -errno, "%s: %s", final, strerror(errno));
 	}
+	/* errno tells why a buffered write failed, when one did */
+	errno = 0;
 	fwrite(buf, 1, (size_t)(end - buf + 1), f);
 	fputs("\n<title>", f);
 	xml_escaped(f, title ? title : "");
@@ -236,11 +242,15 @@ static int svg_finish(const char *path, const char *title, const char *texts, ch
 	fputs(texts ? texts : "", f);
 	fputs("</g>\n", f);
 	fputs(close, f);
+	/* a write that failed before the last flush shows in ferror() alone */
+	rc = ferror(f) ? -(errno ? errno : EIO) : 0;
 	free(buf);
-	if (fclose(f))
-		rc = slc__plot_fail(err, errlen, -EIO, "%s: cannot finish the SVG", path);
+	if (fclose(f) && !rc)
+		rc = errno ? -errno : -EIO;
+	if (rc)
+		slc__plot_fail(err, errlen, rc, "%s: cannot write: %s", final, strerror(-rc));
 	else if (rename(tmp2, path))
-		rc = slc__plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		rc = slc__plot_fail(err, errlen, -errno, "%s: %s", final, strerror(errno));
 	if (rc)
 		unlink(tmp2);
 	return rc;
@@ -294,20 +304,23 @@ int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const 
 	}
 	if (st.f)
 		cairo_set_user_data(cr, &svgtext_key, &st, NULL);
-	rc = fn(cr, spec, width, height);
-	cairo_destroy(cr);
-	if (rc)
+	if ((rc = fn(cr, spec, width, height)))
 		slc__plot_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	/* a drawing error (out of memory) is the context's, not the surface's */
+	else if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+		rc = slc__plot_fail(err, errlen, cairo_status(cr) == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : -EIO, "%s: %s",
+				    path, cairo_status_to_string(cairo_status(cr)));
+	cairo_destroy(cr);
 	if (!rc && kind == 0 && cairo_surface_write_to_png(surf, tmp) != CAIRO_STATUS_SUCCESS)
 		rc = slc__plot_fail(err, errlen, -EIO, "%s: cannot write the PNG", path);
 	cairo_surface_finish(surf);
 	if (!rc && cairo_surface_status(surf) != CAIRO_STATUS_SUCCESS)
 		rc = slc__plot_fail(err, errlen, -EIO, "%s: %s", path, cairo_status_to_string(cairo_surface_status(surf)));
 	cairo_surface_destroy(surf);
-	if (st.f)
-		fclose(st.f);
+	if (st.f && fclose(st.f) && !rc)
+		rc = slc__plot_fail(err, errlen, -ENOMEM, "out of memory");
 	if (!rc && kind == 1)
-		rc = svg_finish(tmp, title, st.buf, err, errlen);
+		rc = svg_finish(tmp, path, title, st.buf, err, errlen);
 	free(st.buf);
 	if (!rc && rename(tmp, path))
 		rc = slc__plot_fail(err, errlen, -errno, "%s: %s", path, strerror(errno));

@@ -9,13 +9,70 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report_doc.h"
 
-static int path_in(char *buf, size_t len, const char *dir, const char *name)
+#define MAX_FIGS 64
+#define MAX_FILES (3 + 2 * MAX_FIGS + 2)
+
+/*
+ * A report is written into a hidden directory inside its own and moved in
+ * file by file only once every file is complete: a disk filling up halfway
+ * then leaves the previous report (or none), not a page embedding a
+ * truncated graph.
+ */
+struct stage {
+	const char *dir;              /* the report directory */
+	char tmp[4096];               /* the staging directory inside it */
+	char names[MAX_FILES][160];   /* the files written, in the order they are moved */
+	size_t n;
+	int made;                     /* @dir was created for this report */
+	FILE *log;
+};
+
+/* @name's staged path in @buf. */
+static int staged(char *buf, size_t len, const struct stage *st, const char *name)
 {
-	return (size_t)snprintf(buf, len, "%s/%s", dir, name) >= len ? -ENAMETOOLONG : 0;
+	return (size_t)snprintf(buf, len, "%s/%s", st->tmp, name) >= len ? -ENAMETOOLONG : 0;
+}
+
+static void keep(struct stage *st, const char *name)
+{
+	if (st->n < MAX_FILES)
+		snprintf(st->names[st->n++], sizeof(st->names[0]), "%s", name);
+}
+
+/* The error for staged file @name, under the name it would have had. */
+static int fail(const struct stage *st, int rc, const char *name, char *err, size_t errlen)
+{
+	return slc_errf(err, errlen, rc, "%s/%s: cannot write: %s", st->dir, name, strerror(-rc));
+}
+
+static FILE *open_w(const char *path)
+{
+	FILE *f = fopen(path, "we");
+
+	/* errno is read at close to tell why a buffered write failed */
+	if (f)
+		errno = 0;
+	return f;
+}
+
+/*
+ * fclose() only reports the last flush: a write that failed earlier (the
+ * disk full mid-file) is seen in ferror() alone, and errno still holds its
+ * reason unless something since overwrote it.
+ */
+static int close_w(FILE *f)
+{
+	int bad = ferror(f), e = errno;
+
+	if (fclose(f))
+		return errno ? -errno : -EIO;
+	return bad ? -(e ? e : EIO) : 0;
 }
 
 /* Numbers as the shortest text that reads back the same (15 rather than 15.000000000000002). */
@@ -26,7 +83,7 @@ static void num(FILE *f, double v)
 
 static int write_phases_csv(const char *path, const struct slc_session *x)
 {
-	FILE *f = fopen(path, "we");
+	FILE *f = open_w(path);
 
 	if (!f)
 		return -errno;
@@ -44,16 +101,28 @@ static int write_phases_csv(const char *path, const struct slc_session *x)
 			num(f, ph->cov); fputc(',', f); num(f, ph->iops_mean); fputc('\n', f);
 		}
 	}
-	return fclose(f) ? -errno : 0;
+	return close_w(f);
 }
 
 static int write_text(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "we");
+	FILE *f = open_w(path);
 	if (!f)
 		return -errno;
 	fputs(text, f);
-	return fclose(f) ? -errno : 0;
+	return close_w(f);
+}
+
+static int write_samples(const char *path, const struct slc_session *x)
+{
+	FILE *f = open_w(path);
+
+	if (!f)
+		return -errno;
+	int rc = slc_input_export_csv(x->in, f), c;
+
+	c = close_w(f);
+	return c ? c : rc;
 }
 
 /* "wrote PATH" on the log, when there is one. */
@@ -64,67 +133,89 @@ static void wrote(FILE *log, const char *path)
 }
 
 /* phases.json, phases.csv and samples.csv. */
-static int write_data(const char *dir, const struct slc_session *x, FILE *log, char *err, size_t errlen)
+static int write_data(struct stage *st, const struct slc_session *x, char *err, size_t errlen)
 {
 	char path[4096], *json = NULL;
-	FILE *f;
 	int rc;
 
-	if ((rc = slc_session_json(&json, x)) || path_in(path, sizeof(path), dir, "phases.json") ||
-	    (rc = write_text(path, json))) {
-		free(json);
-		return slc_errf(err, errlen, -EIO, "%s/phases.json: %s", dir, strerror(rc < 0 ? -rc : ENAMETOOLONG));
-	}
+	if ((rc = slc_session_json(&json, x)))
+		return slc_errf(err, errlen, rc, "%s/phases.json: %s", st->dir, strerror(-rc));
+	if (!(rc = staged(path, sizeof(path), st, "phases.json")))
+		rc = write_text(path, json);
 	free(json);
-	wrote(log, path);
-	path_in(path, sizeof(path), dir, "phases.csv");
-	if ((rc = write_phases_csv(path, x)))
-		return slc_errf(err, errlen, rc, "%s: %s", path, strerror(-rc));
-	wrote(log, path);
-	path_in(path, sizeof(path), dir, "samples.csv");
-	if (!(f = fopen(path, "we")) || slc_input_export_csv(x->in, f) || fclose(f))
-		return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
-	wrote(log, path);
+	if (rc)
+		return fail(st, rc, "phases.json", err, errlen);
+	keep(st, "phases.json");
+	if ((rc = staged(path, sizeof(path), st, "phases.csv")) || (rc = write_phases_csv(path, x)))
+		return fail(st, rc, "phases.csv", err, errlen);
+	keep(st, "phases.csv");
+	if ((rc = staged(path, sizeof(path), st, "samples.csv")) || (rc = write_samples(path, x)))
+		return fail(st, rc, "samples.csv", err, errlen);
+	keep(st, "samples.csv");
 	return 0;
 }
-
-
-#define MAX_FIGS 64
 
 struct figset {
 	struct report_fig f[MAX_FIGS];
 	size_t n;
 };
 
-/* Draw figure @kind of @xs as NAME.svg and NAME.png; listed in @fs when it could be drawn. */
-static void add_fig(struct figset *fs, const char *dir, const char *name, const char *caption, long curve,
-		    enum slc_figure_kind kind, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
-		    FILE *log)
+/*
+ * Draw figure @kind of @xs as NAME.svg and NAME.png; listed in @fs when it
+ * could be drawn.  A figure the input has no data for (-EINVAL) is left
+ * out; any other failure fails the report.
+ */
+static int add_fig(struct figset *fs, struct stage *st, const char *name, const char *caption, long curve,
+		   enum slc_figure_kind kind, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
+		   char *err, size_t errlen)
 {
-	char path[4096], ferr[512];
+	char path[4096], file[160], ferr[512];
 
 	if (fs->n >= MAX_FIGS)
-		return;
+		return 0;
 	for (int k = 0; k < 2; k++) {
 		int rc;
-		snprintf(path, sizeof(path), "%s/%s.%s", dir, name, k ? "png" : "svg");
+		snprintf(file, sizeof(file), "%s.%s", name, k ? "png" : "svg");
+		if ((rc = staged(path, sizeof(path), st, file)))
+			return fail(st, rc, file, err, errlen);
 		if (curve >= 0 && kind == SLC_FIG_CURVE)
 			rc = slc_figure_curve(path, xs, curve, o, ferr, sizeof(ferr));
 		else if (curve >= 0 && kind == SLC_FIG_LATENCY)
 			rc = slc_figure_latency(path, xs, curve, o, ferr, sizeof(ferr));
 		else
 			rc = slc_figure_draw(path, kind, xs, n, o, ferr, sizeof(ferr));
-		if (rc)
-			return;
-		wrote(log, path);
+		if (rc == -EINVAL && !k)
+			return 0;
+		if (rc) {
+			/* the plotter names the staged file; the reason follows it */
+			const char *why = strncmp(ferr, path, strlen(path)) ? NULL : strstr(ferr + strlen(path), ": ");
+			return slc_errf(err, errlen, rc, "%s/%s: %s", st->dir, file, why ? why + 2 : strerror(-rc));
+		}
+		keep(st, file);
 	}
 	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
 	snprintf(fs->f[fs->n].caption, sizeof(fs->f[fs->n].caption), "%s", caption);
 	fs->f[fs->n++].curve = curve;
+	return 0;
+}
+
+/* A trace's step is free text ("a/b", "../x"): only letters, digits, '-' and '_' go into a file name. */
+static void file_part(char *out, size_t len, const char *step)
+{
+	size_t k = 0;
+
+	for (; step && *step && k + 1 < len && k < 64; step++) {
+		char c = *step;
+		out[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ? c : '_';
+	}
+	out[k] = '\0';
+	if (!k)
+		snprintf(out, len, "curve");
 }
 
 /* Every graph of @x: each curve with its latency, then the experiments' figures. */
-static void write_graphs(struct figset *fs, const char *dir, const struct slc_session *x, int binary, FILE *log)
+static int write_graphs(struct figset *fs, struct stage *st, const struct slc_session *x, int binary, char *err,
+			size_t errlen)
 {
 	static const struct { enum slc_figure_kind kind; const char *name, *caption; } exp[] = {
 		{ SLC_FIG_RECOVERY, "recovery", "Recovery: the cache and burst speed of the fresh drive, after idle, after TRIM" },
@@ -135,38 +226,40 @@ static void write_graphs(struct figset *fs, const char *dir, const struct slc_se
 		{ SLC_FIG_COMPRESS, "compress", "Incompressible against repeating data" },
 	};
 	long main = slc_session_pick(x, 0);
+	int rc = 0;
 
-	for (size_t i = 0; i < x->n; i++) {
+	for (size_t i = 0; !rc && i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_figure_opts co = { .binary = binary };
-		const char *step = s->params.step && s->params.step[0] ? s->params.step : "curve";
-		char name[256], cap[256], h[160];
+		char name[256], cap[256], h[160], step[72];
 		/* the reviews draw 4 KiB random curves in IOPS */
 		co.y_iops = s->params.block_bytes && s->params.block_bytes <= 16384 &&
 			    slc_workload_from_name(s->params.workload) != SLC_WL_SEQ_WRITE;
+		file_part(step, sizeof(step), s->params.step);
 		slc_segment_heading(h, sizeof(h), s);
 		snprintf(name, sizeof(name), "curve-%zu-%s", x->seg[i], step);
 		snprintf(cap, sizeof(cap), "%s: write speed against data written", h);
-		add_fig(fs, dir, name, cap, (long)i, SLC_FIG_CURVE, x, 1, &co, log);
+		rc = add_fig(fs, st, name, cap, (long)i, SLC_FIG_CURVE, x, 1, &co, err, errlen);
 		snprintf(name, sizeof(name), "latency-%zu-%s", x->seg[i], step);
 		snprintf(cap, sizeof(cap), "%s: latency percentiles against time", h);
-		add_fig(fs, dir, name, cap, (long)i, SLC_FIG_LATENCY, x, 1, &co, log);
+		rc = rc ? rc : add_fig(fs, st, name, cap, (long)i, SLC_FIG_LATENCY, x, 1, &co, err, errlen);
 		co.role = s->params.role;
-		if ((long)i == main && co.role) {
+		if (!rc && (long)i == main && co.role) {
 			snprintf(name, sizeof(name), "latency-cdf-%zu-%s", x->seg[i], step);
 			snprintf(cap, sizeof(cap), "%s: the intervals' p99 latency by phase", h);
-			add_fig(fs, dir, name, cap, (long)i, SLC_FIG_LATENCY_CDF, x, 1, &co, log);
+			rc = add_fig(fs, st, name, cap, (long)i, SLC_FIG_LATENCY_CDF, x, 1, &co, err, errlen);
 		}
-		if (co.role && x->drive[i].n_temp) {
+		if (!rc && co.role && x->drive[i].n_temp) {
 			snprintf(name, sizeof(name), "temperature-%zu-%s", x->seg[i], step);
 			snprintf(cap, sizeof(cap), "%s: temperature, throttling marked", h);
-			add_fig(fs, dir, name, cap, (long)i, SLC_FIG_TEMPERATURE, x, 1, &co, log);
+			rc = add_fig(fs, st, name, cap, (long)i, SLC_FIG_TEMPERATURE, x, 1, &co, err, errlen);
 		}
 	}
-	for (size_t e = 0; e < sizeof(exp) / sizeof(exp[0]); e++) {
+	for (size_t e = 0; !rc && e < sizeof(exp) / sizeof(exp[0]); e++) {
 		struct slc_figure_opts co = { .binary = binary };
-		add_fig(fs, dir, exp[e].name, exp[e].caption, -1, exp[e].kind, x, 1, &co, log);
+		rc = add_fig(fs, st, exp[e].name, exp[e].caption, -1, exp[e].kind, x, 1, &co, err, errlen);
 	}
+	return rc;
 }
 
 static const char page_head1[] =
@@ -182,17 +275,20 @@ static const char page_head2[] =
 	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85em;background:#f6f6f6;padding:.6em}"
 	"p{overflow-wrap:anywhere}</style></head><body>\n";
 
-/* summary.md and index.html from @fn's sections. */
-static int write_docs(const char *dir, const char *title, void (*fn)(struct doc *, const void *), const void *arg,
-		      FILE *log, char *err, size_t errlen)
+/* summary.md and index.html from @fn's sections; the page inlines the staged graphs. */
+static int write_docs(struct stage *st, const char *title, void (*fn)(struct doc *, const void *), const void *arg,
+		      char *err, size_t errlen)
 {
 	char path[4096];
 
 	for (int html = 0; html < 2; html++) {
-		struct doc d = { .html = html, .dir = dir };
-		path_in(path, sizeof(path), dir, html ? "index.html" : "summary.md");
-		if (!(d.f = fopen(path, "we")))
-			return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		const char *name = html ? "index.html" : "summary.md";
+		struct doc d = { .html = html, .dir = st->tmp };
+		int rc;
+		if ((rc = staged(path, sizeof(path), st, name)))
+			return fail(st, rc, name, err, errlen);
+		if (!(d.f = open_w(path)))
+			return fail(st, -errno, name, err, errlen);
 		if (html) {
 			fputs(page_head1, d.f);
 			for (const char *c = title; *c; c++)
@@ -202,11 +298,64 @@ static int write_docs(const char *dir, const char *title, void (*fn)(struct doc 
 		fn(&d, arg);
 		if (html)
 			fprintf(d.f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
-		if (fclose(d.f))
-			return slc_errf(err, errlen, -EIO, "%s: cannot write", path);
-		wrote(log, path);
+		rc = close_w(d.f);
+		if ((rc = rc ? rc : d.rc))
+			return fail(st, rc, name, err, errlen);
+		keep(st, name);
 	}
 	return 0;
+}
+
+/* Create @dir if missing and a staging directory in it. */
+static int stage_begin(struct stage *st, const char *dir, FILE *log, char *err, size_t errlen)
+{
+	st->dir = dir;
+	st->log = log;
+	st->n = 0;
+	st->made = !mkdir(dir, 0755);
+	if (!st->made && errno != EEXIST)
+		return slc_errf(err, errlen, -errno, "cannot create '%s': %s", dir, strerror(errno));
+	if ((size_t)snprintf(st->tmp, sizeof(st->tmp), "%s/.slcscope-report.XXXXXX", dir) >= sizeof(st->tmp))
+		return slc_errf(err, errlen, -ENAMETOOLONG, "%s: name too long", dir);
+	if (!mkdtemp(st->tmp)) {
+		int e = errno;
+		if (st->made)
+			rmdir(dir);
+		return slc_errf(err, errlen, -e, "%s: cannot write: %s", dir, strerror(e));
+	}
+	return 0;
+}
+
+/*
+ * After @rc == 0, move the staged files into the report directory (the page
+ * last: it is what a reader opens), one "wrote" line each; then remove the
+ * staging directory and whatever a failure left in it.
+ */
+static int stage_end(struct stage *st, int rc, char *err, size_t errlen)
+{
+	char from[4096], to[4096];
+	DIR *d;
+
+	for (size_t i = 0; !rc && i < st->n; i++) {
+		if (staged(from, sizeof(from), st, st->names[i]) ||
+		    (size_t)snprintf(to, sizeof(to), "%s/%s", st->dir, st->names[i]) >= sizeof(to))
+			rc = slc_errf(err, errlen, -ENAMETOOLONG, "%s/%s: name too long", st->dir, st->names[i]);
+		else if (rename(from, to))
+			rc = slc_errf(err, errlen, -errno, "%s: %s", to, strerror(errno));
+		else
+			wrote(st->log, to);
+	}
+	if ((d = opendir(st->tmp))) {
+		for (struct dirent *e; (e = readdir(d));)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+			    !staged(from, sizeof(from), st, e->d_name))
+				unlink(from);
+		closedir(d);
+	}
+	rmdir(st->tmp);
+	if (rc && st->made)
+		rmdir(st->dir);
+	return rc;
 }
 
 struct one {
@@ -224,18 +373,19 @@ static void one_sections(struct doc *d, const void *arg)
 int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen)
 {
 	struct figset *fs = calloc(1, sizeof(*fs));
+	struct stage *st = calloc(1, sizeof(*st));
 	struct one o = { x, binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL, fs };
 	char title[256];
 	int rc;
 
-	if (!fs)
-		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		rc = slc_errf(err, errlen, -errno, "cannot create '%s': %s", dir, strerror(errno));
-	else if (!(rc = write_data(dir, x, log, err, errlen))) {
-		write_graphs(fs, dir, x, binary, log);
-		rc = write_docs(dir, slc_session_drive_name(title, sizeof(title), x), one_sections, &o, log, err, errlen);
+	if (!fs || !st)
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+	else if (!(rc = stage_begin(st, dir, log, err, errlen))) {
+		if (!(rc = write_data(st, x, err, errlen)) && !(rc = write_graphs(fs, st, x, binary, err, errlen)))
+			rc = write_docs(st, slc_session_drive_name(title, sizeof(title), x), one_sections, &o, err, errlen);
+		rc = stage_end(st, rc, err, errlen);
 	}
+	free(st);
 	free(fs);
 	return rc;
 }
@@ -307,24 +457,26 @@ int slc_report_compare_write(const char *dir, const struct slc_session *xs, size
 		{ SLC_FIG_BARS, "bars", "The phase figures across the drives" },
 	};
 	struct figset *fs = calloc(1, sizeof(*fs));
+	struct stage *st = calloc(1, sizeof(*st));
 	struct many m = { xs, n, o, fs };
 	int rc;
 
-	if (!fs)
-		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	if (n < 2 || n > 8)
+	if (!fs || !st)
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+	else if (n < 2 || n > 8)
 		rc = slc_errf(err, errlen, -EINVAL, "a comparison report takes 2 to 8 inputs (%zu given)", n);
-	else if (mkdir(dir, 0755) && errno != EEXIST)
-		rc = slc_errf(err, errlen, -errno, "cannot create '%s': %s", dir, strerror(errno));
-	else {
-		for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+	else if (!(rc = stage_begin(st, dir, log, err, errlen))) {
+		for (size_t i = 0; !rc && i < sizeof(figs) / sizeof(figs[0]); i++) {
 			struct slc_figure_opts co = *o;
 			co.log_y = i == 1;
 			co.layout_json = NULL;
-			add_fig(fs, dir, figs[i].name, figs[i].caption, -1, figs[i].kind, xs, n, &co, log);
+			rc = add_fig(fs, st, figs[i].name, figs[i].caption, -1, figs[i].kind, xs, n, &co, err, errlen);
 		}
-		rc = write_docs(dir, o->title ? o->title : "Drives compared", many_sections, &m, log, err, errlen);
+		if (!rc)
+			rc = write_docs(st, o->title ? o->title : "Drives compared", many_sections, &m, err, errlen);
+		rc = stage_end(st, rc, err, errlen);
 	}
+	free(st);
 	free(fs);
 	return rc;
 }

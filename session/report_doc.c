@@ -168,6 +168,7 @@ static int inline_svg(FILE *f, const char *path, int fig)
 void slc__doc_figure(struct doc *d, const char *name, const char *caption)
 {
 	char path[4096];
+	int rc;
 
 	if (!d->html) {
 		fputs("\n![", d->f);
@@ -179,7 +180,8 @@ void slc__doc_figure(struct doc *d, const char *name, const char *caption)
 	}
 	snprintf(path, sizeof(path), "%s/%s.svg", d->dir, name);
 	fputs("<figure>\n", d->f);
-	inline_svg(d->f, path, d->fig++);
+	if ((rc = inline_svg(d->f, path, d->fig++)) && !d->rc)
+		d->rc = rc;
 	fputs("\n<figcaption>", d->f);
 	put_text(d, caption);
 	fprintf(d->f, " (<a href=\"%s.svg\">SVG</a>, <a href=\"%s.png\">PNG</a>)</figcaption>\n</figure>\n", name, name);

@@ -283,7 +283,9 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 /*
  * slc_report_write() - the report of @x in directory @dir (created if
  * missing): phases.json, phases.csv, samples.csv, graphs, summary.md,
- * index.html.  One line "wrote PATH" per file on @log unless NULL.
+ * index.html.  One line "wrote PATH" per file on @log unless NULL.  The
+ * files are written under temporary names and renamed into @dir once all
+ * are complete: on failure (a full disk) @dir keeps what it had.
  * Return: 0 or -errno with a one-line reason in @err.
  */
 int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen);
@@ -293,6 +295,7 @@ int slc_report_write(const char *dir, const struct slc_session *x, int binary, F
  * (2-8) in @dir: the comparison, small multiples and phase-figure bars as
  * SVG and PNG, a table of every drive's figures (comparison.csv),
  * summary.md and index.html; @o's labels, title, role and units apply.
+ * Written as slc_report_write() does: complete, or @dir left as it was.
  * Return: 0 or -errno with a one-line reason in @err.
  */
 int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
