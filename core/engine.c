@@ -237,7 +237,7 @@ static void submit_free(struct loop *l, uint64_t now, char *err, size_t errlen)
 		io->is_read = l->reads;
 		place(l, io);
 		if (!l->reads)
-			slc_datagen_stamp(&l->gen, l->bufs[slot], io->len, io->offset);
+			slc_datagen_next(&l->gen, l->bufs[slot], io->len);
 		io->submit_ns = now;
 		io->result = 0;
 		if ((rc = l->t->ops->submit(l->t, io, l->bufs[slot]))) {

@@ -34,14 +34,14 @@ static void test_data_incompressible_unique(void **state)
 	slc_datagen_init(&g, SLC_DATA_INCOMPRESSIBLE, 1, 7);
 	slc_datagen_fill(&g, buf, BLK);
 	for (int w = 0; w < WRITES; w++) {
-		slc_datagen_stamp(&g, buf, BLK, (uint64_t)w * BLK);
+		slc_datagen_next(&g, buf, BLK);
 		for (int k = 0; k < SUB; k++) {
 			uLongf outlen = sizeof(out);
 			unsigned char *blk = buf + k * 4096;
 			assert_int_equal(compress2(out, &outlen, blk, 4096, 9), Z_OK);
 			if (outlen < 4096)
 				fail_msg("write %d block %d compressed to %lu bytes", w, k, (unsigned long)outlen);
-			/* keep a 32-byte fingerprint: the stamp and the bytes after it */
+			/* keep a 32-byte fingerprint of the block */
 			memcpy(seen + ((size_t)w * SUB + k) * 32, blk, 32);
 		}
 	}
@@ -56,7 +56,7 @@ static void test_data_incompressible_unique(void **state)
 		assert_non_null(b2);
 		slc_datagen_init(&g2, SLC_DATA_INCOMPRESSIBLE, 1, 8);
 		slc_datagen_fill(&g2, b2, BLK);
-		slc_datagen_stamp(&g2, b2, BLK, 0);
+		slc_datagen_next(&g2, b2, BLK);
 		assert_true(memcmp(b2, seen, 32) != 0);
 		free(b2);
 	}
@@ -67,6 +67,16 @@ static void test_data_incompressible_unique(void **state)
 		uLongf outlen = sizeof(out);
 		assert_int_equal(compress2(out, &outlen, buf, 4096, 9), Z_OK);
 		assert_true(outlen < 512);
+	}
+	/* the compressible mode keeps its ratio, write after write */
+	slc_datagen_init(&g, SLC_DATA_COMPRESSIBLE, 0.5, 7);
+	slc_datagen_fill(&g, buf, BLK);
+	for (int w = 0; w < 3; w++) {
+		uLongf outlen = sizeof(out);
+		slc_datagen_next(&g, buf, BLK);
+		assert_int_equal(compress2(out, &outlen, buf + 4096, 4096, 9), Z_OK);
+		if (outlen < 2048 || outlen > 2300)
+			fail_msg("a 4 KiB block at ratio 0.5 compressed to %lu bytes", (unsigned long)outlen);
 	}
 	free(buf);
 	free(seen);
@@ -180,7 +190,7 @@ static void test_engine_stop(void **state)
 /* The io_uring path on a regular file: exact byte and I/O counts, every I/O
  * in one sample, and what reached the file is what the engine promises:
  * each 4 KiB block differs from every other and does not compress.  A buffer
- * stamped again while its write is still in flight would show up here as two
+ * refilled while its write is still in flight would show up here as two
  * equal blocks.  Skipped where io_uring or O_DIRECT is unavailable. */
 static void test_engine_file_uring(void **state)
 {
@@ -255,6 +265,100 @@ static void test_engine_file_uring(void **state)
 			fail_msg("two blocks of the file are equal");
 	free(file);
 	free(fp);
+}
+
+static int cmp_sector(const void *a, const void *b)
+{
+	return memcmp(*(unsigned char *const *)a, *(unsigned char *const *)b, 512);
+}
+
+/* The compressed size of the file at @path through zstd --long (its window
+ * spans the whole region, so repeats at any distance count); 0 without the
+ * zstd command. */
+static size_t zstd_long_size(const char *path)
+{
+	char cmd[256], chunk[65536];
+	size_t total = 0, got;
+	FILE *z;
+
+	if (system("command -v zstd >/dev/null 2>&1") != 0)
+		return 0;
+	snprintf(cmd, sizeof(cmd), "zstd -q -c -3 --long=27 < '%s'", path);
+	if (!(z = popen(cmd, "r")))
+		return 0;
+	while ((got = fread(chunk, 1, sizeof(chunk), z)) > 0)
+		total += got;
+	return pclose(z) == 0 ? total : 0;
+}
+
+/* What the engine writes to a file, read back: a sequential fill at QD32 in
+ * 128 KiB (buffers come round every 4 MiB) and then random 4 KiB writes
+ * over it.  No 512-byte sector equals another, and neither zlib nor zstd
+ * --long (which would find repeats megabytes apart) shrinks the region.
+ * Skipped where io_uring or O_DIRECT is unavailable. */
+static void test_engine_file_sectors_unique(void **state)
+{
+	enum { SIZE = 32 << 20, NSEC = SIZE / 512 };
+	static const char *dirs[] = { "/var/tmp", "/tmp", "." };
+	struct slc_target *t = NULL;
+	struct slc_target_opts o = { .file_size_bytes = SIZE };
+	struct slc_job_result res;
+	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = SIZE, .seed = 11 };
+	char err[256], path[64];
+	unsigned char *file, **sec, *out;
+	uLongf zlen = compressBound(SIZE);
+	size_t dups = 0, zst;
+	FILE *f;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !t; i++) {
+		int fd;
+		snprintf(path, sizeof(path), "%s/slcscope-test-sectors-XXXXXX", dirs[i]);
+		if ((fd = mkstemp(path)) < 0)
+			continue;
+		close(fd);
+		if (slc_target_open(&t, path, &o, err, sizeof(err))) {
+			t = NULL;
+			unlink(path);
+		}
+	}
+	if (!t) {
+		print_message("skipped: no io_uring with O_DIRECT here (%s)\n", err);
+		skip();
+	}
+	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_true(res.bytes == SIZE);
+	job = (struct slc_job){ .kind = SLC_JOB_RAND_WRITE, .max_bytes = SIZE / 4, .seed = 12 };
+	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	slc_target_close(t);
+
+	file = malloc(SIZE);
+	sec = malloc(NSEC * sizeof(*sec));
+	out = malloc(zlen);
+	assert_non_null(file);
+	assert_non_null(sec);
+	assert_non_null(out);
+	assert_non_null(f = fopen(path, "rb"));
+	assert_int_equal(fread(file, 1, SIZE, f), SIZE);
+	fclose(f);
+	for (size_t k = 0; k < NSEC; k++)
+		sec[k] = file + k * 512;
+	qsort(sec, NSEC, sizeof(*sec), cmp_sector);
+	for (size_t k = 1; k < NSEC; k++)
+		dups += memcmp(sec[k - 1], sec[k], 512) == 0;
+	assert_int_equal(compress2(out, &zlen, file, SIZE, 6), Z_OK);
+	zst = zstd_long_size(path);
+	print_message("%zu of %d sectors repeat one before; zlib %.4f, zstd --long %.4f%s\n", dups, NSEC,
+		      (double)zlen / SIZE, (double)zst / SIZE, zst ? "" : " (no zstd command: not checked)");
+	unlink(path);
+	if (dups)
+		fail_msg("%zu duplicate 512-byte sectors", dups);
+	assert_true((double)zlen / SIZE > 0.999);
+	if (zst)
+		assert_true((double)zst / SIZE > 0.999);
+	free(file);
+	free(sec);
+	free(out);
 }
 
 /* Bad jobs are refused with a reason. */
@@ -426,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_engine_seq_jobs),
 		cmocka_unit_test(test_engine_stop),
 		cmocka_unit_test(test_engine_file_uring),
+		cmocka_unit_test(test_engine_file_sectors_unique),
 		cmocka_unit_test(test_engine_bad_jobs),
 		cmocka_unit_test(test_latency_percentiles),
 		cmocka_unit_test(test_blockdev_check_on_file),
