@@ -150,6 +150,7 @@ struct loop {
 	uint64_t pos[64], slice;      /* sequential jobs: position in each job's slice */
 	uint32_t qd, batch, next_job;
 	int rc, submitting, reads;
+	int ignores_data;            /* the target never looks at the payload: no fresh data */
 };
 
 /* A uniform block in the job's range. */
@@ -236,7 +237,7 @@ static void submit_free(struct loop *l, uint64_t now, char *err, size_t errlen)
 			io->len = (uint32_t)((j->max_bytes - l->submitted + j->block_bytes - 1) / j->block_bytes * j->block_bytes);
 		io->is_read = l->reads;
 		place(l, io);
-		if (!l->reads)
+		if (!l->reads && !l->ignores_data)
 			slc_datagen_next(&l->gen, l->bufs[slot], io->len);
 		io->submit_ns = now;
 		io->result = 0;
@@ -359,6 +360,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	struct loop loop = {
 		.t = t, .j = *job, .r = { .t = t, .cb = cb ? cb : &no_cb }, .res = res, .stop = stop,
 		.submitting = 1, .reads = job->kind == SLC_JOB_RAND_READ,
+		.ignores_data = !!(slc_target_caps(t) & SLC_TARGET_CAP_IGNORES_DATA),
 	}, *l = &loop;
 	int rc;
 

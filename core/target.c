@@ -133,7 +133,7 @@ void slc__target_mono_idle(struct slc_target *t, uint64_t until_ns)
 
 const char *slc_target_spec(const struct slc_target *t) { return t->spec; }
 enum slc_target_kind slc_target_kind(const struct slc_target *t) { return t->kind; }
-unsigned slc_target_caps(const struct slc_target *t) { return t->ops->caps; }
+unsigned slc_target_caps(const struct slc_target *t) { return t->ops->caps | t->caps; }
 uint64_t slc_target_capacity(const struct slc_target *t) { return t->capacity_bytes; }
 uint32_t slc_target_logical_block(const struct slc_target *t) { return t->logical_block_bytes; }
 uint64_t slc_target_now_ns(struct slc_target *t) { return t->ops->now_ns(t); }

@@ -57,7 +57,7 @@ static void null_close(struct slc_target *t)
 
 static const struct slc_target_ops null_ops = {
 	.name = "null",
-	.caps = SLC_TARGET_CAP_NO_IO,
+	.caps = SLC_TARGET_CAP_NO_IO | SLC_TARGET_CAP_IGNORES_DATA,
 	.submit = null_submit,
 	.reap = null_reap,
 	.now_ns = slc__target_mono_now,

@@ -57,6 +57,7 @@ struct slc_target {
 	uint32_t physical_block_bytes;
 	int fd;                       /* -1 when the kind has none (sim, null) */
 	void *priv;                   /* the kind's own state */
+	unsigned caps;                /* capabilities of this target beyond its kind's */
 };
 
 /*

@@ -138,6 +138,8 @@ static int sim_attach(struct slc_target *t, struct slc_sim *sim)
 	t->logical_block_bytes = 512;
 	t->physical_block_bytes = m->unit_bytes;
 	t->fd = -1;
+	/* only a compressing model reads the payload */
+	t->caps = m->compression ? 0 : SLC_TARGET_CAP_IGNORES_DATA;
 	return 0;
 }
 

@@ -104,6 +104,8 @@ enum {
 	SLC_TARGET_CAP_COUNTERS = 1u << 2,      /* counts host and NAND writes (slc_target_counters()) */
 	SLC_TARGET_CAP_NO_IO = 1u << 3,         /* completes commands without doing them (null:) */
 	SLC_TARGET_CAP_DESTROYS_DATA = 1u << 4, /* writes what a user may still need (block devices) */
+	SLC_TARGET_CAP_IGNORES_DATA = 1u << 6,  /* never looks at what is written (null:, a simulated
+						 * drive that does not compress): no fresh data needed */
 	SLC_TARGET_CAP_ONE_AT_A_TIME = 1u << 5, /* completes one command per reap, in order (a
 						 * modelled device queue): reap batch 1 */
 };
