@@ -84,7 +84,8 @@ static void run_help(FILE *out)
 		"      --quiet              no progress or step lines\n"
 		"\n"
 		"Ctrl-C or SIGTERM stops the I/O and closes the trace with every sample up to\n"
-		"that moment (exit 130 or 143).  A device error stops the run, keeps the trace\n"
+		"that moment (exit 130 or 143); commands the drive does not answer are abandoned\n"
+		"after 5 s, or at once on a second Ctrl-C.  A device error stops the run, keeps the trace\n"
 		"and reports the offset (exit 1).\n"
 		"\n"
 		"The trace keeps the drive's identity and a SMART/health snapshot before and\n"
@@ -95,9 +96,10 @@ static void run_help(FILE *out)
 
 static volatile int stop_sig;
 
+/* The first signal stops the run; a second abandons what the drive has not answered. */
 static void on_signal(int sig)
 {
-	stop_sig = sig;
+	stop_sig = stop_sig ? stop_sig | SLC_STOP_NOW : sig;
 }
 
 /* What a dry run says about a block device, without opening it for writing. */
@@ -291,7 +293,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 		.temp_every_ns = a->temp_every_set ? a->temp_every_ns : 0, .interval_ns = a->po.interval_ns,
 		.until_steady = a->until_steady, .steady_after_bytes = steady_after_bytes, .ui = &rui, .plan = plan,
 	};
-	struct slc_job_result res;
+	struct slc_job_result res = { 0 };
 	struct slc_run *r;
 	char err[512], cerr[512], b[32];
 	size_t failed = 0;
@@ -309,9 +311,13 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 		snprintf(err, sizeof(err), "%s", cerr);
 	}
 	if (rc == -ECANCELED || (stop_sig && !rc)) {
+		int sig = SLC_STOP_REASON(stop_sig) ? SLC_STOP_REASON(stop_sig) : SIGINT;
+		if (res.abandoned)
+			fprintf(stderr, "slcscope run: abandoned %u command%s the drive did not answer\n", res.abandoned,
+				res.abandoned == 1 ? "" : "s");
 		fprintf(stderr, "slcscope run: interrupted by %s during step %s; the trace %s holds every sample up to now\n",
-			stop_sig == SIGTERM ? "SIGTERM" : "SIGINT", plan->step[failed].name, a->out);
-		return 128 + (stop_sig ? stop_sig : SIGINT);
+			sig == SIGTERM ? "SIGTERM" : "SIGINT", plan->step[failed].name, a->out);
+		return 128 + sig;
 	}
 	if (rc && res.error)
 		return cli_fail("run", "step %s: I/O error at offset %" PRIu64 " (%s); the trace %s keeps every sample before it",
@@ -353,8 +359,8 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 		steady_after_bytes = UINT64_MAX;      /* more than this target holds: never steady */
 	if (stop_sig) {
 		fprintf(stderr, "slcscope run: interrupted by %s before anything was written\n",
-			stop_sig == SIGTERM ? "SIGTERM" : "SIGINT");
-		return 128 + stop_sig;
+			SLC_STOP_REASON(stop_sig) == SIGTERM ? "SIGTERM" : "SIGINT");
+		return 128 + SLC_STOP_REASON(stop_sig);
 	}
 	if (a->dry) {
 		slc_plan_print(stdout, plan, slc_target_spec(t), slc_target_capacity(t), u->virtual_clock, u->units);

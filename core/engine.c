@@ -25,6 +25,8 @@
 #define AHEAD 16u
 #define MAX_QD 256u
 #define EV_BATCH 64u
+#define DRAIN_TELL_NS 500000000ull    /* a stopped job's drain this long is worth a word */
+#define DRAIN_SLICE_NS 100000000ull   /* how soon a second stop request is noticed */
 
 
 static inline uint64_t xs(uint64_t *x)
@@ -143,6 +145,7 @@ struct loop {
 	struct slc_datagen gen;
 	struct slc_io ios[MAX_QD], *done[MAX_QD];
 	void *bufs[MAX_QD];
+	uint8_t busy[MAX_QD];         /* slot in flight */
 	uint32_t free_slots[MAX_QD], nfree, inflight;
 	uint64_t ahead[AHEAD];        /* random jobs: the next offsets, hinted already */
 	uint32_t ah;
@@ -151,6 +154,8 @@ struct loop {
 	uint32_t qd, batch, next_job;
 	int rc, submitting, reads;
 	int ignores_data;            /* the target never looks at the payload: no fresh data */
+	int draining, told, abandoned; /* after a stop: see drain_stopped() */
+	uint64_t drain_t0, drain_last; /* its start, its last completion (monotonic) */
 };
 
 /* A uniform block in the job's range. */
@@ -248,6 +253,7 @@ static void submit_free(struct loop *l, uint64_t now, char *err, size_t errlen)
 		}
 		l->nfree--;
 		l->inflight++;
+		l->busy[slot] = 1;
 		l->submitted += io->len;
 	}
 }
@@ -263,6 +269,7 @@ static void complete(struct loop *l, int n)
 		int r2;
 
 		l->inflight--;
+		l->busy[io->slot] = 0;
 		l->free_slots[l->nfree++] = io->slot;
 		if (io->result != (int)io->len) {
 			if (!res->error) {
@@ -289,6 +296,57 @@ static void complete(struct loop *l, int n)
 	}
 }
 
+/* Tell the callback what a stopped job still waits for: how many, the oldest. */
+static void tell_draining(struct loop *l, uint64_t timeout_ns)
+{
+	struct slc_drain d = { .inflight = l->inflight, .timeout_ns = timeout_ns };
+	uint64_t now = l->t->ops->now_ns(l->t), first = now;
+
+	for (uint32_t i = 0; i < l->qd; i++)
+		if (l->busy[i] && l->ios[i].submit_ns <= first) {
+			first = l->ios[i].submit_ns;
+			d.oldest_offset = l->ios[i].offset;
+		}
+	d.oldest_ns = now - first;
+	l->told = 1;
+	if (l->r.cb->draining)
+		l->r.cb->draining(l->r.cb->arg, &d);
+}
+
+/*
+ * A stopped job waits for its commands in short slices, so that a second
+ * stop request (SLC_STOP_NOW) is seen at once; says once what it waits for
+ * when that takes a while; abandons them after the drain timeout without a
+ * completion: a drive that does not answer must not hold the stop.
+ * Return: completions, or -errno.
+ */
+static int drain_stopped(struct loop *l)
+{
+	struct slc_target *t = l->t;
+	uint64_t timeout = l->r.cb->drain_timeout_ns ? l->r.cb->drain_timeout_ns : SLC_ENGINE_DRAIN_TIMEOUT_NS;
+	uint64_t now = slc__target_mono_ns(), slice = DRAIN_SLICE_NS;
+	int n;
+
+	if (!l->draining) {
+		l->draining = 1;
+		l->drain_t0 = l->drain_last = now;
+	}
+	if ((*l->stop & SLC_STOP_NOW) || now - l->drain_last >= timeout) {
+		l->abandoned = 1;
+		l->res->abandoned = l->inflight;
+		t->ops->abandon(t);
+		return 0;
+	}
+	if (!l->told && now - l->drain_t0 >= DRAIN_TELL_NS)
+		tell_draining(l, timeout);
+	if (timeout - (now - l->drain_last) < slice)
+		slice = timeout - (now - l->drain_last);
+	n = t->ops->reap_timed(t, l->done, l->qd, slice);
+	if (n > 0)
+		l->drain_last = slc__target_mono_ns();
+	return n;
+}
+
 /* Keep the queue full until the limits, a stop, an error or a callback end it. */
 static void run_loop(struct loop *l, char *err, size_t errlen)
 {
@@ -308,8 +366,14 @@ static void run_loop(struct loop *l, char *err, size_t errlen)
 		/* Refill once @batch commands are back: one wake-up per batch,
 		 * not per completion (a halted CPU is slow to wake, and so is the
 		 * task that submits); the device sees qd - batch + 1 .. qd
-		 * commands.  Submission over: drain one at a time. */
-		n = t->ops->reap(t, l->done, l->qd, l->submitting && l->inflight >= l->batch ? l->batch : 1);
+		 * commands.  Submission over: drain one at a time, after a stop
+		 * with a bound where commands can take any time. */
+		if (!l->submitting && l->stop && *l->stop && t->ops->reap_timed && t->ops->abandon)
+			n = drain_stopped(l);
+		else
+			n = t->ops->reap(t, l->done, l->qd, l->submitting && l->inflight >= l->batch ? l->batch : 1);
+		if (l->abandoned)
+			break;
 		if (n < 0) {
 			if (n == -EINTR)
 				continue;
@@ -328,7 +392,7 @@ static int finish_job(struct loop *l, char *err, size_t errlen)
 	struct slc_job_result *res = l->res;
 	int rc = l->rc;
 
-	while (l->inflight) {
+	while (l->inflight && !l->abandoned) {
 		int n = t->ops->reap(t, l->done, l->qd, 1);
 		if (n <= 0 && n != -EINTR)
 			break;
@@ -377,7 +441,9 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	run_loop(l, err, errlen);
 	rc = finish_job(l, err, errlen);
 out:
-	for (uint32_t i = 0; i < MAX_QD; i++)
+	/* the kernel may still use an abandoned command's buffer: it stays
+	 * allocated until the process exits */
+	for (uint32_t i = 0; i < MAX_QD && !l->abandoned; i++)
 		free(l->bufs[i]);
 	return rc;
 }

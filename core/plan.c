@@ -368,6 +368,13 @@ static int on_temperature(void *arg, double *c)
 	return ctx->h->temperature(ctx->h->arg, c);
 }
 
+static void on_draining(void *arg, const struct slc_drain *d)
+{
+	struct step_ctx *c = arg;
+
+	c->h->draining(c->h->arg, c->i, c->p, d);
+}
+
 static void on_progress(void *arg, const struct slc_progress *pr)
 {
 	struct step_ctx *c = arg;
@@ -524,7 +531,9 @@ static struct step_end run_step_work(const struct slc_step *s, struct slc_target
 	const struct slc_plan_hooks *hooks = ctx->h;
 	struct slc_engine_cb cb = { on_sample, on_event, on_progress, ctx,
 				    hooks && hooks->temperature ? on_temperature : NULL,
-				    hooks ? hooks->temperature_every_ns : 0 };
+				    hooks ? hooks->temperature_every_ns : 0,
+				    hooks && hooks->draining ? on_draining : NULL,
+				    hooks ? hooks->drain_timeout_ns : 0 };
 	struct step_end e = { 0, 0 };
 
 	switch (s->kind) {

@@ -28,6 +28,14 @@ struct slc_target_ops {
 	/* reap: send queued commands, then wait until at least @min completed;
 	 * returns completions in @done (at most @max), count, or -errno */
 	int (*reap)(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min);
+	/* optional, for kinds whose commands can take any time (real devices):
+	 * as reap with @min 1, but back after @timeout_ns with 0 if nothing
+	 * completed (or a signal came) */
+	int (*reap_timed)(struct slc_target *t, struct slc_io **done, unsigned max, uint64_t timeout_ns);
+	/* optional: the commands in flight are given up; the kernel may still
+	 * complete them, so the target takes no more I/O and its close must
+	 * not wait for them */
+	void (*abandon)(struct slc_target *t);
 	uint64_t (*now_ns)(struct slc_target *t);
 	/* discard a range (TRIM); whole device when len covers it */
 	int (*discard)(struct slc_target *t, uint64_t offset, uint64_t len);

@@ -33,15 +33,18 @@ struct uring_priv {
 	int fixed_bufs;
 	void **bufs;                  /* registered buffers, by slot */
 	unsigned nbufs;
+	int abandoned;                /* commands were given up: see uring_abandon() */
 };
 
 static int uring_submit(struct slc_target *t, struct slc_io *io, void *buf)
 {
 	struct uring_priv *u = t->priv;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_sqe *sqe;
 	int fd = u->fixed_file ? 0 : t->fd;
 
-	if (!sqe) {
+	if (u->abandoned)
+		return -ECANCELED;
+	if (!(sqe = io_uring_get_sqe(&u->ring))) {
 		int rc = io_uring_submit(&u->ring);
 		if (rc < 0)
 			return rc;
@@ -68,32 +71,73 @@ static int uring_submit(struct slc_target *t, struct slc_io *io, void *buf)
 	return 0;
 }
 
+/* Completions ready now, into @done. */
+static unsigned take_cqes(struct uring_priv *u, struct slc_io **done, unsigned max)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0, seen = 0;
+	uint64_t now = slc__target_mono_ns();
+
+	io_uring_for_each_cqe(&u->ring, head, cqe) {
+		struct slc_io *io;
+		if (n == max)
+			break;
+		seen++;
+		/* a kernel without timed waits gets liburing's own timeout command */
+		if (cqe->user_data == LIBURING_UDATA_TIMEOUT)
+			continue;
+		io = io_uring_cqe_get_data(cqe);
+		io->result = cqe->res;
+		io->complete_ns = now;
+		done[n++] = io;
+	}
+	io_uring_cq_advance(&u->ring, seen);
+	return n;
+}
+
 static int uring_reap(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min)
 {
 	struct uring_priv *u = t->priv;
-	struct io_uring_cqe *cqe;
-	unsigned head, n = 0;
-	uint64_t now;
 	int rc;
 
+	if (u->abandoned)
+		return -ECANCELED;
 	do {
 		rc = io_uring_submit_and_wait(&u->ring, min);
 	} while (rc == -EINTR && min == 0);
 	if (rc < 0 && rc != -EINTR)
 		return rc;
 	u->queued = 0;
-	now = slc__target_mono_ns();
-	io_uring_for_each_cqe(&u->ring, head, cqe) {
-		struct slc_io *io;
-		if (n == max)
-			break;
-		io = io_uring_cqe_get_data(cqe);
-		io->result = cqe->res;
-		io->complete_ns = now;
-		done[n++] = io;
-	}
-	io_uring_cq_advance(&u->ring, n);
-	return (int)n;
+	return (int)take_cqes(u, done, max);
+}
+
+static int uring_reap_timed(struct slc_target *t, struct slc_io **done, unsigned max, uint64_t timeout_ns)
+{
+	struct uring_priv *u = t->priv;
+	struct __kernel_timespec ts = { .tv_sec = (long long)(timeout_ns / 1000000000u),
+					.tv_nsec = (long long)(timeout_ns % 1000000000u) };
+	struct io_uring_cqe *cqe;
+	int rc;
+
+	if (u->abandoned)
+		return -ECANCELED;
+	rc = io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
+	if (rc < 0 && rc != -ETIME && rc != -EINTR)
+		return rc;
+	u->queued = 0;
+	return (int)take_cqes(u, done, max);
+}
+
+/*
+ * The kernel may still read or write the buffers of the commands given up
+ * and still holds the registered file and buffers, so nothing more goes
+ * through the ring, and close skips the unregistering, which on older
+ * kernels waits for those commands.  Closing the ring itself does not
+ * wait: its teardown runs in the kernel once they complete.
+ */
+static void uring_abandon(struct slc_target *t)
+{
+	((struct uring_priv *)t->priv)->abandoned = 1;
 }
 
 static int uring_register_buffers(struct slc_target *t, void **bufs, unsigned n, size_t bytes)
@@ -153,9 +197,9 @@ static void uring_close(struct slc_target *t)
 		 * down: ring teardown runs asynchronously after exit, and a held
 		 * registered file would keep the O_EXCL claim on the device for a
 		 * moment, so an immediate next run could find it busy. */
-		if (u->fixed_bufs)
+		if (u->fixed_bufs && !u->abandoned)
 			io_uring_unregister_buffers(&u->ring);
-		if (u->fixed_file)
+		if (u->fixed_file && !u->abandoned)
 			io_uring_unregister_files(&u->ring);
 		io_uring_queue_exit(&u->ring);
 		free(u->bufs);
@@ -201,6 +245,8 @@ static const struct slc_target_ops blockdev_ops = {
 	.caps = SLC_TARGET_CAP_DESTROYS_DATA,
 	.submit = uring_submit,
 	.reap = uring_reap,
+	.reap_timed = uring_reap_timed,
+	.abandon = uring_abandon,
 	.now_ns = slc__target_mono_now,
 	.discard = blk_discard,
 	.idle = slc__target_mono_idle,
@@ -212,6 +258,8 @@ static const struct slc_target_ops file_ops = {
 	.name = "file",
 	.submit = file_submit,
 	.reap = uring_reap,
+	.reap_timed = uring_reap_timed,
+	.abandon = uring_abandon,
 	.now_ns = slc__target_mono_now,
 	.discard = file_discard,
 	.idle = slc__target_mono_idle,

@@ -213,6 +213,19 @@ static void progress(void *arg, size_t i, const struct slc_plan *p, const struct
 		r->o.ui->progress(r->o.ui->arg, i, p, pr);
 }
 
+/* Stopped, and the drive is slow to answer what is in flight: say so, or
+ * the stop looks ignored. */
+static void draining(void *arg, size_t i, const struct slc_plan *p, const struct slc_drain *d)
+{
+	struct slc_run *r = arg;
+	char a[32], b[32];
+
+	note(r, "stopping %s: waiting for %u command%s still in flight (the oldest for %s, at offset %llu); "
+	     "interrupt again to abandon them, or they are abandoned after %s without an answer",
+	     p->step[i].name, d->inflight, d->inflight == 1 ? "" : "s", slc_format_duration(a, sizeof(a), d->oldest_ns),
+	     (unsigned long long)d->oldest_offset, slc_format_duration(b, sizeof(b), d->timeout_ns));
+}
+
 static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *res)
 {
 	struct slc_run *r = arg;
@@ -447,7 +460,7 @@ int slc_run_execute(struct slc_run *r, const struct slc_plan *p, const volatile 
 	struct slc_plan_hooks hooks = {
 		.step_begin = step_begin, .sample = steady_sample, .progress = progress, .step_end = step_end,
 		.arg = r, .segment_open = segment_open, .segment_close = segment_close,
-		.temperature = r->probe ? read_temperature : NULL,
+		.temperature = r->probe ? read_temperature : NULL, .draining = draining,
 	};
 
 	if (!every)

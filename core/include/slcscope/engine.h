@@ -249,6 +249,25 @@ typedef int (*slc_event_fn)(void *arg, const struct slc_sim_event *ev, uint64_t 
 /* A sample callback returns this to end the job normally (steady state reached). */
 #define SLC_ENGINE_DONE 1
 
+/*
+ * A stop request (*stop of slc_engine_run()) is any non-zero value, such
+ * as the signal that asked for it; with SLC_STOP_NOW set too (a second
+ * Ctrl-C) the commands still in flight are abandoned instead of awaited.
+ */
+#define SLC_STOP_NOW 0x10000
+#define SLC_STOP_REASON(v) ((v) & (SLC_STOP_NOW - 1))
+/* How long a stopped job waits for a completion before it abandons what is
+ * still in flight, unless slc_engine_cb.drain_timeout_ns says otherwise. */
+#define SLC_ENGINE_DRAIN_TIMEOUT_NS 5000000000ull
+
+/* A stopped job still waiting for its commands (slc_engine_cb.draining). */
+struct slc_drain {
+	uint32_t inflight;            /* commands not answered yet */
+	uint64_t oldest_ns;           /* how long the oldest of them has been waiting */
+	uint64_t oldest_offset;       /* where it goes */
+	uint64_t timeout_ns;          /* they are abandoned after this long without a completion */
+};
+
 struct slc_engine_cb {
 	slc_sample_fn sample;         /* every interval; may return SLC_ENGINE_DONE */
 	slc_event_fn event;           /* simulated drive ground truth */
@@ -261,6 +280,10 @@ struct slc_engine_cb {
 	 * every sample. */
 	int (*temperature)(void *arg, double *c);
 	uint64_t temperature_every_ns;
+	/* told once when a stopped job's commands take over half a second to
+	 * come back (on targets with a real clock) */
+	void (*draining)(void *arg, const struct slc_drain *d);
+	uint64_t drain_timeout_ns;    /* 0: SLC_ENGINE_DRAIN_TIMEOUT_NS */
 };
 
 /* Where a job stopped, for the report. */
@@ -273,6 +296,8 @@ struct slc_job_result {
 	uint64_t error_offset;        /* where it happened */
 	uint64_t waited_ns;           /* plan TRIM and idle steps: the wait done, less than
 				       * the step's when stopped */
+	uint32_t abandoned;           /* commands left unanswered after a stop; the target
+				       * takes no more I/O then, only slc_target_close() */
 };
 
 /**
@@ -280,6 +305,12 @@ struct slc_job_result {
  * request (*@stop non-zero: Ctrl-C) or an I/O error.  Samples go to
  * @cb->sample as intervals finish, including the partial last one, so an
  * interrupted job keeps every sample up to the interruption.
+ *
+ * A stopped job waits for the commands in flight, at most
+ * @cb->drain_timeout_ns without a completion, or none at all once
+ * SLC_STOP_NOW is set in *@stop; what is still out then is abandoned
+ * (@res->abandoned), its buffers kept until the process exits, as the
+ * kernel may still use them.
  *
  * Return: 0; -ECANCELED when stopped; -EIO (or the I/O's -errno) on a device
  * error, with @res->error_offset set; -EINVAL for a bad job (reason in @err);
@@ -420,6 +451,9 @@ struct slc_plan_hooks {
 	/* the drive's temperature, as in struct slc_engine_cb */
 	int (*temperature)(void *arg, double *c);
 	uint64_t temperature_every_ns;
+	/* a stopped step's commands are slow to come back, as in struct slc_engine_cb */
+	void (*draining)(void *arg, size_t i, const struct slc_plan *p, const struct slc_drain *d);
+	uint64_t drain_timeout_ns;
 };
 
 /**
