@@ -417,6 +417,28 @@ static int finish_job(struct loop *l, char *err, size_t errlen)
 	return rc;
 }
 
+/*
+ * The kernel may still use an abandoned command's buffer, so the
+ * buffers stay allocated until the process exits; a list reachable from here
+ * says they are kept on purpose (a leak checker sees them referenced).
+ */
+struct kept_buffers {
+	struct kept_buffers *next;
+	void *bufs[MAX_QD];
+};
+static struct kept_buffers *kept;
+
+static void keep_abandoned(struct loop *l)
+{
+	struct kept_buffers *k = malloc(sizeof(*k));
+
+	if (!k)
+		return;                 /* then they leak, which is still safe */
+	memcpy(k->bufs, l->bufs, sizeof(k->bufs));
+	k->next = kept;
+	kept = k;
+}
+
 int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
 		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen)
 {
@@ -441,9 +463,10 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	run_loop(l, err, errlen);
 	rc = finish_job(l, err, errlen);
 out:
-	/* the kernel may still use an abandoned command's buffer: it stays
-	 * allocated until the process exits */
-	for (uint32_t i = 0; i < MAX_QD && !l->abandoned; i++)
-		free(l->bufs[i]);
+	if (l->abandoned)
+		keep_abandoned(l);
+	else
+		for (uint32_t i = 0; i < MAX_QD; i++)
+			free(l->bufs[i]);
 	return rc;
 }
