@@ -192,10 +192,38 @@ static void test_engine_stop(void **state)
  * each 4 KiB block differs from every other and does not compress.  A buffer
  * refilled while its write is still in flight would show up here as two
  * equal blocks.  Skipped where io_uring or O_DIRECT is unavailable. */
+/*
+ * A regular file target through io_uring with O_DIRECT, in the first
+ * directory whose filesystem takes it (tmpfs does not); skips the test
+ * where none does.  @path gets the file's name, to unlink afterwards.
+ */
+static struct slc_target *open_test_file(const char *stem, const struct slc_target_opts *o, char *path, size_t len)
+{
+	static const char *dirs[] = { "/var/tmp", "/tmp", "." };
+	struct slc_target *t = NULL;
+	char err[256] = "";
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !t; i++) {
+		int fd;
+		snprintf(path, len, "%s/slcscope-test-%s-XXXXXX", dirs[i], stem);
+		if ((fd = mkstemp(path)) < 0)
+			continue;
+		close(fd);
+		if (slc_target_open(&t, path, o, err, sizeof(err))) {
+			t = NULL;
+			unlink(path);
+		}
+	}
+	if (!t) {
+		print_message("skipped: no io_uring with O_DIRECT here (%s)\n", err);
+		skip();
+	}
+	return t;
+}
+
 static void test_engine_file_uring(void **state)
 {
 	enum { SIZE = 16 << 20, NBLK = SIZE / 4096 };
-	static const char *dirs[] = { "/var/tmp", "/tmp", "." };
 	struct slc_target *t = NULL;
 	struct slc_target_opts o = { .file_size_bytes = SIZE };
 	struct slc_job_result res;
@@ -208,21 +236,7 @@ static void test_engine_file_uring(void **state)
 	FILE *f;
 	(void)state;
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !t; i++) {
-		int fd;
-		snprintf(path, sizeof(path), "%s/slcscope-test-uring-XXXXXX", dirs[i]);
-		if ((fd = mkstemp(path)) < 0)
-			continue;
-		close(fd);
-		if (slc_target_open(&t, path, &o, err, sizeof(err))) {
-			t = NULL;
-			unlink(path);
-		}
-	}
-	if (!t) {
-		print_message("skipped: no io_uring with O_DIRECT here (%s)\n", err);
-		skip();
-	}
+	t = open_test_file("uring", &o, path, sizeof(path));
 	/* random 4 KiB writes at QD32: counts are exact */
 	assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
 	assert_true(res.bytes == SIZE / 2);
@@ -299,7 +313,6 @@ static size_t zstd_long_size(const char *path)
 static void test_engine_file_sectors_unique(void **state)
 {
 	enum { SIZE = 32 << 20, NSEC = SIZE / 512 };
-	static const char *dirs[] = { "/var/tmp", "/tmp", "." };
 	struct slc_target *t = NULL;
 	struct slc_target_opts o = { .file_size_bytes = SIZE };
 	struct slc_job_result res;
@@ -311,21 +324,7 @@ static void test_engine_file_sectors_unique(void **state)
 	FILE *f;
 	(void)state;
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]) && !t; i++) {
-		int fd;
-		snprintf(path, sizeof(path), "%s/slcscope-test-sectors-XXXXXX", dirs[i]);
-		if ((fd = mkstemp(path)) < 0)
-			continue;
-		close(fd);
-		if (slc_target_open(&t, path, &o, err, sizeof(err))) {
-			t = NULL;
-			unlink(path);
-		}
-	}
-	if (!t) {
-		print_message("skipped: no io_uring with O_DIRECT here (%s)\n", err);
-		skip();
-	}
+	t = open_test_file("sectors", &o, path, sizeof(path));
 	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
 	assert_true(res.bytes == SIZE);
 	job = (struct slc_job){ .kind = SLC_JOB_RAND_WRITE, .max_bytes = SIZE / 4, .seed = 12 };
