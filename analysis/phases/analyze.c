@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * slc_analyze(): segmentation, consolidation, the model, the phases.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phases_priv.h"
+const char *slc_phase_kind_name(enum slc_phase_kind k)
+{
+	switch (k) {
+	case SLC_PHASE_SLC_CACHE: return "slc_cache";
+	case SLC_PHASE_DIRECT_TO_TLC: return "direct_to_tlc";
+	case SLC_PHASE_ERASE_BOUND: return "erase_bound";
+	case SLC_PHASE_STALL: return "stall";
+	case SLC_PHASE_THROTTLED: return "throttled";
+	}
+	return "unknown";
+}
+
+void slc_analysis_free(struct slc_analysis *a)
+{
+	if (!a) return;
+	free(a->phases);
+	free(a->segments);
+	a->phases = a->segments = NULL;
+	a->n_phases = a->n_segments = 0;
+}
+
+static int load_trace(struct trace *tr, const struct slc_trace_in *in)
+{
+	size_t n = in->n;
+
+	if (n == 0 || !in->t_s || (!in->bytes == !in->bps)) return -EINVAL;
+	tr->n = n;
+	tr->t = in->t_s;
+	tr->block_bytes = in->block_bytes;
+	tr->dt = malloc(n * sizeof(double));
+	tr->v = malloc(n * sizeof(double));
+	tr->cum = malloc((n + 1) * sizeof(double));
+	tr->sv = malloc((n + 1) * sizeof(double));
+	tr->sv2 = malloc((n + 1) * sizeof(double));
+	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2) return -ENOMEM;
+	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		double dt, bytes;
+
+		if (in->interval_s) dt = in->interval_s[i];
+		else if (i > 0) dt = in->t_s[i] - in->t_s[i - 1];
+		else if (n > 1) dt = in->t_s[1] - in->t_s[0];
+		else dt = in->t_s[0];
+		if (!(dt > 0) || !isfinite(in->t_s[i]) ||
+		    (i > 0 && !(in->t_s[i] > in->t_s[i - 1])))
+			return -EINVAL;
+		bytes = in->bytes ? in->bytes[i] : in->bps[i] * dt;
+		if (!isfinite(bytes)) return -EINVAL;
+		tr->dt[i] = dt;
+		tr->v[i] = bytes / dt;
+		tr->cum[i + 1] = tr->cum[i] + bytes;
+		tr->sv[i + 1] = tr->sv[i] + tr->v[i];
+		tr->sv2[i + 1] = tr->sv2[i] + tr->v[i] * tr->v[i];
+	}
+	return 0;
+}
+
+int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
+		const struct slc_cpd_opts *opts)
+{
+	struct trace tr = { 0 };
+	struct block *b = NULL;
+	struct group *g = NULL;
+	size_t *ends = NULL, nb = 0, ng, start = 0;
+	double *tmp = NULL, from_s;
+	int ret;
+
+	if (!out) return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->cache_bytes = out->cache_bps = out->cache_end_s = NAN;
+	out->erase_bound_start_s = out->erase_bound_start_bytes = NAN;
+	if (!in) return -EINVAL;
+	ret = load_trace(&tr, in);
+	if (ret) goto out;
+
+	ret = -ENOMEM;
+	ends = malloc(tr.n * sizeof(*ends));
+	tmp = malloc(tr.n * sizeof(*tmp));
+	if (!ends || !tmp) goto out;
+	ret = slc_changepoints(ends, tr.n, &nb, &out->cpd, tr.v, tr.n, opts);
+	if (ret) goto out;
+
+	ret = -ENOMEM;
+	b = calloc(nb + 1, sizeof(*b));	/* room for one split (small_step) */
+	g = calloc(nb, sizeof(*g));
+	if (!b || !g) goto out;
+	for (size_t j = 0; j < nb; j++) {
+		b[j].i0 = start;
+		b[j].i1 = start = ends[j];
+	}
+	ret = slc__emit_phases(&out->segments, &out->n_segments, &tr, b, nb, 1, tmp);
+	if (ret) goto out;
+
+	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
+		;
+	ng = slc__make_groups(&tr, b, nb, g, tmp);
+	out->has_cache = slc__label(b, g, ng);
+	slc__refine_onset(&tr, b, &nb, g, tmp);
+	slc__split_small_step(&tr, b, &nb, tmp);
+	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
+	if (ret) goto out;
+
+	from_s = slc__t_start(&tr, 0);
+	for (size_t q = 0; q < out->n_phases; q++) {
+		const struct slc_phase *p = out->phases + q;
+		if (p->kind == SLC_PHASE_SLC_CACHE) {
+			out->cache_bytes = p->end_bytes;
+			out->cache_end_s = from_s = p->end_s;
+			if (p->tier == 1 && isnan(out->cache_bps)) out->cache_bps = p->mean_bps;
+		} else if (p->kind == SLC_PHASE_DIRECT_TO_TLC ||
+			   p->kind == SLC_PHASE_ERASE_BOUND) {
+			if (p->kind == SLC_PHASE_ERASE_BOUND) {
+				out->erase_bound_start_s = p->start_s;
+				out->erase_bound_start_bytes = p->start_bytes;
+			}
+			break;
+		}
+	}
+	for (size_t q = 0; q < out->n_phases && isnan(out->erase_bound_start_s); q++) {
+		if (out->phases[q].kind == SLC_PHASE_ERASE_BOUND) {
+			out->erase_bound_start_s = out->phases[q].start_s;
+			out->erase_bound_start_bytes = out->phases[q].start_bytes;
+		}
+	}
+	ret = slc_steady_state(&out->steady, tr.t, tr.dt, tr.v, tr.n, from_s, 60.0, 5);
+out:
+	free(tr.dt);
+	free(tr.v);
+	free(tr.cum);
+	free(tr.sv);
+	free(tr.sv2);
+	free(ends);
+	free(tmp);
+	free(b);
+	free(g);
+	return ret;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Boundaries to sub-sample precision by a byte balance (docs/analysis.md, 3).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phases_priv.h"
+static void local_level(const struct trace *tr, size_t i0, size_t i1,
+			double *med, double *sigma, double *dsigma, double *tmp)
+{
+	size_t m = i1 - i0;
+
+	for (size_t i = i0; i < i1; i++) tmp[i - i0] = tr->v[i];
+	*med = slc_median(tmp, m);
+	*sigma = m > 1 ? slc_mad_sigma(tmp, m) : 0;
+	if (dsigma) *dsigma = m > 2 ? fmin(*sigma, slc_diff_sigma(tr->v + i0, m)) : *sigma;
+}
+
+/*
+ * Is x at neither level (BETWEEN_K sigma from both)?  Generous on purpose:
+ * an at-level sample let into the window costs a little noise, a
+ * straddling sample left out costs up to a whole sample of bytes.
+ */
+static int between(double x, double va, double sa, double vb, double sb)
+{
+	return fabs(x - va) > BETWEEN_K * sa && fabs(x - vb) > BETWEEN_K * sb &&
+	       x > fmin(va, vb) && x < fmax(va, vb);
+}
+
+/* Is x at level vx (within BETWEEN_K sigma) and not at the other level vo? */
+static int at_level(double x, double vx, double sx, double vo, double so)
+{
+	return fabs(x - vx) <= BETWEEN_K * sx && fabs(x - vo) > BETWEEN_K * so;
+}
+
+/*
+ * Place the boundary between phase A (ending at sample j) and phase B
+ * (starting at j) to sub-sample precision.  Over a window of samples around
+ * j, the bytes written equal vA * (t* - ta) + vB * (tb - t*), with vA and
+ * vB the local speeds just outside the window; solving for t* splits a
+ * straddling sample (or a short ramp) by the bytes it carried.  The
+ * boundary's byte count is where the speed vA stops: bytes(ta) + vA (t* - ta).
+ */
+void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
+		    double *t_out, double *bytes_out, double *tmp)
+{
+	size_t wmax = BALANCE_HALF_MAX, l = BALANCE_REF_MAX, lo = j, hi = j;
+	double va, vb, sa, sb, da, db, vbe, ta, tb, bw, ts;
+	size_t ia, ib;
+
+	*t_out = slc__t_start(tr, j);
+	*bytes_out = tr->cum[j];
+	if (j - a0 < 2 || b1 - j < 2) return;
+	if (wmax > (j - a0) / 2) wmax = (j - a0) / 2;
+	if (wmax > (b1 - j) / 2) wmax = (b1 - j) / 2;
+	/* the window holds the samples that are at neither level: the one
+	 * straddling a sharp step, or a ramp; samples at a level stay out so
+	 * that their noise (or a comb's teeth) does not move the estimate */
+	ia = (j - 1) - a0 > l ? j - 1 - l : a0;
+	ib = b1 - (j + 1) > l ? j + 1 + l : b1;
+	local_level(tr, ia, j - 1, &va, &sa, &da, tmp);
+	local_level(tr, j + 1, ib, &vb, &sb, &db, tmp);
+	/* the segmentation may put the edge a sample or two off: a sample
+	 * clearly at A's level on B's side (or the reverse) moves it */
+	for (size_t d = 0; d < BALANCE_SEEK && j + 2 < b1 &&
+	     at_level(tr->v[j], va, sa, vb, sb); d++)
+		j++;
+	for (size_t d = 0; d < BALANCE_SEEK && j > a0 + 2 &&
+	     at_level(tr->v[j - 1], vb, sb, va, sa); d++)
+		j--;
+	lo = hi = j;
+	*t_out = slc__t_start(tr, j);
+	*bytes_out = tr->cum[j];
+	/* ... or off the straddling sample (a comb's first sample can look
+	 * like either).  At the end of a steady level (a cache) the sample
+	 * right at the edge is judged against the sample-to-sample noise
+	 * (da, db): a level that wanders slowly (the native speed after a
+	 * cache) has a wide spread about its median, and a straddler that is
+	 * mostly slow would hide in it */
+	/* ... against the level of the next few samples, not of thirty, and
+	 * their slope: the first of a native level that trends is no
+	 * straddler (EDGE_*). */
+	vbe = vb;
+	if (!(sa <= STEADY_COV * va) || (j - 1) - ia < EDGE_MIN_A || ib - (j + 1) < EDGE_MIN) {
+		da = sa;
+		db = sb;
+	} else {
+		/* the median of the next few, carried back to the edge along
+		 * the slow level's local slope (a native speed that falls or
+		 * rises right after the cache) */
+		for (size_t i = 0; i + 1 < EDGE_MIN; i++) tmp[i] = tr->v[j + 2 + i] - tr->v[j + 1 + i];
+		vbe = slc_median(tr->v + j + 1, EDGE_NEXT) - 2 * slc_median(tmp, EDGE_MIN - 1);
+	}
+	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
+		if (j - d > a0 && between(tr->v[j - d], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) lo = j - d;
+		if (j + d < b1 && between(tr->v[j + d - 1], va, d == 1 ? da : sa, d == 1 ? vbe : vb, d == 1 ? db : sb))
+			hi = j + d;
+	}
+	if (lo == hi) return;	/* the step falls on a sample edge */
+	while (lo > a0 + 1 && j - lo < wmax && between(tr->v[lo - 1], va, sa, vb, sb)) lo--;
+	while (hi + 1 < b1 && hi - j < wmax && between(tr->v[hi], va, sa, vb, sb)) hi++;
+	/* the bytes balance needs expected speeds: means, teeth included */
+	va = slc__level(tr, lo - a0 > l ? lo - l : a0, lo);
+	vb = slc__level(tr, hi, b1 - hi > l ? hi + l : b1);
+	if (!(fabs(va - vb) > 1e-9 * fmax(fabs(va), fabs(vb)))) return;
+	ta = slc__t_start(tr, lo);
+	tb = tr->t[hi - 1];
+	bw = tr->cum[hi] - tr->cum[lo];
+	ts = ta + (bw - vb * (tb - ta)) / (va - vb);
+	if (ts < ta) ts = ta;
+	if (ts > tb) ts = tb;
+	*t_out = ts;
+	*bytes_out = tr->cum[lo] + va * (ts - ta);
+	if (*bytes_out < tr->cum[lo]) *bytes_out = tr->cum[lo];
+	if (*bytes_out > tr->cum[hi]) *bytes_out = tr->cum[hi];
+}
+
+/* Statistics of the phase [start_s, end_s] from whole samples i0..i1. */

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Level consolidation: change-point segments merged into blocks (docs/analysis.md, 2, rules 1-4).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phases_priv.h"
+static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp)
+{
+	size_t k = 0;
+	double mid;
+
+	if (i1 - i0 < TEXTURE_SIDE_MIN) return 0;
+	mid = 0.5 * (slc__sample_quantile(tr, i0, i1, 0, 0, 0.5, tmp) + lm);
+	for (size_t i = i0; i < i1; i++) k += tr->v[i] < mid;
+	return (double)k > TEXTURE_FRAC * (double)(i1 - i0);
+}
+
+/*
+ * Does block x end the context of a drop at level lm?  Only a clearly
+ * slower stretch that is long on the context's scale (a phase): short
+ * slower blocks are the comb's other teeth.
+ */
+static int slower_phase(const struct trace *tr, const struct block *x, double lm, size_t ctx)
+{
+	return slc__blevel(tr, x) < (1 - DELTA_SAME) * lm && 3 * (x->i1 - x->i0) >= ctx;
+}
+
+/* Is block x at level lv, or as deep as a drop to lm (a quarter of the way up)? */
+static int same_or_tooth(const struct trace *tr, const struct block *x, double lv, double lm)
+{
+	double lx = slc__blevel(tr, x);
+
+	return slc__reldiff(lx, lv) < DELTA_SAME || lx < lm + 0.25 * (lv - lm);
+}
+
+/*
+ * Is block m, between a faster level la and a slower lc, a short level of
+ * its own rather than a ramp?  It is flat (its inner samples, the first and
+ * last left out as they may straddle, span under PLATEAU_FLAT of the smaller
+ * step to either side) and would be a later cache tier of la (as steady,
+ * at least TIER_RATIO_MIN of it, closer to it than to lc, clearly faster than
+ * lc): the end of a cache written at the SLC's speed once a write buffer
+ * has filled (the link being faster).  A ramp's blocks slope.
+ */
+static int plateau(const struct trace *tr, const struct block *m, double la, double lc)
+{
+	double lm = slc__blevel(tr, m), lo = INFINITY, hi = -INFINITY;
+
+	if (m->i1 - m->i0 < PLATEAU_MIN) return 0;
+	if (lm < TIER_RATIO_MIN * la || lm - lc <= la - lm || lm <= (1 + DELTA_CACHE) * lc)
+		return 0;
+	for (size_t i = m->i0 + 1; i + 1 < m->i1; i++) {
+		lo = fmin(lo, tr->v[i]);
+		hi = fmax(hi, tr->v[i]);
+	}
+	return hi - lo < PLATEAU_FLAT * fmin(la - lm, lm - lc);
+}
+
+/* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
+int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
+{
+	size_t best = 0;
+	double bd = INFINITY;
+
+	for (size_t j = 0; j + 1 < *nb; j++) {
+		double d;
+		if (b[j].dip || b[j + 1].dip) continue;
+		d = slc__reldiff(slc__blevel(tr, b + j), slc__blevel(tr, b + j + 1));
+		if (d >= DELTA_SAME && slc__welch_t(tr, b + j, b + j + 1) >= T_SAME) continue;
+		if (d < bd) {
+			bd = d;
+			best = j;
+		}
+	}
+	if (bd == INFINITY) return 0;
+	slc__merge_range(b, nb, best, best + 1);
+	return 1;
+}
+
+/* Rules 2-4 on the first interior block they apply to. */
+int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
+			   double *tmp)
+{
+	for (size_t j = 1; j + 1 < *nb; j++) {
+		struct block *a = b + j - 1, *m = b + j, *c = b + j + 1;
+		double la, lm, lc, dm, da, dc;
+
+		if (a->dip || m->dip || c->dip) continue;
+		la = slc__blevel(tr, a);
+		lm = slc__blevel(tr, m);
+		lc = slc__blevel(tr, c);
+		dm = slc__bdur(tr, m);
+		da = slc__bdur(tr, a);
+		dc = slc__bdur(tr, c);
+		if ((la > lm && lm > lc) || (la < lm && lm < lc)) {
+			/* rule 2: a ramp (one or more monotone blocks)
+			 * between two longer levels */
+			size_t k = j, s;
+			double run = dm, lk;
+			int down = la > lm;
+
+			while (k + 2 < *nb && !b[k + 2].dip &&
+			       2 * (run + slc__bdur(tr, b + k + 1)) < da &&
+			       (down ? slc__blevel(tr, b + k + 2) < slc__blevel(tr, b + k + 1)
+				     : slc__blevel(tr, b + k + 2) > slc__blevel(tr, b + k + 1))) {
+				k++;
+				run += slc__bdur(tr, b + k);
+			}
+			c = b + k + 1;
+			lc = slc__blevel(tr, c);
+			if (2 * run >= fmin(da, slc__bdur(tr, c))) continue;
+			if (k == j && down && plateau(tr, m, la, lc)) continue;
+			/* blocks closer to a's level join a, the rest join c */
+			for (s = j; s <= k; s++) {
+				lk = slc__blevel(tr, b + s);
+				if (fabs(lk - la) > fabs(lk - lc)) break;
+			}
+			if (s <= k) slc__merge_range(b, nb, s, k + 1);
+			if (s > j) slc__merge_range(b, nb, j - 1, s - 1);
+			return 1;
+		}
+		if (lm > la && lm > lc) {
+			/* rule 3: a short burst */
+			if (dm > fmin(da, dc)) continue;
+			if (slc__reldiff(la, lc) < DELTA_SAME) slc__merge_range(b, nb, j - 1, j + 1);
+			else if (la - lm >= lc - lm) slc__merge_range(b, nb, j - 1, j);
+			else slc__merge_range(b, nb, j, j + 1);
+			return 1;
+		}
+		if (lm < (1 - DELTA_SAME) * fmin(la, lc) &&
+		    (dm <= dc || (slc__reldiff(la, lc) < DELTA_SAME &&
+				  lm < STALL_FRAC * fmin(la, lc)))) {
+			/* rule 4: a temporary drop */
+			if (slc__reldiff(la, lc) >= DELTA_SAME && lm >= EDGE_DROP_MIN * fmin(la, lc)) {
+				/* between two levels, a shallow drop returns to
+				 * neither: the slow start (or end) of the lower
+				 * one, as a wander of the native speed right after
+				 * a cache; a deeper one (a drive's stall after
+				 * its cache, at half speed) stays a drop */
+				if (lc < la) slc__merge_range(b, nb, j, j + 1);
+				else slc__merge_range(b, nb, j - 1, j);
+				return 1;
+			}
+			/* context: a few times the drop's length each side */
+			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
+			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
+			size_t l = j, r = j;
+
+			/* a drop inside one level (the same on both sides, as
+			 * a stall inside the cache) recurs only if other drops
+			 * do within that level: its context ends where the
+			 * level does */
+			int inside = slc__reldiff(la, lc) < DELTA_SAME &&
+				     lm < STALL_FRAC * fmin(la, lc);
+
+			while (l > 0 && !slower_phase(tr, b + l - 1, lm, ctx) &&
+			       m->i0 - b[l - 1].i1 < ctx &&
+			       (!inside || same_or_tooth(tr, b + l - 1, la, lm)))
+				l--;
+			while (r + 1 < *nb && !slower_phase(tr, b + r + 1, lm, ctx) &&
+			       b[r + 1].i0 - m->i1 < ctx &&
+			       (!inside || same_or_tooth(tr, b + r + 1, lc, lm)))
+				r++;
+			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
+			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
+			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp)) {
+				m->dip = 1;
+				m->kind = lm < STALL_FRAC * la ?
+					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;
+				return 1;
+			}
+			if (slc__reldiff(la, lc) < DELTA_SAME) slc__merge_range(b, nb, j - 1, j + 1);
+			else if (la - lm <= lc - lm) slc__merge_range(b, nb, j - 1, j);
+			else slc__merge_range(b, nb, j, j + 1);
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The erase-bound onset: the search over groups, small lasting steps, the refinement.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phases_priv.h"
+size_t slc__erase_onset(const struct group *g, size_t k, size_t ng)
+{
+	size_t onset = ng, end = ng;
+
+	for (size_t q = k + 1; q < ng; q++) {
+		struct span before = slc__span_of(g, k, q), after = slc__span_of(g, q, ng);
+		if (g[q].decay && slc__is_drop(&before, &after) &&
+		    slc__stays_below(g, q, ng, before.level)) {
+			onset = end = q;
+			break;
+		}
+	}
+	while (end > k + 1) {
+		size_t best = 0;
+		double bs = INFINITY;
+		struct span before, after;
+
+		for (size_t q = k + 1; q < end; q++) {
+			double sse;
+			before = slc__span_of(g, k, q);
+			after = slc__span_of(g, q, end);
+			if (!slc__stays_below(g, q, end, before.level)) continue;
+			sse = slc__span_sse(&before) + slc__span_sse(&after);
+			if (sse < bs) {
+				bs = sse;
+				best = q;
+			}
+		}
+		if (bs == INFINITY) break;
+		before = slc__span_of(g, k, best);
+		after = slc__span_of(g, best, end);
+		if (!slc__is_drop(&before, &after)) break;
+		onset = end = best;
+	}
+	return onset;
+}
+
+/*
+ * Does the curve decay right after the first level (a drive without cache:
+ * a flat phase, then the erase-bound decay)?  When the second level falls
+ * itself or steps down in small steps with what follows, yes.  When it is
+ * only a flat level that later runs into a decay, it is the decay's start
+ * if it is short (the top of the decay, as the first stretch of an MLC
+ * drive's decay after its flat phase), but a level of its own if it lasts
+ * longer than the first level: a short cache, then direct-to-TLC, then
+ * erase-bound (a 7 s cache before an hour of direct-to-TLC writing).
+ * Nor does the curve decay when later groups come back above the second.
+ */
+static size_t small_step(const struct trace *tr, const struct block *b, size_t nb,
+			 size_t j0, double *x)
+{
+	size_t n = 0, best, *idx, at = 0, max_lag;
+
+	for (size_t j = j0; j < nb; j++)
+		if (!b[j].dip) n += b[j].i1 - b[j].i0;
+	if (n < 2 * STEP_MIN_LEN) return 0;
+	idx = malloc(n * sizeof(*idx));
+	if (!idx) return 0;
+	n = 0;
+	for (size_t j = j0; j < nb; j++) {
+		if (b[j].dip) continue;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) {
+			idx[n] = i;
+			x[n++] = tr->v[i];
+		}
+	}
+	best = slc__best_split(x, n, STEP_MIN_LEN);
+	if (best) {
+		size_t nb_ = best, na = n - best;
+		double mb = slc__mean_of(x, nb_), ma = slc__mean_of(x + best, na), vb = 0, va = 0;
+		double tb, ta, tau, se, t_need = STEP_T;
+
+		max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+		for (size_t i = 0; i < nb_; i++) vb += (x[i] - mb) * (x[i] - mb);
+		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
+		tb = slc__series_tau(x, nb_, max_lag);
+		ta = slc__series_tau(x + best, na, max_lag);
+		if (ma < (1 - DELTA_ERASE) * mb) {
+			double bb = slc__batch_tau(x, nb_), ba = slc__batch_tau(x + best, na);
+
+			/* both sides long enough for batch means (8 batches) */
+			if (isfinite(bb) && isfinite(ba)) {
+				tb = fmin(tb, bb);
+				ta = fmin(ta, ba);
+				t_need = STEP_T_LARGE;
+			}
+		}
+		tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
+		vb /= (double)(nb_ - 1);
+		va /= (double)(na - 1);
+		se = sqrt(tau * (vb / (double)nb_ + va / (double)na));
+		if (ma < (1 - STEP_SMALL) * mb && se > 0 && (mb - ma) / se >= t_need &&
+		    (double)nb_ / tb >= STEP_MIN_EFF && (double)na / ta >= STEP_MIN_EFF &&
+		    slc__quarters_on_side(x, nb_, 0.5 * (mb + ma), 1) &&
+		    slc__quarters_on_side(x + best, na, 0.5 * (mb + ma), -1))
+			at = idx[best];
+	}
+	free(idx);
+	return at;
+}
+
+/* Split block j at sample @at (b has room for one more block). */
+void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
+			 const struct group *g, double *x)
+{
+	size_t je = *nb, p, q, kd, n = 0, n0 = 0, np = 0, *idx, best, max_lag, at = 0, side;
+
+	for (size_t j = 0; j < *nb && je == *nb; j++)
+		if (!b[j].dip && b[j].kind == SLC_PHASE_ERASE_BOUND) je = j;
+	if (je == *nb || b[je].group <= 0) return;
+	q = (size_t)b[je].group;
+	p = q - 1;
+	if (g[q].first != je || b[g[p].first].kind != SLC_PHASE_DIRECT_TO_TLC)
+		return;
+	for (kd = p; kd > 0 && b[g[kd - 1].first].kind == SLC_PHASE_DIRECT_TO_TLC; kd--)
+		;
+	idx = malloc(tr->n * sizeof(*idx));
+	if (!idx) return;
+	/* all the direct-to-TLC writing before (its level), the onset group;
+	 * the split is searched from the group before the onset group on */
+	for (size_t j = g[kd].first; j <= g[q].last; j++) {
+		if (b[j].dip) continue;
+		if (j == g[p].first) n0 = n;
+		for (size_t i = b[j].i0; i < b[j].i1; i++) {
+			idx[n] = i;
+			x[n++] = tr->v[i];
+		}
+		if (j <= g[p].last) np = n;
+	}
+	side = (np - n0) / 10 > TEXTURE_SIDE_MIN ? (np - n0) / 10 : TEXTURE_SIDE_MIN;
+	best = n >= n0 + 2 * side ? slc__best_split_in(x, n, n0 > side ? n0 : side, n - side) : 0;
+	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	if (!best || best == np || slc__mean_of(x + best, n - best) >= (1 - DELTA_ERASE) * slc__mean_of(x, best) ||
+	    slc__split_t(x, n, best, max_lag) < STEP_T_LARGE)
+		goto out;
+	if (best < np && (g[p].decay & DECAY_OWN)) {
+		/* back: the tail of the group before is at the level after */
+		double mb = slc__mean_of(x, best), ma = slc__mean_of(x + np, n - np), mt = slc__mean_of(x + best, np - best);
+
+		if (fabs(mt - ma) < fabs(mt - mb)) {
+			at = idx[best];
+			for (size_t j = g[p].first; j < je; j++) {
+				if (b[j].i1 <= at) continue;
+				if (b[j].i0 < at) {
+					slc__split_block(b, nb, j, at);
+					je++;
+					continue;
+				}
+				if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
+			}
+		}
+	} else if (best > np) {
+		/* forward: the head of the onset group is still at the
+		 * direct-to-TLC level, not significantly below it (a smooth
+		 * decay's head is, unless buried in a comb's noise) */
+		struct span d = slc__span_of(g, kd, q);
+		double md = d.cnt > 0 ? d.s1 / d.cnt : 0, vd = d.cnt > 1 ? slc__span_sse(&d) / (d.cnt - 1) : 0;
+		double td = fmin(d.c0 > 0 ? d.c0tau / d.c0 : 1, slc__batch_tau(x, np)), mh, vh = 0, th, ma, se;
+		size_t nh = best - np;
+
+		mh = slc__mean_of(x + np, nh);
+		ma = slc__mean_of(x + best, n - best);
+		for (size_t i = np; i < best; i++) vh += (x[i] - mh) * (x[i] - mh);
+		vh /= (double)(nh > 1 ? nh - 1 : 1);
+		th = fmin(slc__series_tau(x + np, nh, max_lag), slc__batch_tau(x + np, nh));
+		se = sqrt(td * vd / fmax(d.cnt, 1) + th * vh / (double)nh);
+		/* medians too: a comb's stalls dilute the means, and a head
+		 * without a stall in it would look close to the diluted level
+		 * before (the medians are the runs' levels) */
+		double qd = slc_median(x, np), qh = slc_median(x + np, nh), qa = slc_median(x + best, n - best);
+
+		if (d.cnt >= 2 && fabs(mh - md) < fabs(mh - ma) && fabs(qh - qd) < fabs(qh - qa) &&
+		    (se <= 0 || (md - mh) / se < T_SAME)) {
+			at = idx[best];
+			for (size_t j = je; j <= g[q].last; j++) {
+				if (b[j].i0 >= at) break;
+				if (b[j].i1 > at) {
+					slc__split_block(b, nb, j, at);
+					b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
+					break;
+				}
+				if (!b[j].dip) b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
+			}
+		}
+	}
+out:
+	free(idx);
+}
+
+/*
+ * Without an erase-bound phase, look for a small lasting step in the native
+ * writing from its first block on; the blocks from there are erase-bound
+ * (the block holding the step is split; @b has room for one more).
+ */
+void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+{
+	size_t j0 = *nb, at;
+
+	for (size_t j = 0; j < *nb; j++) {
+		if (b[j].dip) continue;
+		if (b[j].kind == SLC_PHASE_ERASE_BOUND) return;
+		if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC && j0 == *nb) j0 = j;
+	}
+	if (j0 == *nb) return;
+	at = small_step(tr, b, *nb, j0, tmp);
+	if (!at) return;
+	for (size_t j = j0; j < *nb; j++) {
+		if (b[j].i1 <= at) continue;
+		if (b[j].i0 < at) {
+			slc__split_block(b, nb, j, at);
+			continue;
+		}
+		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
+	}
+}
+
+/* Label groups (and so blocks); returns 1 when a cache was found. */

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Internals of the phase analysis, shared by the files of analysis/phases/.
+ * From change-point segments to labelled phases (docs/analysis.md).
+ *
+ * The segmentation finds every statistically credible level change; most
+ * are not phase changes.  Segments are first consolidated into blocks by
+ * a few rules applied until nothing changes:
+ *   1. neighbours within DELTA_SAME of each other, or not significantly
+ *      different (Welch t < T_SAME), are one level;
+ *   2. a short block between a higher and a lower one is a transition
+ *      (a ramp) and joins the neighbour closest in level;
+ *   3. a short block above both neighbours is a burst (cache recovered
+ *      during a pause) and is absorbed;
+ *   4. a block below both neighbours that is no longer than what follows
+ *      (or a stall of any length inside one level) is a temporary drop:
+ *      absorbed when such drops recur around it (comb or sawtooth
+ *      texture), otherwise kept as a stall / throttled.
+ * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound; a
+ * lasting drop is judged with the noise's autocorrelation time) and every
+ * boundary is placed to sub-sample precision by a byte balance.
+ */
+#ifndef SLC_PHASES_PRIV_H
+#define SLC_PHASES_PRIV_H
+
+#include <stddef.h>
+
+#include "slcscope/analysis.h"
+
+/* Levels closer than this (relative) are one level: smaller than any phase
+ * change that matters (a cache/native ratio of 0.7 is a 30% step). */
+#define DELTA_SAME 0.12
+/* A cache tier must be this much faster than everything after it. */
+#define DELTA_CACHE 0.15
+/* Erase-bound: this much slower than the first native phase. */
+#define DELTA_ERASE 0.15
+/* A smaller lasting step (first foreground GC on a QLC drive: 8-11%) is an
+ * erase-bound onset only when it is unmistakable: at least STEP_SMALL,
+ * STEP_T standard errors (autocorrelation included), each side at least
+ * STEP_MIN_LEN samples and STEP_MIN_EFF effectively independent ones, and
+ * every quarter of each side on its side of the midpoint (persistent, not
+ * a slow wander of the native speed). */
+#define STEP_SMALL 0.05
+#define STEP_T 10.0
+/* A step of at least DELTA_ERASE found this way (the erase-bound onset of a
+ * comb whose stalls the labelling merged into the level around it) needs
+ * STEP_T_LARGE standard errors, with the autocorrelation time from batch
+ * means where they give less (a periodic comb's stalls are paid back by the
+ * runs after them).  The split is the best of thousands, so not 3. */
+#define STEP_T_LARGE 5.0
+#define STEP_MIN_LEN 100
+#define STEP_MIN_EFF 100.0
+/* A drop between two different levels that stays above this fraction of the
+ * slower one is that level's slow start or end, not a temporary drop: the
+ * simulated native speed wanders by 10-20% for seconds, while real drives'
+ * stalls after the cache run at half speed or less. */
+#define EDGE_DROP_MIN 0.75
+/* An erase-bound phase holds at least this many effectively independent
+ * samples (its count over the noise's autocorrelation time). */
+#define ONSET_MIN_EFF 15.0
+/* A drop below this fraction of the level before it is a stall. */
+#define STALL_FRAC 0.5
+/* Later cache tiers are as steady as the first (native writes are not) and
+ * close to its speed: QLC tiers step 5 -> 3.5 GB/s (0.7), while the
+ * methodology's direct-to-TLC speeds are 0.24-0.44 of the cache's. */
+#define TIER_RATIO_MIN 0.6
+#define TIER_COV_FACTOR 2.0
+#define TIER_COV_MIN 0.05
+/* Neighbours whose means differ by less than this many standard errors
+ * (Welch) are one level whatever their relative difference: the split was
+ * noise (a comb's teeth cluster by chance). */
+#define T_SAME 3.0
+/* A decay: at least this many consecutive falling levels, each step small,
+ * or one level whose first quarter is this much faster than its last. */
+#define DECAY_MIN_BLOCKS 3
+#define DECAY_STEP_MIN 0.75
+#define DECAY_TREND 1.25
+/* The level right after the first that runs into a decay (its head) is
+ * part of the decay when it falls itself by this much, first quarter to
+ * last, even when it is longer than the first level (a flat level of its
+ * own does not fall)... */
+#define HEAD_TREND 1.1
+/* ... and is at most this much longer than the first level (a cache's
+ * direct-to-TLC phase drifting down by 10% and lasting three times the
+ * cache is a level of its own) */
+#define HEAD_DUR 1.5
+/* A block of at least PLATEAU_MIN samples whose inner samples are flat
+ * (range under PLATEAU_FLAT of the steps around it) is a level, not a ramp. */
+#define PLATEAU_MIN 4
+#define PLATEAU_FLAT 0.25
+/* Rule 4 texture test: the context is up to TEXTURE_CONTEXT_LEN drop
+ * lengths (at least TEXTURE_CONTEXT_MIN samples) each side, over the blocks
+ * reached without passing a long stretch clearly below the drop.  When more
+ * than TEXTURE_FRAC of the context on either side (of at least
+ * TEXTURE_SIDE_MIN samples) lies below the midpoint between the drop and
+ * that side's median, such drops recur: they are the phase's texture
+ * (comb, sawtooth), not an event. */
+#define TEXTURE_CONTEXT_LEN 10
+#define TEXTURE_CONTEXT_MIN 30
+#define TEXTURE_FRAC 0.10
+#define TEXTURE_SIDE_MIN 10
+/* Fewest samples for a trend (first vs last quarter) to mean anything. */
+#define TREND_MIN_SAMPLES 40
+#define BETWEEN_K 2.0
+#define BALANCE_SEEK 2
+/* Samples (at most) each side used for the local speeds of a boundary. */
+#define BALANCE_REF_MAX 30
+/* Half-width cap (samples) of the byte-balance window at a boundary. */
+#define BALANCE_HALF_MAX 10
+/* A level this steady (robust sigma over its median) is a cache's: see
+ * balance, the straddling sample. */
+#define STEADY_COV 0.05
+/* ... with at least EDGE_MIN_A samples of it and EDGE_MIN of the slow level
+ * (its sample-to-sample scale), the first slow sample compared with the
+ * median of the EDGE_NEXT after it. */
+#define EDGE_MIN_A 4
+#define EDGE_MIN 8
+#define EDGE_NEXT 3
+/* Autocorrelation of the noise (for the standard error of a level's mean):
+ * lags summed until it falls to RHO_CUT, at most LAG_MAX samples. */
+#define RHO_CUT 0.05
+#define LAG_MAX 1000
+/* ... and at most LAG_WORK / n lags (not under LAG_FLOOR): the sum costs
+ * n x lags, and a million finely sampled smooth samples would take a
+ * second at 1000 lags. */
+#define LAG_WORK 1e8
+#define LAG_FLOOR 100
+
+struct trace {
+	size_t n;
+	const double *t;	/* end of each interval */
+	double *dt;		/* interval lengths */
+	double *v;		/* bytes per second */
+	double *cum;		/* bytes written before sample i; n + 1 entries */
+	double *sv, *sv2;	/* prefix sums of v and v^2; n + 1 entries */
+	double block_bytes;
+};
+
+struct block {
+	size_t i0, i1;		/* samples [i0, i1) */
+	int dip;		/* kept as a temporary drop */
+	int kind;		/* enum slc_phase_kind once labelled */
+	unsigned tier;
+	int group;		/* same level across dips */
+};
+
+
+/* Why a group is part of a decay: its own samples fall (first quarter vs
+ * last), it is in a run of small falling steps, or it is a level that runs
+ * without a jump into a decay (the decay's flat head). */
+enum { DECAY_OWN = 1, DECAY_RUN = 2, DECAY_HEAD = 4 };
+
+struct group {
+	size_t first, last;	/* block indices (main blocks, dips between) */
+	double level;		/* bytes / time over its main blocks */
+	double bytes, dur_s;	/* over its main blocks */
+	double s1, s2, cnt;	/* sum, sum of squares, count of its samples */
+	double c0;		/* sum of squares about its blocks' means */
+	double tau;		/* integrated autocorrelation time of that noise */
+	double p90;		/* 90th percentile of its samples */
+	double trend;		/* median of its first quarter over its last's */
+	double cov;		/* coefficient of variation of its samples */
+	int decay;		/* part of a smooth decay: DECAY_* flags */
+};
+
+
+/* Speed (bytes / time) and sample sums of groups [a, e). */
+struct span {
+	double level, s1, s2, cnt;
+	double c0, c0tau;	/* for the pooled autocorrelation time */
+};
+
+
+/* util.c */
+double slc__t_start(const struct trace *tr, size_t i);
+double slc__level(const struct trace *tr, size_t i0, size_t i1);
+double slc__blevel(const struct trace *tr, const struct block *b);
+double slc__bdur(const struct trace *tr, const struct block *b);
+double slc__reldiff(double a, double b);
+void slc__merge_range(struct block *b, size_t *nb, size_t j, size_t k);
+double slc__sample_quantile(const struct trace *tr, size_t i0, size_t i1,
+			      size_t j0, size_t j1, double q, double *tmp);
+double slc__welch_t(const struct trace *tr, const struct block *a, const struct block *c);
+double slc__series_tau(const double *x, size_t n, size_t max_lag);
+double slc__mean_of(const double *x, size_t n);
+double slc__batch_tau(const double *x, size_t n);
+int slc__quarters_on_side(const double *x, size_t n, double mid, int sign);
+size_t slc__best_split_in(const double *x, size_t n, size_t lo, size_t hi);
+size_t slc__best_split(const double *x, size_t n, size_t min_side);
+double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag);
+void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
+
+/* consolidate.c */
+int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb);
+int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
+			   double *tmp);
+
+/* groups.c */
+size_t slc__make_groups(const struct trace *tr, struct block *b, size_t nb,
+			  struct group *g, double *tmp);
+struct span slc__span_of(const struct group *g, size_t a, size_t e);
+double slc__span_sse(const struct span *s);
+int slc__is_drop(const struct span *before, const struct span *after);
+int slc__stays_below(const struct group *g, size_t a, size_t e, double level);
+
+/* onset.c */
+size_t slc__erase_onset(const struct group *g, size_t k, size_t ng);
+void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
+			 const struct group *g, double *x);
+void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp);
+
+/* model.c */
+int slc__label(struct block *b, struct group *g, size_t ng);
+
+/* boundary.c */
+void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
+		    double *t_out, double *bytes_out, double *tmp);
+
+/* summary.c */
+int slc__emit_phases(struct slc_phase **out, size_t *n_out,
+		       const struct trace *tr, const struct block *b, size_t nb,
+		       int keep_all, double *tmp);
+
+#endif

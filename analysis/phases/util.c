@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Small helpers over a write curve: levels, quantiles, two-level splits, autocorrelation times.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phases_priv.h"
+double slc__t_start(const struct trace *tr, size_t i)
+{
+	return tr->t[i] - tr->dt[i];
+}
+
+/* Mean speed (bytes / time) of samples [i0, i1). */
+double slc__level(const struct trace *tr, size_t i0, size_t i1)
+{
+	double dur = tr->t[i1 - 1] - slc__t_start(tr, i0);
+
+	return dur > 0 ? (tr->cum[i1] - tr->cum[i0]) / dur : tr->v[i0];
+}
+
+double slc__blevel(const struct trace *tr, const struct block *b)
+{
+	return slc__level(tr, b->i0, b->i1);
+}
+
+double slc__bdur(const struct trace *tr, const struct block *b)
+{
+	return tr->t[b->i1 - 1] - slc__t_start(tr, b->i0);
+}
+
+double slc__reldiff(double a, double b)
+{
+	double m = fmax(fabs(a), fabs(b));
+
+	return m > 0 ? fabs(a - b) / m : 0;
+}
+
+/* Merge blocks [j, k] into block j. */
+void slc__merge_range(struct block *b, size_t *nb, size_t j, size_t k)
+{
+	b[j].i1 = b[k].i1;
+	memmove(b + j + 1, b + k + 1, (*nb - k - 1) * sizeof(*b));
+	*nb -= k - j;
+}
+
+double slc__sample_quantile(const struct trace *tr, size_t i0, size_t i1,
+			      size_t j0, size_t j1, double q, double *tmp)
+{
+	size_t m = 0;
+
+	for (size_t i = i0; i < i1; i++) tmp[m++] = tr->v[i];
+	for (size_t i = j0; i < j1; i++) tmp[m++] = tr->v[i];
+	return slc_quantile(tmp, m, q);
+}
+
+/* Welch t statistic between the sample means of two blocks. */
+double slc__welch_t(const struct trace *tr, const struct block *a, const struct block *c)
+{
+	double na = (double)(a->i1 - a->i0), nc = (double)(c->i1 - c->i0);
+	double ma, mc, va, vc, se;
+
+	if (na < 2 || nc < 2) return INFINITY;
+	ma = (tr->sv[a->i1] - tr->sv[a->i0]) / na;
+	mc = (tr->sv[c->i1] - tr->sv[c->i0]) / nc;
+	va = ((tr->sv2[a->i1] - tr->sv2[a->i0]) - na * ma * ma) / (na - 1);
+	vc = ((tr->sv2[c->i1] - tr->sv2[c->i0]) - nc * mc * mc) / (nc - 1);
+	se = sqrt(fmax(va, 0) / na + fmax(vc, 0) / nc);
+	return se > 0 ? fabs(ma - mc) / se : INFINITY;
+}
+
+/*
+ * Do drops to level lm recur in samples [i0, i1), one side of a drop?
+ * Each side is judged alone: a drop between a cache and a comb phase is
+ * texture of the comb even though the cache never drops.
+ */
+double slc__series_tau(const double *x, size_t n, size_t max_lag)
+{
+	double m = 0, c0 = 0, tau = 1;
+
+	for (size_t i = 0; i < n; i++) m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++) c0 += (x[i] - m) * (x[i] - m);
+	if (!(c0 > 0)) return 1;
+	for (size_t k = 1; k <= max_lag && k < n; k++) {
+		double ck = 0;
+
+		for (size_t i = 0; i + k < n; i++) ck += (x[i] - m) * (x[i + k] - m);
+		if (ck / c0 <= RHO_CUT) break;
+		tau += 2 * ck / c0;
+	}
+	return tau;
+}
+
+double slc__mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++) s += x[i];
+	return n ? s / (double)n : 0;
+}
+
+/*
+ * Variance inflation of the mean of x[0..n) from batch means: L times the
+ * variance of the means of consecutive batches of L = n^(2/3) samples over
+ * the variance of the samples, at least 1 (INFINITY with fewer than 8
+ * batches).  Unlike
+ * the summed autocorrelation (series_tau) it counts the negative lobes of a
+ * periodic comb (a stall paid back by the run after it); for a smooth
+ * wander whose correlation time is well under L it agrees with it.
+ */
+double slc__batch_tau(const double *x, size_t n)
+{
+	size_t L = (size_t)pow((double)n, 2.0 / 3.0), nb;
+	double m, v = 0, vb = 0;
+
+	if (L < 2 || n / L < 8) return INFINITY;
+	nb = n / L;
+	m = slc__mean_of(x, n);
+	for (size_t i = 0; i < n; i++) v += (x[i] - m) * (x[i] - m);
+	v /= (double)(n - 1);
+	m = slc__mean_of(x, nb * L);
+	for (size_t k = 0; k < nb; k++) {
+		double d = slc__mean_of(x + k * L, L) - m;
+		vb += d * d;
+	}
+	vb /= (double)(nb - 1);
+	/* no credit below 1: a short side can look anticorrelated by chance */
+	return v > 0 ? fmax(1.0, (double)L * vb / v) : 1;
+}
+
+/* Are all four quarters of x[0..n) above (sign 1) or below (-1) mid? */
+int slc__quarters_on_side(const double *x, size_t n, double mid, int sign)
+{
+	for (size_t q = 0; q < 4; q++) {
+		size_t a = q * n / 4, e = (q + 1) * n / 4;
+		if (e <= a || sign * (slc__mean_of(x + a, e - a) - mid) <= 0) return 0;
+	}
+	return 1;
+}
+
+/*
+ * Where a two-level least-squares fit of x[0..n) splits best, at an index
+ * in [lo, hi] (best_split: each side at least @min_side long): the index of
+ * the first sample of the second level, or 0 when there is none.
+ */
+size_t slc__best_split_in(const double *x, size_t n, size_t lo, size_t hi)
+{
+	double s = 0, s2 = 0, ls = 0, ls2 = 0, bs = INFINITY;
+	size_t best = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	for (size_t q = 1; q < n; q++) {
+		double l = (double)q, r = (double)(n - q), sse;
+
+		ls += x[q - 1];
+		ls2 += x[q - 1] * x[q - 1];
+		if (q < lo || q > hi) continue;
+		sse = (ls2 - ls * ls / l) + ((s2 - ls2) - (s - ls) * (s - ls) / r);
+		if (sse < bs) {
+			bs = sse;
+			best = q;
+		}
+	}
+	return best;
+}
+
+size_t slc__best_split(const double *x, size_t n, size_t min_side)
+{
+	return n >= 2 * min_side ? slc__best_split_in(x, n, min_side, n - min_side) : 0;
+}
+
+/* Mean difference of x[0..k) and x[k..n) over its standard error, each
+ * side's variance inflated by the smaller of its summed autocorrelation
+ * and its batch-means estimate, pooled as in is_drop. */
+double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag)
+{
+	double mb = slc__mean_of(x, k), ma = slc__mean_of(x + k, n - k), vb = 0, va = 0, tb, ta, tau, se;
+
+	if (k < 2 || n - k < 2) return 0;
+	for (size_t i = 0; i < k; i++) vb += (x[i] - mb) * (x[i] - mb);
+	for (size_t i = k; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
+	tb = fmin(slc__series_tau(x, k, max_lag), slc__batch_tau(x, k));
+	ta = fmin(slc__series_tau(x + k, n - k, max_lag), slc__batch_tau(x + k, n - k));
+	tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
+	se = sqrt(tau * (vb / (double)((k - 1) * k) + va / (double)((n - k - 1) * (n - k))));
+	return se > 0 ? (mb - ma) / se : INFINITY;
+}
+
+/*
+ * A small lasting step inside the native writing (when no larger onset was
+ * found): the best two-level split of the samples of the main blocks from
+ * block @j0 on (drops left out).  Returns the sample index where the slower
+ * level starts, or 0 when there is no such step (STEP_* above).
+ */
+void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at)
+{
+	memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
+	(*nb)++;
+	b[j].i1 = b[j + 1].i0 = at;
+}
+
+/*
+ * An onset the labelling misplaced: the merges that fold a comb's stalls
+ * into the level around them can move it to a stall seconds away from the
+ * step, carrying the first stretch of erase-bound writing into the
+ * direct-to-TLC group before it (which then falls inside, DECAY_OWN) or the
+ * last stretch of direct-to-TLC writing into the erase-bound group.  The
+ * samples of all the direct-to-TLC groups and the first erase-bound one
+ * (drops left out) are split in two where a two-level fit is best, the
+ * split searched from the group just before the onset group on.  When the
+ * step there is an erase-bound one (DELTA_ERASE) and STEP_T_LARGE standard
+ * errors, the onset moves back to it if it lies in that falling group and
+ * the part after it is closer to the erase-bound level than to the level
+ * before, or forward if it lies in the erase-bound group and the head up
+ * to it is closer to the direct-to-TLC level and not significantly below
+ * it (a smooth decay's head is, and keeps its onset).  The block holding
+ * the split is cut (b has room for one more block).
+ */
