@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "phases_priv.h"
+/* Median and robust scale of samples [i0, i1); with @dsigma, also the
+ * sample-to-sample scale (MAD of first differences / sqrt 2), which a slow
+ * wander of the level does not inflate. */
 static void local_level(const struct trace *tr, size_t i0, size_t i1,
 			double *med, double *sigma, double *dsigma, double *tmp)
 {
@@ -117,5 +120,3 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	if (*bytes_out < tr->cum[lo]) *bytes_out = tr->cum[lo];
 	if (*bytes_out > tr->cum[hi]) *bytes_out = tr->cum[hi];
 }
-
-/* Statistics of the phase [start_s, end_s] from whole samples i0..i1. */

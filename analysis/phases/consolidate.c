@@ -8,6 +8,11 @@
 #include <string.h>
 
 #include "phases_priv.h"
+/*
+ * Do drops to level lm recur in samples [i0, i1), one side of a drop?
+ * Each side is judged alone: a drop between a cache and a comb phase is
+ * texture of the comb even though the cache never drops.
+ */
 static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp)
 {
 	size_t k = 0;

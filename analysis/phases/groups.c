@@ -204,11 +204,3 @@ int slc__stays_below(const struct group *g, size_t a, size_t e, double level)
 		if (g[q].level >= level && g[q].cnt >= TEXTURE_SIDE_MIN) return 0;
 	return 1;
 }
-
-/*
- * First erase-bound group among the native groups [k, ng), or ng.  A decay
- * starts it when everything from there on is a lasting drop.  Otherwise
- * the native groups are split in two where a two-level fit is best; a
- * lasting drop there is an onset, and the part before is searched again
- * for an earlier one (direct-to-TLC, erase-bound, then slower still).
- */

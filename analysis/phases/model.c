@@ -8,6 +8,17 @@
 #include <string.h>
 
 #include "phases_priv.h"
+/*
+ * Does the curve decay right after the first level (a drive without cache:
+ * a flat phase, then the erase-bound decay)?  When the second level falls
+ * itself or steps down in small steps with what follows, yes.  When it is
+ * only a flat level that later runs into a decay, it is the decay's start
+ * if it is short (the top of the decay, as the first stretch of an MLC
+ * drive's decay after its flat phase), but a level of its own if it lasts
+ * longer than the first level: a short cache, then direct-to-TLC, then
+ * erase-bound (a 7 s cache before an hour of direct-to-TLC writing).
+ * Nor does the curve decay when later groups come back above the second.
+ */
 static int decays_after_first(const struct group *g, size_t ng)
 {
 	if (ng < 2) return 0;
@@ -22,7 +33,7 @@ static int decays_after_first(const struct group *g, size_t ng)
 			       g[1].cnt >= TREND_MIN_SAMPLES && g[1].trend >= HEAD_TREND));
 }
 
-/* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
+/* Label groups (and so blocks); returns 1 when a cache was found. */
 int slc__label(struct block *b, struct group *g, size_t ng)
 {
 	size_t k = 0, onset;
@@ -55,7 +66,3 @@ int slc__label(struct block *b, struct group *g, size_t ng)
 	}
 	return k > 0;
 }
-
-/* Median and robust scale of samples [i0, i1); with @dsigma, also the
- * sample-to-sample scale (MAD of first differences / sqrt 2), which a slow
- * wander of the level does not inflate. */

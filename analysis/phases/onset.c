@@ -8,6 +8,13 @@
 #include <string.h>
 
 #include "phases_priv.h"
+/*
+ * First erase-bound group among the native groups [k, ng), or ng.  A decay
+ * starts it when everything from there on is a lasting drop.  Otherwise
+ * the native groups are split in two where a two-level fit is best; a
+ * lasting drop there is an onset, and the part before is searched again
+ * for an earlier one (direct-to-TLC, erase-bound, then slower still).
+ */
 size_t slc__erase_onset(const struct group *g, size_t k, size_t ng)
 {
 	size_t onset = ng, end = ng;
@@ -46,15 +53,10 @@ size_t slc__erase_onset(const struct group *g, size_t k, size_t ng)
 }
 
 /*
- * Does the curve decay right after the first level (a drive without cache:
- * a flat phase, then the erase-bound decay)?  When the second level falls
- * itself or steps down in small steps with what follows, yes.  When it is
- * only a flat level that later runs into a decay, it is the decay's start
- * if it is short (the top of the decay, as the first stretch of an MLC
- * drive's decay after its flat phase), but a level of its own if it lasts
- * longer than the first level: a short cache, then direct-to-TLC, then
- * erase-bound (a 7 s cache before an hour of direct-to-TLC writing).
- * Nor does the curve decay when later groups come back above the second.
+ * A small lasting step inside the native writing (when no larger onset was
+ * found): the best two-level split of the samples of the main blocks from
+ * block @j0 on (drops left out).  Returns the sample index where the slower
+ * level starts, or 0 when there is no such step (STEP_* above).
  */
 static size_t small_step(const struct trace *tr, const struct block *b, size_t nb,
 			 size_t j0, double *x)
@@ -109,7 +111,23 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 	return at;
 }
 
-/* Split block j at sample @at (b has room for one more block). */
+/*
+ * An onset the labelling misplaced: the merges that fold a comb's stalls
+ * into the level around them can move it to a stall seconds away from the
+ * step, carrying the first stretch of erase-bound writing into the
+ * direct-to-TLC group before it (which then falls inside, DECAY_OWN) or the
+ * last stretch of direct-to-TLC writing into the erase-bound group.  The
+ * samples of all the direct-to-TLC groups and the first erase-bound one
+ * (drops left out) are split in two where a two-level fit is best, the
+ * split searched from the group just before the onset group on.  When the
+ * step there is an erase-bound one (DELTA_ERASE) and STEP_T_LARGE standard
+ * errors, the onset moves back to it if it lies in that falling group and
+ * the part after it is closer to the erase-bound level than to the level
+ * before, or forward if it lies in the erase-bound group and the head up
+ * to it is closer to the direct-to-TLC level and not significantly below
+ * it (a smooth decay's head is, and keeps its onset).  The block holding
+ * the split is cut (b has room for one more block).
+ */
 void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 			 const struct group *g, double *x)
 {
@@ -223,5 +241,3 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
 	}
 }
-
-/* Label groups (and so blocks); returns 1 when a cache was found. */

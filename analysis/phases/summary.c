@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "phases_priv.h"
+/* Statistics of the phase [start_s, end_s] from whole samples i0..i1. */
 static void phase_stats(const struct trace *tr, struct slc_phase *p, size_t i0,
 			size_t i1, double *tmp)
 {

@@ -71,11 +71,7 @@ double slc__welch_t(const struct trace *tr, const struct block *a, const struct 
 	return se > 0 ? fabs(ma - mc) / se : INFINITY;
 }
 
-/*
- * Do drops to level lm recur in samples [i0, i1), one side of a drop?
- * Each side is judged alone: a drop between a cache and a comb phase is
- * texture of the comb even though the cache never drops.
- */
+/* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
 double slc__series_tau(const double *x, size_t n, size_t max_lag)
 {
 	double m = 0, c0 = 0, tau = 1;
@@ -192,33 +188,10 @@ double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag)
 	return se > 0 ? (mb - ma) / se : INFINITY;
 }
 
-/*
- * A small lasting step inside the native writing (when no larger onset was
- * found): the best two-level split of the samples of the main blocks from
- * block @j0 on (drops left out).  Returns the sample index where the slower
- * level starts, or 0 when there is no such step (STEP_* above).
- */
+/* Split block j at sample @at (b has room for one more block). */
 void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at)
 {
 	memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
 	(*nb)++;
 	b[j].i1 = b[j + 1].i0 = at;
 }
-
-/*
- * An onset the labelling misplaced: the merges that fold a comb's stalls
- * into the level around them can move it to a stall seconds away from the
- * step, carrying the first stretch of erase-bound writing into the
- * direct-to-TLC group before it (which then falls inside, DECAY_OWN) or the
- * last stretch of direct-to-TLC writing into the erase-bound group.  The
- * samples of all the direct-to-TLC groups and the first erase-bound one
- * (drops left out) are split in two where a two-level fit is best, the
- * split searched from the group just before the onset group on.  When the
- * step there is an erase-bound one (DELTA_ERASE) and STEP_T_LARGE standard
- * errors, the onset moves back to it if it lies in that falling group and
- * the part after it is closer to the erase-bound level than to the level
- * before, or forward if it lies in the erase-bound group and the head up
- * to it is closer to the direct-to-TLC level and not significantly below
- * it (a smooth decay's head is, and keeps its onset).  The block holding
- * the split is cut (b has room for one more block).
- */
