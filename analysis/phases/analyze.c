@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "phases_priv.h"
 const char *slc_phase_kind_name(enum slc_phase_kind k)
@@ -65,9 +66,52 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 	return 0;
 }
 
+const char *slc_cell_name(enum slc_cell c)
+{
+	switch (c) {
+	case SLC_CELL_SLC: return "slc";
+	case SLC_CELL_MLC: return "mlc";
+	case SLC_CELL_TLC: return "tlc";
+	case SLC_CELL_QLC: return "qlc";
+	case SLC_CELL_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+int slc_cell_from_name(const char *s)
+{
+	static const char *names[] = { "unknown", "slc", "mlc", "tlc", "qlc" };
+
+	for (int i = 0; s && i < 5; i++)
+		if (!strcasecmp(s, names[i])) return i;
+	return -1;
+}
+
+void slc_phase_evidence_init(struct slc_phase_evidence *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->ref_cache_bps = ev->ref_native_bps = ev->ref_erase_bps = ev->ref_cache_bytes = NAN;
+}
+
 int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		const struct slc_cpd_opts *opts)
 {
+	return slc_analyze_ev(out, in, opts, NULL);
+}
+
+/* After a TRIM of a target of known size, no erase-bound writing before
+ * this many bytes (the model's bound; 0 when not known). */
+static double min_onset(const struct slc_phase_evidence *ev)
+{
+	return ev->state == SLC_STATE_TRIMMED && ev->capacity_bytes > 0 ?
+	       slc__model_defaults.trim_onset_caps * ev->capacity_bytes : 0;
+}
+
+int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
+		   const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp)
+{
+	struct slc_phase_evidence ev;
+	double *gconf = NULL;
 	struct trace tr = { 0 };
 	struct block *b = NULL;
 	struct group *g = NULL;
@@ -77,6 +121,10 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 
 	if (!out) return -EINVAL;
 	memset(out, 0, sizeof(*out));
+	if (evp) ev = *evp;
+	else slc_phase_evidence_init(&ev);
+	out->model.odds = INFINITY;
+	out->model.cache_max_bytes = NAN;
 	out->cache_bytes = out->cache_bps = out->cache_end_s = NAN;
 	out->erase_bound_start_s = out->erase_bound_start_bytes = NAN;
 	if (!in) return -EINVAL;
@@ -93,7 +141,8 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	ret = -ENOMEM;
 	b = calloc(nb + 1, sizeof(*b));	/* room for one split (small_step) */
 	g = calloc(nb, sizeof(*g));
-	if (!b || !g) goto out;
+	gconf = calloc(nb, sizeof(*gconf));
+	if (!b || !g || !gconf) goto out;
 	for (size_t j = 0; j < nb; j++) {
 		b[j].i0 = start;
 		b[j].i1 = start = ends[j];
@@ -104,9 +153,10 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = slc__make_groups(&tr, b, nb, g, tmp);
-	out->has_cache = slc__label(b, g, ng);
-	slc__refine_onset(&tr, b, &nb, g, tmp);
-	slc__split_small_step(&tr, b, &nb, tmp);
+	out->has_cache = slc__model_label(&tr, b, g, ng, &ev, &out->model, gconf);
+	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
+	slc__refine_onset(&tr, b, &nb, g, tmp, min_onset(&ev));
+	slc__split_small_step(&tr, b, &nb, tmp, min_onset(&ev));
 	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
@@ -143,5 +193,6 @@ out:
 	free(tmp);
 	free(b);
 	free(g);
+	free(gconf);
 	return ret;
 }

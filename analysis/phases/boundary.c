@@ -48,7 +48,7 @@ static int at_level(double x, double vx, double sx, double vo, double so)
  * boundary's byte count is where the speed vA stops: bytes(ta) + vA (t* - ta).
  */
 void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
-		    double *t_out, double *bytes_out, double *tmp)
+		    double *t_out, double *bytes_out, double *range, double *tmp)
 {
 	size_t wmax = BALANCE_HALF_MAX, l = BALANCE_REF_MAX, lo = j, hi = j;
 	double va, vb, sa, sb, da, db, vbe, ta, tb, bw, ts;
@@ -56,6 +56,11 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 
 	*t_out = slc__t_start(tr, j);
 	*bytes_out = tr->cum[j];
+	/* where the boundary may lie: a sample either side of a step on a
+	 * sample edge (a straddler within the noise goes unseen), else the
+	 * window of samples at neither level */
+	range[0] = tr->cum[j > a0 ? j - 1 : j];
+	range[1] = tr->cum[j < b1 ? j + 1 : j];
 	if (j - a0 < 2 || b1 - j < 2) return;
 	if (wmax > (j - a0) / 2) wmax = (j - a0) / 2;
 	if (wmax > (b1 - j) / 2) wmax = (b1 - j) / 2;
@@ -77,6 +82,8 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	lo = hi = j;
 	*t_out = slc__t_start(tr, j);
 	*bytes_out = tr->cum[j];
+	range[0] = tr->cum[j - 1];
+	range[1] = tr->cum[j + 1];
 	/* ... or off the straddling sample (a comb's first sample can look
 	 * like either).  At the end of a steady level (a cache) the sample
 	 * right at the edge is judged against the sample-to-sample noise
@@ -109,6 +116,8 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	va = slc__level(tr, lo - a0 > l ? lo - l : a0, lo);
 	vb = slc__level(tr, hi, b1 - hi > l ? hi + l : b1);
 	if (!(fabs(va - vb) > 1e-9 * fmax(fabs(va), fabs(vb)))) return;
+	range[0] = tr->cum[lo];
+	range[1] = tr->cum[hi];
 	ta = slc__t_start(tr, lo);
 	tb = tr->t[hi - 1];
 	bw = tr->cum[hi] - tr->cum[lo];

@@ -1,13 +1,95 @@
 // SPDX-License-Identifier: MIT
 /*
- * The phase model: labellings of the groups scored as a whole.
+ * The phase model (docs/analysis.md, "The phase model"): the consolidated
+ * groups are read as a whole.  A write curve is cache tier(s), then the
+ * native level, then optionally the erase-bound regime; each candidate
+ * reading of the groups gets a score, the log-likelihood of the step
+ * structure the data support plus log priors from what drives do and from
+ * what the run knows (capacity, cell type, the drive's state, the run's
+ * main curve), and the best one wins.  The runner-up and the posterior
+ * weights are kept: they are the model's uncertainty.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "phases_priv.h"
+
+/*
+ * The priors.  Speeds are compared as ratios: a ratio inside the range
+ * drives show costs nothing, one outside it a normal tail in the log
+ * ratio.  The methodology's figures put direct-to-TLC at 0.24-0.44 of the
+ * cache's speed, QLC lower (0.05-0.3), a few fast-native drives near 0.7
+ * (a cache is a step of 15% or more: DELTA_CACHE); an erase-bound level at
+ * 0.5-0.9 of the native one (ADATA SP550 0.74, a QLC drive's first
+ * foreground GC 0.9, an MLC decay towards 0.5); a later cache tier at
+ * 0.6-0.9 of the one before (QLC: 5 -> 3.5 GB/s).
+ */
+const struct slc__model_params slc__model_defaults = {
+	.prior_cache = 0.8,		/* most consumer drives under test have one */
+	.cache_native = { 0.0, 1.0 / (1 + DELTA_CACHE), 0.15 },
+	.native_erase = { 0.5, 0.9, 0.25 },
+	.tier = { TIER_RATIO_MIN, 0.9, 0.15 },
+	.tier_steady = 1.5,
+	.decay_first = 4.0,
+	.ref_sd = 0.15,
+	.ref_cap = 12.0,
+	.no_native_unknown = 4.0,
+	.trim_onset_caps = 0.5,
+	.slc_bits_unknown = 2.0,
+	.decay_bonus = 1.0,
+	.bound_samples = 3.0,
+};
+
+/* Text of the model's reasons: one line each, into a fixed buffer. */
+struct ex {
+	char *buf;
+	size_t cap, len;
+};
+
+static void exf(struct ex *e, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (!e || e->len + 2 >= e->cap) return;
+	va_start(ap, fmt);
+	w = vsnprintf(e->buf + e->len, e->cap - e->len - 1, fmt, ap);
+	va_end(ap);
+	if (w < 0) return;
+	e->len += (size_t)w < e->cap - e->len - 1 ? (size_t)w : e->cap - e->len - 2;
+	e->buf[e->len++] = '\n';
+	e->buf[e->len] = 0;
+}
+
+/* Decimal units, three significant figures: the explanation's numbers. */
+static const char *fmt_si(char *s, size_t n, double x, const char *unit)
+{
+	static const char *pre[] = { "", "k", "M", "G", "T", "P" };
+	size_t i = 0;
+
+	while (fabs(x) >= 1000 && i + 1 < sizeof(pre) / sizeof(pre[0])) {
+		x /= 1000;
+		i++;
+	}
+	snprintf(s, n, "%.3g %s%s", x, pre[i], unit);
+	return s;
+}
+
+/* log prior of a speed ratio: 0 inside the range, a normal tail outside */
+static double lratio(double r, const struct slc__ratio_prior *p)
+{
+	double z;
+
+	if (!(r > 0)) return -INFINITY;
+	if (r >= p->lo && r <= p->hi) return 0;
+	z = log(r < p->lo ? r / p->lo : r / p->hi) / p->sd;
+	return -0.5 * z * z;
+}
+
 /*
  * Does the curve decay right after the first level (a drive without cache:
  * a flat phase, then the erase-bound decay)?  When the second level falls
@@ -34,29 +116,324 @@ static int decays_after_first(const struct group *g, size_t ng)
 }
 
 /* Label groups (and so blocks); returns 1 when a cache was found. */
-int slc__label(struct block *b, struct group *g, size_t ng)
-{
-	size_t k = 0, onset;
 
-	if (ng >= 2 && !decays_after_first(g, ng)) {
-		while (k + 1 < ng) {
-			double later = 0;
-			for (size_t q = k + 1; q < ng; q++) later = fmax(later, g[q].level);
-			if (g[k].level <= (1 + DELTA_CACHE) * later) break;
-			/* a later tier is steady, and faster than most samples
-			 * after it (a tooth-free stretch of a comb is not) */
-			if (k > 0 && (g[k].decay || g[k].level <= g[k + 1].p90 ||
-				      g[k].level < TIER_RATIO_MIN * g[k - 1].level ||
-				      g[k].cov > fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN)))
-				break;
-			k++;
+struct mctx {
+	const struct trace *tr;
+	const struct block *b;
+	const struct group *g;
+	size_t ng;
+	const struct slc_phase_evidence *ev;
+	const struct slc__model_params *p;
+	int decay_first;
+	size_t onset[SLC__MODEL_KMAX + 2];	/* the data's onset for k tiers */
+};
+
+static double g_start_bytes(const struct mctx *c, size_t q)
+{
+	return c->tr->cum[c->b[c->g[q].first].i0];
+}
+
+static double g_end_bytes(const struct mctx *c, size_t q)
+{
+	return c->tr->cum[c->b[c->g[q].last].i1];
+}
+
+/* The mean of the samples of groups [a, e). */
+static double span_mean(const struct group *g, size_t a, size_t e)
+{
+	struct span s = slc__span_of(g, a, e);
+	return s.cnt > 0 ? s.s1 / s.cnt : 0;
+}
+
+/*
+ * Log-likelihood lost by reading groups [a, e) as one level: the squared
+ * distances of the group means from their common mean, in units of the
+ * variance of one sample inflated by the noise's autocorrelation time
+ * (pooled over the groups): -chi^2 / 2.
+ */
+static double merge_cost(const struct group *g, size_t a, size_t e)
+{
+	struct span s = slc__span_of(g, a, e);
+	double m, chi = 0, var;
+
+	if (e <= a + 1 || !(s.cnt > 1)) return 0;
+	m = s.s1 / s.cnt;
+	var = s.c0 > 0 ? s.c0tau / s.cnt : 0;
+	if (!(var > 0)) return INFINITY;
+	for (size_t q = a; q < e; q++) {
+		double mq = g[q].cnt > 0 ? g[q].s1 / g[q].cnt : m;
+		chi += g[q].cnt * (mq - m) * (mq - m);
+	}
+	return 0.5 * chi / var;
+}
+
+/* Does a tier after the first look like one (steady, near the tier before,
+ * faster than most samples after it)?  A tooth-free stretch of a comb and
+ * native writing are not. */
+static int tier_ok(const struct group *g, size_t q, size_t ng)
+{
+	if (g[q].decay || g[q].level < TIER_RATIO_MIN * g[q - 1].level) return 0;
+	if (q + 1 < ng && g[q].level <= g[q + 1].p90) return 0;
+	return g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
+}
+
+/* Most the cache can be: every block of the flash in SLC mode. */
+static double cache_limit(const struct mctx *c)
+{
+	double bits = c->ev->cell != SLC_CELL_UNKNOWN ? (double)c->ev->cell : c->p->slc_bits_unknown;
+	return c->ev->capacity_bytes > 0 ? c->ev->capacity_bytes / bits : INFINITY;
+}
+
+/* The reference term: how well a level matches the run's main curve. */
+static double ref_term(const struct mctx *c, double level, double ref, const char *what,
+		       struct ex *e)
+{
+	double z, t;
+	char a[32], r[32];
+
+	if (!(ref > 0) || !(level > 0)) return 0;
+	z = log(level / ref) / c->p->ref_sd;
+	t = fmax(-0.5 * z * z, -c->p->ref_cap);
+	exf(e, "  %s at %s against the main curve's %s (%+.1f)", what,
+	    fmt_si(a, sizeof(a), level, "B/s"), fmt_si(r, sizeof(r), ref, "B/s"), t);
+	return t;
+}
+
+/*
+ * Score of the reading with @k cache tiers (groups [0, k)), native groups
+ * [k, o) and erase-bound groups [o, ng).  -INFINITY when the evidence rules
+ * it out.  With @e, each term is written down.
+ */
+static double score(const struct mctx *c, size_t k, size_t o, struct ex *e)
+{
+	const struct group *g = c->g;
+	const struct slc__model_params *p = c->p;
+	size_t ng = c->ng, od = c->onset[k];
+	double s = 0, later = 0, t;
+	char a[32], b2[32], c2[32];
+	const struct slc_phase_evidence *ev = c->ev;
+
+	/* cache tiers: each faster than everything after them, steady */
+	for (size_t q = k; q < ng; q++) later = fmax(later, g[q].level);
+	for (size_t q = 0; q < k; q++) {
+		if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
+		if (q > 0 && !tier_ok(g, q, ng)) return -INFINITY;
+	}
+	if (k > 0 && (g[0].decay & DECAY_OWN)) return -INFINITY;
+	if (k == ng && !(ev->ref_cache_bps > 0)) return -INFINITY;
+	if (o < k || (o > k && o != od && o != ng)) return -INFINITY;
+	/* the data's onset, or none, or (with a single level after the cache)
+	 * that level erase-bound from the start */
+	if (o == k && o < ng && ng > k + 1 && g[k + 1].level < DECAY_STEP_MIN * g[k].level)
+		return -INFINITY;
+
+	if (k > 0) {
+		double cb = g_end_bytes(c, k - 1), lim = cache_limit(c);
+
+		if (cb > lim) {
+			exf(e, "  a cache of %s cannot be: %s of %s flash hold at most %s in SLC mode",
+			    fmt_si(a, sizeof(a), cb, "B"), fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"),
+			    slc_cell_name(ev->cell), fmt_si(c2, sizeof(c2), lim, "B"));
+			return -INFINITY;
+		}
+		t = log(p->prior_cache / (1 - p->prior_cache));
+		s += t;
+		exf(e, "  most drives have an SLC cache (%+.1f)", t);
+		if (c->decay_first) {
+			s -= p->decay_first;
+			exf(e, "  the curve decays right after its first level, as a drive without cache (%+.1f)",
+			    -p->decay_first);
+		}
+		for (size_t q = 1; q < k; q++) {
+			t = lratio(g[q].level / g[q - 1].level, &p->tier) + p->tier_steady;
+			s += t;
+			exf(e, "  tier %zu at %.2f of tier %zu, as steady as the first, faster than "
+			       "what follows it (%+.1f)", q + 1, g[q].level / g[q - 1].level, q, t);
+		}
+		if (k < ng) {
+			double r = g[k].level / g[k - 1].level;
+			t = lratio(r, &p->cache_native);
+			s += t;
+			exf(e, "  the cache at %s, then %s: ratio %.2f (%+.1f)",
+			    fmt_si(a, sizeof(a), g[k - 1].level, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), r, t);
+		} else {
+			exf(e, "  the cache lasts the whole segment: it was not used up");
+		}
+		s += ref_term(c, g[0].level, ev->ref_cache_bps, "cache", e);
+	}
+	if (o == k && o < ng) {
+		/* no native phase: the flash had no erased blocks left */
+		if (ev->state == SLC_STATE_TRIMMED) {
+			exf(e, "  right after a TRIM writing cannot be erase-bound from the start");
+			return -INFINITY;
+		}
+		if (ev->state == SLC_STATE_UNKNOWN) {
+			s -= p->no_native_unknown;
+			exf(e, "  erase-bound from the start needs a drive written full before (%+.1f)",
+			    -p->no_native_unknown);
 		}
 	}
-	onset = slc__erase_onset(g, k, ng);
+	if (o > k) s += ref_term(c, g[k].level, ev->ref_native_bps, "native level", e);
+	if (o < ng) {
+		double ob = g_start_bytes(c, o), need;
+		double en = span_mean(g, o, ng), nn = o > k ? span_mean(g, k, o) : NAN;
+
+		if (ev->state == SLC_STATE_TRIMMED && ev->capacity_bytes > 0) {
+			need = p->trim_onset_caps * ev->capacity_bytes;
+			if (ob < need) {
+				exf(e, "  erase-bound from %s cannot be: after a TRIM of %s erased blocks last "
+				       "for at least %s", fmt_si(a, sizeof(a), ob, "B"),
+				    fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"), fmt_si(c2, sizeof(c2), need, "B"));
+				return -INFINITY;
+			}
+		}
+		if (o > k && nn > 0 && en > 0) {
+			t = lratio(en / nn, &p->native_erase);
+			s += t;
+			exf(e, "  erase-bound at %.2f of the native level (%+.1f)", en / nn, t);
+		} else if (o == k && ev->ref_native_bps > 0 && en > 0) {
+			t = lratio(en / ev->ref_native_bps, &p->native_erase);
+			s += t;
+			exf(e, "  erase-bound at %.2f of the main curve's native level (%+.1f)",
+			    en / ev->ref_native_bps, t);
+		}
+		for (size_t q = o; q < ng; q++)
+			if (g[q].decay & (DECAY_OWN | DECAY_RUN)) {
+				s += p->decay_bonus;
+				exf(e, "  it decays, as garbage collection sets in (%+.1f)", p->decay_bonus);
+				break;
+			}
+		s += ref_term(c, g[o].level, ev->ref_erase_bps, "erase-bound level", e);
+	} else if (od < ng && o == ng && o > k) {
+		t = -merge_cost(g, k, ng);
+		s += t;
+		exf(e, "  one native level across the drop at %s (%+.1f)",
+		    fmt_si(a, sizeof(a), g_start_bytes(c, od), "B"), t);
+	}
+	return s;
+}
+
+/* The reading (k, o) as a labelling summary. */
+static struct slc_labelling reading(const struct mctx *c, size_t k, size_t o, double sc)
+{
+	struct slc_labelling l = { 0 };
+
+	l.valid = 1;
+	l.tiers = (unsigned)k;
+	l.native = o > k;
+	l.erase_bound = o < c->ng;
+	l.cache_bytes = k > 0 ? g_end_bytes(c, k - 1) : NAN;
+	l.onset_bytes = o < c->ng ? g_start_bytes(c, o) : NAN;
+	l.log_score = sc;
+	return l;
+}
+
+static int kind_of(size_t q, size_t k, size_t o)
+{
+	return q < k ? SLC_PHASE_SLC_CACHE : q >= o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+}
+
+static void describe(struct ex *e, const struct slc_labelling *l)
+{
+	char a[32], b[32];
+
+	if (l->tiers) exf(e, "reading: a cache of %s in %u tier%s%s%s%s",
+			  fmt_si(a, sizeof(a), l->cache_bytes, "B"), l->tiers, l->tiers > 1 ? "s" : "",
+			  l->native ? ", then native" : "", l->erase_bound ? ", erase-bound from " : "",
+			  l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
+	else exf(e, "reading: no cache%s%s%s", l->native ? ", native" : "",
+		 l->erase_bound ? ", erase-bound from " : "",
+		 l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
+}
+
+int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
+		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
+		     double *group_conf)
+{
+	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 } };
+	double sc[SLC__MODEL_KMAX + 1][3], best = -INFINITY, ru = -INFINITY, tot = 0;
+	size_t oc[SLC__MODEL_KMAX + 1][3], kmax = ng < SLC__MODEL_KMAX ? ng : SLC__MODEL_KMAX;
+	size_t bk = 0, bo = ng, rk = 0, ro = ng;
+	int have_ru = 0;
+	struct ex e = { mi->explain, sizeof(mi->explain), 0 };
+	char a[32], a2[32];
+
+	c.decay_first = decays_after_first(g, ng);
+	for (size_t k = 0; k <= kmax; k++) {
+		c.onset[k] = k < ng ? slc__erase_onset(g, k, ng) : ng;
+		oc[k][0] = c.onset[k];
+		oc[k][1] = ng;
+		oc[k][2] = k;
+		for (int i = 0; i < 3; i++) {
+			if ((i == 1 && oc[k][1] == oc[k][0]) || (i == 2 && (oc[k][2] == oc[k][0] || oc[k][2] == ng)))
+				sc[k][i] = -INFINITY;
+			else
+				sc[k][i] = score(&c, k, oc[k][i], NULL);
+			if (sc[k][i] > best) {
+				best = sc[k][i];
+				bk = k;
+				bo = oc[k][i];
+			}
+		}
+	}
+	if (best == -INFINITY) {
+		/* nothing fits the evidence: the plain reading, said so */
+		bk = 0;
+		bo = c.onset[0];
+		best = 0;
+		exf(&e, "no reading fits all the evidence; the curve's shape alone decided");
+	}
+	for (size_t k = 0; k <= kmax; k++)
+		for (int i = 0; i < 3; i++) {
+			if (!isfinite(sc[k][i])) continue;
+			tot += exp(sc[k][i] - best);
+			if ((k != bk || oc[k][i] != bo) && sc[k][i] > ru) {
+				struct slc_labelling x = reading(&c, k, oc[k][i], sc[k][i]),
+						     y = reading(&c, bk, bo, best);
+				/* another reading only when it says something else */
+				if (x.tiers == y.tiers && x.native == y.native && x.erase_bound == y.erase_bound &&
+				    (x.onset_bytes == y.onset_bytes || (isnan(x.onset_bytes) && isnan(y.onset_bytes))))
+					continue;
+				ru = sc[k][i];
+				rk = k;
+				ro = oc[k][i];
+				have_ru = 1;
+			}
+		}
+	mi->best = reading(&c, bk, bo, best);
+	mi->confidence = tot > 0 ? 1 / tot : 1;
+	if (have_ru) {
+		mi->runner_up = reading(&c, rk, ro, ru);
+		mi->odds = exp(best - ru);
+	} else {
+		mi->odds = INFINITY;
+	}
+	mi->cell = ev->cell;
 	for (size_t q = 0; q < ng; q++) {
-		int kind = q < k ? SLC_PHASE_SLC_CACHE :
-			   q >= onset ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
-		unsigned tier = q < k ? (unsigned)q + 1 : 0;
+		double same = 0;
+		int kind = kind_of(q, bk, bo);
+
+		for (size_t k = 0; k <= kmax; k++)
+			for (int i = 0; i < 3; i++)
+				if (isfinite(sc[k][i]) && kind_of(q, k, oc[k][i]) == kind)
+					same += exp(sc[k][i] - best);
+		group_conf[q] = tot > 0 ? same / tot : 1;
+	}
+	/* the reasons: the winner's terms, then the runner-up's */
+	exf(&e, "levels: %zu after consolidation", ng);
+	for (size_t q = 0; q < ng && q < 8; q++)
+		exf(&e, "  %s from %s (%.0f samples)", fmt_si(a, sizeof(a), g[q].level, "B/s"),
+		    fmt_si(a2, sizeof(a2), g_start_bytes(&c, q), "B"), g[q].cnt);
+	describe(&e, &mi->best);
+	score(&c, bk, bo, &e);
+	if (have_ru) {
+		describe(&e, &mi->runner_up);
+		score(&c, rk, ro, &e);
+		exf(&e, "odds %.3g : 1 for the first reading", mi->odds);
+	}
+	for (size_t q = 0; q < ng; q++) {
+		int kind = kind_of(q, bk, bo);
+		unsigned tier = q < bk ? (unsigned)q + 1 : 0;
 
 		for (size_t j = g[q].first; j <= g[q].last; j++) {
 			if (b[j].dip) continue;
@@ -64,5 +441,5 @@ int slc__label(struct block *b, struct group *g, size_t ng)
 			b[j].tier = tier;
 		}
 	}
-	return k > 0;
+	return bk > 0;
 }

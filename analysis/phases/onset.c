@@ -129,7 +129,7 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
  * the split is cut (b has room for one more block).
  */
 void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
-			 const struct group *g, double *x)
+			 const struct group *g, double *x, double min_onset_bytes)
 {
 	size_t je = *nb, p, q, kd, n = 0, n0 = 0, np = 0, *idx, best, max_lag, at = 0, side;
 
@@ -161,6 +161,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 	if (!best || best == np || slc__mean_of(x + best, n - best) >= (1 - DELTA_ERASE) * slc__mean_of(x, best) ||
 	    slc__split_t(x, n, best, max_lag) < STEP_T_LARGE)
 		goto out;
+	if (tr->cum[idx[best]] < min_onset_bytes) goto out;
 	if (best < np && (g[p].decay & DECAY_OWN)) {
 		/* back: the tail of the group before is at the level after */
 		double mb = slc__mean_of(x, best), ma = slc__mean_of(x + np, n - np), mt = slc__mean_of(x + best, np - best);
@@ -220,7 +221,8 @@ out:
  * writing from its first block on; the blocks from there are erase-bound
  * (the block holding the step is split; @b has room for one more).
  */
-void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp,
+			   double min_onset_bytes)
 {
 	size_t j0 = *nb, at;
 
@@ -231,7 +233,7 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 	}
 	if (j0 == *nb) return;
 	at = small_step(tr, b, *nb, j0, tmp);
-	if (!at) return;
+	if (!at || tr->cum[at] < min_onset_bytes) return;
 	for (size_t j = j0; j < *nb; j++) {
 		if (b[j].i1 <= at) continue;
 		if (b[j].i0 < at) {

@@ -142,6 +142,7 @@ struct block {
 	int kind;		/* enum slc_phase_kind once labelled */
 	unsigned tier;
 	int group;		/* same level across dips */
+	double conf;		/* the model's weight on its kind */
 };
 
 
@@ -206,15 +207,40 @@ int slc__stays_below(const struct group *g, size_t a, size_t e, double level);
 /* onset.c */
 size_t slc__erase_onset(const struct group *g, size_t k, size_t ng);
 void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
-			 const struct group *g, double *x);
-void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp);
+			 const struct group *g, double *x, double min_onset_bytes);
+void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp,
+			   double min_onset_bytes);
 
-/* model.c */
-int slc__label(struct block *b, struct group *g, size_t ng);
+/* model.c: the phase model and its parameters (docs/analysis.md) */
+#define SLC__MODEL_KMAX 3		/* cache tiers at most */
+/* A speed ratio's prior: free inside [lo, hi], a normal tail of @sd in the
+ * log ratio outside. */
+struct slc__ratio_prior {
+	double lo, hi, sd;
+};
+struct slc__model_params {
+	double prior_cache;		/* share of drives with an SLC cache */
+	struct slc__ratio_prior cache_native;	/* native / cache speed */
+	struct slc__ratio_prior native_erase;	/* erase-bound / native speed */
+	struct slc__ratio_prior tier;	/* a tier / the tier before */
+	double tier_steady;		/* for a later tier that is steady (native writing is not) */
+	double decay_first;		/* against a cache when the curve decays after its first level */
+	double ref_sd;			/* ln spread of one drive's level between segments */
+	double ref_cap;			/* largest penalty of one mismatched reference */
+	double no_native_unknown;	/* against erase-bound from the start, state unknown */
+	double trim_onset_caps;		/* after a TRIM, no onset before this many capacities */
+	double slc_bits_unknown;	/* bits per cell assumed for the cache limit, cell unknown */
+	double decay_bonus;		/* for an erase-bound reading of a decay */
+	double bound_samples;		/* a cache shorter than this many samples is a bound */
+};
+extern const struct slc__model_params slc__model_defaults;
+int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
+		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
+		     double *group_conf);
 
 /* boundary.c */
 void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
-		    double *t_out, double *bytes_out, double *tmp);
+		  double *t_out, double *bytes_out, double *range, double *tmp);
 
 /* summary.c */
 int slc__emit_phases(struct slc_phase **out, size_t *n_out,

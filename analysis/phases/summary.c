@@ -57,6 +57,7 @@ int slc__emit_phases(struct slc_phase **out, size_t *n_out,
 		if (!keep_all && np > 0 && !b[j].dip && !ph[np - 1].dip &&
 		    ph[np - 1].kind == b[j].kind && ph[np - 1].tier == b[j].tier) {
 			ph[np - 1].i1 = b[j].i1;
+			ph[np - 1].conf = fmin(ph[np - 1].conf, b[j].conf);
 			continue;
 		}
 		ph[np++] = b[j];
@@ -69,19 +70,26 @@ int slc__emit_phases(struct slc_phase **out, size_t *n_out,
 	p[0].start_s = slc__t_start(tr, 0);
 	p[0].start_bytes = 0;
 	for (size_t q = 0; q < np; q++) {
+		double range[2];
+
 		p[q].kind = (enum slc_phase_kind)ph[q].kind;
 		p[q].tier = ph[q].tier;
 		if (q + 1 < np) {
 			slc__balance(tr, ph[q].i0, ph[q].i1, ph[q + 1].i1,
-				&p[q].end_s, &p[q].end_bytes, tmp);
+				     &p[q].end_s, &p[q].end_bytes, range, tmp);
+			p[q].end_lo_bytes = fmin(range[0], p[q].end_bytes);
+			p[q].end_hi_bytes = fmax(range[1], p[q].end_bytes);
 			p[q + 1].start_s = p[q].end_s;
 			p[q + 1].start_bytes = p[q].end_bytes;
 		} else {
 			p[q].end_s = tr->t[tr->n - 1];
-			p[q].end_bytes = tr->cum[tr->n];
+			p[q].end_lo_bytes = p[q].end_hi_bytes = p[q].end_bytes = tr->cum[tr->n];
 		}
 	}
-	for (size_t q = 0; q < np; q++) phase_stats(tr, p + q, ph[q].i0, ph[q].i1, tmp);
+	for (size_t q = 0; q < np; q++) {
+		phase_stats(tr, p + q, ph[q].i0, ph[q].i1, tmp);
+		p[q].confidence = keep_all ? NAN : ph[q].conf;
+	}
 	free(ph);
 	*out = p;
 	*n_out = np;

@@ -132,6 +132,8 @@ struct slc_phase {
 	double median_bps, p5_bps, p95_bps;	/* over whole samples inside */
 	double cov;			/* std / mean of whole samples inside */
 	double iops_mean;		/* mean_bps / block size, NAN if unknown */
+	double confidence;		/* share of the model's weight on this kind here, 0-1 */
+	double end_lo_bytes, end_hi_bytes;	/* where the end may lie (bytes) */
 };
 
 /**
@@ -143,6 +145,70 @@ struct slc_steady_state {
 	double avg_bps;			/* window average; NAN if none */
 	double range_frac;		/* (max - min) / avg of that window */
 	double slope_frac;		/* fitted excursion across it / avg */
+};
+
+/** enum slc_cell - bits one flash cell stores in native mode. */
+enum slc_cell {
+	SLC_CELL_UNKNOWN = 0,
+	SLC_CELL_SLC = 1,
+	SLC_CELL_MLC = 2,
+	SLC_CELL_TLC = 3,
+	SLC_CELL_QLC = 4,
+};
+
+/** slc_cell_name() - "slc", "mlc", "tlc", "qlc" or "unknown". */
+const char *slc_cell_name(enum slc_cell c);
+
+/** slc_cell_from_name() - the cell type named @s (case-insensitive); -1 if none. */
+int slc_cell_from_name(const char *s);
+
+/** enum slc_drive_state - the drive's flash when a write curve begins. */
+enum slc_drive_state {
+	SLC_STATE_UNKNOWN = 0,		/* not known (an imported log) */
+	SLC_STATE_TRIMMED,		/* all of the target trimmed right before */
+	SLC_STATE_USED,			/* written over and not trimmed since */
+};
+
+/**
+ * struct slc_phase_evidence - what the run knows besides the curve, for
+ * the phase model (docs/analysis.md, "The phase model").  Zero it and set
+ * what is known; NAN (or 0) means unknown.
+ */
+struct slc_phase_evidence {
+	double capacity_bytes;		/* the target's size; 0 unknown */
+	enum slc_cell cell;		/* native cell type */
+	enum slc_drive_state state;	/* what the flash is like at the start */
+	/* The run's main curve (another segment of the same run): its cache
+	 * tier 1, native and erase-bound speeds and its cache size; NAN each
+	 * when unknown.  A burst after idle or TRIM is read against these. */
+	double ref_cache_bps, ref_native_bps, ref_erase_bps, ref_cache_bytes;
+};
+
+/** slc_phase_evidence_init() - nothing known. */
+void slc_phase_evidence_init(struct slc_phase_evidence *ev);
+
+/** struct slc_labelling - one reading of a write curve by the phase model. */
+struct slc_labelling {
+	int valid;			/* 0: there is no such reading */
+	unsigned tiers;			/* cache tiers, 0 without a cache */
+	int native;			/* 1: it has a native (direct) phase */
+	int erase_bound;		/* 1: it has an erase-bound phase */
+	double cache_bytes;		/* NAN without a cache */
+	double onset_bytes;		/* erase-bound onset; NAN without */
+	double log_score;		/* log-likelihood + log prior (natural log) */
+};
+
+#define SLC_EXPLAIN_MAX 3072
+
+/** struct slc_model_info - the model's choice, its runner-up, its reasons. */
+struct slc_model_info {
+	struct slc_labelling best, runner_up;	/* runner_up.valid 0 if none */
+	double odds;			/* best : runner-up likelihood ratio, INFINITY if none */
+	double confidence;		/* posterior weight of the best reading, 0-1 */
+	int cache_bound;		/* 1: the cache ended within its first samples */
+	double cache_max_bytes;		/* then: the most it can be; NAN otherwise */
+	enum slc_cell cell;		/* the cell type the labels assume */
+	char explain[SLC_EXPLAIN_MAX];	/* the evidence and rules, one line each */
 };
 
 /**
@@ -175,6 +241,7 @@ struct slc_analysis {
 	size_t n_segments;
 	struct slc_steady_state steady;	/* searched from the end of the cache */
 	struct slc_cpd_info cpd;	/* parameters of the segmentation */
+	struct slc_model_info model;	/* how the phases were chosen */
 };
 
 /**
@@ -188,6 +255,15 @@ struct slc_analysis {
  */
 int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		const struct slc_cpd_opts *opts);
+
+/**
+ * slc_analyze_ev() - slc_analyze() with what the run knows besides the
+ * curve (@ev may be NULL: nothing).  The phase model weighs it against
+ * the curve's shape (docs/analysis.md); out->model says which reading won,
+ * the runner-up and why.
+ */
+int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
+		   const struct slc_cpd_opts *opts, const struct slc_phase_evidence *ev);
 
 /** slc_analysis_free() - release what slc_analyze() allocated in @a. */
 void slc_analysis_free(struct slc_analysis *a);
