@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The "slcscope.phases/1" JSON document (docs/phases-json.md).
+ * The "slcscope.phases/2" JSON document (docs/phases-json.md).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -41,6 +42,10 @@ static json_t *phase_json(const struct slc_phase *p, int with_kind)
 	e |= set(o, "p95_bps", num(p->p95_bps));
 	e |= set(o, "cov", num(p->cov));
 	e |= set(o, "iops_mean", num(p->iops_mean));
+	if (with_kind) {
+		e |= set(o, "confidence", num(p->confidence));
+		e |= set(o, "end_range_bytes", json_pack("[oo]", num(p->end_lo_bytes), num(p->end_hi_bytes)));
+	}
 	if (e) {
 		json_decref(o);
 		return NULL;
@@ -62,6 +67,45 @@ static json_t *phase_list(const struct slc_phase *p, size_t n, int with_kind)
 	return a;
 }
 
+static json_t *reading_json(const struct slc_labelling *l)
+{
+	if (!l->valid) return json_null();
+	return json_pack("{s:i, s:b, s:b, s:o, s:o, s:o}", "cache_tiers", (int)l->tiers, "native", l->native,
+			 "erase_bound", l->erase_bound, "cache_bytes", num(l->cache_bytes),
+			 "erase_bound_start_bytes", num(l->onset_bytes), "log_score", num(l->log_score));
+}
+
+/* "model": the reading chosen, the runner-up, the odds, the reasons. */
+static json_t *model_json(const struct slc_model_info *m)
+{
+	json_t *o = json_object(), *why = json_array();
+	const char *p = m->explain;
+	int e = 0;
+
+	if (!o || !why) {
+		json_decref(o);
+		json_decref(why);
+		return NULL;
+	}
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		e |= json_array_append_new(why, json_stringn(p, l));
+		p += l + (nl ? 1 : 0);
+	}
+	e |= set(o, "cell", json_string(slc_cell_name(m->cell)));
+	e |= set(o, "confidence", num(m->confidence));
+	e |= set(o, "best", reading_json(&m->best));
+	e |= set(o, "runner_up", reading_json(&m->runner_up));
+	e |= set(o, "odds", num(m->odds));
+	e |= set(o, "explain", why);
+	if (e) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* The keys shared by the top level and each entry of "segments". */
 static int fill(json_t *o, const struct slc_analysis *a)
 {
@@ -81,6 +125,7 @@ static int fill(json_t *o, const struct slc_analysis *a)
 	e |= set(o, "erase_bound_start_s", num(a->erase_bound_start_s));
 	e |= set(o, "erase_bound_start_bytes", num(a->erase_bound_start_bytes));
 	e |= set(o, "phases", phase_list(a->phases, a->n_phases, 1));
+	e |= set(o, "model", model_json(&a->model));
 	e |= set(ss, "reached", json_boolean(a->steady.reached));
 	e |= set(ss, "start_s", num(a->steady.start_s));
 	e |= set(ss, "end_s", num(a->steady.end_s));
@@ -132,7 +177,7 @@ int slc_phases_json(char **out, const struct slc_analysis *seg, size_t n)
 		json_decref(segs);
 		return -ENOMEM;
 	}
-	if (set(doc, "schema", json_string("slcscope.phases/1")) || fill(doc, seg)) {
+	if (set(doc, "schema", json_string("slcscope.phases/2")) || fill(doc, seg)) {
 		json_decref(segs);
 		goto out;
 	}

@@ -27,21 +27,29 @@ static void analyze_help(FILE *out)
 		"Method: docs/analysis.md.  JSON keys: docs/phases-json.md.\n"
 		"\n"
 		"Options:\n"
-		"  -j, --json            print the slcscope.phases/1 JSON document\n"
+		"  -j, --json            print the slcscope.phases/2 JSON document\n"
 		"  -o, --output FILE     write the output to FILE instead of stdout\n"
 		"      --store           also store the JSON in the trace (/analysis/phases)\n"
 		"  -s, --segment N       analyse trace segment N only (see 'slcscope export')\n"
 		"      --penalty P       mbic (default), bic, aic, or a number (cost units)\n"
+		"      --explain         with each segment, the evidence and the rules that decided\n"
+		"      --cell TYPE       slc, mlc, tlc or qlc: the drive's cell type (a simulated\n"
+		"                        target's is known); bounds the cache and names the native level\n"
+		"      --state S         trimmed, used or unknown (default): the drive's flash when\n"
+		"                        an input's curve began, where the input does not say\n"
+		"                        (--capacity also bounds the cache and, after a TRIM, the onset)\n"
 		"      --binary          print GiB and MiB/s instead of GB and MB/s\n");
 }
 
 static int cmd_analyze(int argc, char **argv)
 {
-	enum { O_STORE = 256, O_PENALTY, O_BINARY };
+	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
 		{ "store", no_argument, NULL, O_STORE }, { "segment", required_argument, NULL, 's' },
 		{ "penalty", required_argument, NULL, O_PENALTY }, { "binary", no_argument, NULL, O_BINARY },
+		{ "explain", no_argument, NULL, O_EXPLAIN }, { "cell", required_argument, NULL, O_CELL },
+		{ "state", required_argument, NULL, O_STATE },
 		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_cpd_opts co;
@@ -72,6 +80,17 @@ static int cmd_analyze(int argc, char **argv)
 				return cli_usage("analyze", "--penalty: '%s' is not mbic, bic, aic or a positive number", optarg);
 			break;
 		case O_BINARY: u = SLC_UNITS_BINARY; break;
+		case O_EXPLAIN: x.hints.explain = 1; break;
+		case O_CELL:
+			if ((x.hints.cell = slc_cell_from_name(optarg)) <= 0)
+				return cli_usage("analyze", "--cell: '%s' is not slc, mlc, tlc or qlc", optarg);
+			break;
+		case O_STATE:
+			if (!strcmp(optarg, "trimmed")) x.hints.state = SLC_STATE_TRIMMED;
+			else if (!strcmp(optarg, "used")) x.hints.state = SLC_STATE_USED;
+			else if (!strcmp(optarg, "unknown")) x.hints.state = SLC_STATE_UNKNOWN;
+			else return cli_usage("analyze", "--state: '%s' is not trimmed, used or unknown", optarg);
+			break;
 		case CLI_OPT_IMPORT:
 			if ((rc = cli_import_opt("analyze", &io, opts[li].name, optarg)))
 				return rc;
@@ -83,6 +102,7 @@ static int cmd_analyze(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage("analyze", "needs an INPUT (trace, fio log or JSON, CSV, iostat, diskstats, dd)");
 	x.allow_no_curve = 1;
+	x.hints.capacity_bytes = (double)io.capacity_bytes;
 	if ((rc = cli_load(&x, "analyze", (const char *const *)argv + optind, (size_t)(argc - optind), &io, only, &co)))
 		return rc;
 	if ((json || store) && (rc = slc_session_json(&text, &x))) {

@@ -15,6 +15,86 @@ static const char *kind_label(const struct slc_phase *p, char *buf, size_t len)
 	return buf;
 }
 
+/* The boundary range of the phase that ends at @bytes (the cache's last
+ * tier, the phase before the onset). */
+static const struct slc_phase *phase_ending(const struct slc_analysis *an, double bytes)
+{
+	for (size_t q = 0; q < an->n_phases; q++)
+		if (an->phases[q].end_bytes == bytes) return &an->phases[q];
+	return NULL;
+}
+
+static void print_cache_onset(FILE *f, const struct slc_analysis *an, enum slc_unit_system u)
+{
+	char a[32], b[32], c[32], d[32];
+	const struct slc_phase *p;
+
+	if (an->has_cache) {
+		p = phase_ending(an, an->cache_bytes);
+		fprintf(f, "  SLC cache: %s at %s, used up at %.1f s", slc_format_bytes(a, sizeof(a), an->cache_bytes, u),
+			slc_format_rate(b, sizeof(b), an->cache_bps, u), an->cache_end_s);
+		if (p && p->end_hi_bytes > p->end_lo_bytes)
+			fprintf(f, " (ends within %s-%s)", slc_format_bytes(c, sizeof(c), p->end_lo_bytes, u),
+				slc_format_bytes(d, sizeof(d), p->end_hi_bytes, u));
+		fprintf(f, "\n");
+	} else {
+		fprintf(f, "  SLC cache: none seen\n");
+	}
+	if (isfinite(an->erase_bound_start_s)) {
+		p = phase_ending(an, an->erase_bound_start_bytes);
+		fprintf(f, "  erase-bound from %.1f s, %s written", an->erase_bound_start_s,
+			slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
+		if (p && p->end_hi_bytes > p->end_lo_bytes)
+			fprintf(f, " (within %s-%s)", slc_format_bytes(c, sizeof(c), p->end_lo_bytes, u),
+				slc_format_bytes(d, sizeof(d), p->end_hi_bytes, u));
+		fprintf(f, "\n");
+	}
+}
+
+/* One reading in words: "a cache of 2.29 GB in 1 tier, native, erase-bound from 263 GB". */
+static void reading_words(char *s, size_t n, const struct slc_labelling *l, enum slc_unit_system u)
+{
+	char a[32], b[32];
+
+	snprintf(s, n, "%s%s%s%s%s", l->tiers ? "a cache of " : "no cache",
+		 l->tiers ? slc_format_bytes(a, sizeof(a), l->cache_bytes, u) : "",
+		 l->tiers > 1 ? (l->tiers == 2 ? " in 2 tiers" : " in 3 tiers") : "",
+		 l->native ? ", native" : ", no native phase",
+		 l->erase_bound ? (snprintf(b, sizeof(b), ", erase-bound from %s",
+					    slc_format_bytes(a, sizeof(a), l->onset_bytes, u)), b) : "");
+}
+
+/* How sure the model is, the runner-up when it is close, the reasons with
+ * --explain. */
+static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc_unit_system u)
+{
+	const struct slc_model_info *m = &x->a[i].model;
+	const struct slc_phase_evidence *ev = &x->ev[i];
+	char w[160], a[32];
+
+	fprintf(f, "  the model: %.0f%% sure", 100 * m->confidence);
+	if (ev->capacity_bytes > 0) fprintf(f, "; %s", slc_format_bytes(a, sizeof(a), ev->capacity_bytes, u));
+	if (ev->cell) fprintf(f, " %s", slc_cell_name(ev->cell));
+	if (ev->state == SLC_STATE_TRIMMED) fprintf(f, ", after a TRIM");
+	else if (ev->state == SLC_STATE_USED) fprintf(f, ", written over before");
+	if (isfinite(ev->ref_cache_bps) || isfinite(ev->ref_native_bps)) fprintf(f, ", read against the main curve");
+	fprintf(f, "\n");
+	if (m->runner_up.valid && m->odds < 20) {
+		reading_words(w, sizeof(w), &m->runner_up, u);
+		fprintf(f, "  runner-up (odds %.1f : 1 against): %s\n", m->odds, w);
+	}
+	if (x->hints.explain && m->explain[0]) {
+		const char *p = m->explain;
+		fprintf(f, "  why:\n");
+		while (*p) {
+			const char *e = strchr(p, '\n');
+			size_t l = e ? (size_t)(e - p) : strlen(p);
+			fprintf(f, "    %.*s\n", (int)l, p);
+			p += l + (e ? 1 : 0);
+		}
+	}
+}
+
 void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
 {
 	char a[32], b[32], c[32], d[32], e[32], g[32], k[32];
@@ -34,15 +114,8 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 		if (s->params.idle_before_s > 0)
 			fprintf(f, ", after %s idle", slc_format_duration(b, sizeof(b), (uint64_t)(s->params.idle_before_s * 1e9)));
 		fprintf(f, "\n");
-		if (an->has_cache)
-			fprintf(f, "  SLC cache: %s at %s, used up at %.1f s\n",
-				slc_format_bytes(a, sizeof(a), an->cache_bytes, u),
-				slc_format_rate(b, sizeof(b), an->cache_bps, u), an->cache_end_s);
-		else
-			fprintf(f, "  SLC cache: none seen\n");
-		if (isfinite(an->erase_bound_start_s))
-			fprintf(f, "  erase-bound from %.1f s, %s written\n", an->erase_bound_start_s,
-				slc_format_bytes(a, sizeof(a), an->erase_bound_start_bytes, u));
+		print_cache_onset(f, an, u);
+		print_model(f, x, i, u);
 		{
 			const struct slc_session_drive *dr = &x->drive[i];
 			if (isfinite(dr->wa))

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "slcscope/session.h"
+#include "slcscope/sim.h"
 
 int slc_session_is_curve(const struct slc_input_segment *s)
 {
@@ -30,6 +31,7 @@ void slc_session_free(struct slc_session *x)
 			free(x->drive[i].phase_wa);
 	}
 	free(x->drive);
+	free(x->ev);
 	free(x->a);
 	free(x->bytes);
 	free(x->seg);
@@ -175,38 +177,109 @@ int slc_session_load(struct slc_session *x, const char *path, long only, const s
 	return slc_session_load_many(x, &path, 1, NULL, only, opts, err, errlen);
 }
 
+/* The cell type of a simulated target's model; unknown for the rest. */
+static enum slc_cell target_cell(const char *target)
+{
+	struct slc_sim_model m;
+	char err[256];
+
+	if (!target || strncmp(target, "sim:", 4) || slc_sim_model_load(&m, target, err, sizeof(err)))
+		return SLC_CELL_UNKNOWN;
+	return m.bits_per_cell >= 1 && m.bits_per_cell <= 4 ? (enum slc_cell)m.bits_per_cell : SLC_CELL_UNKNOWN;
+}
+
+/* A burst read against the run's main curve: the roles that write a burst
+ * after the drive's state was changed (idle, TRIM, a fill level). */
+static int is_burst(enum slc_role r)
+{
+	return r == SLC_ROLE_IDLE_BURST || r == SLC_ROLE_TRIM_BURST || r == SLC_ROLE_LEVEL_BURST ||
+	       r == SLC_ROLE_SATURATE || r == SLC_ROLE_HIR_ROUNDS;
+}
+
+/* The main curve's levels as the reference of a later burst @s: the
+ * latest analysed curve (else the first analysed segment) of the same
+ * workload and block size. */
+static void reference(struct slc_phase_evidence *ev, const struct slc_session *x,
+		      const struct slc_input_segment *s)
+{
+	long pick = -1;
+
+	for (size_t k = 0; k < x->n; k++) {
+		const struct slc_input_segment *r = &x->in->segments[x->seg[k]];
+		if (strcmp(r->params.workload, s->params.workload) || r->params.block_bytes != s->params.block_bytes)
+			continue;
+		if (r->params.role == SLC_ROLE_CURVE || pick < 0) pick = (long)k;
+	}
+	if (pick < 0) return;
+	{
+		const struct slc_analysis *a = &x->a[pick];
+		ev->ref_cache_bps = a->has_cache ? a->cache_bps : NAN;
+		ev->ref_cache_bytes = a->has_cache ? a->cache_bytes : NAN;
+		for (size_t q = 0; q < a->n_phases; q++) {
+			const struct slc_phase *p = &a->phases[q];
+			if (p->kind == SLC_PHASE_DIRECT_TO_TLC && isnan(ev->ref_native_bps)) ev->ref_native_bps = p->mean_bps;
+			if (p->kind == SLC_PHASE_ERASE_BOUND && isnan(ev->ref_erase_bps)) ev->ref_erase_bps = p->mean_bps;
+		}
+	}
+}
+
 int slc_session_load_many(struct slc_session *x, const char *const *paths, size_t n_paths,
 			  const struct slc_import_opts *io, long only, const struct slc_cpd_opts *opts, char *err,
 			  size_t errlen)
 {
 	int rc, allow = x->allow_no_curve;
+	struct slc_session_hints hints = x->hints;
 	const char *path = n_paths ? paths[0] : NULL;
+	enum slc_drive_state state;
+	enum slc_cell cell;
+	double capacity;
 
 	memset(x, 0, sizeof(*x));
 	x->allow_no_curve = allow;
+	x->hints = hints;
 	if ((rc = slc_input_load_many(&x->in, paths, n_paths, io, err, errlen)))
 		return rc;
 	if (only >= 0 && (size_t)only >= x->in->n_segments) {
 		slc_errf(err, errlen, -EINVAL, "%s has %zu segments; there is no segment %ld", path, x->in->n_segments, only);
 		slc_session_free(x);
 		x->allow_no_curve = allow;
+		x->hints = hints;
 		return -EINVAL;
 	}
 	x->seg = calloc(x->in->n_segments + 1, sizeof(*x->seg));
 	x->a = calloc(x->in->n_segments + 1, sizeof(*x->a));
 	x->bytes = calloc(x->in->n_segments + 1, sizeof(*x->bytes));
 	x->drive = calloc(x->in->n_segments + 1, sizeof(*x->drive));
-	if (!x->seg || !x->a || !x->bytes || !x->drive) {
+	x->ev = calloc(x->in->n_segments + 1, sizeof(*x->ev));
+	if (!x->seg || !x->a || !x->bytes || !x->drive || !x->ev) {
 		slc_session_free(x);
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	}
+	/* what the run knows besides the curves: the target's size and cell
+	 * type, the state each step leaves the flash in (a simulated drive
+	 * starts erased) */
+	capacity = hints.capacity_bytes > 0 ? hints.capacity_bytes : (double)x->in->meta.capacity_bytes;
+	cell = hints.cell ? (enum slc_cell)hints.cell : target_cell(x->in->meta.target);
+	state = x->in->meta.target && !strncmp(x->in->meta.target, "sim:", 4) ? SLC_STATE_TRIMMED : SLC_STATE_UNKNOWN;
 	for (size_t i = 0; i < x->in->n_segments; i++) {
 		const struct slc_input_segment *s = &x->in->segments[i];
+		struct slc_phase_evidence *ev = &x->ev[x->n];
 		struct slc_trace_in ti;
 		double *b;
 
-		if ((only >= 0 && (size_t)only != i) || !slc_session_is_curve(s))
-			continue;
+		if (s->params.role == SLC_ROLE_TRIM || slc_role_after_trim(s->params.role, s->params.role_arg))
+			state = SLC_STATE_TRIMMED;
+		if (!slc_session_is_curve(s)) continue;
+		slc_phase_evidence_init(ev);
+		ev->capacity_bytes = capacity;
+		ev->cell = cell;
+		ev->state = state;
+		if (s->params.role == SLC_ROLE_LEVEL_BURST && s->params.role_arg > 0) ev->state = SLC_STATE_USED;
+		if (ev->state == SLC_STATE_UNKNOWN && hints.state) ev->state = (enum slc_drive_state)hints.state;
+		if (is_burst(s->params.role)) reference(ev, x, s);
+		/* whatever it wrote, the flash is no longer erased */
+		state = SLC_STATE_USED;
+		if (only >= 0 && (size_t)only != i) continue;
 		b = malloc(s->n_samples * sizeof(*b));
 		if (!b) {
 			slc_session_free(x);
@@ -218,7 +291,7 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 					    .n = s->n_samples, .block_bytes = s->params.block_bytes };
 		x->bytes[x->n] = b;
 		x->seg[x->n] = i;
-		if ((rc = slc_analyze(&x->a[x->n], &ti, opts))) {
+		if ((rc = slc_analyze_ev(&x->a[x->n], &ti, opts, ev))) {
 			x->n++;
 			slc_errf(err, errlen, rc, "%s: segment %zu (%s): cannot analyse: %s", path, i,
 				 s->params.step ? s->params.step : "-", strerror(-rc));
@@ -265,6 +338,23 @@ static void drive_json(json_t *seg, const struct slc_session *x, size_t k)
 	for (size_t p = 0; p < json_array_size(ph) && p < x->a[k].n_phases; p++)
 		json_object_set_new(json_array_get(ph, p), "write_amplification",
 				    d->phase_wa ? jnum_or_null(d->phase_wa[p]) : json_null());
+}
+
+/* What the model read segment @k with: model.evidence. */
+static void evidence_json(json_t *seg, const struct slc_session *x, size_t k)
+{
+	const struct slc_phase_evidence *ev = &x->ev[k];
+	json_t *m = json_object_get(seg, "model"), *o;
+	static const char *states[] = { "unknown", "trimmed", "used" };
+
+	if (!json_is_object(m)) return;
+	o = json_pack("{s:o, s:s, s:s, s:{s:o, s:o, s:o, s:o}}", "capacity_bytes",
+		      ev->capacity_bytes > 0 ? json_real(ev->capacity_bytes) : json_null(),
+		      "cell", slc_cell_name(ev->cell), "state", states[ev->state <= 2 ? ev->state : 0],
+		      "reference", "cache_bps", jnum_or_null(ev->ref_cache_bps), "native_bps",
+		      jnum_or_null(ev->ref_native_bps), "erase_bound_bps", jnum_or_null(ev->ref_erase_bps),
+		      "cache_bytes", jnum_or_null(ev->ref_cache_bytes));
+	if (o) json_object_set_new(m, "evidence", o);
 }
 
 /* The experiments the input holds, as members of the phases document @doc. */
@@ -367,7 +457,7 @@ int slc_session_json(char **out, const struct slc_session *x)
 		free(text);
 	} else {
 		/* no write curve: the keys the schema promises, empty */
-		doc = json_pack("{s:s, s:{s:n, s:n}, s:[], s:{s:b, s:n}, s:[]}", "schema", "slcscope.phases/1",
+		doc = json_pack("{s:s, s:{s:n, s:n}, s:[], s:{s:b, s:n}, s:[]}", "schema", "slcscope.phases/2",
 				"cache", "size_bytes", "speed_bps", "phases", "steady_state", "reached", 0, "start_s",
 				"segments");
 	}
@@ -383,8 +473,11 @@ int slc_session_json(char **out, const struct slc_session *x)
 		json_object_set_new(o, "block_bytes", json_integer(s->params.block_bytes));
 		json_object_set_new(o, "idle_before_s", json_real(s->params.idle_before_s));
 		drive_json(o, x, i);
-		if (i == 0)
+		evidence_json(o, x, i);
+		if (i == 0) {
 			drive_json(doc, x, 0);      /* the top level repeats the first segment */
+			evidence_json(doc, x, 0);
+		}
 	}
 	experiments_json(doc, x);
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));

@@ -126,6 +126,7 @@ struct mctx {
 	const struct slc__model_params *p;
 	int decay_first;
 	size_t onset[SLC__MODEL_KMAX + 2];	/* the data's onset for k tiers */
+	int excluded;		/* set when the evidence, not the shape, ruled a reading out */
 };
 
 static double g_start_bytes(const struct mctx *c, size_t q)
@@ -234,6 +235,7 @@ static double score(const struct mctx *c, size_t k, size_t o, struct ex *e)
 			exf(e, "  a cache of %s cannot be: %s of %s flash hold at most %s in SLC mode",
 			    fmt_si(a, sizeof(a), cb, "B"), fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"),
 			    slc_cell_name(ev->cell), fmt_si(c2, sizeof(c2), lim, "B"));
+			((struct mctx *)c)->excluded = 1;
 			return -INFINITY;
 		}
 		t = log(p->prior_cache / (1 - p->prior_cache));
@@ -265,6 +267,7 @@ static double score(const struct mctx *c, size_t k, size_t o, struct ex *e)
 		/* no native phase: the flash had no erased blocks left */
 		if (ev->state == SLC_STATE_TRIMMED) {
 			exf(e, "  right after a TRIM writing cannot be erase-bound from the start");
+			((struct mctx *)c)->excluded = 1;
 			return -INFINITY;
 		}
 		if (ev->state == SLC_STATE_UNKNOWN) {
@@ -284,6 +287,7 @@ static double score(const struct mctx *c, size_t k, size_t o, struct ex *e)
 				exf(e, "  erase-bound from %s cannot be: after a TRIM of %s erased blocks last "
 				       "for at least %s", fmt_si(a, sizeof(a), ob, "B"),
 				    fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"), fmt_si(c2, sizeof(c2), need, "B"));
+				((struct mctx *)c)->excluded = 1;
 				return -INFINITY;
 			}
 		}
@@ -346,11 +350,42 @@ static void describe(struct ex *e, const struct slc_labelling *l)
 		 l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
 }
 
+/* The readings the evidence ruled out, each with its reason. */
+static void explain_excluded(struct mctx *c, double sc[][3], size_t oc[][3], size_t kmax, struct ex *e)
+{
+	size_t ng = c->ng;
+
+	for (size_t k = 0; k <= kmax; k++)
+		for (int i = 0; i < 3; i++) {
+			char tmp[512];
+			struct ex t = { tmp, sizeof(tmp), 0 };
+			struct slc_labelling l;
+
+			if (isfinite(sc[k][i]) || (i == 1 && oc[k][1] == oc[k][0]) ||
+			    (i == 2 && (oc[k][2] == oc[k][0] || oc[k][2] == ng)))
+				continue;
+			c->excluded = 0;
+			tmp[0] = 0;
+			score(c, k, oc[k][i], &t);
+			if (!c->excluded) continue;
+			l = reading(c, k, oc[k][i], -INFINITY);
+			describe(e, &l);
+			exf(e, "  ruled out by the evidence:");
+			if (t.len) {
+				/* the last line is the reason */
+				char *r = tmp + t.len - 1, *st;
+				*r = 0;
+				st = strrchr(tmp, '\n');
+				exf(e, "%s", st ? st + 1 : tmp);
+			}
+		}
+}
+
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
 {
-	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 } };
+	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0 };
 	double sc[SLC__MODEL_KMAX + 1][3], best = -INFINITY, ru = -INFINITY, tot = 0;
 	size_t oc[SLC__MODEL_KMAX + 1][3], kmax = ng < SLC__MODEL_KMAX ? ng : SLC__MODEL_KMAX;
 	size_t bk = 0, bo = ng, rk = 0, ro = ng;
@@ -431,6 +466,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		score(&c, rk, ro, &e);
 		exf(&e, "odds %.3g : 1 for the first reading", mi->odds);
 	}
+	explain_excluded(&c, sc, oc, kmax, &e);
 	for (size_t q = 0; q < ng; q++) {
 		int kind = kind_of(q, bk, bo);
 		unsigned tier = q < bk ? (unsigned)q + 1 : 0;

@@ -98,13 +98,24 @@ def check_samples(s, truth):
     return bad
 
 
-def analyze(slc, path):
-    p = subprocess.run([slc, "analyze", "--json", path], capture_output=True, text=True)
+def evidence_args(truth):
+    """What a lab knows of the drive it tested: its capacity and cell type,
+    and that the curve began after a TRIM (every family's does)."""
+    prm, args = truth.get("params", {}), ["--state", "trimmed"]
+    if prm.get("capacity_bytes"):
+        args += ["--capacity", str(int(prm["capacity_bytes"]))]
+    if prm.get("cell") in ("slc", "mlc", "tlc", "qlc"):
+        args += ["--cell", prm["cell"]]
+    return args
+
+
+def analyze(slc, path, extra=()):
+    p = subprocess.run([slc, "analyze", "--json", *extra, path], capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError(f"analyze {path}: exit {p.returncode}: {p.stderr.strip()[:300]}")
     an = json.loads(p.stdout)
-    if an.get("schema") != "slcscope.phases/1" or "phases" not in an or "cache" not in an:
-        raise RuntimeError(f"analyze {path}: not a slcscope.phases/1 document")
+    if an.get("schema") != "slcscope.phases/2" or "phases" not in an or "cache" not in an:
+        raise RuntimeError(f"analyze {path}: not a slcscope.phases/2 document")
     for ph in an["phases"]:
         for k in ("kind", "start_s", "end_s", "start_bytes", "end_bytes"):
             if k not in ph:
@@ -247,11 +258,17 @@ def read_cases(d, fams):
     return [n for n in names if n.rsplit("-", 1)[0] in fams]
 
 
-def evaluate(slc, workdir, names, jobs):
+def evaluate(slc, workdir, names, jobs, evidence=False):
     """Per case: truth, each method's figures and score; and the errors."""
     results, errors = [], []
+    extra = {}
+    for n in names:
+        try:
+            extra[n] = evidence_args(json.load(open(os.path.join(workdir, n + ".json")))) if evidence else []
+        except (OSError, ValueError):
+            extra[n] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {n: ex.submit(analyze, slc, os.path.join(workdir, n + ".csv")) for n in names}
+        futs = {n: ex.submit(analyze, slc, os.path.join(workdir, n + ".csv"), extra[n]) for n in names}
         for n in names:
             try:
                 truth = json.load(open(os.path.join(workdir, n + ".json")))
@@ -347,6 +364,8 @@ def main():
     ap.add_argument("--from", dest="src", help="score the cases already in this directory")
     ap.add_argument("--jobs", type=int, default=2, help="analyses at once (at most 2)")
     ap.add_argument("--detail", action="store_true", help="also a line per case")
+    ap.add_argument("--evidence", action="store_true",
+                    help="give the analysis what a lab knows: --capacity, --cell, --state trimmed")
     a = ap.parse_args()
     fams = list(generate.FAMILIES) if a.family == "all" else a.family.split(",")
     for f in fams:
@@ -365,13 +384,14 @@ def main():
         seeds = generate.seed_list(a.seeds, a.cases or None)
         names, errors = make_cases(fams, seeds, workdir)
         what = f"seeds {a.seeds} ({seeds[0]}-{seeds[-1]}), {len(seeds)} per family"
-    results, errs = evaluate(a.slc, workdir, names, jobs)
+    results, errs = evaluate(a.slc, workdir, names, jobs, a.evidence)
     errors += errs
     missing = [f for f in fams if not any(r["family"] == f for r in results)]
     for f in missing:
         errors.append(f"family {f}: no case scored")
     report(results, fams, f"Within tolerance (cache 3%, phase means 5%, onset 5%, no phase kind the truth "
-                          f"lacks), {what}; {len(results)} cases:")
+                          f"lacks), {what}; {len(results)} cases"
+                          f"{', with capacity, cell type and state' if a.evidence else ', the curve alone'}:")
     if a.detail:
         detail(results)
     if a.keep and not a.src:

@@ -43,7 +43,7 @@ try:
     # analyze --json: the documented schema, the cache the model had
     p = run("analyze", "--json", trace)
     doc = json.loads(p.stdout)
-    check(doc["schema"] == "slcscope.phases/1", "analyze --json schema")
+    check(doc["schema"] == "slcscope.phases/2", "analyze --json schema")
     size = doc["cache"]["size_bytes"]
     check(size is not None and abs(size - 268435456) / 268435456 < 0.02, f"cache size {size} near 268 MB")
     kinds = [ph["kind"] for ph in doc["phases"]]

@@ -492,7 +492,7 @@ static void test_phases_json(void **state)
 	assert_int_equal(slc_phases_json(&s, a, 2), 0);
 	doc = json_loads(s, 0, &err);
 	assert_non_null(doc);
-	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "slcscope.phases/1");
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "slcscope.phases/2");
 	cache = json_object_get(doc, "cache");
 	assert_float_equal(json_number_value(json_object_get(cache, "size_bytes")), 150e9, 1e3);
 	assert_float_equal(json_number_value(json_object_get(cache, "speed_bps")), 3e9, 1);

@@ -46,6 +46,18 @@ struct slc_session_drive {
 	int relabelled;                 /* phases relabelled by the thermal evidence */
 };
 
+/*
+ * What the user knows of the drive, for inputs that do not say it (an
+ * imported log, a real device whose cell type no probe reports); a trace's
+ * own records win where it has them.
+ */
+struct slc_session_hints {
+	double capacity_bytes;          /* 0: the input's (a trace's target), or unknown */
+	int cell;                       /* enum slc_cell; SLC_CELL_UNKNOWN: from the target */
+	int state;                      /* enum slc_drive_state for segments the plan does not tell */
+	int explain;                    /* print the model's reasons with the phases */
+};
+
 struct slc_session {
 	struct slc_input *in;
 	size_t n;                       /* analysed segments */
@@ -54,6 +66,8 @@ struct slc_session {
 	double **bytes;                 /* per-interval bytes of each analysed segment */
 	struct slc_session_drive *drive;/* one per analysed segment */
 	int allow_no_curve;             /* set before slc_session_load(): reads-only inputs are fine */
+	struct slc_session_hints hints; /* set before slc_session_load(): what the user says */
+	struct slc_phase_evidence *ev;  /* the evidence each analysed segment was read with */
 };
 
 /** slc_session_is_curve() - a write curve with samples (not TRIM, idle, reads or duty rounds)? */
