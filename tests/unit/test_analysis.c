@@ -700,6 +700,97 @@ static void test_kind_names(void **state)
 		assert_string_equal(slc_phase_kind_name(names[i].k), names[i].name);
 }
 
+/* Two flat levels, @n1 samples at @v1 then @n2 at @v2 (1 s each, 1% noise). */
+static void two_levels(double *t, double *v, size_t n1, double v1, size_t n2, double v2, uint64_t seed)
+{
+	for (size_t i = 0; i < n1 + n2; i++) {
+		t[i] = (double)(i + 1);
+		v[i] = (i < n1 ? v1 : v2) * (1 + 0.01 * gauss(&seed));
+	}
+}
+
+static int phase_kind(const struct slc_analysis *a, size_t i)
+{
+	return i < a->n_phases ? (int)a->phases[i].kind : -1;
+}
+
+/*
+ * The phase model reads a step by what the run knows.  A burst after idle
+ * whose level after the cache sits at the main curve's erase-bound speed is
+ * erase-bound; the same burst after a TRIM is native (direct writing) at
+ * the main curve's native speed; a 400 GB "cache" on a 240 GB TLC drive
+ * cannot be one; after a TRIM of a 240 GB drive no erase-bound phase
+ * starts at 2 GB.  Without evidence the model says when it cannot decide.
+ */
+static void test_model_evidence(void **state)
+{
+	static double t[400], v[400];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 60 };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+
+	(void)state;
+	/* idle burst: 7 s at 328 MB/s, then 48 MB/s; main curve 77 / 58 MB/s */
+	two_levels(t, v, 7, 328e6, 53, 48e6, 3);
+	slc_phase_evidence_init(&ev);
+	ev.capacity_bytes = 240e9;
+	ev.cell = SLC_CELL_TLC;
+	ev.state = SLC_STATE_USED;
+	ev.ref_cache_bps = 328e6;
+	ev.ref_native_bps = 77e6;
+	ev.ref_erase_bps = 55e6;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache);
+	assert_int_equal(phase_kind(&a, 1), SLC_PHASE_ERASE_BOUND);
+	assert_true(a.model.odds > 10);
+	slc_analysis_free(&a);
+	/* the same burst with nothing known: native (a curve usually begins
+	 * on an erased drive), the erase-bound reading kept as the runner-up */
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+	assert_true(a.has_cache);
+	assert_int_equal(phase_kind(&a, 1), SLC_PHASE_DIRECT_TO_TLC);
+	assert_true(a.model.runner_up.valid);
+	assert_false(a.model.runner_up.native);
+	assert_true(a.model.runner_up.erase_bound);
+	assert_true(a.model.odds < 100);
+	slc_analysis_free(&a);
+	/* after a TRIM, 70 MB/s is the native level: never erase-bound at 2 GB */
+	two_levels(t, v, 7, 328e6, 53, 70e6, 4);
+	ev.state = SLC_STATE_TRIMMED;
+	ev.ref_native_bps = NAN;
+	ev.ref_erase_bps = 70e6;	/* even a reference that says otherwise */
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache);
+	assert_int_equal(phase_kind(&a, 1), SLC_PHASE_DIRECT_TO_TLC);
+	assert_true(isnan(a.erase_bound_start_bytes));
+	assert_non_null(strstr(a.model.explain, "ruled out by the evidence"));
+	slc_analysis_free(&a);
+	/* no cache on a drive whose flat first level is more than the flash
+	 * could hold in SLC mode: 400 s at 1 GB/s on a 240 GB TLC drive */
+	in.n = 400;
+	two_levels(t, v, 300, 1e9, 100, 0.7e9, 5);
+	ev.state = SLC_STATE_UNKNOWN;
+	ev.ref_cache_bps = ev.ref_native_bps = ev.ref_erase_bps = NAN;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_false(a.has_cache);
+	assert_int_equal(phase_kind(&a, 1), SLC_PHASE_ERASE_BOUND);
+	slc_analysis_free(&a);
+	/* ... which with nothing known reads as a cache, the other reading kept */
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+	assert_true(a.has_cache);
+	assert_true(a.model.runner_up.valid);
+	assert_int_equal(a.model.runner_up.tiers, 0);
+	for (size_t q = 0; q < a.n_phases; q++) {
+		assert_true(a.phases[q].confidence > 0 && a.phases[q].confidence <= 1);
+		assert_true(a.phases[q].end_lo_bytes <= a.phases[q].end_bytes);
+		assert_true(a.phases[q].end_hi_bytes >= a.phases[q].end_bytes);
+	}
+	slc_analysis_free(&a);
+	assert_int_equal(slc_cell_from_name("QLC"), SLC_CELL_QLC);
+	assert_int_equal(slc_cell_from_name("xlc"), -1);
+	assert_string_equal(slc_cell_name(SLC_CELL_MLC), "mlc");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_phases_json),
 		cmocka_unit_test(test_labels_table),
 		cmocka_unit_test(test_plateau_not_ramp),
+		cmocka_unit_test(test_model_evidence),
 		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),
