@@ -132,6 +132,11 @@ static int fill(json_t *o, const struct slc_analysis *a)
 	e |= set(ss, "avg_bps", num(a->steady.avg_bps));
 	e |= set(ss, "range_frac", num(a->steady.range_frac));
 	e |= set(ss, "slope_frac", num(a->steady.slope_frac));
+	{
+		static const char *rules[] = { "after_cache", "after_preconditioning", "after_onset", "not_searched" };
+		e |= set(ss, "from_bytes", num(a->steady.from_bytes));
+		e |= set(ss, "rule", json_string(rules[a->steady.rule >= 0 && a->steady.rule <= 3 ? a->steady.rule : 0]));
+	}
 	e |= set(o, "steady_state", ss);
 	e |= set(cpd, "sigma_bps", num(a->cpd.sigma));
 	e |= set(cpd, "rho", num(a->cpd.rho));

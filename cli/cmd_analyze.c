@@ -38,18 +38,20 @@ static void analyze_help(FILE *out)
 		"      --state S         trimmed, used or unknown (default): the drive's flash when\n"
 		"                        an input's curve began, where the input does not say\n"
 		"                        (--capacity also bounds the cache and, after a TRIM, the onset)\n"
+		"      --steady-after SIZE  SNIA steady state counted only after SIZE written (a size,\n"
+		"                        or a multiple of the capacity: default 2x, as run --until-steady)\n"
 		"      --binary          print GiB and MiB/s instead of GB and MB/s\n");
 }
 
 static int cmd_analyze(int argc, char **argv)
 {
-	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE };
+	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE, O_STEADY_AFTER };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
 		{ "store", no_argument, NULL, O_STORE }, { "segment", required_argument, NULL, 's' },
 		{ "penalty", required_argument, NULL, O_PENALTY }, { "binary", no_argument, NULL, O_BINARY },
 		{ "explain", no_argument, NULL, O_EXPLAIN }, { "cell", required_argument, NULL, O_CELL },
-		{ "state", required_argument, NULL, O_STATE },
+		{ "state", required_argument, NULL, O_STATE }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_cpd_opts co;
@@ -90,6 +92,10 @@ static int cmd_analyze(int argc, char **argv)
 			else if (!strcmp(optarg, "used")) x.hints.state = SLC_STATE_USED;
 			else if (!strcmp(optarg, "unknown")) x.hints.state = SLC_STATE_UNKNOWN;
 			else return cli_usage("analyze", "--state: '%s' is not trimmed, used or unknown", optarg);
+			break;
+		case O_STEADY_AFTER:
+			if ((rc = cli_parse_size("analyze", "--steady-after", optarg, &x.hints.steady_after)))
+				return rc;
 			break;
 		case CLI_OPT_IMPORT:
 			if ((rc = cli_import_opt("analyze", &io, opts[li].name, optarg)))

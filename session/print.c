@@ -64,6 +64,35 @@ static void reading_words(char *s, size_t n, const struct slc_labelling *l, enum
 					    slc_format_bytes(a, sizeof(a), l->onset_bytes, u)), b) : "");
 }
 
+/* SNIA steady state, and from where it was searched (the preconditioning rule). */
+static void print_steady(FILE *f, const struct slc_analysis *an, enum slc_unit_system u)
+{
+	char a[32], b[32];
+	const struct slc_steady_state *st = &an->steady;
+
+	if (st->reached)
+		fprintf(f, "  SNIA steady state: reached, %.0f-%.0f s at %s", st->start_s, st->end_s,
+			slc_format_rate(a, sizeof(a), st->avg_bps, u));
+	else
+		fprintf(f, "  SNIA steady state: not reached");
+	switch (st->rule) {
+	case SLC_STEADY_AFTER_PRECONDITION:
+		fprintf(f, " (counted after %s written, the preconditioning", slc_format_bytes(b, sizeof(b), st->from_bytes, u));
+		if (an->n_phases && an->phases[an->n_phases - 1].end_bytes < st->from_bytes) fprintf(f, "; the curve wrote less");
+		fprintf(f, ")");
+		break;
+	case SLC_STEADY_AFTER_ONSET:
+		fprintf(f, " (counted from the erase-bound onset; give --capacity for the 2x preconditioning rule)");
+		break;
+	case SLC_STEADY_NOT_SEARCHED:
+		fprintf(f, " (not searched: a fresh drive before any erase-bound writing is not preconditioned)");
+		break;
+	default:
+		break;
+	}
+	fprintf(f, "\n");
+}
+
 /* How sure the model is, the runner-up when it is close, the reasons with
  * --explain. */
 static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc_unit_system u)
@@ -154,11 +183,7 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 				slc_format_rate(e, sizeof(e), ph->p5_bps, u), slc_format_rate(g, sizeof(g), ph->p95_bps, u),
 				ph->cov, io);
 		}
-		if (an->steady.reached)
-			fprintf(f, "  SNIA steady state: reached, %.0f-%.0f s at %s\n", an->steady.start_s, an->steady.end_s,
-				slc_format_rate(a, sizeof(a), an->steady.avg_bps, u));
-		else
-			fprintf(f, "  SNIA steady state: not reached\n");
+		print_steady(f, an, u);
 	}
 	slc_session_print_experiments(f, x, u);
 }

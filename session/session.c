@@ -274,6 +274,9 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		ev->capacity_bytes = capacity;
 		ev->cell = cell;
 		ev->state = state;
+		if (hints.steady_after.bytes) ev->steady_after_bytes = (double)hints.steady_after.bytes;
+		else if (hints.steady_after.capacity_multiple > 0)
+			ev->steady_after_bytes = capacity > 0 ? hints.steady_after.capacity_multiple * capacity : 0;
 		if (s->params.role == SLC_ROLE_LEVEL_BURST && s->params.role_arg > 0) ev->state = SLC_STATE_USED;
 		if (ev->state == SLC_STATE_UNKNOWN && hints.state) ev->state = (enum slc_drive_state)hints.state;
 		if (is_burst(s->params.role)) reference(ev, x, s);

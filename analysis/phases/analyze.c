@@ -107,6 +107,46 @@ static double min_onset(const struct slc_phase_evidence *ev)
 	       slc__model_defaults.trim_onset_caps * ev->capacity_bytes : 0;
 }
 
+/*
+ * SNIA steady state, searched where the drive can be in it.  The PTS
+ * preconditions a drive by writing twice its capacity; a fresh drive's
+ * cache-then-direct stretch is no steady state however flat it looks.  So:
+ * after steady_after_bytes (default 2x the capacity) when the capacity is
+ * known and the drive was not written over before; without a capacity,
+ * from the erase-bound onset (none: not searched); on a drive written over
+ * before, from the end of the cache.
+ */
+static int steady(struct slc_analysis *out, const struct trace *tr, const struct slc_phase_evidence *ev,
+		  double from_s)
+{
+	double after = ev->steady_after_bytes > 0 ? ev->steady_after_bytes :
+		       ev->capacity_bytes > 0 ? 2 * ev->capacity_bytes : 0;
+	int rule = SLC_STEADY_AFTER_CACHE, ret;
+	double from_b = out->has_cache ? out->cache_bytes : 0;
+
+	if (ev->state != SLC_STATE_USED) {
+		if (after > 0) {
+			size_t i = 0;
+			rule = SLC_STEADY_AFTER_PRECONDITION;
+			while (i < tr->n && tr->cum[i + 1] < after) i++;
+			from_b = after;
+			from_s = i < tr->n ? fmax(from_s, tr->t[i]) : INFINITY;
+		} else if (isfinite(out->erase_bound_start_s)) {
+			rule = SLC_STEADY_AFTER_ONSET;
+			from_s = fmax(from_s, out->erase_bound_start_s);
+			from_b = out->erase_bound_start_bytes;
+		} else {
+			rule = SLC_STEADY_NOT_SEARCHED;
+			from_s = INFINITY;
+		}
+	}
+	ret = slc_steady_state(&out->steady, tr->t, tr->dt, tr->v, tr->n,
+			       isfinite(from_s) ? from_s : tr->t[tr->n - 1] + 1, 60.0, 5);
+	out->steady.rule = rule;
+	out->steady.from_bytes = rule == SLC_STEADY_NOT_SEARCHED ? NAN : from_b;
+	return ret;
+}
+
 int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 		   const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp)
 {
@@ -182,7 +222,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 			out->erase_bound_start_bytes = out->phases[q].start_bytes;
 		}
 	}
-	ret = slc_steady_state(&out->steady, tr.t, tr.dt, tr.v, tr.n, from_s, 60.0, 5);
+	ret = steady(out, &tr, &ev, from_s);
 out:
 	free(tr.dt);
 	free(tr.v);

@@ -145,6 +145,16 @@ struct slc_steady_state {
 	double avg_bps;			/* window average; NAN if none */
 	double range_frac;		/* (max - min) / avg of that window */
 	double slope_frac;		/* fitted excursion across it / avg */
+	double from_bytes;		/* searched from this many bytes written; NAN: not searched */
+	int rule;			/* enum slc_steady_rule: where the search began */
+};
+
+/* Where the steady-state search of a write curve begins. */
+enum slc_steady_rule {
+	SLC_STEADY_AFTER_CACHE = 0,	/* the drive was written over before: after the cache */
+	SLC_STEADY_AFTER_PRECONDITION,	/* after steady_after_bytes (2x the capacity) */
+	SLC_STEADY_AFTER_ONSET,		/* capacity unknown: from the erase-bound onset */
+	SLC_STEADY_NOT_SEARCHED,	/* a fresh drive without an onset: not preconditioned */
 };
 
 /** enum slc_cell - bits one flash cell stores in native mode. */
@@ -182,6 +192,9 @@ struct slc_phase_evidence {
 	 * tier 1, native and erase-bound speeds and its cache size; NAN each
 	 * when unknown.  A burst after idle or TRIM is read against these. */
 	double ref_cache_bps, ref_native_bps, ref_erase_bps, ref_cache_bytes;
+	/* SNIA steady state counts only after this many bytes of the curve
+	 * (run --until-steady's rule; 0: twice the capacity when it is known) */
+	double steady_after_bytes;
 };
 
 /** slc_phase_evidence_init() - nothing known. */

@@ -56,6 +56,7 @@ struct slc_session_hints {
 	int cell;                       /* enum slc_cell; SLC_CELL_UNKNOWN: from the target */
 	int state;                      /* enum slc_drive_state for segments the plan does not tell */
 	int explain;                    /* print the model's reasons with the phases */
+	struct slc_size steady_after;   /* SNIA steady state counted after this; zero: 2x the capacity */
 };
 
 struct slc_session {
