@@ -22,7 +22,7 @@ static int set(json_t *o, const char *key, json_t *v)
 	return v ? json_object_set_new(o, key, v) : -1;
 }
 
-static json_t *phase_json(const struct slc_phase *p, int with_kind)
+static json_t *phase_json(const struct slc_phase *p, int with_kind, enum slc_cell cell)
 {
 	json_t *o = json_object();
 	int e = 0;
@@ -30,6 +30,7 @@ static json_t *phase_json(const struct slc_phase *p, int with_kind)
 	if (!o) return NULL;
 	if (with_kind) {
 		e |= set(o, "kind", json_string(slc_phase_kind_name(p->kind)));
+		e |= set(o, "label", json_string(slc_phase_label(p, cell)));
 		if (p->kind == SLC_PHASE_SLC_CACHE) e |= set(o, "tier", json_integer(p->tier));
 	}
 	e |= set(o, "start_s", num(p->start_s));
@@ -53,13 +54,13 @@ static json_t *phase_json(const struct slc_phase *p, int with_kind)
 	return o;
 }
 
-static json_t *phase_list(const struct slc_phase *p, size_t n, int with_kind)
+static json_t *phase_list(const struct slc_phase *p, size_t n, int with_kind, enum slc_cell cell)
 {
 	json_t *a = json_array();
 
 	if (!a) return NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (json_array_append_new(a, phase_json(p + i, with_kind))) {
+		if (json_array_append_new(a, phase_json(p + i, with_kind, cell))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -124,7 +125,7 @@ static int fill(json_t *o, const struct slc_analysis *a)
 	e |= set(o, "cache", cache);
 	e |= set(o, "erase_bound_start_s", num(a->erase_bound_start_s));
 	e |= set(o, "erase_bound_start_bytes", num(a->erase_bound_start_bytes));
-	e |= set(o, "phases", phase_list(a->phases, a->n_phases, 1));
+	e |= set(o, "phases", phase_list(a->phases, a->n_phases, 1, a->model.cell));
 	e |= set(o, "model", model_json(&a->model));
 	e |= set(ss, "reached", json_boolean(a->steady.reached));
 	e |= set(ss, "start_s", num(a->steady.start_s));
@@ -142,7 +143,7 @@ static int fill(json_t *o, const struct slc_analysis *a)
 	e |= set(cpd, "rho", num(a->cpd.rho));
 	e |= set(cpd, "min_seg_len", json_integer((json_int_t)a->cpd.min_seg_len));
 	e |= set(cpd, "penalty", num(a->cpd.penalty));
-	e |= set(cpd, "changepoints", phase_list(a->segments, a->n_segments, 0));
+	e |= set(cpd, "changepoints", phase_list(a->segments, a->n_segments, 0, a->model.cell));
 	e |= set(o, "changepoint", cpd);
 	return e ? -1 : 0;
 }

@@ -58,11 +58,11 @@ int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, cha
 	return fclose(f) ? slc_errf(err, errlen, -EIO, "%s: cannot write", path) : 0;
 }
 
-const char *slc__fig_phase_words(const struct slc_phase *p)
+const char *slc__fig_phase_words(const struct slc_phase *p, enum slc_cell cell)
 {
 	switch (p->kind) {
 	case SLC_PHASE_SLC_CACHE: return p->tier > 1 ? "SLC cache, second tier" : "SLC cache";
-	case SLC_PHASE_DIRECT_TO_TLC: return "direct to TLC";
+	case SLC_PHASE_DIRECT_TO_TLC: return slc_native_words(cell);
 	case SLC_PHASE_ERASE_BOUND: return "erase-bound (waits for garbage collection)";
 	case SLC_PHASE_STALL: return "stall (no writes complete)";
 	default: return "throttled (too hot)";
@@ -161,7 +161,8 @@ struct curve_fig {
 	double *x, *y;
 };
 
-static void band_label(char *buf, size_t len, const struct slc_phase *ph, const struct slc_figure_opts *o)
+static void band_label(char *buf, size_t len, const struct slc_phase *ph, enum slc_cell cell,
+		       const struct slc_figure_opts *o)
 {
 	enum slc_unit_system u = o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
 	char sp[32], a[32];
@@ -175,7 +176,7 @@ static void band_label(char *buf, size_t len, const struct slc_phase *ph, const 
 		snprintf(buf, len, "%s: %s at %s", ph->tier > 1 ? "SLC cache, tier 2" : "SLC cache",
 			 slc_format_bytes(a, sizeof(a), ph->end_bytes - ph->start_bytes, u), sp);
 		break;
-	case SLC_PHASE_DIRECT_TO_TLC: snprintf(buf, len, "direct to TLC: %s", sp); break;
+	case SLC_PHASE_DIRECT_TO_TLC: snprintf(buf, len, "%s: %s", slc_native_words(cell), sp); break;
 	case SLC_PHASE_ERASE_BOUND: snprintf(buf, len, "erase-bound: %s", sp); break;
 	case SLC_PHASE_STALL: snprintf(buf, len, "stall: %s", slc_duration_words(a, sizeof(a), ph->end_s - ph->start_s)); break;
 	default: snprintf(buf, len, "throttled: %s", sp); break;
@@ -193,10 +194,10 @@ static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const s
 
 	for (size_t p = 0; p < an->n_phases && nb < 64; p++) {
 		const struct slc_phase *ph = &an->phases[p];
-		band_label(c->labels[nb], sizeof(c->labels[nb]), ph, o);
+		band_label(c->labels[nb], sizeof(c->labels[nb]), ph, an->model.cell, o);
 		c->bands[nb] = (struct slc_plot_band){ x_of(o, x, ph->start_s, ph->start_bytes),
 						       x_of(o, x, ph->end_s, ph->end_bytes), c->labels[nb],
-						       slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
+						       slc__fig_phase_words(ph, an->model.cell), slc__fig_phase_style(ph) };
 		if (ph->kind == SLC_PHASE_SLC_CACHE)
 			cache_end = c->bands[nb].x1;
 		nb++;
@@ -332,7 +333,8 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 					  .colour = SLC_COL_BLUE + 1 };
 	for (size_t p = 0; p < x->a[k].n_phases && nbands < 64; p++) {
 		const struct slc_phase *ph = &x->a[k].phases[p];
-		bands[nbands++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
+		bands[nbands++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL,
+							  slc__fig_phase_words(ph, x->a[k].model.cell), slc__fig_phase_style(ph) };
 	}
 	snprintf(title, sizeof(title), "%s: write latency", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	snprintf(sub, sizeof(sub), "%s; each band: the mean of every %s interval's percentile over %s bins", slc_segment_words(w, sizeof(w), s),

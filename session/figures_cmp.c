@@ -63,7 +63,7 @@ static struct drive_curve *load_curves(const struct slc_session *xs, size_t n, c
 			d[i].bands[d[i].n_bands++] = (struct slc_plot_band){
 				o->x_time ? ph->start_s : o->x_fraction ? ph->start_bytes / (double)x->in->meta.capacity_bytes : ph->start_bytes,
 				o->x_time ? ph->end_s : o->x_fraction ? ph->end_bytes / (double)x->in->meta.capacity_bytes : ph->end_bytes,
-				NULL, slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
+				NULL, slc__fig_phase_words(ph, x->a[d[i].k].model.cell), slc__fig_phase_style(ph) };
 		}
 	}
 	if (rc) {

@@ -106,7 +106,7 @@ int slc__figure_latency_cdf(const char *path, const struct slc_session *x, long 
 		qsort(pk[j].y, pk[j].n, sizeof(double), cmp_double);
 		for (size_t i = 0; i < pk[j].n; i++)
 			pk[j].x[i] = 100.0 * ((double)i + 0.5) / (double)pk[j].n;
-		snprintf(pk[j].label, sizeof(pk[j].label), "%s (%zu intervals)", slc__fig_phase_words(first[j]), pk[j].n);
+		snprintf(pk[j].label, sizeof(pk[j].label), "%s (%zu intervals)", slc__fig_phase_words(first[j], an->model.cell), pk[j].n);
 		sr[used++] = (struct slc_plot_series){ .label = pk[j].label, .x = pk[j].x, .y = pk[j].y, .n = pk[j].n,
 						       .line_only = 1, .colour = slc__fig_phase_style(first[j]) + 1 };
 	}
@@ -167,7 +167,7 @@ int slc__figure_temperature(const char *path, const struct slc_session *x, long 
 	for (size_t p = 0; p < x->a[k].n_phases && nb < 64; p++) {
 		const struct slc_phase *ph = &x->a[k].phases[p];
 		if (ph->kind == SLC_PHASE_THROTTLED || ph->kind == SLC_PHASE_STALL)
-			bands[nb++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, slc__fig_phase_words(ph), slc__fig_phase_style(ph) };
+			bands[nb++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, slc__fig_phase_words(ph, x->a[k].model.cell), slc__fig_phase_style(ph) };
 	}
 	sr[0] = (struct slc_plot_series){ .label = "drive temperature", .x = tx, .y = ty, .n = nt,
 					  .line_only = 1, .colour = SLC_COL_VERMILLION + 1 };

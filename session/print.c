@@ -6,12 +6,12 @@
 
 #include "slcscope/session.h"
 
-static const char *kind_label(const struct slc_phase *p, char *buf, size_t len)
+static const char *kind_label(const struct slc_phase *p, enum slc_cell cell, char *buf, size_t len)
 {
 	if (p->kind == SLC_PHASE_SLC_CACHE && p->tier)
 		snprintf(buf, len, "slc_cache tier %u", p->tier);
 	else
-		snprintf(buf, len, "%s", slc_phase_kind_name(p->kind));
+		snprintf(buf, len, "%s", slc_phase_label(p, cell));
 	return buf;
 }
 
@@ -85,7 +85,8 @@ static void print_steady(FILE *f, const struct slc_analysis *an, enum slc_unit_s
 		fprintf(f, " (counted from the erase-bound onset; give --capacity for the 2x preconditioning rule)");
 		break;
 	case SLC_STEADY_NOT_SEARCHED:
-		fprintf(f, " (not searched: a fresh drive before any erase-bound writing is not preconditioned)");
+		fprintf(f, " (not searched: no erase-bound onset, and without --capacity the 2x preconditioning "
+			   "cannot be counted)");
 		break;
 	default:
 		break;
@@ -177,7 +178,7 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 			if (strlen(io) > 5 && strcmp(io + strlen(io) - 5, " IOPS") == 0)
 				io[strlen(io) - 5] = '\0';
 			fprintf(f, "  %-18s %9.1f %9.1f %10s %10s %12s %12s %12s %12s %6.3f %10s\n",
-				kind_label(ph, k, sizeof(k)), ph->start_s, ph->end_s,
+				kind_label(ph, an->model.cell, k, sizeof(k)), ph->start_s, ph->end_s,
 				slc_format_bytes(a, sizeof(a), ph->start_bytes, u), slc_format_bytes(b, sizeof(b), ph->end_bytes, u),
 				slc_format_rate(c, sizeof(c), ph->mean_bps, u), slc_format_rate(d, sizeof(d), ph->median_bps, u),
 				slc_format_rate(e, sizeof(e), ph->p5_bps, u), slc_format_rate(g, sizeof(g), ph->p95_bps, u),

@@ -4,6 +4,7 @@
  * and after, the test conditions, the headline figures, every curve's
  * phases with its graphs, the experiments.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,7 +253,12 @@ static void headline_section(struct doc *d, const struct slc_session *x, enum sl
 	speed_text(v, cf.cache_bps, cf.block_bytes, u);
 	headline_row(d, isfinite(cf.cache2_bytes) ? "cache speed, first tier" : "cache speed", v);
 	speed_text(v, cf.native_bps, cf.block_bytes, u);
-	headline_row(d, "direct-to-TLC speed (cache full)", v);
+	{
+		char lab[64];
+		snprintf(lab, sizeof(lab), "%s speed (cache full)", slc_native_words(x->a[k].model.cell));
+		lab[0] = (char)toupper((unsigned char)lab[0]);
+		headline_row(d, lab, v);
+	}
 	speed_text(v, cf.erase_bps, cf.block_bytes, u);
 	headline_row(d, "erase-bound speed", v);
 	if (isfinite(x->a[k].erase_bound_start_bytes)) {
@@ -302,7 +308,7 @@ static void phase_table(struct doc *d, const struct slc_analysis *an, enum slc_u
 	for (size_t p = 0; p < an->n_phases; p++) {
 		const struct slc_phase *ph = &an->phases[p];
 		char a[32], b[32];
-		snprintf(c[0], 96, "%s%s", slc__fig_phase_words(ph), ph->kind == SLC_PHASE_SLC_CACHE && ph->tier <= 1 && p + 1 < an->n_phases &&
+		snprintf(c[0], 96, "%s%s", slc__fig_phase_words(ph, an->model.cell), ph->kind == SLC_PHASE_SLC_CACHE && ph->tier <= 1 && p + 1 < an->n_phases &&
 			 an->phases[p + 1].tier > 1 ? ", first tier" : "");
 		slc_format_bytes(c[1], 96, ph->start_bytes, u);
 		slc_format_bytes(c[2], 96, ph->end_bytes, u);

@@ -17,7 +17,7 @@ int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, cha
 char *slc__fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration);
 
 /* The phase's name in words and its band colour. */
-const char *slc__fig_phase_words(const struct slc_phase *p);
+const char *slc__fig_phase_words(const struct slc_phase *p, enum slc_cell cell);
 int slc__fig_phase_style(const struct slc_phase *p);
 
 /* The curve's axes (scales, labels in words) for @o; 0 or -EINVAL with a reason. */

@@ -78,6 +78,35 @@ const char *slc_cell_name(enum slc_cell c)
 	return "unknown";
 }
 
+const char *slc_native_name(enum slc_cell c)
+{
+	switch (c) {
+	case SLC_CELL_TLC: return "direct_to_tlc";
+	case SLC_CELL_QLC: return "direct_to_qlc";
+	case SLC_CELL_MLC: return "native_mlc";
+	case SLC_CELL_SLC: return "native_slc";
+	case SLC_CELL_UNKNOWN: break;
+	}
+	return "native";
+}
+
+const char *slc_native_words(enum slc_cell c)
+{
+	switch (c) {
+	case SLC_CELL_TLC: return "direct to TLC";
+	case SLC_CELL_QLC: return "direct to QLC";
+	case SLC_CELL_MLC: return "native (MLC)";
+	case SLC_CELL_SLC: return "native (SLC)";
+	case SLC_CELL_UNKNOWN: break;
+	}
+	return "native";
+}
+
+const char *slc_phase_label(const struct slc_phase *p, enum slc_cell c)
+{
+	return p->kind == SLC_PHASE_DIRECT_TO_TLC ? slc_native_name(c) : slc_phase_kind_name(p->kind);
+}
+
 int slc_cell_from_name(const char *s)
 {
 	static const char *names[] = { "unknown", "slc", "mlc", "tlc", "qlc" };

@@ -172,6 +172,20 @@ const char *slc_cell_name(enum slc_cell c);
 /** slc_cell_from_name() - the cell type named @s (case-insensitive); -1 if none. */
 int slc_cell_from_name(const char *s);
 
+/**
+ * slc_native_name() - the native level's name for a drive of cell type @c:
+ * "direct_to_tlc", "direct_to_qlc", "native_mlc", "native_slc", or
+ * "native" when the cell type is unknown (the JSON's phases[].label).
+ */
+const char *slc_native_name(enum slc_cell c);
+
+/** slc_native_words() - the same in words: "direct to TLC", "native (MLC)", "native". */
+const char *slc_native_words(enum slc_cell c);
+
+/** slc_phase_label() - @p's name for a drive of cell type @c (its kind's, the
+ * native level's by slc_native_name()). */
+const char *slc_phase_label(const struct slc_phase *p, enum slc_cell c);
+
 /** enum slc_drive_state - the drive's flash when a write curve begins. */
 enum slc_drive_state {
 	SLC_STATE_UNKNOWN = 0,		/* not known (an imported log) */
