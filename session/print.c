@@ -37,6 +37,12 @@ static void print_cache_onset(FILE *f, const struct slc_analysis *an, enum slc_u
 			fprintf(f, " (ends within %s-%s)", slc_format_bytes(c, sizeof(c), p->end_lo_bytes, u),
 				slc_format_bytes(d, sizeof(d), p->end_hi_bytes, u));
 		fprintf(f, "\n");
+	} else if (an->model.cache_bound) {
+		fprintf(f, "  SLC cache: ended inside the first %s%s: at least %s, at most %s; sample finer (--interval) "
+			   "to measure it\n", an->model.cache_bound_samples > 1 ? "samples" : "sample",
+			an->model.cache_bound_samples > 1 ? (snprintf(d, sizeof(d), " %u", an->model.cache_bound_samples), d) : "",
+			slc_format_bytes(a, sizeof(a), an->model.cache_min_bytes, u),
+			slc_format_bytes(b, sizeof(b), an->model.cache_max_bytes, u));
 	} else {
 		fprintf(f, "  SLC cache: none seen\n");
 	}

@@ -137,6 +137,41 @@ static double min_onset(const struct slc_phase_evidence *ev)
 }
 
 /*
+ * A cache shorter than the segmentation can see: the first sample (or
+ * two) more than 15% faster than every one of the five after them, fewer
+ * than bound_samples of them.  Sampled every second, a 0.2 s cache is part
+ * of one sample; reading the level after it as the cache would be wrong,
+ * and its size cannot be measured: the host bytes at cache speed are at
+ * least the excess over the level after and at most all the bytes of
+ * those samples.
+ */
+#define SHORT_NEXT 5
+static void short_cache(struct slc_analysis *out, const struct trace *tr, double *tmp)
+{
+	size_t lim = (size_t)slc__model_defaults.bound_samples;
+
+	if (out->has_cache) return;
+	for (size_t nf = 1; nf < lim && nf + SHORT_NEXT <= tr->n; nf++) {
+		double top = 0, med, excess = 0;
+		size_t i;
+
+		for (i = 0; i < SHORT_NEXT; i++) {
+			tmp[i] = tr->v[nf + i];
+			top = fmax(top, tmp[i]);
+		}
+		med = slc_median(tmp, SHORT_NEXT);
+		for (i = 0; i < nf && tr->v[i] > (1 + DELTA_CACHE) * top; i++)
+			excess += (tr->v[i] - med) * tr->dt[i];
+		if (i < nf) continue;
+		out->model.cache_bound = 1;
+		out->model.cache_bound_samples = (unsigned)nf;
+		out->model.cache_min_bytes = excess;
+		out->model.cache_max_bytes = tr->cum[nf];
+		return;
+	}
+}
+
+/*
  * SNIA steady state, searched where the drive can be in it.  The PTS
  * preconditions a drive by writing twice its capacity; a fresh drive's
  * cache-then-direct stretch is no steady state however flat it looks.  So:
@@ -193,7 +228,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (evp) ev = *evp;
 	else slc_phase_evidence_init(&ev);
 	out->model.odds = INFINITY;
-	out->model.cache_max_bytes = NAN;
+	out->model.cache_min_bytes = out->model.cache_max_bytes = NAN;
 	out->cache_bytes = out->cache_bps = out->cache_end_s = NAN;
 	out->erase_bound_start_s = out->erase_bound_start_bytes = NAN;
 	if (!in) return -EINVAL;
@@ -251,6 +286,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 			out->erase_bound_start_bytes = out->phases[q].start_bytes;
 		}
 	}
+	short_cache(out, &tr, tmp);
 	ret = steady(out, &tr, &ev, from_s);
 out:
 	free(tr.dt);

@@ -232,8 +232,11 @@ struct slc_model_info {
 	struct slc_labelling best, runner_up;	/* runner_up.valid 0 if none */
 	double odds;			/* best : runner-up likelihood ratio, INFINITY if none */
 	double confidence;		/* posterior weight of the best reading, 0-1 */
-	int cache_bound;		/* 1: the cache ended within its first samples */
-	double cache_max_bytes;		/* then: the most it can be; NAN otherwise */
+	int cache_bound;		/* 1: a cache ended inside the first samples: too
+					 * short to measure at this interval (no cache
+					 * phase; has_cache 0); only bounds */
+	unsigned cache_bound_samples;	/* how many samples it lasted at most */
+	double cache_min_bytes, cache_max_bytes;	/* the bounds; NAN otherwise */
 	enum slc_cell cell;		/* the cell type the labels assume */
 	char explain[SLC_EXPLAIN_MAX];	/* the evidence and rules, one line each */
 };
