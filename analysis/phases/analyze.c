@@ -254,6 +254,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	ret = slc__emit_phases(&out->segments, &out->n_segments, &tr, b, nb, 1, tmp);
 	if (ret) goto out;
 
+	slc__split_lead(&tr, b, nb);
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = slc__make_groups(&tr, b, nb, g, tmp);

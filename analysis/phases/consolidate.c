@@ -65,6 +65,54 @@ static int plateau(const struct trace *tr, const struct block *m, double la, dou
 	return hi - lo < PLATEAU_FLAT * fmin(la - lm, lm - lc);
 }
 
+/*
+ * A cache of 2-3 samples at the start of a curve: the segmentation's
+ * minimum length (4 samples and more when the native speed wanders) puts
+ * it into one block with the first native samples, whose spread then makes
+ * that block "not significantly different" from the native level (rule 1's
+ * t test) and the cache is gone.  When the first block's best two-mean
+ * split has a head faster than the block after it by DELTA_CACHE and a
+ * tail at that block's level (closer to it than to the head), the tail
+ * joins the next block.
+ */
+void slc__split_lead(const struct trace *tr, struct block *b, size_t nb)
+{
+	size_t n0 = b[0].i1 - b[0].i0, best = 0;
+	double bs = INFINITY, next, head, tail;
+
+	if (nb < 2 || n0 < 3 || n0 > 2 * MIN_LEAD_SPLIT) return;
+	next = slc__blevel(tr, b + 1);
+	for (size_t k = 1; k < n0; k++) {
+		double m1 = slc__level(tr, 0, k), m2 = slc__level(tr, k, n0), sse = 0;
+		for (size_t i = 0; i < n0; i++) {
+			double d = tr->v[i] - (i < k ? m1 : m2);
+			sse += d * d;
+		}
+		if (sse < bs) {
+			bs = sse;
+			best = k;
+		}
+	}
+	if (!best) return;
+	head = slc__level(tr, 0, best);
+	tail = slc__level(tr, best, n0);
+	/* ... and above the next block's noise: a noisy cache's first samples
+	 * run high by chance */
+	{
+		size_t m = b[1].i1 - b[1].i0 < 64 ? b[1].i1 - b[1].i0 : 64;
+		double *x = malloc(m * sizeof(*x)), sig;
+
+		if (!x) return;
+		memcpy(x, tr->v + b[1].i0, m * sizeof(*x));
+		sig = slc_mad_sigma(x, m);
+		free(x);
+		if (head <= next + 3 * sig) return;
+	}
+	if (head > (1 + DELTA_CACHE) * next && fabs(tail - next) < fabs(head - tail)) {
+		b[0].i1 = b[1].i0 = best;
+	}
+}
+
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {

@@ -168,6 +168,20 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 	return 0.5 * chi / var;
 }
 
+/* One candidate reading: k cache groups (tiers, or one merged level),
+ * native groups [k, o), erase-bound groups [o, ng). */
+struct cand {
+	size_t k, o;
+	int merged;
+	double score;
+};
+
+/* bytes / time over groups [a, e) */
+static double span_level(const struct group *g, size_t a, size_t e)
+{
+	return slc__span_of(g, a, e).level;
+}
+
 /* Does a tier after the first look like one (steady, near the tier before,
  * faster than most samples after it)?  A tooth-free stretch of a comb and
  * native writing are not. */
@@ -200,27 +214,87 @@ static double ref_term(const struct mctx *c, double level, double ref, const cha
 	return t;
 }
 
+/* The cache's terms of reading @r (k > 0): the capacity's bound, the
+ * prior, tiers or one merged level, the step to what follows, the main
+ * curve's cache speed.  -INFINITY when the evidence rules it out. */
+static double cache_terms(const struct mctx *c, const struct cand *r, double c1, struct ex *e)
+{
+	const struct group *g = c->g;
+	const struct slc__model_params *p = c->p;
+	const struct slc_phase_evidence *ev = c->ev;
+	size_t ng = c->ng, k = r->k;
+	double s = 0, t;
+	char a[32], b2[32], c2[32];
+	double cb = g_end_bytes(c, k - 1), lim = cache_limit(c);
+
+	if (cb > lim) {
+		exf(e, "  a cache of %s cannot be: %s of %s flash hold at most %s in SLC mode",
+		    fmt_si(a, sizeof(a), cb, "B"), fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"),
+		    slc_cell_name(ev->cell), fmt_si(c2, sizeof(c2), lim, "B"));
+		((struct mctx *)c)->excluded = 1;
+		return -INFINITY;
+	}
+	t = log(p->prior_cache / (1 - p->prior_cache));
+	s += t;
+	exf(e, "  most drives have an SLC cache (%+.1f)", t);
+	if (c->decay_first) {
+		s -= p->decay_first;
+		exf(e, "  the curve decays right after its first level, as a drive without cache (%+.1f)",
+		    -p->decay_first);
+	}
+	if (r->merged) {
+		t = -merge_cost(g, 0, k);
+		s += t;
+		exf(e, "  one cache level across %zu levels, its noise (%+.1f)", k, t);
+	}
+	for (size_t q = 1; q < k && !r->merged; q++) {
+		t = lratio(g[q].level / g[q - 1].level, &p->tier) + p->tier_steady;
+		s += t;
+		exf(e, "  tier %zu at %.2f of tier %zu, as steady as the first, faster than "
+		       "what follows it (%+.1f)", q + 1, g[q].level / g[q - 1].level, q, t);
+	}
+	if (k < ng) {
+		double cl = r->merged ? c1 : g[k - 1].level, rr = g[k].level / cl;
+
+		t = lratio(rr, &p->cache_native);
+		s += t;
+		exf(e, "  the cache at %s, then %s: ratio %.2f (%+.1f)",
+		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr, t);
+	} else {
+		exf(e, "  the cache lasts the whole segment: it was not used up");
+	}
+	s += ref_term(c, c1, ev->ref_cache_bps, "cache", e);
+	return s;
+}
+
 /*
  * Score of the reading with @k cache tiers (groups [0, k)), native groups
  * [k, o) and erase-bound groups [o, ng).  -INFINITY when the evidence rules
  * it out.  With @e, each term is written down.
  */
-static double score(const struct mctx *c, size_t k, size_t o, struct ex *e)
+static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 {
 	const struct group *g = c->g;
 	const struct slc__model_params *p = c->p;
-	size_t ng = c->ng, od = c->onset[k];
-	double s = 0, later = 0, t;
+	size_t ng = c->ng, k = r->k, o = r->o, od = c->onset[k];
+	double s = 0, later = 0, t, c1 = k > 0 ? (r->merged ? span_level(g, 0, k) : g[0].level) : 0;
 	char a[32], b2[32], c2[32];
 	const struct slc_phase_evidence *ev = c->ev;
 
-	/* cache tiers: each faster than everything after them, steady */
+	/* cache tiers: each faster than everything after them, steady; or one
+	 * noisy cache level that the consolidation split */
 	for (size_t q = k; q < ng; q++) later = fmax(later, g[q].level);
-	for (size_t q = 0; q < k; q++) {
-		if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
-		if (q > 0 && !tier_ok(g, q, ng)) return -INFINITY;
+	if (r->merged) {
+		if (k < 2 || c1 <= (1 + DELTA_CACHE) * later) return -INFINITY;
+		for (size_t q = 0; q < k; q++)
+			if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
+	} else {
+		for (size_t q = 0; q < k; q++) {
+			if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
+			if (q > 0 && !tier_ok(g, q, ng)) return -INFINITY;
+		}
+		if (k > 0 && (g[0].decay & DECAY_OWN)) return -INFINITY;
 	}
-	if (k > 0 && (g[0].decay & DECAY_OWN)) return -INFINITY;
 	if (k == ng && !(ev->ref_cache_bps > 0)) return -INFINITY;
 	if (o < k || (o > k && o != od && o != ng)) return -INFINITY;
 	/* the data's onset, or none, or (with a single level after the cache)
@@ -229,39 +303,9 @@ static double score(const struct mctx *c, size_t k, size_t o, struct ex *e)
 		return -INFINITY;
 
 	if (k > 0) {
-		double cb = g_end_bytes(c, k - 1), lim = cache_limit(c);
-
-		if (cb > lim) {
-			exf(e, "  a cache of %s cannot be: %s of %s flash hold at most %s in SLC mode",
-			    fmt_si(a, sizeof(a), cb, "B"), fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"),
-			    slc_cell_name(ev->cell), fmt_si(c2, sizeof(c2), lim, "B"));
-			((struct mctx *)c)->excluded = 1;
-			return -INFINITY;
-		}
-		t = log(p->prior_cache / (1 - p->prior_cache));
+		t = cache_terms(c, r, c1, e);
+		if (t == -INFINITY) return -INFINITY;
 		s += t;
-		exf(e, "  most drives have an SLC cache (%+.1f)", t);
-		if (c->decay_first) {
-			s -= p->decay_first;
-			exf(e, "  the curve decays right after its first level, as a drive without cache (%+.1f)",
-			    -p->decay_first);
-		}
-		for (size_t q = 1; q < k; q++) {
-			t = lratio(g[q].level / g[q - 1].level, &p->tier) + p->tier_steady;
-			s += t;
-			exf(e, "  tier %zu at %.2f of tier %zu, as steady as the first, faster than "
-			       "what follows it (%+.1f)", q + 1, g[q].level / g[q - 1].level, q, t);
-		}
-		if (k < ng) {
-			double r = g[k].level / g[k - 1].level;
-			t = lratio(r, &p->cache_native);
-			s += t;
-			exf(e, "  the cache at %s, then %s: ratio %.2f (%+.1f)",
-			    fmt_si(a, sizeof(a), g[k - 1].level, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), r, t);
-		} else {
-			exf(e, "  the cache lasts the whole segment: it was not used up");
-		}
-		s += ref_term(c, g[0].level, ev->ref_cache_bps, "cache", e);
 	}
 	if (o == k && o < ng) {
 		/* no native phase: the flash had no erased blocks left */
@@ -318,23 +362,20 @@ static double score(const struct mctx *c, size_t k, size_t o, struct ex *e)
 }
 
 /* The reading (k, o) as a labelling summary. */
-static struct slc_labelling reading(const struct mctx *c, size_t k, size_t o, double sc)
+static struct slc_labelling reading(const struct mctx *c, const struct cand *r)
 {
 	struct slc_labelling l = { 0 };
+	size_t k = r->k, o = r->o;
+	double sc = r->score;
 
 	l.valid = 1;
-	l.tiers = (unsigned)k;
+	l.tiers = r->merged ? 1 : (unsigned)k;
 	l.native = o > k;
 	l.erase_bound = o < c->ng;
 	l.cache_bytes = k > 0 ? g_end_bytes(c, k - 1) : NAN;
 	l.onset_bytes = o < c->ng ? g_start_bytes(c, o) : NAN;
 	l.log_score = sc;
 	return l;
-}
-
-static int kind_of(size_t q, size_t k, size_t o)
-{
-	return q < k ? SLC_PHASE_SLC_CACHE : q >= o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
 }
 
 static void describe(struct ex *e, const struct slc_labelling *l)
@@ -351,34 +392,83 @@ static void describe(struct ex *e, const struct slc_labelling *l)
 }
 
 /* The readings the evidence ruled out, each with its reason. */
-static void explain_excluded(struct mctx *c, double sc[][3], size_t oc[][3], size_t kmax, struct ex *e)
+static void explain_excluded(struct mctx *c, const struct cand *cs, size_t nc, struct ex *e)
 {
-	size_t ng = c->ng;
+	for (size_t i = 0; i < nc; i++) {
+		char tmp[512];
+		struct ex t = { tmp, sizeof(tmp), 0 };
+		struct slc_labelling l;
 
-	for (size_t k = 0; k <= kmax; k++)
-		for (int i = 0; i < 3; i++) {
-			char tmp[512];
-			struct ex t = { tmp, sizeof(tmp), 0 };
-			struct slc_labelling l;
-
-			if (isfinite(sc[k][i]) || (i == 1 && oc[k][1] == oc[k][0]) ||
-			    (i == 2 && (oc[k][2] == oc[k][0] || oc[k][2] == ng)))
-				continue;
-			c->excluded = 0;
-			tmp[0] = 0;
-			score(c, k, oc[k][i], &t);
-			if (!c->excluded) continue;
-			l = reading(c, k, oc[k][i], -INFINITY);
-			describe(e, &l);
-			exf(e, "  ruled out by the evidence:");
-			if (t.len) {
-				/* the last line is the reason */
-				char *r = tmp + t.len - 1, *st;
-				*r = 0;
-				st = strrchr(tmp, '\n');
-				exf(e, "%s", st ? st + 1 : tmp);
-			}
+		if (isfinite(cs[i].score)) continue;
+		c->excluded = 0;
+		tmp[0] = 0;
+		score(c, cs + i, &t);
+		if (!c->excluded) continue;
+		l = reading(c, cs + i);
+		describe(e, &l);
+		exf(e, "  ruled out by the evidence:");
+		if (t.len) {
+			/* the last line is the reason */
+			char *r = tmp + t.len - 1, *st;
+			*r = 0;
+			st = strrchr(tmp, '\n');
+			exf(e, "%s", st ? st + 1 : tmp);
 		}
+	}
+}
+
+/* The candidate readings: for each k, the data's onset, none, and none
+ * before the erase-bound regime (distinct values only); k >= 2 cache
+ * groups also as one merged level. */
+static size_t candidates(struct mctx *c, struct cand *cs)
+{
+	size_t ng = c->ng, kmax = ng < SLC__MODEL_KMAX ? ng : SLC__MODEL_KMAX, nc = 0;
+
+	for (size_t k = 0; k <= kmax; k++) {
+		size_t os[3];
+
+		c->onset[k] = k < ng ? slc__erase_onset(c->g, k, ng) : ng;
+		os[0] = c->onset[k];
+		os[1] = ng;
+		os[2] = k;
+		for (int m = 0; m <= (k >= 2); m++)
+			for (int i = 0; i < 3; i++) {
+				if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)))
+					continue;
+				cs[nc] = (struct cand){ k, os[i], m, 0 };
+				cs[nc].score = score(c, cs + nc, NULL);
+				nc++;
+			}
+	}
+	return nc;
+}
+
+static int same_reading(const struct slc_labelling *x, const struct slc_labelling *y)
+{
+	return x->tiers == y->tiers && x->native == y->native && x->erase_bound == y->erase_bound &&
+	       (x->onset_bytes == y->onset_bytes || (isnan(x->onset_bytes) && isnan(y->onset_bytes))) &&
+	       (x->cache_bytes == y->cache_bytes || (isnan(x->cache_bytes) && isnan(y->cache_bytes)));
+}
+
+static int kind_of(size_t q, const struct cand *r)
+{
+	return q < r->k ? SLC_PHASE_SLC_CACHE : q >= r->o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+}
+
+/* Each group's confidence: the posterior weight of the readings that give
+ * it the best reading's kind. */
+static void group_confidence(const struct cand *cs, size_t nc, const struct cand *best, double tot,
+			     size_t ng, double *conf)
+{
+	for (size_t q = 0; q < ng; q++) {
+		double same = 0;
+		int kind = kind_of(q, best);
+
+		for (size_t i = 0; i < nc; i++)
+			if (isfinite(cs[i].score) && kind_of(q, cs + i) == kind)
+				same += exp(cs[i].score - best->score);
+		conf[q] = tot > 0 ? fmin(1, same / tot) : 1;
+	}
 }
 
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
@@ -386,90 +476,60 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		     double *group_conf)
 {
 	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0 };
-	double sc[SLC__MODEL_KMAX + 1][3], best = -INFINITY, ru = -INFINITY, tot = 0;
-	size_t oc[SLC__MODEL_KMAX + 1][3], kmax = ng < SLC__MODEL_KMAX ? ng : SLC__MODEL_KMAX;
-	size_t bk = 0, bo = ng, rk = 0, ro = ng;
+	struct cand cs[(SLC__MODEL_KMAX + 1) * 6], best = { 0, ng, 0, -INFINITY }, ru = best;
+	double tot = 0;
+	size_t nc;
 	int have_ru = 0;
 	struct ex e = { mi->explain, sizeof(mi->explain), 0 };
 	char a[32], a2[32];
 
 	c.decay_first = decays_after_first(g, ng);
-	for (size_t k = 0; k <= kmax; k++) {
-		c.onset[k] = k < ng ? slc__erase_onset(g, k, ng) : ng;
-		oc[k][0] = c.onset[k];
-		oc[k][1] = ng;
-		oc[k][2] = k;
-		for (int i = 0; i < 3; i++) {
-			if ((i == 1 && oc[k][1] == oc[k][0]) || (i == 2 && (oc[k][2] == oc[k][0] || oc[k][2] == ng)))
-				sc[k][i] = -INFINITY;
-			else
-				sc[k][i] = score(&c, k, oc[k][i], NULL);
-			if (sc[k][i] > best) {
-				best = sc[k][i];
-				bk = k;
-				bo = oc[k][i];
-			}
-		}
-	}
-	if (best == -INFINITY) {
+	nc = candidates(&c, cs);
+	for (size_t i = 0; i < nc; i++)
+		if (cs[i].score > best.score) best = cs[i];
+	if (best.score == -INFINITY) {
 		/* nothing fits the evidence: the plain reading, said so */
-		bk = 0;
-		bo = c.onset[0];
-		best = 0;
+		best = (struct cand){ 0, c.onset[0], 0, 0 };
 		exf(&e, "no reading fits all the evidence; the curve's shape alone decided");
 	}
-	for (size_t k = 0; k <= kmax; k++)
-		for (int i = 0; i < 3; i++) {
-			if (!isfinite(sc[k][i])) continue;
-			tot += exp(sc[k][i] - best);
-			if ((k != bk || oc[k][i] != bo) && sc[k][i] > ru) {
-				struct slc_labelling x = reading(&c, k, oc[k][i], sc[k][i]),
-						     y = reading(&c, bk, bo, best);
-				/* another reading only when it says something else */
-				if (x.tiers == y.tiers && x.native == y.native && x.erase_bound == y.erase_bound &&
-				    (x.onset_bytes == y.onset_bytes || (isnan(x.onset_bytes) && isnan(y.onset_bytes))))
-					continue;
-				ru = sc[k][i];
-				rk = k;
-				ro = oc[k][i];
-				have_ru = 1;
-			}
+	mi->best = reading(&c, &best);
+	for (size_t i = 0; i < nc; i++) {
+		struct slc_labelling x;
+
+		if (!isfinite(cs[i].score)) continue;
+		tot += exp(cs[i].score - best.score);
+		x = reading(&c, cs + i);
+		/* another reading only when it says something else */
+		if (cs[i].score > ru.score && !same_reading(&x, &mi->best)) {
+			ru = cs[i];
+			have_ru = 1;
 		}
-	mi->best = reading(&c, bk, bo, best);
-	mi->confidence = tot > 0 ? 1 / tot : 1;
+	}
+	mi->confidence = tot > 0 ? fmin(1, 1 / tot) : 1;
 	if (have_ru) {
-		mi->runner_up = reading(&c, rk, ro, ru);
-		mi->odds = exp(best - ru);
+		mi->runner_up = reading(&c, &ru);
+		mi->odds = exp(best.score - ru.score);
 	} else {
 		mi->odds = INFINITY;
 	}
 	mi->cell = ev->cell;
-	for (size_t q = 0; q < ng; q++) {
-		double same = 0;
-		int kind = kind_of(q, bk, bo);
-
-		for (size_t k = 0; k <= kmax; k++)
-			for (int i = 0; i < 3; i++)
-				if (isfinite(sc[k][i]) && kind_of(q, k, oc[k][i]) == kind)
-					same += exp(sc[k][i] - best);
-		group_conf[q] = tot > 0 ? same / tot : 1;
-	}
+	group_confidence(cs, nc, &best, tot, ng, group_conf);
 	/* the reasons: the winner's terms, then the runner-up's */
 	exf(&e, "levels: %zu after consolidation", ng);
 	for (size_t q = 0; q < ng && q < 8; q++)
 		exf(&e, "  %s from %s (%.0f samples)", fmt_si(a, sizeof(a), g[q].level, "B/s"),
 		    fmt_si(a2, sizeof(a2), g_start_bytes(&c, q), "B"), g[q].cnt);
 	describe(&e, &mi->best);
-	score(&c, bk, bo, &e);
+	score(&c, &best, &e);
 	if (have_ru) {
 		describe(&e, &mi->runner_up);
-		score(&c, rk, ro, &e);
+		score(&c, &ru, &e);
 		exf(&e, "odds %.3g : 1 for the first reading", mi->odds);
 	}
-	explain_excluded(&c, sc, oc, kmax, &e);
+	explain_excluded(&c, cs, nc, &e);
 	for (size_t q = 0; q < ng; q++) {
-		int kind = kind_of(q, bk, bo);
-		unsigned tier = q < bk ? (unsigned)q + 1 : 0;
+		int kind = kind_of(q, &best);
+		unsigned tier = q < best.k ? (best.merged ? 1 : (unsigned)q + 1) : 0;
 
 		for (size_t j = g[q].first; j <= g[q].last; j++) {
 			if (b[j].dip) continue;
@@ -477,5 +537,5 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 			b[j].tier = tier;
 		}
 	}
-	return bk > 0;
+	return best.k > 0;
 }

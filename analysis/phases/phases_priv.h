@@ -191,7 +191,10 @@ size_t slc__best_split(const double *x, size_t n, size_t min_side);
 double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag);
 void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
 
-/* consolidate.c */
+/* consolidate.c; a leading block of up to 2 x MIN_LEAD_SPLIT samples may
+ * hold a short cache and the first native samples */
+#define MIN_LEAD_SPLIT 8
+void slc__split_lead(const struct trace *tr, struct block *b, size_t nb);
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			   double *tmp);
