@@ -23,18 +23,48 @@ void slc__report_num(FILE *f, double v)
 	fputs(buf, f);
 }
 
-/* @s for the document: HTML escaped; \x01/\x02 become bold on and off. */
+/*
+ * @s for the document.  Text from a trace (models, targets, step names,
+ * command lines) is free text, so nothing in it may act as markup: in HTML
+ * the usual escapes; in Markdown a backslash before every character that
+ * could open markup (CommonMark reads a backslash before ASCII punctuation
+ * as that character), and line breaks and other control characters become
+ * spaces, since they would end a table row or a heading early.  \x01/\x02
+ * turn bold on and off; a stray one (the markers are control characters a
+ * trace could hold too) cannot leave the rest of the document bold.
+ */
 static void put_text(struct doc *d, const char *s)
 {
+	int bold = 0;
+
 	for (; *s; s++) {
-		if (*s == '\x01') fputs(d->html ? "<b>" : "**", d->f);
-		else if (*s == '\x02') fputs(d->html ? "</b>" : "**", d->f);
-		else if (d->html && *s == '<') fputs("&lt;", d->f);
-		else if (d->html && *s == '>') fputs("&gt;", d->f);
-		else if (d->html && *s == '&') fputs("&amp;", d->f);
-		else if (!d->html && *s == '|') fputs("\\|", d->f);
-		else fputc(*s, d->f);
+		unsigned char c = (unsigned char)*s;
+		if (c == '\x01' || c == '\x02') {
+			if ((c == '\x01') != bold)
+				fputs(d->html ? (bold ? "</b>" : "<b>") : "**", d->f);
+			bold = c == '\x01';
+		} else if (d->html) {
+			if (c == '<') fputs("&lt;", d->f);
+			else if (c == '>') fputs("&gt;", d->f);
+			else if (c == '&') fputs("&amp;", d->f);
+			else fputc(c, d->f);
+		} else if (c < 0x20 || c == 0x7f) {
+			fputc(' ', d->f);
+		} else {
+			if (strchr("\\`*_[]<>#|~&", c))
+				fputc('\\', d->f);
+			fputc(c, d->f);
+		}
 	}
+	if (bold)
+		fputs(d->html ? "</b>" : "**", d->f);
+}
+
+/* Markdown blocks are apart by a blank line; the first starts the file. */
+static void md_block(struct doc *d)
+{
+	if (!d->html && d->blocks++)
+		fputc('\n', d->f);
 }
 
 static void vput(struct doc *d, const char *fmt, va_list ap)
@@ -49,7 +79,8 @@ void slc__doc_heading(struct doc *d, int level, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(d->f, d->html ? "<h%d>" : "\n%.*s ", level, "######");
+	md_block(d);
+	fprintf(d->f, d->html ? "<h%d>" : "%.*s ", level, "######");
 	va_start(ap, fmt);
 	vput(d, fmt, ap);
 	va_end(ap);
@@ -60,7 +91,9 @@ void slc__doc_para(struct doc *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(d->html ? "<p>" : "\n", d->f);
+	md_block(d);
+	if (d->html)
+		fputs("<p>", d->f);
 	va_start(ap, fmt);
 	vput(d, fmt, ap);
 	va_end(ap);
@@ -69,7 +102,8 @@ void slc__doc_para(struct doc *d, const char *fmt, ...)
 
 void slc__doc_table(struct doc *d, size_t cols, const char *const *head)
 {
-	fputs(d->html ? "<div class=\"t\"><table><tr>" : "\n|", d->f);
+	md_block(d);
+	fputs(d->html ? "<div class=\"t\"><table><tr>" : "|", d->f);
 	for (size_t i = 0; i < cols; i++) {
 		fputs(d->html ? "<th>" : " ", d->f);
 		put_text(d, head[i]);
@@ -101,10 +135,25 @@ void slc__doc_table_end(struct doc *d)
 
 void slc__doc_pre(struct doc *d, const char *text)
 {
-	fputs(d->html ? "<pre>" : "\n```\n", d->f);
-	if (d->html) put_text(d, text);
-	else fputs(text, d->f);
-	fputs(d->html ? "</pre>\n" : "```\n", d->f);
+	size_t run = 0, longest = 0, len = strlen(text);
+
+	if (d->html) {
+		fputs("<pre>", d->f);
+		put_text(d, text);
+		fputs("</pre>\n", d->f);
+		return;
+	}
+	/* the text is kept as it is, so the fence is longer than any run of backticks in it */
+	for (const char *c = text; *c; c++) {
+		run = *c == '`' ? run + 1 : 0;
+		if (run > longest) longest = run;
+	}
+	longest = longest < 3 ? 3 : longest + 1;
+	md_block(d);
+	for (size_t i = 0; i < longest; i++) fputc('`', d->f);
+	fprintf(d->f, "\n%s%s", text, len && text[len - 1] != '\n' ? "\n" : "");
+	for (size_t i = 0; i < longest; i++) fputc('`', d->f);
+	fputc('\n', d->f);
 }
 
 /* Write @line with every id and reference to one prefixed by @pfx. */
@@ -171,7 +220,8 @@ void slc__doc_figure(struct doc *d, const char *name, const char *caption)
 	int rc;
 
 	if (!d->html) {
-		fputs("\n![", d->f);
+		md_block(d);
+		fputs("![", d->f);
 		put_text(d, caption);
 		fprintf(d->f, "](%s.png)\n\n*", name);
 		put_text(d, caption);

@@ -16,6 +16,7 @@ struct doc {
 	const char *dir;              /* the report directory: graphs are read from it to inline them */
 	int fig;                      /* figures inlined so far (their SVG ids get a prefix each) */
 	int rc;                       /* the first graph that could not be inlined: -errno */
+	int blocks;                   /* Markdown blocks written so far */
 };
 
 void slc__doc_heading(struct doc *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

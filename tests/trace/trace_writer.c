@@ -15,6 +15,10 @@
  *       a small trace for the fuzz corpus (testdata/fuzz/trace): a segment
  *       of N samples (0: no sample chunks at all, a few KB) with an event
  *       and a snapshot, and an analysis result
+ *   trace_writer PATH hostile
+ *       a write curve (a cache at 1 GB/s, then 200 MB/s) whose model,
+ *       target, command line, step and data pattern are full of Markdown
+ *       and HTML markup, for the report's escaping test
  */
 #include <math.h>
 #include <stdio.h>
@@ -130,6 +134,45 @@ static int small(const char *path, unsigned long n)
 	return 0;
 }
 
+static int hostile(const char *path)
+{
+	static const struct slc_trace_meta m = {
+		.command_line = "slcscope run --plan *seq*_x_ `rm -rf /` [a](b) <i>i</i> | c",
+		.target = "sim:<b>t</b>|#t",
+		.device_model = "# Evil *bold* _it_ `code` [l](http://x) <img src=x> a|b \\ &amp; ~~s~~\nnext\x01",
+		.capacity_bytes = 240057409536ull,
+		.logical_block_bytes = 512,
+	};
+	static const struct slc_segment_params p = { "../../*x*_y_/`z`|[w]", "seq_write", 131072, 32, 1, 0,
+						     240057409536ull, 0, 1, "random <u>|</u>", 1.0, "virtual", 4,
+						     SLC_ROLE_CURVE, 0 };
+	struct slc_trace *t;
+	char err[256];
+	uint64_t bytes = 0;
+	int rc;
+
+	if (slc_trace_create(&t, path, &m, err, sizeof(err))) {
+		fprintf(stderr, "trace_writer: %s\n", err);
+		return 1;
+	}
+	rc = slc_trace_segment_begin(t, &p);
+	for (uint64_t i = 0; i < 300 && !rc; i++) {
+		uint64_t bps = i < 100 ? 1000000000u : 200000000u;
+		struct slc_sample s = { .t_s = (double)(i + 1), .interval_s = 1.0, .ios = bps / 131072,
+					.lat_p50_us = 100, .lat_p99_us = 200, .lat_p999_us = 300, .lat_max_us = 400,
+					.temp_c = NAN };
+
+		bytes += bps;
+		s.bytes_total = bytes;
+		rc = slc_trace_append(t, &s);
+	}
+	if (slc_trace_close(t) || rc) {
+		fprintf(stderr, "trace_writer: write failed\n");
+		return 1;
+	}
+	return 0;
+}
+
 static int loop(const char *path, unsigned long flush_every, double flush_s)
 {
 	static const struct slc_segment_params p = { "rand_curve", "rand_write", 4096, 32, 1, 0, 0, 0, 1, "random",
@@ -170,8 +213,10 @@ int main(int argc, char **argv)
 		return fixed(argv[1]);
 	if (argc == 4 && strcmp(argv[2], "small") == 0)
 		return small(argv[1], strtoul(argv[3], NULL, 10));
+	if (argc == 3 && strcmp(argv[2], "hostile") == 0)
+		return hostile(argv[1]);
 	if (argc >= 3 && strcmp(argv[2], "loop") == 0)
 		return loop(argv[1], argc > 3 ? strtoul(argv[3], NULL, 10) : 0, argc > 4 ? atof(argv[4]) : 2.0);
-	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]] | PATH small N\n");
+	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]] | PATH small N | PATH hostile\n");
 	return 2;
 }
