@@ -399,13 +399,14 @@ static int finish_job(struct loop *l, char *err, size_t errlen)
 		if (n > 0)
 			l->inflight -= (uint32_t)n;
 	}
-	if (!rc || rc == -ECANCELED) {
+	{
+		/* after a failure too: the sample held back holds completed I/O */
 		int r2 = slc_sampler_finish(&l->smp, l->last, on_interval, &l->r);
 		if (r2 == SLC_ENGINE_DONE) {
 			res->done_early = 1;
 			r2 = 0;
 		}
-		if (!r2) r2 = drain_events(&l->r);
+		if (!r2 && (!rc || rc == -ECANCELED)) r2 = drain_events(&l->r);
 		if (!rc) rc = r2;
 	}
 	res->elapsed_ns = l->last - l->r.t0;

@@ -22,8 +22,10 @@
  * file as the last flush left it.  This matters twice over: HDF5 1.10 never
  * recovers from a failed flush (every later one, and the close, fail too,
  * and its clean-up at exit then crashes on the half-closed file).  A flush
- * that fails inside HDF5 all the same marks the writer broken: nothing more
- * is handed to HDF5.
+ * that fails inside HDF5 all the same (an I/O error) marks the writer
+ * broken: nothing more is handed to HDF5, HDF5's own descriptor is moved
+ * off the file, and the file is never closed in HDF5 (detach(),
+ * keep_hdf5_from_exit()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -435,6 +438,48 @@ static void release_space(struct slc_trace *t)
 		t->reserved = 0;
 }
 
+/*
+ * HDF5 1.10 never recovers from a failed flush: the close fails half way
+ * ("slist already enabled") and its clean-up at exit, which closes every
+ * file still open, then crashes on that file (SIGSEGV in H5F__close_cb),
+ * whether or not the close was tried.  So the clean-up at exit is turned
+ * off before HDF5 is first used: every file slcscope opens it also closes,
+ * except a broken trace, which is left to the process's end.
+ */
+__attribute__((constructor)) static void keep_hdf5_from_exit(void)
+{
+	H5dont_atexit();
+}
+
+/*
+ * A flush failed inside HDF5: from here on nothing HDF5 does may reach the
+ * trace, whose bytes are those the last good flush (and the failed one's
+ * writes before the error) left.  HDF5's file descriptor is pointed at a
+ * copy of the file in memory, so that the close, HDF5's clean-up at exit
+ * included, writes there, and the file stays readable as it is.
+ */
+static void detach(struct slc_trace *t)
+{
+	char buf[65536];
+	void *handle = NULL;
+	off_t off = 0;
+	ssize_t n;
+	int m;
+
+	t->broken = 1;
+	if (H5Fget_vfd_handle(t->file, H5P_DEFAULT, &handle) < 0 || !handle) {
+		slc__h5_capture();
+		return;
+	}
+	if ((m = memfd_create("slcscope-trace", MFD_CLOEXEC)) < 0)
+		return;
+	/* a copy, in case the close reads metadata it had not cached */
+	while ((n = pread(t->fd, buf, sizeof(buf), off)) > 0 && write(m, buf, (size_t)n) == n)
+		off += n;
+	dup2(m, *(int *)handle);
+	close(m);
+}
+
 int slc_trace_flush(struct slc_trace *t)
 {
 	int rc = 0;
@@ -451,18 +496,18 @@ int slc_trace_flush(struct slc_trace *t)
 		if (!rc)
 			rc = write_event_buffer(t);
 		if (rc) {
-			t->broken = 1;
+			detach(t);
 			return twerr(t, rc, "cannot write samples");
 		}
 	}
 	rc = write_snapshots(t);
 	if (rc) {
-		t->broken = 1;
+		detach(t);
 		return twerr(t, rc, "cannot write device snapshots");
 	}
 	if (H5Fflush(t->file, H5F_SCOPE_GLOBAL) < 0) {
 		slc__h5_capture();
-		t->broken = 1;
+		detach(t);
 		return twerr(t, -EIO, "cannot flush trace");
 	}
 	/* Survive power loss too, not only the death of this process. */
@@ -801,7 +846,8 @@ int slc_trace_close(struct slc_trace *t)
 		rc = slc_trace_segment_end(t);
 	else
 		rc = slc_trace_flush(t);
-	if (H5Fclose(t->file) < 0 && !rc)
+	/* a file HDF5 failed to flush cannot be closed (see keep_hdf5_from_exit) */
+	if (!t->broken && H5Fclose(t->file) < 0 && !rc)
 		rc = -EIO;
 	release_space(t);
 	rc2 = fsync(t->fd) < 0 ? -errno : 0;

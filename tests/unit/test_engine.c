@@ -2,7 +2,7 @@
 /*
  * The write engine and what it writes: data that neither compresses nor
  * repeats, jobs that stop where they should, samples that add up, the
- * sampler's percentiles, and block-device refusals on plain files.
+ * sampler's percentiles, no outlier last sample, and block-device refusals on plain files.
  */
 #include <errno.h>
 #include <math.h>
@@ -509,6 +509,157 @@ static void test_engine_seq_jobs(void **state)
 	assert_non_null(strstr(err, "commands in flight"));
 }
 
+/* What the sampler handed on: every sample, and when each was handed. */
+struct seen {
+	struct slc_sample s[64];
+	size_t n;
+	int done_at;                 /* return SLC_ENGINE_DONE at this sample (1-based), 0: never */
+};
+
+static int keep(void *arg, const struct slc_sample *smp)
+{
+	struct seen *v = arg;
+
+	if (v->n < 64)
+		v->s[v->n] = *smp;
+	v->n++;
+	return v->done_at && (int)v->n == v->done_at ? SLC_ENGINE_DONE : 0;
+}
+
+/* No sample under a tenth of @interval_s, except a run's only one; the times
+ * add up; none ends where the one before it ended. */
+static void check_no_short_sample(const struct seen *v, double interval_s)
+{
+	double t = 0;
+
+	assert_true(v->n >= 1 && v->n <= 64);
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->n > 1 && v->s[i].interval_s < interval_s / 10)
+			fail_msg("sample %zu of %zu lasts %g s (interval %g s)", i, v->n, v->s[i].interval_s, interval_s);
+		if (v->s[i].t_s <= t || fabs(v->s[i].t_s - t - v->s[i].interval_s) > 1e-9)
+			fail_msg("sample %zu: ends at %g s after %g s, lasting %g s", i, v->s[i].t_s, t, v->s[i].interval_s);
+		t = v->s[i].t_s;
+	}
+}
+
+/*
+ * A run ending just after an interval's end has no sub-millisecond last
+ * sample: that bit is merged into the sample before (bytes, I/Os, worst
+ * latency, time); ending later, it is a sample of its own, and so is
+ * the bit after a run's first sample.  A finished
+ * interval is handed on once the next has lasted a tenth of an interval.
+ */
+static void test_sampler_short_last_merged(void **state)
+{
+	static const uint64_t ms = 1000000, iv = 10 * ms;
+	struct slc_sampler smp;
+	struct seen v;
+	(void)state;
+
+	/* an I/O of 4096 bytes each millisecond, 50 us latency; the last one
+	 * 0.5 ms after the third interval's end, 900 us latency */
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 5 * ms, iv);
+	for (uint64_t k = 1; k <= 30; k++)
+		assert_int_equal(slc_sampler_add(&smp, 5 * ms + k * ms, 4096, 50000, keep, &v), 0);
+	assert_int_equal(v.n, 2);                      /* the third is held */
+	assert_int_equal(slc_sampler_add(&smp, 5 * ms + 30 * ms + ms / 2, 4096, 900000, keep, &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(slc_sampler_finish(&smp, 5 * ms + 30 * ms + ms / 2, keep, &v), 0);
+	assert_int_equal(v.n, 3);
+	check_no_short_sample(&v, 0.01);
+	assert_true(fabs(v.s[2].t_s - 0.0305) < 1e-12);
+	assert_true(fabs(v.s[2].interval_s - 0.0105) < 1e-12);
+	assert_true(v.s[2].bytes_total == 31 * 4096);
+	assert_true(v.s[2].ios == 11);
+	assert_true(v.s[2].lat_max_us == 900.0);
+	assert_true(fabs(v.s[2].lat_p50_us - 50.0) / 50.0 < 0.016);
+
+	/* the same, going on: the held third sample is handed on at 31 ms, a
+	 * tenth into the fourth interval, and the fourth ends with the run */
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 0, iv);
+	for (uint64_t k = 1; k <= 30; k++)
+		slc_sampler_add(&smp, k * ms, 4096, 50000, keep, &v);
+	slc_sampler_add(&smp, 30 * ms + ms / 2, 4096, 50000, keep, &v);
+	assert_int_equal(v.n, 2);
+	slc_sampler_add(&smp, 31 * ms, 4096, 50000, keep, &v);
+	assert_int_equal(v.n, 3);
+	assert_true(v.s[2].bytes_total == 30 * 4096 && fabs(v.s[2].t_s - 0.03) < 1e-12);
+	slc_sampler_finish(&smp, 31 * ms, keep, &v);
+	assert_int_equal(v.n, 4);
+	check_no_short_sample(&v, 0.01);
+	assert_true(v.s[3].bytes_total == 32 * 4096 && v.s[3].ios == 2);
+
+	/* a run of one interval and a bit keeps the bit: merged, the run would
+	 * have one sample, and the analysis wants two */
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 0, iv);
+	for (uint64_t k = 1; k <= 10; k++)
+		slc_sampler_add(&smp, k * ms, 4096, 50000, keep, &v);
+	slc_sampler_add(&smp, 10 * ms + ms / 2, 4096, 50000, keep, &v);
+	slc_sampler_finish(&smp, 10 * ms + ms / 2, keep, &v);
+	assert_int_equal(v.n, 2);
+	assert_true(v.s[1].ios == 1 && v.s[1].bytes_total == 11 * 4096);
+
+	/* a callback that says stop at the second sample: the state moves on,
+	 * the I/O is counted, no sample repeats the second one's end */
+	memset(&v, 0, sizeof(v));
+	v.done_at = 2;
+	slc_sampler_init(&smp, 0, iv);
+	for (uint64_t k = 1; k <= 35; k++)
+		slc_sampler_add(&smp, k * ms, 4096, 50000, keep, &v);
+	slc_sampler_finish(&smp, 35 * ms, keep, &v);
+	check_no_short_sample(&v, 0.01);
+	assert_true(v.s[v.n - 1].bytes_total == 35 * 4096);
+}
+
+/* Through the engine: a byte limit whose last command completes 0.3 ms
+ * after an interval's end (0.1 ms a command, 10 ms samples); a time limit
+ * on the simulated drive, whose drain lands just after the limit; a caller
+ * that stops the job (SLC_ENGINE_DONE) mid-interval. */
+static void test_engine_no_short_last_sample(void **state)
+{
+	struct failing f = { .fail_at = UINT64_MAX };
+	struct slc_target ft = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "rec",
+				 .capacity_bytes = 1ull << 30, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .block_bytes = 131072, .queue_depth = 8,
+			       .max_bytes = 1003ull * 131072, .interval_ns = 10000000ull };
+	struct slc_engine_cb cb = { .sample = keep };
+	struct slc_job_result res;
+	struct slc_target *t;
+	struct slc_target_opts o = { .seed = 1 };
+	struct seen v;
+	char err[256];
+	(void)state;
+
+	memset(&v, 0, sizeof(v));
+	cb.arg = &v;
+	assert_int_equal(slc_engine_run(&ft, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.elapsed_ns, 100300000ull);
+	assert_int_equal(v.n, 10);
+	check_no_short_sample(&v, 0.01);
+	assert_true(v.s[9].bytes_total == res.bytes && fabs(v.s[9].interval_s - 0.0103) < 1e-9);
+
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(slc_target_open(&t, "sim:tiny-tlc", &o, err, sizeof(err)), 0);
+	job = (struct slc_job){ .kind = SLC_JOB_SEQ_WRITE, .max_ns = 10000000000ull };
+	assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+	assert_true(res.elapsed_ns > 10000000000ull);  /* the drain, past the limit */
+	assert_int_equal(v.n, 10);
+	check_no_short_sample(&v, 1.0);
+	assert_true(v.s[9].bytes_total == res.bytes);
+
+	memset(&v, 0, sizeof(v));
+	v.done_at = 3;
+	job = (struct slc_job){ .kind = SLC_JOB_RAND_WRITE, .max_ns = 10000000000ull };
+	assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+	assert_true(res.done_early);
+	check_no_short_sample(&v, 1.0);
+	assert_true(v.s[v.n - 1].bytes_total == res.bytes);
+	slc_target_close(t);
+}
+
 /* Files and devices: a regular file is never treated as a block device, and
  * the block-device check refuses a non-device with a reason. */
 static void test_blockdev_check_on_file(void **state)
@@ -532,6 +683,8 @@ int main(void)
 		cmocka_unit_test(test_engine_file_sectors_unique),
 		cmocka_unit_test(test_engine_bad_jobs),
 		cmocka_unit_test(test_latency_percentiles),
+		cmocka_unit_test(test_sampler_short_last_merged),
+		cmocka_unit_test(test_engine_no_short_last_sample),
 		cmocka_unit_test(test_blockdev_check_on_file),
 		cmocka_unit_test(test_device_error_keeps_trace),
 	};

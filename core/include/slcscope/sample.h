@@ -61,6 +61,11 @@ struct slc_sampler {
 	uint64_t ios;             /* in the current interval */
 	double temp_c;
 	struct slc_lat_hist hist;
+	/* the last finished interval, held back in case the run ends just after it */
+	int held;
+	uint64_t handed;          /* samples handed on */
+	uint64_t held_start_ns, held_end_ns, held_bytes_total, held_ios;
+	struct slc_lat_hist held_hist;
 };
 
 /** slc_sampler_init() - start sampling at @t0_ns with intervals of @interval_ns. */
@@ -70,17 +75,24 @@ void slc_sampler_init(struct slc_sampler *s, uint64_t t0_ns, uint64_t interval_n
  * slc_sampler_add() - count an I/O of @bytes that completed at @t_ns after
  * @lat_ns.  Completion times must not go backwards.  Emits every interval
  * that ended before @t_ns through @fn (empty intervals too: a stall is a run
- * of zero samples, not a gap).
+ * of zero samples, not a gap), the last one only once the next has lasted a
+ * tenth of an interval: a run that ends before that has its last moments
+ * merged into it by slc_sampler_finish().  The I/O is counted whatever @fn
+ * returns.
  *
- * Return: 0, or what @fn returned when non-zero.
+ * Return: 0, or the first non-zero value @fn returned.
  */
 int slc_sampler_add(struct slc_sampler *s, uint64_t t_ns, uint32_t bytes, uint64_t lat_ns,
 		    slc_sample_fn fn, void *arg);
 
 /**
- * slc_sampler_finish() - emit the intervals up to @t_end_ns, the last one
- * possibly shorter (it is dropped when it lasted under 1% of an interval
- * and saw no I/O).
+ * slc_sampler_finish() - emit the intervals up to @t_end_ns.  The last one
+ * may be shorter; when it lasted under a tenth of an interval it is merged
+ * into the sample before it (bytes, I/Os and latencies together, that
+ * sample's time extended to @t_end_ns), so that no sample is that short,
+ * except after a run's first sample (merged, the run would have one sample
+ * only) or as a run's only one (dropped when it lasted under 1% of an
+ * interval and saw no I/O).
  */
 int slc_sampler_finish(struct slc_sampler *s, uint64_t t_end_ns, slc_sample_fn fn, void *arg);
 
