@@ -128,13 +128,6 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	return slc_analyze_ev(out, in, opts, NULL);
 }
 
-/* After a TRIM of a target of known size, no erase-bound writing before
- * this many bytes (the model's bound; 0 when not known). */
-static double min_onset(const struct slc_phase_evidence *ev)
-{
-	return ev->state == SLC_STATE_TRIMMED && ev->capacity_bytes > 0 ?
-	       slc__model_defaults.trim_onset_caps * ev->capacity_bytes : 0;
-}
 
 /*
  * A cache shorter than the segmentation can see: the first sample (or
@@ -146,12 +139,14 @@ static double min_onset(const struct slc_phase_evidence *ev)
  * those samples.
  */
 #define SHORT_NEXT 5
-static void short_cache(struct slc_analysis *out, const struct trace *tr, double *tmp)
+static void short_cache(struct slc_analysis *out, const struct trace *tr, int one, double *tmp)
 {
 	size_t lim = (size_t)slc__model_defaults.bound_samples;
 
 	if (out->has_cache) return;
-	for (size_t nf = 1; nf < lim && nf + SHORT_NEXT <= tr->n; nf++) {
+	/* a one-sample cache block may reach into the next sample (it
+	 * straddles): bound by two */
+	for (size_t nf = one ? 2 : 1; nf < (one ? 3 : lim) && nf + SHORT_NEXT <= tr->n; nf++) {
 		double top = 0, med, excess = 0;
 		size_t i;
 
@@ -160,9 +155,14 @@ static void short_cache(struct slc_analysis *out, const struct trace *tr, double
 			top = fmax(top, tmp[i]);
 		}
 		med = slc_median(tmp, SHORT_NEXT);
-		for (i = 0; i < nf && tr->v[i] > (1 + DELTA_CACHE) * top; i++)
-			excess += (tr->v[i] - med) * tr->dt[i];
+		for (i = 0; i < nf && (one || tr->v[i] > (1 + DELTA_CACHE) * top); i++)
+			excess += fmax(0, tr->v[i] - med) * tr->dt[i];
 		if (i < nf) continue;
+		/* a straddler after them, still well above the level after */
+		while (nf < lim && nf < tr->n && tr->v[nf] > (1 + DELTA_CACHE) * med) {
+			excess += (tr->v[nf] - med) * tr->dt[nf];
+			nf++;
+		}
 		out->model.cache_bound = 1;
 		out->model.cache_bound_samples = (unsigned)nf;
 		out->model.cache_min_bytes = excess;
@@ -216,6 +216,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 {
 	struct slc_phase_evidence ev;
 	double *gconf = NULL;
+	int one = 0;
 	struct trace tr = { 0 };
 	struct block *b = NULL;
 	struct group *g = NULL;
@@ -260,8 +261,16 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	ng = slc__make_groups(&tr, b, nb, g, tmp);
 	out->has_cache = slc__model_label(&tr, b, g, ng, &ev, &out->model, gconf);
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
-	slc__refine_onset(&tr, b, &nb, g, tmp, min_onset(&ev));
-	slc__split_small_step(&tr, b, &nb, tmp, min_onset(&ev));
+	/* a cache of a single sample (it ended inside it) is no phase that
+	 * sample can measure: a bound (short_cache) */
+	if (out->has_cache && b[0].i1 == 1 && !b[0].dip && nb > 1 && b[1].kind != SLC_PHASE_SLC_CACHE) {
+		b[0].kind = b[1].dip ? SLC_PHASE_DIRECT_TO_TLC : b[1].kind;
+		b[0].tier = 0;
+		out->has_cache = 0;
+		one = 1;
+	}
+	slc__refine_onset(&tr, b, &nb, g, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
+	slc__split_small_step(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
@@ -287,7 +296,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 			out->erase_bound_start_bytes = out->phases[q].start_bytes;
 		}
 	}
-	short_cache(out, &tr, tmp);
+	short_cache(out, &tr, one, tmp);
 	ret = steady(out, &tr, &ev, from_s);
 out:
 	free(tr.dt);

@@ -123,7 +123,12 @@ int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
 		double d;
 		if (b[j].dip || b[j + 1].dip) continue;
 		d = slc__reldiff(slc__blevel(tr, b + j), slc__blevel(tr, b + j + 1));
-		if (d >= DELTA_SAME && slc__welch_t(tr, b + j, b + j + 1) >= T_SAME) continue;
+		/* the t test needs a spread from each side: the two samples of a
+		 * short cache at the start (split from its straddler) give none
+		 * worth the name */
+		if (d >= DELTA_SAME && ((j == 0 && b[0].i1 - b[0].i0 < 3) ||
+					slc__welch_t(tr, b + j, b + j + 1) >= T_SAME))
+			continue;
 		if (d < bd) {
 			bd = d;
 			best = j;

@@ -168,6 +168,22 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 	return 0.5 * chi / var;
 }
 
+/*
+ * Log-likelihood lost by reading groups [a, e) as one phase: each jump
+ * between neighbouring levels (one below DECAY_STEP_MIN of the other, a
+ * step no wander or decay makes) costs the two levels' merge cost.
+ */
+static double jump_cost(const struct group *g, size_t a, size_t e)
+{
+	double cost = 0;
+
+	for (size_t q = a + 1; q < e; q++) {
+		double lo = fmin(g[q].level, g[q - 1].level), hi = fmax(g[q].level, g[q - 1].level);
+		if (lo < DECAY_STEP_MIN * hi) cost += merge_cost(g, q - 1, q + 1);
+	}
+	return cost;
+}
+
 /* One candidate reading: k cache groups (tiers, or one merged level),
  * native groups [k, o), erase-bound groups [o, ng). */
 struct cand {
@@ -325,10 +341,10 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 		double ob = g_start_bytes(c, o), need;
 		double en = span_mean(g, o, ng), nn = o > k ? span_mean(g, k, o) : NAN;
 
-		if (ev->state == SLC_STATE_TRIMMED && ev->capacity_bytes > 0) {
-			need = p->trim_onset_caps * ev->capacity_bytes;
+		need = slc__min_onset(ev, k > 0 ? g_end_bytes(c, k - 1) : 0);
+		if (need > 0) {
 			if (ob < need) {
-				exf(e, "  erase-bound from %s cannot be: after a TRIM of %s erased blocks last "
+				exf(e, "  erase-bound from %s cannot be: after a TRIM of %s most blocks stay erased "
 				       "for at least %s", fmt_si(a, sizeof(a), ob, "B"),
 				    fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"), fmt_si(c2, sizeof(c2), need, "B"));
 				((struct mctx *)c)->excluded = 1;
@@ -352,13 +368,43 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 				break;
 			}
 		s += ref_term(c, g[o].level, ev->ref_erase_bps, "erase-bound level", e);
-	} else if (od < ng && o == ng && o > k) {
-		t = -merge_cost(g, k, ng);
+	}
+	/* the likelihood: within a native or an erase-bound phase the speed
+	 * wanders, drifts or decays in small steps; a jump between two of its
+	 * levels is a phase change the reading leaves out */
+	t = -jump_cost(g, k, o) - jump_cost(g, o, ng);
+	if (t < 0) {
 		s += t;
-		exf(e, "  one native level across the drop at %s (%+.1f)",
+		exf(e, "  levels that jump inside one phase (%+.1f)", t);
+	}
+	/* ... and a native phase does not fall for good: one across the
+	 * data's lasting drop pays for it */
+	if (od < ng && od > k && o > od) {
+		t = -merge_cost(g, k, o);
+		s += t;
+		exf(e, "  one native level across the lasting drop at %s (%+.1f)",
 		    fmt_si(a, sizeof(a), g_start_bytes(c, od), "B"), t);
 	}
 	return s;
+}
+
+/*
+ * After a TRIM of the whole target no erase-bound writing can start while
+ * most of the flash is still erased.  A host byte written directly uses a
+ * byte of flash; one written to the SLC cache uses bits-per-cell bytes of
+ * native capacity until it is folded.  With a cache of @cache_bytes, half
+ * the flash is in use no sooner than after
+ *   trim_onset_caps x capacity - cache_bytes x (bits - 1)
+ * host bytes (4 bits when the cell type is unknown: the weakest bound).
+ * 0 when the drive was not trimmed or its size is unknown.
+ */
+double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes)
+{
+	double bits = ev->cell != SLC_CELL_UNKNOWN ? (double)ev->cell : 4;
+
+	if (ev->state != SLC_STATE_TRIMMED || !(ev->capacity_bytes > 0)) return 0;
+	return fmax(0, slc__model_defaults.trim_onset_caps * ev->capacity_bytes -
+		       (isfinite(cache_bytes) ? cache_bytes : 0) * (bits - 1));
 }
 
 /* The reading (k, o) as a labelling summary. */

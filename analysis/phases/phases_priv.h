@@ -231,12 +231,13 @@ struct slc__model_params {
 	double ref_sd;			/* ln spread of one drive's level between segments */
 	double ref_cap;			/* largest penalty of one mismatched reference */
 	double no_native_unknown;	/* against erase-bound from the start, state unknown */
-	double trim_onset_caps;		/* after a TRIM, no onset before this many capacities */
+	double trim_onset_caps;		/* after a TRIM, no onset before this share of the flash is used */
 	double slc_bits_unknown;	/* bits per cell assumed for the cache limit, cell unknown */
 	double decay_bonus;		/* for an erase-bound reading of a decay */
 	double bound_samples;		/* a cache shorter than this many samples is a bound */
 };
 extern const struct slc__model_params slc__model_defaults;
+double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes);
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf);
