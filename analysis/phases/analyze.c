@@ -259,7 +259,9 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = slc__make_groups(&tr, b, nb, g, tmp);
-	out->has_cache = slc__model_label(&tr, b, g, ng, &ev, &out->model, gconf);
+	ret = slc__model_label(&tr, b, g, ng, &ev, &out->model, gconf);
+	if (ret < 0) goto out;
+	out->has_cache = ret;
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
 	/* a cache of a single sample (it ended inside it) is no phase that
 	 * sample can measure: a bound (short_cache) */

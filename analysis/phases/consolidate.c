@@ -182,8 +182,13 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			return 1;
 		}
 		if (lm > la && lm > lc) {
-			/* rule 3: a short burst */
+			/* rule 3: a short burst; one back at the speed of the
+			 * curve's first level, well above the writing around it,
+			 * is kept for the model to read as the cache back */
 			if (dm > fmin(da, dc)) continue;
+			if (j > 1 && m->i1 - m->i0 >= 3 && lm >= REC_KEEP * slc__blevel(tr, b) &&
+			    slc__blevel(tr, b) > (1 + DELTA_CACHE) * fmax(la, lc) && lm > (1 + DELTA_CACHE) * fmax(la, lc))
+				continue;
 			if (slc__reldiff(la, lc) < DELTA_SAME) slc__merge_range(b, nb, j - 1, j + 1);
 			else if (la - lm >= lc - lm) slc__merge_range(b, nb, j - 1, j);
 			else slc__merge_range(b, nb, j, j + 1);

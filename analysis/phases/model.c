@@ -41,6 +41,7 @@ const struct slc__model_params slc__model_defaults = {
 	.trim_onset_caps = 0.5,
 	.slc_bits_unknown = 2.0,
 	.decay_bonus = 1.0,
+	.rec_cost = 1.0,
 	.bound_samples = 3.0,
 };
 
@@ -127,6 +128,7 @@ struct mctx {
 	int decay_first;
 	size_t onset[SLC__MODEL_KMAX + 2];	/* the data's onset for k tiers */
 	int excluded;		/* set when the evidence, not the shape, ruled a reading out */
+	unsigned char *rec;	/* ng flags: the groups a reading takes for the cache back */
 };
 
 static double g_start_bytes(const struct mctx *c, size_t q)
@@ -171,13 +173,15 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 /*
  * Log-likelihood lost by reading groups [a, e) as one phase: each jump
  * between neighbouring levels (one below DECAY_STEP_MIN of the other, a
- * step no wander or decay makes) costs the two levels' merge cost.
+ * step no wander or decay makes) costs the two levels' merge cost.  Groups
+ * marked in @rec (the cache back during a fill) are no part of the phase.
  */
-static double jump_cost(const struct group *g, size_t a, size_t e)
+static double jump_cost(const struct group *g, size_t a, size_t e, const unsigned char *rec)
 {
 	double cost = 0;
 
 	for (size_t q = a + 1; q < e; q++) {
+		if (rec[q] || rec[q - 1]) continue;
 		double lo = fmin(g[q].level, g[q - 1].level), hi = fmax(g[q].level, g[q - 1].level);
 		if (lo < DECAY_STEP_MIN * hi) cost += merge_cost(g, q - 1, q + 1);
 	}
@@ -189,8 +193,24 @@ static double jump_cost(const struct group *g, size_t a, size_t e)
 struct cand {
 	size_t k, o;
 	int merged;
+	int rec;		/* later levels near the cache's are the cache back */
 	double score;
 };
+
+/*
+ * The cache back during a fill: a dynamic cache recovers while the drive
+ * folds in the background (QLC drives return to SLC speed for a while
+ * during a long fill).  A later level is read so when it is at least
+ * REC_FRAC of the cache's speed, DELTA_CACHE above the native level and as
+ * steady as the cache (native writing wanders; SLC writes do not).
+ */
+#define REC_FRAC 0.6
+static int is_rec(const struct group *g, const struct cand *r, size_t q, double c1)
+{
+	return r->rec && r->k > 0 && q > r->k && g[q].level >= REC_FRAC * c1 &&
+	       g[q].level > (1 + DELTA_CACHE) * g[r->k].level &&
+	       g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
+}
 
 /* bytes / time over groups [a, e) */
 static double span_level(const struct group *g, size_t a, size_t e)
@@ -299,7 +319,16 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 
 	/* cache tiers: each faster than everything after them, steady; or one
 	 * noisy cache level that the consolidation split */
-	for (size_t q = k; q < ng; q++) later = fmax(later, g[q].level);
+	unsigned char *rec = c->rec;
+	size_t nrec = 0;
+
+	memset(rec, 0, ng);
+	for (size_t q = k; q < ng; q++) {
+		rec[q] = (unsigned char)is_rec(g, r, q, c1);
+		nrec += rec[q];
+		if (!rec[q]) later = fmax(later, g[q].level);
+	}
+	if ((r->rec && !nrec) || (o < ng && rec[o])) return -INFINITY;
 	if (r->merged) {
 		if (k < 2 || c1 <= (1 + DELTA_CACHE) * later) return -INFINITY;
 		for (size_t q = 0; q < k; q++)
@@ -372,7 +401,12 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 	/* the likelihood: within a native or an erase-bound phase the speed
 	 * wanders, drifts or decays in small steps; a jump between two of its
 	 * levels is a phase change the reading leaves out */
-	t = -jump_cost(g, k, o) - jump_cost(g, o, ng);
+	if (nrec) {
+		s -= p->rec_cost;
+		exf(e, "  %zu later level%s at the cache's speed: the cache back during the fill (%+.1f)", nrec,
+		    nrec > 1 ? "s" : "", -p->rec_cost);
+	}
+	t = -jump_cost(g, k, o, rec) - jump_cost(g, o, ng, rec);
 	if (t < 0) {
 		s += t;
 		exf(e, "  levels that jump inside one phase (%+.1f)", t);
@@ -477,14 +511,15 @@ static size_t candidates(struct mctx *c, struct cand *cs)
 		os[0] = c->onset[k];
 		os[1] = ng;
 		os[2] = k;
-		for (int m = 0; m <= (k >= 2); m++)
-			for (int i = 0; i < 3; i++) {
-				if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)))
-					continue;
-				cs[nc] = (struct cand){ k, os[i], m, 0 };
-				cs[nc].score = score(c, cs + nc, NULL);
-				nc++;
-			}
+		for (int rc = 0; rc <= (k >= 1); rc++)
+			for (int m = 0; m <= (k >= 2); m++)
+				for (int i = 0; i < 3; i++) {
+					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)))
+						continue;
+					cs[nc] = (struct cand){ k, os[i], m, rc, 0 };
+					cs[nc].score = score(c, cs + nc, NULL);
+					nc++;
+				}
 	}
 	return nc;
 }
@@ -496,22 +531,25 @@ static int same_reading(const struct slc_labelling *x, const struct slc_labellin
 	       (x->cache_bytes == y->cache_bytes || (isnan(x->cache_bytes) && isnan(y->cache_bytes)));
 }
 
-static int kind_of(size_t q, const struct cand *r)
+static int kind_of(const struct group *g, size_t q, const struct cand *r)
 {
-	return q < r->k ? SLC_PHASE_SLC_CACHE : q >= r->o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+	double c1 = r->k > 0 ? (r->merged ? span_level(g, 0, r->k) : g[0].level) : 0;
+
+	if (q < r->k || is_rec(g, r, q, c1)) return SLC_PHASE_SLC_CACHE;
+	return q >= r->o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
 }
 
 /* Each group's confidence: the posterior weight of the readings that give
  * it the best reading's kind. */
-static void group_confidence(const struct cand *cs, size_t nc, const struct cand *best, double tot,
-			     size_t ng, double *conf)
+static void group_confidence(const struct group *g, const struct cand *cs, size_t nc, const struct cand *best,
+			     double tot, size_t ng, double *conf)
 {
 	for (size_t q = 0; q < ng; q++) {
 		double same = 0;
-		int kind = kind_of(q, best);
+		int kind = kind_of(g, q, best);
 
 		for (size_t i = 0; i < nc; i++)
-			if (isfinite(cs[i].score) && kind_of(q, cs + i) == kind)
+			if (isfinite(cs[i].score) && kind_of(g, q, cs + i) == kind)
 				same += exp(cs[i].score - best->score);
 		conf[q] = tot > 0 ? fmin(1, same / tot) : 1;
 	}
@@ -521,8 +559,8 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
 {
-	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0 };
-	struct cand cs[(SLC__MODEL_KMAX + 1) * 6], best = { 0, ng, 0, -INFINITY }, ru = best;
+	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL };
+	struct cand cs[(SLC__MODEL_KMAX + 1) * 12], best = { 0, ng, 0, 0, -INFINITY }, ru = best;
 	double tot = 0;
 	size_t nc;
 	int have_ru = 0;
@@ -530,12 +568,13 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	char a[32], a2[32];
 
 	c.decay_first = decays_after_first(g, ng);
+	if (!(c.rec = malloc(ng ? ng : 1))) return -ENOMEM;
 	nc = candidates(&c, cs);
 	for (size_t i = 0; i < nc; i++)
 		if (cs[i].score > best.score) best = cs[i];
 	if (best.score == -INFINITY) {
 		/* nothing fits the evidence: the plain reading, said so */
-		best = (struct cand){ 0, c.onset[0], 0, 0 };
+		best = (struct cand){ 0, c.onset[0], 0, 0, 0 };
 		exf(&e, "no reading fits all the evidence; the curve's shape alone decided");
 	}
 	mi->best = reading(&c, &best);
@@ -559,7 +598,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		mi->odds = INFINITY;
 	}
 	mi->cell = ev->cell;
-	group_confidence(cs, nc, &best, tot, ng, group_conf);
+	group_confidence(g, cs, nc, &best, tot, ng, group_conf);
 	/* the reasons: the winner's terms, then the runner-up's */
 	exf(&e, "levels: %zu after consolidation", ng);
 	for (size_t q = 0; q < ng && q < 8; q++)
@@ -574,8 +613,8 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	}
 	explain_excluded(&c, cs, nc, &e);
 	for (size_t q = 0; q < ng; q++) {
-		int kind = kind_of(q, &best);
-		unsigned tier = q < best.k ? (best.merged ? 1 : (unsigned)q + 1) : 0;
+		int kind = kind_of(g, q, &best);
+		unsigned tier = q < best.k ? (best.merged ? 1 : (unsigned)q + 1) : kind == SLC_PHASE_SLC_CACHE;
 
 		for (size_t j = g[q].first; j <= g[q].last; j++) {
 			if (b[j].dip) continue;
@@ -583,5 +622,6 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 			b[j].tier = tier;
 		}
 	}
+	free(c.rec);
 	return best.k > 0;
 }

@@ -191,7 +191,10 @@ size_t slc__best_split(const double *x, size_t n, size_t min_side);
 double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag);
 void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
 
-/* consolidate.c; a leading block of up to 2 x MIN_LEAD_SPLIT samples may
+/* consolidate.c: a burst at this share of the first level's speed may be
+ * the cache back (the model decides) */
+#define REC_KEEP 0.6
+/* a leading block of up to 2 x MIN_LEAD_SPLIT samples may
  * hold a short cache and the first native samples */
 #define MIN_LEAD_SPLIT 8
 void slc__split_lead(const struct trace *tr, struct block *b, size_t nb);
@@ -234,10 +237,12 @@ struct slc__model_params {
 	double trim_onset_caps;		/* after a TRIM, no onset before this share of the flash is used */
 	double slc_bits_unknown;	/* bits per cell assumed for the cache limit, cell unknown */
 	double decay_bonus;		/* for an erase-bound reading of a decay */
+	double rec_cost;		/* against reading later levels as the cache back */
 	double bound_samples;		/* a cache shorter than this many samples is a bound */
 };
 extern const struct slc__model_params slc__model_defaults;
 double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes);
+/* Returns 1 with a cache, 0 without, -ENOMEM. */
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf);
