@@ -42,6 +42,8 @@ const struct slc__model_params slc__model_defaults = {
 	.slc_bits_unknown = 2.0,
 	.decay_bonus = 1.0,
 	.rec_cost = 1.0,
+	.visit_frac = 0.05,
+	.visit_cost = 3.0,
 	.bound_samples = 3.0,
 };
 
@@ -188,6 +190,25 @@ static double jump_cost(const struct group *g, size_t a, size_t e, const unsigne
 	return cost;
 }
 
+/*
+ * The share of the samples of the cache groups [0, k) (their main blocks
+ * and the drops between them) within DELTA_SAME of @level.  An SLC cache
+ * writes at its speed until it is full; a drive that visits the level
+ * after the "cache" again and again and comes back each time is a flat
+ * drive with dips (garbage collection of an MLC drive without cache), and
+ * a run that ends in such a dip cuts the last one off.
+ */
+static double visited(const struct mctx *c, size_t k, double level)
+{
+	const struct trace *tr = c->tr;
+	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[k - 1].last].i1, at = 0;
+
+	if (i1 <= i0 + 2) return 0;
+	for (size_t i = i0 + 1; i + 1 < i1; i++)
+		if (fabs(tr->v[i] - level) < DELTA_SAME * level) at++;
+	return (double)at / (double)(i1 - i0 - 2);
+}
+
 /* One candidate reading: k cache groups (tiers, or one merged level),
  * native groups [k, o), erase-bound groups [o, ng). */
 struct cand {
@@ -296,6 +317,12 @@ static double cache_terms(const struct mctx *c, const struct cand *r, double c1,
 		s += t;
 		exf(e, "  the cache at %s, then %s: ratio %.2f (%+.1f)",
 		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr, t);
+		t = visited(c, k, g[k].level);
+		if (t >= p->visit_frac) {
+			s -= p->visit_cost;
+			exf(e, "  %.0f%% of the cache's samples were already at %s and came back: a dip, not "
+			       "the cache's end (%+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"), -p->visit_cost);
+		}
 	} else {
 		exf(e, "  the cache lasts the whole segment: it was not used up");
 	}

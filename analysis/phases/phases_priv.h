@@ -238,6 +238,7 @@ struct slc__model_params {
 	double slc_bits_unknown;	/* bits per cell assumed for the cache limit, cell unknown */
 	double decay_bonus;		/* for an erase-bound reading of a decay */
 	double rec_cost;		/* against reading later levels as the cache back */
+	double visit_frac, visit_cost;	/* a "cache" this often at the level after it: against */
 	double bound_samples;		/* a cache shorter than this many samples is a bound */
 };
 extern const struct slc__model_params slc__model_defaults;
