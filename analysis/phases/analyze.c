@@ -244,7 +244,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	ret = -ENOMEM;
-	b = calloc(nb + 1, sizeof(*b));	/* room for one split (small_step) */
+	b = calloc(nb + 2, sizeof(*b));	/* room for two splits (the onset refinements) */
 	g = calloc(nb, sizeof(*g));
 	gconf = calloc(nb, sizeof(*gconf));
 	if (!b || !g || !gconf) goto out;
@@ -272,6 +272,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 		one = 1;
 	}
 	slc__refine_onset(&tr, b, &nb, g, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
+	slc__refine_decay_onset(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	slc__split_small_step(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;

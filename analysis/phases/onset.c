@@ -243,3 +243,151 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
 	}
 }
+
+/*
+ * The onset of a smooth decay.  Garbage collection that sets in gradually
+ * bends the native level into a decay towards an asymptote: the speed is
+ * continuous at the onset, only its slope changes, and the segmentation's
+ * first lasting step lies well into the decay (5-15% of the bytes late).
+ * The onset is placed where a flat level followed by an exponential
+ * approach fits the samples best (least squares, the level and the depth
+ * fitted for each candidate onset h).  The time constant follows from the
+ * curve: the decay has covered 63% of its fall (from the native level to
+ * the median of the erase-bound phase's last quarter) at i63, so for an
+ * onset at h it is i63 - h.  Candidates run from DECAY_WIN lengths before
+ * the onset the labelling found to that onset (a length: an eighth of the
+ * erase-bound samples, at least DECAY_WIN_MIN); the fit covers them and as
+ * far after i63 again.  The onset only moves back, into native writing,
+ * and not before @min_onset_bytes.
+ */
+#define DECAY_WIN 2
+#define DECAY_WIN_MIN 20
+#define DECAY_FALL 1.1
+#define DECAY_GRID 256
+#define DECAY_JUMP 0.25
+
+/* Least-squares SSE of y = a + c u(i) + s f(i) over samples [lo, hi): u
+ * the step at h (0 before, 1 from h on: the onset may also be a drop), f 0
+ * before h and 1 - exp(-(i - h) / tau) from h on. */
+static double knee_sse(const double *v, size_t lo, size_t hi, size_t h, double tau, double *coef)
+{
+	/* normal equations over the regressors (1, u, f) */
+	double m[3][4] = { { 0 } }, syy = 0, beta[3], sse;
+
+	for (size_t i = lo; i < hi; i++) {
+		double r[3] = { 1, i >= h, i > h ? 1 - exp(-(double)(i - h) / tau) : 0 }, y = v[i];
+		for (int p = 0; p < 3; p++) {
+			for (int q = 0; q < 3; q++) m[p][q] += r[p] * r[q];
+			m[p][3] += r[p] * y;
+		}
+		syy += y * y;
+	}
+	/* Gauss-Jordan with partial pivoting on the 3 x 3 system */
+	for (int c = 0; c < 3; c++) {
+		int piv = c;
+		for (int r = c + 1; r < 3; r++)
+			if (fabs(m[r][c]) > fabs(m[piv][c])) piv = r;
+		if (!(fabs(m[piv][c]) > 1e-12 * (fabs(m[0][0]) + 1))) return INFINITY;
+		for (int q = 0; q < 4; q++) {
+			double t = m[c][q];
+			m[c][q] = m[piv][q];
+			m[piv][q] = t;
+		}
+		for (int r = 0; r < 3; r++) {
+			double f;
+			if (r == c) continue;
+			f = m[r][c] / m[c][c];
+			for (int q = c; q < 4; q++) m[r][q] -= f * m[c][q];
+		}
+	}
+	for (int c = 0; c < 3; c++) beta[c] = m[c][3] / m[c][c];
+	if (coef) memcpy(coef, beta, sizeof(beta));
+	/* SSE = y'y - beta' X'y; X'y was column 3 before elimination: redo */
+	sse = syy;
+	{
+		double xy[3] = { 0, 0, 0 };
+		for (size_t i = lo; i < hi; i++) {
+			double r[3] = { 1, i >= h, i > h ? 1 - exp(-(double)(i - h) / tau) : 0 };
+			for (int p = 0; p < 3; p++) xy[p] += r[p] * v[i];
+		}
+		for (int p = 0; p < 3; p++) sse -= beta[p] * xy[p];
+	}
+	return sse;
+}
+
+void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
+			     double min_onset_bytes)
+{
+	size_t je = *nb, jn = *nb, on, neb = 0, d, lo, hi, best = 0, step, i63, m = 0;
+	double bs = INFINITY, first, last, top, thr;
+
+	for (size_t j = 0; j < *nb && je == *nb; j++) {
+		if (b[j].dip) continue;
+		if (b[j].kind == SLC_PHASE_ERASE_BOUND) je = j;
+		else if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC && jn == *nb) jn = j;
+	}
+	if (je == *nb || jn == *nb) return;
+	on = b[je].i0;
+	for (size_t j = je; j < *nb; j++)
+		if (!b[j].dip) neb += b[j].i1 - b[j].i0;
+	if (neb < 4 * DECAY_WIN_MIN || on - b[jn].i0 < DECAY_WIN_MIN) return;
+	/* a decay: its first quarter clearly faster than its last */
+	for (size_t j = je; j < *nb; j++)
+		for (size_t i = b[j].i0; i < b[j].i1 && !b[j].dip; i++) x[m++] = tr->v[i];
+	first = slc_median(x, m / 4);
+	last = slc_median(x + m - m / 4, m / 4);
+	if (!(first > DECAY_FALL * last)) return;
+	/* the native level just before, and where 63% of the fall is done */
+	m = on - b[jn].i0 < 4 * DECAY_WIN_MIN ? on - b[jn].i0 : 4 * DECAY_WIN_MIN;
+	memcpy(x, tr->v + on - m, m * sizeof(*x));
+	top = slc_median(x, m);
+	if (!(top > DECAY_FALL * last)) return;
+	thr = top - 0.632 * (top - last);
+	for (i63 = on; i63 + 5 <= tr->n; i63++) {
+		memcpy(x, tr->v + i63, 5 * sizeof(*x));
+		if (slc_median(x, 5) < thr) break;
+	}
+	if (i63 + 5 > tr->n) return;
+	d = neb / 8 > DECAY_WIN_MIN ? neb / 8 : DECAY_WIN_MIN;
+	lo = on > b[jn].i0 + DECAY_WIN * d ? on - DECAY_WIN * d : b[jn].i0;
+	hi = i63 + (i63 - lo) < tr->n ? i63 + (i63 - lo) : tr->n;
+	step = (on - lo) / DECAY_GRID ? (on - lo) / DECAY_GRID : 1;
+	for (size_t h = lo + DECAY_WIN_MIN / 2; h <= on && h < i63; h += step) {
+		double sse = knee_sse(tr->v, lo, hi, h, (double)(i63 - h), NULL);
+		if (sse < bs) {
+			bs = sse;
+			best = h;
+		}
+	}
+	if (!best || best >= on || tr->cum[best] < min_onset_bytes) return;
+	/* only when the earlier knee explains the samples clearly better than
+	 * the onset found: by more than a BIC penalty (2 ln n), in units of
+	 * the best fit's residual variance inflated by the residuals'
+	 * autocorrelation time (a wandering native speed fits knees anywhere) */
+	{
+		size_t nn = hi - lo, max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+		double co[3], tau, gain, t63 = (double)(i63 - best);
+
+		bs = knee_sse(tr->v, lo, hi, best, t63, co);
+		gain = knee_sse(tr->v, lo, hi, on, (double)(i63 > on ? i63 - on : 1), NULL) - bs;
+		for (size_t i = lo; i < hi; i++)
+			x[i - lo] = tr->v[i] - co[0] - (i >= best ? co[1] : 0) -
+				    (i > best ? co[2] * (1 - exp(-(double)(i - best) / t63)) : 0);
+		tau = slc__series_tau(x, nn, max_lag);
+		if (!(bs > 0) || gain / (bs / (double)nn * tau) < 2 * log((double)nn)) return;
+		/* the premise: a continuous bend; a knee that needs a step of
+		 * more than DECAY_JUMP of the fall is a step onset, which the
+		 * labelling placed */
+		if (fabs(co[1]) > DECAY_JUMP * fabs(co[2])) return;
+	}
+	/* the samples from the onset on are erase-bound (drops between stay) */
+	for (size_t j = jn; j < je; j++) {
+		if (b[j].i1 <= best) continue;
+		if (b[j].i0 < best) {
+			slc__split_block(b, nb, j, best);
+			je++;
+			continue;
+		}
+		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
+	}
+}

@@ -214,6 +214,8 @@ int slc__stays_below(const struct group *g, size_t a, size_t e, double level);
 size_t slc__erase_onset(const struct group *g, size_t k, size_t ng);
 void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 			 const struct group *g, double *x, double min_onset_bytes);
+void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
+			     double min_onset_bytes);
 void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp,
 			   double min_onset_bytes);
 
