@@ -194,9 +194,14 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			else slc__merge_range(b, nb, j, j + 1);
 			return 1;
 		}
+		/* (a stall between two blocks at one level lasts at most
+		 * STALL_SPAN times the two together: a journal flush inside a
+		 * cache takes seconds; a slow stretch far longer than the cache
+		 * around it, then the cache back, is a dynamic cache's native
+		 * writing) */
 		if (lm < (1 - DELTA_SAME) * fmin(la, lc) &&
 		    (dm <= dc || (slc__reldiff(la, lc) < DELTA_SAME &&
-				  lm < STALL_FRAC * fmin(la, lc)))) {
+				  lm < STALL_FRAC * fmin(la, lc) && dm <= STALL_SPAN * (da + dc)))) {
 			/* rule 4: a temporary drop */
 			if (slc__reldiff(la, lc) >= DELTA_SAME && lm >= EDGE_DROP_MIN * fmin(la, lc)) {
 				/* between two levels, a shallow drop returns to

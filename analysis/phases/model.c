@@ -216,21 +216,54 @@ struct cand {
 	int merged;
 	int rec;		/* later levels near the cache's are the cache back */
 	double score;
+	size_t od;		/* the data's onset for this reading's groups */
 };
 
 /*
  * The cache back during a fill: a dynamic cache recovers while the drive
  * folds in the background (QLC drives return to SLC speed for a while
  * during a long fill).  A later level is read so when it is at least
- * REC_FRAC of the cache's speed, DELTA_CACHE above the native level and as
- * steady as the cache (native writing wanders; SLC writes do not).
+ * REC_FRAC of the cache's speed (folding may run beside it), REC_OVER_NATIVE
+ * times the speed of all the writing after the cache (a dynamic QLC
+ * cache's native writing runs at 0.03-0.3 of its speed; a native level
+ * wanders, a sawtooth's teeth and a DRAM-less drive's runs between stalls
+ * rise above it, but by less than twice) and as
+ * steady as the cache (native writing wanders; SLC writes do not), after
+ * native writing at least as long as the cache took to fill (folding the
+ * cache's data takes longer than writing it did; a sawtooth's teeth come
+ * far more often).
  */
-#define REC_FRAC 0.6
-static int is_rec(const struct group *g, const struct cand *r, size_t q, double c1)
+#define REC_FRAC 0.5
+#define REC_OVER_NATIVE 3.0
+static int is_rec(const struct group *g, const struct cand *r, size_t q, double c1, double native)
 {
 	return r->rec && r->k > 0 && q > r->k && g[q].level >= REC_FRAC * c1 &&
-	       g[q].level > (1 + DELTA_CACHE) * g[r->k].level &&
+	       g[q].level > REC_OVER_NATIVE * native &&
 	       g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
+}
+
+/* The groups reading @r takes for the cache back, flagged in @mask (ng
+ * entries); returns how many. */
+static size_t rec_mask(const struct group *g, size_t ng, const struct cand *r, unsigned char *mask)
+{
+	double c1, cache_s = 0, native_s = 0, after;
+	size_t n = 0;
+
+	memset(mask, 0, ng);
+	if (!r->rec || r->k == 0) return 0;
+	c1 = r->merged ? slc__span_of(g, 0, r->k).level : g[0].level;
+	after = slc__span_of(g, r->k, ng).level;
+	for (size_t q = 0; q < r->k; q++) cache_s += g[q].dur_s;
+	for (size_t q = r->k; q < ng; q++) {
+		if (native_s >= cache_s && is_rec(g, r, q, c1, after)) {
+			mask[q] = 1;
+			n++;
+			native_s = 0;
+		} else {
+			native_s += g[q].dur_s;
+		}
+	}
+	return n;
 }
 
 /* bytes / time over groups [a, e) */
@@ -339,7 +372,7 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 {
 	const struct group *g = c->g;
 	const struct slc__model_params *p = c->p;
-	size_t ng = c->ng, k = r->k, o = r->o, od = c->onset[k];
+	size_t ng = c->ng, k = r->k, o = r->o, od = r->od;
 	double s = 0, later = 0, t, c1 = k > 0 ? (r->merged ? span_level(g, 0, k) : g[0].level) : 0;
 	char a[32], b2[32], c2[32];
 	const struct slc_phase_evidence *ev = c->ev;
@@ -349,12 +382,9 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 	unsigned char *rec = c->rec;
 	size_t nrec = 0;
 
-	memset(rec, 0, ng);
-	for (size_t q = k; q < ng; q++) {
-		rec[q] = (unsigned char)is_rec(g, r, q, c1);
-		nrec += rec[q];
+	nrec = rec_mask(g, ng, r, rec);
+	for (size_t q = k; q < ng; q++)
 		if (!rec[q]) later = fmax(later, g[q].level);
-	}
 	if ((r->rec && !nrec) || (o < ng && rec[o])) return -INFINITY;
 	if (r->merged) {
 		if (k < 2 || c1 <= (1 + DELTA_CACHE) * later) return -INFINITY;
@@ -524,6 +554,38 @@ static void explain_excluded(struct mctx *c, const struct cand *cs, size_t nc, s
 	}
 }
 
+/*
+ * The data's onset for a reading that takes some later levels for the
+ * cache back: searched over the groups without them (a level at the
+ * cache's speed inside the native writing would make the writing after it
+ * look like a lasting drop).  The result is an index into all the groups.
+ */
+static size_t onset_without_rec(struct mctx *c, const struct cand *r)
+{
+	const struct group *g = c->g;
+	size_t ng = c->ng, n = 0, *map, on;
+	struct group *gc;
+
+	gc = malloc(ng * sizeof(*gc));
+	map = malloc((ng + 1) * sizeof(*map));
+	if (!gc || !map) {
+		free(gc);
+		free(map);
+		return c->onset[r->k];
+	}
+	rec_mask(g, ng, r, c->rec);
+	for (size_t q = 0; q < ng; q++) {
+		if (c->rec[q]) continue;
+		map[n] = q;
+		gc[n++] = g[q];
+	}
+	map[n] = ng;
+	on = r->k < n ? map[slc__erase_onset(gc, r->k, n)] : ng;
+	free(gc);
+	free(map);
+	return on;
+}
+
 /* The candidate readings: for each k, the data's onset, none, and none
  * before the erase-bound regime (distinct values only); k >= 2 cache
  * groups also as one merged level. */
@@ -535,18 +597,20 @@ static size_t candidates(struct mctx *c, struct cand *cs)
 		size_t os[3];
 
 		c->onset[k] = k < ng ? slc__erase_onset(c->g, k, ng) : ng;
-		os[0] = c->onset[k];
-		os[1] = ng;
-		os[2] = k;
 		for (int rc = 0; rc <= (k >= 1); rc++)
-			for (int m = 0; m <= (k >= 2); m++)
+			for (int m = 0; m <= (k >= 2); m++) {
+				struct cand r = { k, ng, m, rc, 0, 0 };
+				os[0] = rc ? onset_without_rec(c, &r) : c->onset[k];
+				os[1] = ng;
+				os[2] = k;
 				for (int i = 0; i < 3; i++) {
 					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)))
 						continue;
-					cs[nc] = (struct cand){ k, os[i], m, rc, 0 };
+					cs[nc] = (struct cand){ k, os[i], m, rc, 0, os[0] };
 					cs[nc].score = score(c, cs + nc, NULL);
 					nc++;
 				}
+			}
 	}
 	return nc;
 }
@@ -558,28 +622,26 @@ static int same_reading(const struct slc_labelling *x, const struct slc_labellin
 	       (x->cache_bytes == y->cache_bytes || (isnan(x->cache_bytes) && isnan(y->cache_bytes)));
 }
 
-static int kind_of(const struct group *g, size_t q, const struct cand *r)
+static int kind_of(size_t q, const struct cand *r, const unsigned char *rec)
 {
-	double c1 = r->k > 0 ? (r->merged ? span_level(g, 0, r->k) : g[0].level) : 0;
-
-	if (q < r->k || is_rec(g, r, q, c1)) return SLC_PHASE_SLC_CACHE;
+	if (q < r->k || rec[q]) return SLC_PHASE_SLC_CACHE;
 	return q >= r->o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
 }
 
 /* Each group's confidence: the posterior weight of the readings that give
  * it the best reading's kind. */
 static void group_confidence(const struct group *g, const struct cand *cs, size_t nc, const struct cand *best,
-			     double tot, size_t ng, double *conf)
+			     double tot, size_t ng, double *conf, unsigned char *mb, unsigned char *mi)
 {
-	for (size_t q = 0; q < ng; q++) {
-		double same = 0;
-		int kind = kind_of(g, q, best);
-
-		for (size_t i = 0; i < nc; i++)
-			if (isfinite(cs[i].score) && kind_of(g, q, cs + i) == kind)
-				same += exp(cs[i].score - best->score);
-		conf[q] = tot > 0 ? fmin(1, same / tot) : 1;
+	rec_mask(g, ng, best, mb);
+	for (size_t q = 0; q < ng; q++) conf[q] = 0;
+	for (size_t i = 0; i < nc; i++) {
+		if (!isfinite(cs[i].score)) continue;
+		rec_mask(g, ng, cs + i, mi);
+		for (size_t q = 0; q < ng; q++)
+			if (kind_of(q, cs + i, mi) == kind_of(q, best, mb)) conf[q] += exp(cs[i].score - best->score);
 	}
+	for (size_t q = 0; q < ng; q++) conf[q] = tot > 0 ? fmin(1, conf[q] / tot) : 1;
 }
 
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
@@ -587,7 +649,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		     double *group_conf)
 {
 	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL };
-	struct cand cs[(SLC__MODEL_KMAX + 1) * 12], best = { 0, ng, 0, 0, -INFINITY }, ru = best;
+	struct cand cs[(SLC__MODEL_KMAX + 1) * 12], best = { 0, ng, 0, 0, -INFINITY, ng }, ru = best;
 	double tot = 0;
 	size_t nc;
 	int have_ru = 0;
@@ -595,13 +657,14 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	char a[32], a2[32];
 
 	c.decay_first = decays_after_first(g, ng);
-	if (!(c.rec = malloc(ng ? ng : 1))) return -ENOMEM;
+	if (!(c.rec = malloc(2 * (ng ? ng : 1)))) return -ENOMEM;
 	nc = candidates(&c, cs);
-	for (size_t i = 0; i < nc; i++)
+	for (size_t i = 0; i < nc; i++) {
 		if (cs[i].score > best.score) best = cs[i];
+	}
 	if (best.score == -INFINITY) {
 		/* nothing fits the evidence: the plain reading, said so */
-		best = (struct cand){ 0, c.onset[0], 0, 0, 0 };
+		best = (struct cand){ 0, c.onset[0], 0, 0, 0, c.onset[0] };
 		exf(&e, "no reading fits all the evidence; the curve's shape alone decided");
 	}
 	mi->best = reading(&c, &best);
@@ -625,7 +688,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		mi->odds = INFINITY;
 	}
 	mi->cell = ev->cell;
-	group_confidence(g, cs, nc, &best, tot, ng, group_conf);
+	group_confidence(g, cs, nc, &best, tot, ng, group_conf, c.rec, c.rec + ng);
 	/* the reasons: the winner's terms, then the runner-up's */
 	exf(&e, "levels: %zu after consolidation", ng);
 	for (size_t q = 0; q < ng && q < 8; q++)
@@ -639,8 +702,9 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		exf(&e, "odds %.3g : 1 for the first reading", mi->odds);
 	}
 	explain_excluded(&c, cs, nc, &e);
+	rec_mask(g, ng, &best, c.rec);
 	for (size_t q = 0; q < ng; q++) {
-		int kind = kind_of(g, q, &best);
+		int kind = kind_of(q, &best, c.rec);
 		unsigned tier = q < best.k ? (best.merged ? 1 : (unsigned)q + 1) : kind == SLC_PHASE_SLC_CACHE;
 
 		for (size_t j = g[q].first; j <= g[q].last; j++) {

@@ -191,7 +191,10 @@ size_t slc__best_split(const double *x, size_t n, size_t min_side);
 double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag);
 void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
 
-/* consolidate.c: a burst at this share of the first level's speed may be
+/* consolidate.c: a stall between two blocks at one level is at most this
+ * many times as long as the two */
+#define STALL_SPAN 4.0
+/* a burst at this share of the first level's speed may be
  * the cache back (the model decides) */
 #define REC_KEEP 0.6
 /* a leading block of up to 2 x MIN_LEAD_SPLIT samples may

@@ -530,7 +530,7 @@ static const struct label_case label_cases[] = {
 	  "slc_cache,stall,direct_to_tlc", 1 },
 	{ "drop that recovers is not a cache end", { 2, 1.3, 2 }, { 300, 20, 300 }, 3,
 	  "direct_to_tlc,throttled,direct_to_tlc", 0 },
-	{ "burst at the cache's speed inside native is the cache back", { 3, 1, 2.5, 1 }, { 100, 300, 4, 300 }, 4,
+	{ "burst at the cache's speed far above native is the cache back", { 3, 0.3, 2.5, 0.3 }, { 100, 300, 4, 300 }, 4,
 	  "slc_cache,direct_to_tlc,slc_cache,direct_to_tlc", 1 },
 	{ "burst well below the cache's speed inside native is absorbed", { 3, 1, 1.5, 1 }, { 100, 300, 4, 300 }, 4,
 	  "slc_cache,direct_to_tlc", 1 },
