@@ -211,8 +211,94 @@ static int steady(struct slc_analysis *out, const struct trace *tr, const struct
 	return ret;
 }
 
+/*
+ * The erase-bound onset on a coarse copy of the curve.  Garbage collection
+ * sets in on a scale of minutes and gigabytes; below a second the native
+ * speed wanders (a drive's write buffer, its folding and GC bursts), and a
+ * 10 ms curve of two hours has hundreds of levels whose wander the onset
+ * search takes for lasting drops.  So when the samples are shorter than
+ * COARSE_S and the curve spans COARSE_MIN_BINS such bins, the curve is
+ * binned to about COARSE_S (whole samples per bin), analysed the same way,
+ * and where it finds an onset (bytes) that one decides; the boundary is
+ * then placed at the full resolution.  The same drive sampled at 10 ms,
+ * 100 ms and 1 s is so judged on the same curve.  Where the coarse curve
+ * shows none, the fine one's stands: a small lasting step (a QLC drive's
+ * first GC, 8-12%) needs the many samples of fine sampling to pass its
+ * test.  Returns the coarse onset, or 0 (none, or no coarse decision).
+ */
+#define COARSE_S 1.0
+#define COARSE_MIN_BINS 300
+static double coarse_onset(const struct trace *tr, const struct slc_cpd_opts *opts,
+			   const struct slc_phase_evidence *ev, double *tmp)
+{
+	size_t nb = 0, i = 0;
+	double *t, *dt, *by, on = 0;
+	struct slc_analysis a;
+	struct slc_trace_in ci = { 0 };
+
+	for (size_t k = 0; k < tr->n; k++) tmp[k] = tr->dt[k];
+	if (tr->n < 2 * COARSE_MIN_BINS || slc_median(tmp, tr->n) >= 0.5 * COARSE_S ||
+	    tr->t[tr->n - 1] - slc__t_start(tr, 0) < COARSE_MIN_BINS * COARSE_S)
+		return 0;
+	t = malloc(tr->n * sizeof(*t));
+	dt = malloc(tr->n * sizeof(*dt));
+	by = malloc(tr->n * sizeof(*by));
+	if (!t || !dt || !by) goto out;
+	while (i < tr->n) {
+		double d = 0, b = 0;
+		while (i < tr->n && d < COARSE_S * (1 - 1e-9)) {
+			d += tr->dt[i];
+			b += tr->cum[i + 1] - tr->cum[i];
+			i++;
+		}
+		t[nb] = tr->t[i - 1];
+		dt[nb] = d;
+		by[nb++] = b;
+	}
+	ci = (struct slc_trace_in){ .t_s = t, .interval_s = dt, .bytes = by, .n = nb, .block_bytes = tr->block_bytes };
+	if (!slc__analyze(&a, &ci, opts, ev, 0) && isfinite(a.erase_bound_start_bytes))
+		on = a.erase_bound_start_bytes;
+	slc_analysis_free(&a);
+out:
+	free(t);
+	free(dt);
+	free(by);
+	return on;
+}
+
+/* Put the onset at @bytes (NAN: none): native writing before, erase-bound
+ * from there; caches, the cache back and drops keep their labels. */
+static void set_onset(const struct trace *tr, struct block *b, size_t *nb, double bytes)
+{
+	size_t at = tr->n, jn = *nb;
+
+	for (size_t j = 0; j < *nb && jn == *nb; j++)
+		if (!b[j].dip && (b[j].kind == SLC_PHASE_DIRECT_TO_TLC || b[j].kind == SLC_PHASE_ERASE_BOUND))
+			jn = j;
+	if (jn == *nb) return;
+	if (isfinite(bytes)) {
+		at = b[jn].i0;
+		while (at < tr->n && tr->cum[at] < bytes) at++;
+	}
+	for (size_t j = jn; j < *nb; j++) {
+		if (b[j].dip || b[j].kind == SLC_PHASE_SLC_CACHE) continue;
+		if (b[j].i0 < at && b[j].i1 > at) {
+			slc__split_block(b, nb, j, at);
+			b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
+			continue;
+		}
+		b[j].kind = b[j].i0 >= at ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+	}
+}
+
 int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 		   const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp)
+{
+	return slc__analyze(out, in, opts, evp, 1);
+}
+
+int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
+		 const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp, int coarse)
 {
 	struct slc_phase_evidence ev;
 	double *gconf = NULL;
@@ -244,7 +330,7 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	ret = -ENOMEM;
-	b = calloc(nb + 2, sizeof(*b));	/* room for two splits (the onset refinements) */
+	b = calloc(nb + 3, sizeof(*b));	/* room for three splits (the onset refinements) */
 	g = calloc(nb, sizeof(*g));
 	gconf = calloc(nb, sizeof(*gconf));
 	if (!b || !g || !gconf) goto out;
@@ -274,6 +360,18 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	slc__refine_onset(&tr, b, &nb, g, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	slc__refine_decay_onset(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	slc__split_small_step(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
+	if (coarse) {
+		double on = coarse_onset(&tr, opts, &ev, tmp);
+		if (on > 0) {
+			char w[160];
+			set_onset(&tr, b, &nb, on);
+			snprintf(w, sizeof(w), "onset from the curve binned to %.0f s: %.4g GB written", COARSE_S, on / 1e9);
+			if (strlen(out->model.explain) + strlen(w) + 2 < sizeof(out->model.explain)) {
+				strcat(out->model.explain, w);
+				strcat(out->model.explain, "\n");
+			}
+		}
+	}
 	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 

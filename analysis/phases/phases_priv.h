@@ -222,6 +222,11 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp,
 			   double min_onset_bytes);
 
+/* analyze.c: slc_analyze_ev(), with (@coarse) or without the onset decided
+ * on the curve binned to a second */
+int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
+		 const struct slc_cpd_opts *opts, const struct slc_phase_evidence *ev, int coarse);
+
 /* model.c: the phase model and its parameters (docs/analysis.md) */
 #define SLC__MODEL_KMAX 3		/* cache tiers at most */
 /* A speed ratio's prior: free inside [lo, hi], a normal tail of @sd in the
