@@ -108,7 +108,11 @@ static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc
 	const struct slc_phase_evidence *ev = &x->ev[i];
 	char w[160], a[32];
 
-	fprintf(f, "  the model: %.0f%% sure", 100 * m->confidence);
+	if (m->conflict)
+		fprintf(f, "  the model: unsure: the evidence rules out every reading that fits the curve "
+			   "(check --capacity, --cell, --state)");
+	else
+		fprintf(f, "  the model: %.0f%% sure", 100 * m->confidence);
 	if (ev->capacity_bytes > 0) fprintf(f, "; %s", slc_format_bytes(a, sizeof(a), ev->capacity_bytes, u));
 	if (ev->cell) fprintf(f, " %s", slc_cell_name(ev->cell));
 	if (ev->state == SLC_STATE_TRIMMED) fprintf(f, ", after a TRIM");

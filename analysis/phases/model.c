@@ -40,6 +40,7 @@ const struct slc__model_params slc__model_defaults = {
 	.no_native_unknown = 4.0,
 	.trim_onset_caps = 0.5,
 	.slc_bits_unknown = 2.0,
+	.spare_max = 0.28,
 	.decay_bonus = 1.0,
 	.rec_cost = 1.0,
 	.visit_frac = 0.05,
@@ -282,11 +283,13 @@ static int tier_ok(const struct group *g, size_t q, size_t ng)
 	return g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
 }
 
-/* Most the cache can be: every block of the flash in SLC mode. */
+/* Most the cache can be: every block of the flash in SLC mode, the spare
+ * area included (at most spare_max of the capacity: 7% on consumer drives,
+ * 28% on enterprise ones). */
 static double cache_limit(const struct mctx *c)
 {
 	double bits = c->ev->cell != SLC_CELL_UNKNOWN ? (double)c->ev->cell : c->p->slc_bits_unknown;
-	return c->ev->capacity_bytes > 0 ? c->ev->capacity_bytes / bits : INFINITY;
+	return c->ev->capacity_bytes > 0 ? c->ev->capacity_bytes * (1 + c->p->spare_max) / bits : INFINITY;
 }
 
 /* The reference term: how well a level matches the run's main curve. */
@@ -528,6 +531,9 @@ static void describe(struct ex *e, const struct slc_labelling *l)
 		 l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
 }
 
+/* A best reading this far (log-likelihood) below a perfect fit fits badly. */
+#define CONFLICT_LL 100.0
+
 /* The readings the evidence ruled out, each with its reason. */
 static void explain_excluded(struct mctx *c, const struct cand *cs, size_t nc, struct ex *e)
 {
@@ -702,6 +708,21 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		exf(&e, "odds %.3g : 1 for the first reading", mi->odds);
 	}
 	explain_excluded(&c, cs, nc, &e);
+	/* the best reading left fits badly, and the evidence ruled some out:
+	 * the evidence (or the capacity, cell type or state given) may be
+	 * wrong, and the labels are not to be trusted */
+	if (best.score < -CONFLICT_LL) {
+		for (size_t i = 0; i < nc && !mi->conflict; i++) {
+			c.excluded = 0;
+			if (!isfinite(cs[i].score)) score(&c, cs + i, NULL);
+			mi->conflict = c.excluded;
+		}
+		if (mi->conflict) {
+			exf(&e, "the readings that fit the curve are ruled out by the evidence: check the capacity, "
+				"the cell type and the drive's state");
+			mi->confidence = 0;
+		}
+	}
 	rec_mask(g, ng, &best, c.rec);
 	for (size_t q = 0; q < ng; q++) {
 		int kind = kind_of(q, &best, c.rec);

@@ -788,6 +788,30 @@ static void test_model_evidence(void **state)
 		assert_true(a.phases[q].end_hi_bytes >= a.phases[q].end_bytes);
 	}
 	slc_analysis_free(&a);
+	/* a flat drive with dips to 0.75x that recover, the run ending in
+	 * one: no cache (its dips visit the "native" level and come back) */
+	in.n = 400;
+	two_levels(t, v, 400, 1e9, 0, 0, 6);
+	for (size_t i = 0; i < 400; i++)
+		if ((i >= 100 && i < 120) || (i >= 240 && i < 260) || i >= 385) v[i] *= 0.75;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+	assert_false(a.has_cache);
+	assert_non_null(strstr(a.model.explain, "a dip, not the cache's end"));
+	slc_analysis_free(&a);
+	/* evidence that rules out what fits: on a 100 GB TLC drive after a
+	 * TRIM a 45 GB cache is more than its flash holds in SLC mode, and
+	 * erase-bound writing from 45 GB too early: a conflict, said so, not
+	 * a confident reading */
+	in.n = 200;
+	two_levels(t, v, 45, 1e9, 155, 0.3e9, 7);
+	slc_phase_evidence_init(&ev);
+	ev.capacity_bytes = 100e9;
+	ev.cell = SLC_CELL_TLC;
+	ev.state = SLC_STATE_TRIMMED;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.model.conflict);
+	assert_true(a.model.confidence == 0);
+	slc_analysis_free(&a);
 	assert_int_equal(slc_cell_from_name("QLC"), SLC_CELL_QLC);
 	assert_int_equal(slc_cell_from_name("xlc"), -1);
 	assert_string_equal(slc_cell_name(SLC_CELL_MLC), "mlc");

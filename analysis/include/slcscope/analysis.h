@@ -238,6 +238,7 @@ struct slc_model_info {
 	unsigned cache_bound_samples;	/* how many samples it lasted at most */
 	double cache_min_bytes, cache_max_bytes;	/* the bounds; NAN otherwise */
 	enum slc_cell cell;		/* the cell type the labels assume */
+	int conflict;			/* 1: the evidence ruled out every reading that fits the curve */
 	char explain[SLC_EXPLAIN_MAX];	/* the evidence and rules, one line each */
 };
 
