@@ -38,9 +38,9 @@ static void print_cache_onset(FILE *f, const struct slc_analysis *an, enum slc_u
 				slc_format_bytes(d, sizeof(d), p->end_hi_bytes, u));
 		fprintf(f, "\n");
 	} else if (an->model.cache_bound) {
-		fprintf(f, "  SLC cache: ended inside the first %s%s: at least %s, at most %s; sample finer (--interval) "
-			   "to measure it\n", an->model.cache_bound_samples > 1 ? "samples" : "sample",
-			an->model.cache_bound_samples > 1 ? (snprintf(d, sizeof(d), " %u", an->model.cache_bound_samples), d) : "",
+		fprintf(f, "  SLC cache: ended inside the first %s: at least %s, at most %s; sample finer (--interval) "
+			   "to measure it\n", an->model.cache_bound_samples > 1 ?
+			(snprintf(d, sizeof(d), "%u samples", an->model.cache_bound_samples), d) : "sample",
 			slc_format_bytes(a, sizeof(a), an->model.cache_min_bytes, u),
 			slc_format_bytes(b, sizeof(b), an->model.cache_max_bytes, u));
 	} else {

@@ -330,9 +330,9 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	ret = -ENOMEM;
-	b = calloc(nb + 3, sizeof(*b));	/* room for three splits (the onset refinements) */
-	g = calloc(nb, sizeof(*g));
-	gconf = calloc(nb, sizeof(*gconf));
+	b = calloc(nb + 4, sizeof(*b));	/* room for four splits (the lead, the onset refinements) */
+	g = calloc(nb + 4, sizeof(*g));
+	gconf = calloc(nb + 4, sizeof(*gconf));
 	if (!b || !g || !gconf) goto out;
 	for (size_t j = 0; j < nb; j++) {
 		b[j].i0 = start;
@@ -341,7 +341,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	ret = slc__emit_phases(&out->segments, &out->n_segments, &tr, b, nb, 1, tmp);
 	if (ret) goto out;
 
-	slc__split_lead(&tr, b, nb);
+	slc__split_lead(&tr, b, &nb);
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = slc__make_groups(&tr, b, nb, g, tmp);

@@ -72,12 +72,13 @@ static int plateau(const struct trace *tr, const struct block *m, double la, dou
  * that block "not significantly different" from the native level (rule 1's
  * t test) and the cache is gone.  When the first block's best two-mean
  * split has a head faster than the block after it by DELTA_CACHE and a
- * tail at that block's level (closer to it than to the head), the tail
- * joins the next block.
+ * tail nearer that block's level than the head's, the block is split
+ * there (rule 1 then joins the tail to the next block if it is at its
+ * level; b has room for one more block).
  */
-void slc__split_lead(const struct trace *tr, struct block *b, size_t nb)
+void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 {
-	size_t n0 = b[0].i1 - b[0].i0, best = 0;
+	size_t nb = *nbp, n0 = b[0].i1 - b[0].i0, best = 0;
 	double bs = INFINITY, next, head, tail;
 
 	if (nb < 2 || n0 < 3 || n0 > 2 * MIN_LEAD_SPLIT) return;
@@ -108,9 +109,8 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t nb)
 		free(x);
 		if (head <= next + 3 * sig) return;
 	}
-	if (head > (1 + DELTA_CACHE) * next && fabs(tail - next) < fabs(head - tail)) {
-		b[0].i1 = b[1].i0 = best;
-	}
+	if (head > (1 + DELTA_CACHE) * next && fabs(tail - next) < fabs(head - tail))
+		slc__split_block(b, nbp, 0, best);
 }
 
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */

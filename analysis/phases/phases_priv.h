@@ -200,7 +200,7 @@ void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
 /* a leading block of up to 2 x MIN_LEAD_SPLIT samples may
  * hold a short cache and the first native samples */
 #define MIN_LEAD_SPLIT 8
-void slc__split_lead(const struct trace *tr, struct block *b, size_t nb);
+void slc__split_lead(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			   double *tmp);
