@@ -41,6 +41,8 @@ const struct slc__model_params slc__model_defaults = {
 	.trim_onset_caps = 0.5,
 	.slc_bits_unknown = 2.0,
 	.spare_max = 0.28,
+	.buffer_frac = 0.001,
+	.buffer_cost = 3.0,
 	.decay_bonus = 1.0,
 	.rec_cost = 1.0,
 	.visit_frac = 0.05,
@@ -132,6 +134,7 @@ struct mctx {
 	size_t onset[SLC__MODEL_KMAX + 2];	/* the data's onset for k tiers */
 	int excluded;		/* set when the evidence, not the shape, ruled a reading out */
 	unsigned char *rec;	/* ng flags: the groups a reading takes for the cache back */
+	int ignore_evidence;	/* score as if the evidence ruled nothing out */
 };
 
 static double g_start_bytes(const struct mctx *c, size_t q)
@@ -157,6 +160,18 @@ static double span_mean(const struct group *g, size_t a, size_t e)
  * variance of one sample inflated by the noise's autocorrelation time
  * (pooled over the groups): -chi^2 / 2.
  */
+/* Sum of n (mean - @m)^2 over groups [a, e). */
+static double chi_spread(const struct group *g, size_t a, size_t e, double m)
+{
+	double chi = 0;
+
+	for (size_t q = a; q < e; q++) {
+		double mq = g[q].cnt > 0 ? g[q].s1 / g[q].cnt : m;
+		chi += g[q].cnt * (mq - m) * (mq - m);
+	}
+	return chi;
+}
+
 static double merge_cost(const struct group *g, size_t a, size_t e)
 {
 	struct span s = slc__span_of(g, a, e);
@@ -164,12 +179,15 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 
 	if (e <= a + 1 || !(s.cnt > 1)) return 0;
 	m = s.s1 / s.cnt;
-	var = s.c0 > 0 ? s.c0tau / s.cnt : 0;
-	if (!(var > 0)) return INFINITY;
-	for (size_t q = a; q < e; q++) {
-		double mq = g[q].cnt > 0 ? g[q].s1 / g[q].cnt : m;
-		chi += g[q].cnt * (mq - m) * (mq - m);
-	}
+	/* each group's spread about its own level (a slow wander inside it
+	 * included: it is the noise the question "one level or two?" is
+	 * asked against), inflated by its autocorrelation time */
+	var = 0;
+	for (size_t q = a; q < e; q++)
+		if (g[q].cnt > 1) var += fmax(0, g[q].s2 - g[q].s1 * g[q].s1 / g[q].cnt) * g[q].tau;
+	var /= s.cnt;
+	if (!(var > 0)) return s.c0 > 0 || chi_spread(g, a, e, m) > 0 ? INFINITY : 0;
+	chi = chi_spread(g, a, e, m);
 	return 0.5 * chi / var;
 }
 
@@ -325,11 +343,16 @@ static double cache_terms(const struct mctx *c, const struct cand *r, double c1,
 		    fmt_si(a, sizeof(a), cb, "B"), fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"),
 		    slc_cell_name(ev->cell), fmt_si(c2, sizeof(c2), lim, "B"));
 		((struct mctx *)c)->excluded = 1;
-		return -INFINITY;
+		if (!c->ignore_evidence) return -INFINITY;
 	}
 	t = log(p->prior_cache / (1 - p->prior_cache));
 	s += t;
 	exf(e, "  most drives have an SLC cache (%+.1f)", t);
+	if (ev->capacity_bytes > 0 && cb < p->buffer_frac * ev->capacity_bytes) {
+		s -= p->buffer_cost;
+		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%+.1f)",
+		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, -p->buffer_cost);
+	}
 	if (c->decay_first) {
 		s -= p->decay_first;
 		exf(e, "  the curve decays right after its first level, as a drive without cache (%+.1f)",
@@ -401,7 +424,7 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 		if (k > 0 && (g[0].decay & DECAY_OWN)) return -INFINITY;
 	}
 	if (k == ng && !(ev->ref_cache_bps > 0)) return -INFINITY;
-	if (o < k || (o > k && o != od && o != ng)) return -INFINITY;
+	if (o < k) return -INFINITY;
 	/* the data's onset, or none, or (with a single level after the cache)
 	 * that level erase-bound from the start */
 	if (o == k && o < ng && ng > k + 1 && g[k + 1].level < DECAY_STEP_MIN * g[k].level)
@@ -417,7 +440,7 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 		if (ev->state == SLC_STATE_TRIMMED) {
 			exf(e, "  right after a TRIM writing cannot be erase-bound from the start");
 			((struct mctx *)c)->excluded = 1;
-			return -INFINITY;
+			if (!c->ignore_evidence) return -INFINITY;
 		}
 		if (ev->state == SLC_STATE_UNKNOWN) {
 			s -= p->no_native_unknown;
@@ -437,7 +460,7 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 				       "for at least %s", fmt_si(a, sizeof(a), ob, "B"),
 				    fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"), fmt_si(c2, sizeof(c2), need, "B"));
 				((struct mctx *)c)->excluded = 1;
-				return -INFINITY;
+				if (!c->ignore_evidence) return -INFINITY;
 			}
 		}
 		if (o > k && nn > 0 && en > 0) {
@@ -531,7 +554,8 @@ static void describe(struct ex *e, const struct slc_labelling *l)
 		 l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
 }
 
-/* A best reading this far (log-likelihood) below a perfect fit fits badly. */
+/* A reading the evidence ruled out that fits the curve this much better
+ * (log-likelihood) than every reading left is a conflict. */
 #define CONFLICT_LL 100.0
 
 /* The readings the evidence ruled out, each with its reason. */
@@ -592,15 +616,16 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 	return on;
 }
 
-/* The candidate readings: for each k, the data's onset, none, and none
- * before the erase-bound regime (distinct values only); k >= 2 cache
- * groups also as one merged level. */
+/* The candidate readings: for each k, the data's onset, none, none
+ * before the erase-bound regime, and the next lasting drop after the
+ * data's onset (distinct values only); k >= 2 cache groups also as one
+ * merged level; k >= 1 also with the cache back. */
 static size_t candidates(struct mctx *c, struct cand *cs)
 {
 	size_t ng = c->ng, kmax = ng < SLC__MODEL_KMAX ? ng : SLC__MODEL_KMAX, nc = 0;
 
 	for (size_t k = 0; k <= kmax; k++) {
-		size_t os[3];
+		size_t os[4];
 
 		c->onset[k] = k < ng ? slc__erase_onset(c->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
@@ -609,9 +634,15 @@ static size_t candidates(struct mctx *c, struct cand *cs)
 				os[0] = rc ? onset_without_rec(c, &r) : c->onset[k];
 				os[1] = ng;
 				os[2] = k;
-				for (int i = 0; i < 3; i++) {
-					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)))
+				/* the next lasting drop, when the evidence rules the
+				 * first out (a write buffer's burst at the start) */
+				os[3] = !rc && os[0] + 1 < ng ? slc__erase_onset(c->g, os[0], ng) : ng;
+				for (int i = 0, first = -1; i < 4; i++) {
+					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)) ||
+					    (i == 3 && (os[3] == os[0] || os[3] == ng || first < 0 ||
+							isfinite(cs[first].score))))
 						continue;
+					if (i == 0) first = (int)nc;
 					cs[nc] = (struct cand){ k, os[i], m, rc, 0, os[0] };
 					cs[nc].score = score(c, cs + nc, NULL);
 					nc++;
@@ -654,8 +685,8 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
 {
-	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL };
-	struct cand cs[(SLC__MODEL_KMAX + 1) * 12], best = { 0, ng, 0, 0, -INFINITY, ng }, ru = best;
+	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL, 0 };
+	struct cand cs[(SLC__MODEL_KMAX + 1) * 16], best = { 0, ng, 0, 0, -INFINITY, ng }, ru = best;
 	double tot = 0;
 	size_t nc;
 	int have_ru = 0;
@@ -708,15 +739,22 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		exf(&e, "odds %.3g : 1 for the first reading", mi->odds);
 	}
 	explain_excluded(&c, cs, nc, &e);
-	/* the best reading left fits badly, and the evidence ruled some out:
-	 * the evidence (or the capacity, cell type or state given) may be
+	/* a reading the evidence ruled out fits the curve far better than any
+	 * left: the evidence (the capacity, cell type or state given) may be
 	 * wrong, and the labels are not to be trusted */
-	if (best.score < -CONFLICT_LL) {
-		for (size_t i = 0; i < nc && !mi->conflict; i++) {
+	{
+		double fit = -INFINITY;
+
+		c.ignore_evidence = 1;
+		for (size_t i = 0; i < nc; i++) {
 			c.excluded = 0;
-			if (!isfinite(cs[i].score)) score(&c, cs + i, NULL);
-			mi->conflict = c.excluded;
+			if (!isfinite(cs[i].score)) {
+				double x = score(&c, cs + i, NULL);
+				if (c.excluded) fit = fmax(fit, x);
+			}
 		}
+		c.ignore_evidence = 0;
+		mi->conflict = fit > best.score + CONFLICT_LL;
 		if (mi->conflict) {
 			exf(&e, "the readings that fit the curve are ruled out by the evidence: check the capacity, "
 				"the cell type and the drive's state");

@@ -247,6 +247,7 @@ struct slc__model_params {
 	double trim_onset_caps;		/* after a TRIM, no onset before this share of the flash is used */
 	double slc_bits_unknown;	/* bits per cell assumed for the cache limit, cell unknown */
 	double spare_max;		/* the most spare flash, as a share of the capacity */
+	double buffer_frac, buffer_cost;	/* a "cache" under this share of the capacity: a DRAM buffer */
 	double decay_bonus;		/* for an erase-bound reading of a decay */
 	double rec_cost;		/* against reading later levels as the cache back */
 	double visit_frac, visit_cost;	/* a "cache" this often at the level after it: against */
