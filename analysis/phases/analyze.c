@@ -229,7 +229,7 @@ static int steady(struct slc_analysis *out, const struct trace *tr, const struct
 #define COARSE_S 1.0
 #define COARSE_MIN_BINS 300
 static double coarse_onset(const struct trace *tr, const struct slc_cpd_opts *opts,
-			   const struct slc_phase_evidence *ev, double *tmp)
+			   const struct slc_phase_evidence *ev, double cache_bytes, double *tmp)
 {
 	size_t nb = 0, i = 0;
 	double *t, *dt, *by, on = 0;
@@ -256,7 +256,12 @@ static double coarse_onset(const struct trace *tr, const struct slc_cpd_opts *op
 		by[nb++] = b;
 	}
 	ci = (struct slc_trace_in){ .t_s = t, .interval_s = dt, .bytes = by, .n = nb, .block_bytes = tr->block_bytes };
-	if (!slc__analyze(&a, &ci, opts, ev, 0) && isfinite(a.erase_bound_start_bytes))
+	/* only when the coarse curve reads the cache as the fine one does
+	 * (within two bins' bytes): a second tier the bins blur into the
+	 * native level would make the native level its erase-bound one */
+	if (!slc__analyze(&a, &ci, opts, ev, 0) && isfinite(a.erase_bound_start_bytes) &&
+	    (a.has_cache ? a.cache_bytes : 0) <= (isfinite(cache_bytes) ? cache_bytes : 0) + 2 * tr->cum[tr->n] / (double)nb &&
+	    (a.has_cache ? a.cache_bytes : 0) >= (isfinite(cache_bytes) ? cache_bytes : 0) - 2 * tr->cum[tr->n] / (double)nb)
 		on = a.erase_bound_start_bytes;
 	slc_analysis_free(&a);
 out:
@@ -361,7 +366,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	slc__refine_decay_onset(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	slc__split_small_step(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	if (coarse) {
-		double on = coarse_onset(&tr, opts, &ev, tmp);
+		double on = coarse_onset(&tr, opts, &ev, out->has_cache ? out->model.best.cache_bytes : 0, tmp);
 		if (on > 0) {
 			char w[160];
 			set_onset(&tr, b, &nb, on);

@@ -73,8 +73,7 @@ static int plateau(const struct trace *tr, const struct block *m, double la, dou
  * t test) and the cache is gone.  When the first block's best two-mean
  * split has a head faster than the block after it by DELTA_CACHE and a
  * tail nearer that block's level than the head's, the block is split
- * there (rule 1 then joins the tail to the next block if it is at its
- * level; b has room for one more block).
+ * there (b has room for one more block).
  */
 void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 {
@@ -109,8 +108,12 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 		free(x);
 		if (head <= next + 3 * sig) return;
 	}
-	if (head > (1 + DELTA_CACHE) * next && fabs(tail - next) < fabs(head - tail))
-		slc__split_block(b, nbp, 0, best);
+	if (!(head > (1 + DELTA_CACHE) * next && fabs(tail - next) < fabs(head - tail))) return;
+	/* a tail of a sample or two is the straddler and the first native
+	 * samples: it joins the next block (the byte balance reads it there);
+	 * a longer one is a level of its own until rule 1 says otherwise */
+	if (n0 - best < 3) b[0].i1 = b[1].i0 = best;
+	else slc__split_block(b, nbp, 0, best);
 }
 
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */

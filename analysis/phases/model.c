@@ -131,7 +131,7 @@ struct mctx {
 	const struct slc_phase_evidence *ev;
 	const struct slc__model_params *p;
 	int decay_first;
-	size_t onset[SLC__MODEL_KMAX + 2];	/* the data's onset for k tiers */
+	size_t onset[SLC__MODEL_MMAX + 2];	/* the data's onset for k cache groups */
 	int excluded;		/* set when the evidence, not the shape, ruled a reading out */
 	unsigned char *rec;	/* ng flags: the groups a reading takes for the cache back */
 	int ignore_evidence;	/* score as if the evidence ruled nothing out */
@@ -227,6 +227,10 @@ static double visited(const struct mctx *c, size_t k, double level)
 		if (fabs(tr->v[i] - level) < DELTA_SAME * level) at++;
 	return (double)at / (double)(i1 - i0 - 2);
 }
+
+/* The levels a noisy cache splits into lie within this factor (a CoV of
+ * 0.3 gives stretches of a few samples 30-50% off the mean). */
+#define MERGE_SPAN 2.0
 
 /* One candidate reading: k cache groups (tiers, or one merged level),
  * native groups [k, o), erase-bound groups [o, ng). */
@@ -413,9 +417,13 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 		if (!rec[q]) later = fmax(later, g[q].level);
 	if ((r->rec && !nrec) || (o < ng && rec[o])) return -INFINITY;
 	if (r->merged) {
+		double top = 0;
+
 		if (k < 2 || c1 <= (1 + DELTA_CACHE) * later) return -INFINITY;
+		for (size_t q = 0; q < k; q++) top = fmax(top, g[q].level);
+		/* one noisy level: its parts within a factor MERGE_SPAN */
 		for (size_t q = 0; q < k; q++)
-			if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
+			if (g[q].level <= (1 + DELTA_CACHE) * later || g[q].level < top / MERGE_SPAN) return -INFINITY;
 	} else {
 		for (size_t q = 0; q < k; q++) {
 			if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
@@ -619,17 +627,19 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 /* The candidate readings: for each k, the data's onset, none, none
  * before the erase-bound regime, and the next lasting drop after the
  * data's onset (distinct values only); k >= 2 cache groups also as one
- * merged level; k >= 1 also with the cache back. */
+ * merged level (k up to SLC__MODEL_MMAX, only so above SLC__MODEL_KMAX);
+ * k >= 1 also with the cache back. */
 static size_t candidates(struct mctx *c, struct cand *cs)
 {
-	size_t ng = c->ng, kmax = ng < SLC__MODEL_KMAX ? ng : SLC__MODEL_KMAX, nc = 0;
+	size_t ng = c->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
 
 	for (size_t k = 0; k <= kmax; k++) {
 		size_t os[4];
 
 		c->onset[k] = k < ng ? slc__erase_onset(c->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
-			for (int m = 0; m <= (k >= 2); m++) {
+			/* tiers up to KMAX; more cache groups only as one level */
+			for (int m = k > SLC__MODEL_KMAX; m <= (k >= 2); m++) {
 				struct cand r = { k, ng, m, rc, 0, 0 };
 				os[0] = rc ? onset_without_rec(c, &r) : c->onset[k];
 				os[1] = ng;
@@ -686,7 +696,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		     double *group_conf)
 {
 	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL, 0 };
-	struct cand cs[(SLC__MODEL_KMAX + 1) * 16], best = { 0, ng, 0, 0, -INFINITY, ng }, ru = best;
+	struct cand cs[(SLC__MODEL_MMAX + 1) * 16], best = { 0, ng, 0, 0, -INFINITY, ng }, ru = best;
 	double tot = 0;
 	size_t nc;
 	int have_ru = 0;

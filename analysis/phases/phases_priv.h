@@ -229,6 +229,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 
 /* model.c: the phase model and its parameters (docs/analysis.md) */
 #define SLC__MODEL_KMAX 3		/* cache tiers at most */
+#define SLC__MODEL_MMAX 8		/* groups a noisy cache may be split into */
 /* A speed ratio's prior: free inside [lo, hi], a normal tail of @sd in the
  * log ratio outside. */
 struct slc__ratio_prior {
