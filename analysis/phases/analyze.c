@@ -139,11 +139,11 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
  * those samples.
  */
 #define SHORT_NEXT 5
-static void short_cache(struct slc_analysis *out, const struct trace *tr, int one, double *tmp)
+static size_t short_cache(struct slc_analysis *out, const struct trace *tr, int one, double *tmp)
 {
 	size_t lim = (size_t)slc__model_defaults.bound_samples;
 
-	if (out->has_cache) return;
+	if (out->has_cache) return 0;
 	/* a one-sample cache block may reach into the next sample (it
 	 * straddles): bound by two */
 	for (size_t nf = one ? 2 : 1; nf < (one ? 3 : lim) && nf + SHORT_NEXT <= tr->n; nf++) {
@@ -167,8 +167,9 @@ static void short_cache(struct slc_analysis *out, const struct trace *tr, int on
 		out->model.cache_bound_samples = (unsigned)nf;
 		out->model.cache_min_bytes = excess;
 		out->model.cache_max_bytes = tr->cum[nf];
-		return;
+		return nf;
 	}
+	return 0;
 }
 
 /*
@@ -296,6 +297,36 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, doubl
 	}
 }
 
+/* The cache and onset figures from the phases; returns where the steady
+ * state search may begin (the end of the cache). */
+static double headline(struct slc_analysis *out, double from_s)
+{
+	for (size_t q = 0; q < out->n_phases; q++) {
+		const struct slc_phase *p = out->phases + q;
+		if (p->kind == SLC_PHASE_SLC_CACHE && out->model.cache_bound) {
+			from_s = p->end_s;
+		} else if (p->kind == SLC_PHASE_SLC_CACHE) {
+			out->cache_bytes = p->end_bytes;
+			out->cache_end_s = from_s = p->end_s;
+			if (p->tier == 1 && isnan(out->cache_bps)) out->cache_bps = p->mean_bps;
+		} else if (p->kind == SLC_PHASE_DIRECT_TO_TLC ||
+			   p->kind == SLC_PHASE_ERASE_BOUND) {
+			if (p->kind == SLC_PHASE_ERASE_BOUND) {
+				out->erase_bound_start_s = p->start_s;
+				out->erase_bound_start_bytes = p->start_bytes;
+			}
+			break;
+		}
+	}
+	for (size_t q = 0; q < out->n_phases && isnan(out->erase_bound_start_s); q++) {
+		if (out->phases[q].kind == SLC_PHASE_ERASE_BOUND) {
+			out->erase_bound_start_s = out->phases[q].start_s;
+			out->erase_bound_start_bytes = out->phases[q].start_bytes;
+		}
+	}
+	return from_s;
+}
+
 int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 		   const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp)
 {
@@ -335,9 +366,10 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	ret = -ENOMEM;
-	b = calloc(nb + 4, sizeof(*b));	/* room for four splits (the lead, the onset refinements) */
-	g = calloc(nb + 4, sizeof(*g));
-	gconf = calloc(nb + 4, sizeof(*gconf));
+	/* room for the splits: the lead, the onset refinements, the short cache */
+	b = calloc(nb + 8, sizeof(*b));
+	g = calloc(nb + 8, sizeof(*g));
+	gconf = calloc(nb + 8, sizeof(*gconf));
 	if (!b || !g || !gconf) goto out;
 	for (size_t j = 0; j < nb; j++) {
 		b[j].i0 = start;
@@ -357,8 +389,6 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	/* a cache of a single sample (it ended inside it) is no phase that
 	 * sample can measure: a bound (short_cache) */
 	if (out->has_cache && b[0].i1 == 1 && !b[0].dip && nb > 1 && b[1].kind != SLC_PHASE_SLC_CACHE) {
-		b[0].kind = b[1].dip ? SLC_PHASE_DIRECT_TO_TLC : b[1].kind;
-		b[0].tier = 0;
 		out->has_cache = 0;
 		one = 1;
 	}
@@ -377,32 +407,20 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 			}
 		}
 	}
+	/* a cache too short to measure: its samples are its phase (so that
+	 * the native level's figures leave them out), its size a bound */
+	{
+		size_t nf = short_cache(out, &tr, one, tmp);
+		if (nf && !b[0].dip) {
+			if (b[0].i1 > nf) slc__split_block(b, &nb, 0, nf);
+			b[0].kind = SLC_PHASE_SLC_CACHE;
+			b[0].tier = 1;
+		}
+	}
 	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
-	from_s = slc__t_start(&tr, 0);
-	for (size_t q = 0; q < out->n_phases; q++) {
-		const struct slc_phase *p = out->phases + q;
-		if (p->kind == SLC_PHASE_SLC_CACHE) {
-			out->cache_bytes = p->end_bytes;
-			out->cache_end_s = from_s = p->end_s;
-			if (p->tier == 1 && isnan(out->cache_bps)) out->cache_bps = p->mean_bps;
-		} else if (p->kind == SLC_PHASE_DIRECT_TO_TLC ||
-			   p->kind == SLC_PHASE_ERASE_BOUND) {
-			if (p->kind == SLC_PHASE_ERASE_BOUND) {
-				out->erase_bound_start_s = p->start_s;
-				out->erase_bound_start_bytes = p->start_bytes;
-			}
-			break;
-		}
-	}
-	for (size_t q = 0; q < out->n_phases && isnan(out->erase_bound_start_s); q++) {
-		if (out->phases[q].kind == SLC_PHASE_ERASE_BOUND) {
-			out->erase_bound_start_s = out->phases[q].start_s;
-			out->erase_bound_start_bytes = out->phases[q].start_bytes;
-		}
-	}
-	short_cache(out, &tr, one, tmp);
+	from_s = headline(out, slc__t_start(&tr, 0));
 	ret = steady(out, &tr, &ev, from_s);
 out:
 	free(tr.dt);
