@@ -378,6 +378,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	ret = slc__emit_phases(&out->segments, &out->n_segments, &tr, b, nb, 1, tmp);
 	if (ret) goto out;
 
+	tr.dip_rate = slc__dip_rate(&tr);
 	slc__split_lead(&tr, b, &nb);
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;

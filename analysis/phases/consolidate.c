@@ -116,6 +116,41 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 	else slc__split_block(b, nbp, 0, best);
 }
 
+/*
+ * Is a drop of a few samples what the trace's own single-sample dips
+ * explain?  Isolated dips (a sample 12% under both neighbours, which are
+ * not) occur at a rate p; a run of L of them somewhere in n samples is
+ * expected n p^L times.  A drop of up to COINCIDENT_MAX samples that the
+ * outlier process makes at least COINCIDENT_EXPECT times in the trace is
+ * texture, not a stall: a drive that drops single samples now and then
+ * also drops two in a row now and then.
+ */
+#define COINCIDENT_MAX 3
+#define COINCIDENT_EXPECT 0.05
+static int coincident(const struct trace *tr, const struct block *m)
+{
+	size_t len = m->i1 - m->i0;
+
+	return len <= COINCIDENT_MAX &&
+	       (double)tr->n * pow(tr->dip_rate, (double)len) >= COINCIDENT_EXPECT;
+}
+
+/* The rate of isolated single-sample dips (a sample 12% under both
+ * neighbours, which are not dips themselves). */
+double slc__dip_rate(const struct trace *tr)
+{
+	size_t iso = 0;
+
+	if (tr->n < 3) return 0;
+	for (size_t i = 1; i + 1 < tr->n; i++) {
+		double lo = (1 - DELTA_SAME) * fmin(tr->v[i - 1], tr->v[i + 1]);
+		if (tr->v[i] < lo && (i < 2 || tr->v[i - 1] >= (1 - DELTA_SAME) * tr->v[i - 2]) &&
+		    (i + 2 >= tr->n || tr->v[i + 1] >= (1 - DELTA_SAME) * tr->v[i + 2]))
+			iso++;
+	}
+	return (double)iso / (double)tr->n;
+}
+
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {
@@ -238,7 +273,8 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 				r++;
 			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
 			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
-			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp)) {
+			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp) &&
+			    !coincident(tr, m)) {
 				m->dip = 1;
 				m->kind = lm < STALL_FRAC * la ?
 					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;

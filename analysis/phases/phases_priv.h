@@ -133,6 +133,7 @@ struct trace {
 	double *v;		/* bytes per second */
 	double *cum;		/* bytes written before sample i; n + 1 entries */
 	double *sv, *sv2;	/* prefix sums of v and v^2; n + 1 entries */
+	double dip_rate;	/* isolated single-sample dips per sample */
 	double block_bytes;
 };
 
@@ -200,6 +201,7 @@ void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
 /* a leading block of up to 2 x MIN_LEAD_SPLIT samples may
  * hold a short cache and the first native samples */
 #define MIN_LEAD_SPLIT 8
+double slc__dip_rate(const struct trace *tr);
 void slc__split_lead(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
