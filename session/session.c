@@ -223,6 +223,29 @@ static void reference(struct slc_phase_evidence *ev, const struct slc_session *x
 	}
 }
 
+/* Keep only trace segment @seg's analysis (the others were read as its
+ * reference). */
+static void keep_only(struct slc_session *x, size_t seg)
+{
+	size_t m = 0;
+
+	for (size_t k = 0; k < x->n; k++) {
+		if (x->seg[k] != seg) {
+			slc_analysis_free(&x->a[k]);
+			free(x->bytes[k]);
+			free(x->drive[k].phase_wa);
+			continue;
+		}
+		x->a[m] = x->a[k];
+		x->bytes[m] = x->bytes[k];
+		x->seg[m] = x->seg[k];
+		x->drive[m] = x->drive[k];
+		x->ev[m] = x->ev[k];
+		m++;
+	}
+	x->n = m;
+}
+
 int slc_session_load_many(struct slc_session *x, const char *const *paths, size_t n_paths,
 			  const struct slc_import_opts *io, long only, const struct slc_cpd_opts *opts, char *err,
 			  size_t errlen)
@@ -282,7 +305,10 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		if (is_burst(s->params.role)) reference(ev, x, s);
 		/* whatever it wrote, the flash is no longer erased */
 		state = SLC_STATE_USED;
-		if (only >= 0 && (size_t)only != i) continue;
+		/* with one segment asked for, the curves before it are still
+		 * read: a burst's reference is the run's main curve */
+		if (only >= 0 && (size_t)only != i && !((size_t)only > i && s->params.role == SLC_ROLE_CURVE))
+			continue;
 		b = malloc(s->n_samples * sizeof(*b));
 		if (!b) {
 			slc_session_free(x);
@@ -307,6 +333,7 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 			return slc_errf(err, errlen, rc, "out of memory");
 		}
 	}
+	if (only >= 0) keep_only(x, (size_t)only);
 	if (!x->n && (!x->allow_no_curve || !has_reads(x->in))) {
 		slc_errf(err, errlen, -ENODATA, "%s: no write curve to analyse (no segment with at least 2 samples of writes)", path);
 		slc_session_free(x);
