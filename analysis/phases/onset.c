@@ -168,15 +168,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 
 		if (fabs(mt - ma) < fabs(mt - mb)) {
 			at = idx[best];
-			for (size_t j = g[p].first; j < je; j++) {
-				if (b[j].i1 <= at) continue;
-				if (b[j].i0 < at) {
-					slc__split_block(b, nb, j, at);
-					je++;
-					continue;
-				}
-				if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
-			}
+			slc__erase_bound_from(b, nb, g[p].first, je, at);
 		}
 	} else if (best > np) {
 		/* forward: the head of the onset group is still at the
@@ -234,14 +226,7 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 	if (j0 == *nb) return;
 	at = small_step(tr, b, *nb, j0, tmp);
 	if (!at || tr->cum[at] < min_onset_bytes) return;
-	for (size_t j = j0; j < *nb; j++) {
-		if (b[j].i1 <= at) continue;
-		if (b[j].i0 < at) {
-			slc__split_block(b, nb, j, at);
-			continue;
-		}
-		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
-	}
+	slc__erase_bound_from(b, nb, j0, *nb, at);
 }
 
 /*
@@ -380,14 +365,5 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 		 * labelling placed */
 		if (fabs(co[1]) > DECAY_JUMP * fabs(co[2])) return;
 	}
-	/* the samples from the onset on are erase-bound (drops between stay) */
-	for (size_t j = jn; j < je; j++) {
-		if (b[j].i1 <= best) continue;
-		if (b[j].i0 < best) {
-			slc__split_block(b, nb, j, best);
-			je++;
-			continue;
-		}
-		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
-	}
+	slc__erase_bound_from(b, nb, jn, je, best);
 }

@@ -195,3 +195,20 @@ void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at)
 	(*nb)++;
 	b[j].i1 = b[j + 1].i0 = at;
 }
+
+/* The main blocks of [j0, je) from sample @at on are erase-bound, the one
+ * holding @at split there (drops keep their label; b has room for one more
+ * block).  Returns the new end of the range. */
+size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, size_t at)
+{
+	for (size_t j = j0; j < je; j++) {
+		if (b[j].i1 <= at) continue;
+		if (b[j].i0 < at) {
+			slc__split_block(b, nb, j, at);
+			je++;
+			continue;
+		}
+		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;
+	}
+	return je;
+}
