@@ -88,10 +88,8 @@ static int cmd_analyze(int argc, char **argv)
 				return cli_usage("analyze", "--cell: '%s' is not slc, mlc, tlc or qlc", optarg);
 			break;
 		case O_STATE:
-			if (!strcmp(optarg, "trimmed")) x.hints.state = SLC_STATE_TRIMMED;
-			else if (!strcmp(optarg, "used")) x.hints.state = SLC_STATE_USED;
-			else if (!strcmp(optarg, "unknown")) x.hints.state = SLC_STATE_UNKNOWN;
-			else return cli_usage("analyze", "--state: '%s' is not trimmed, used or unknown", optarg);
+			if ((x.hints.state = slc_drive_state_from_name(optarg)) < 0)
+				return cli_usage("analyze", "--state: '%s' is not trimmed, used or unknown", optarg);
 			break;
 		case O_STEADY_AFTER:
 			if ((rc = cli_parse_size("analyze", "--steady-after", optarg, &x.hints.steady_after)))

@@ -375,12 +375,11 @@ static void evidence_json(json_t *seg, const struct slc_session *x, size_t k)
 {
 	const struct slc_phase_evidence *ev = &x->ev[k];
 	json_t *m = json_object_get(seg, "model"), *o;
-	static const char *states[] = { "unknown", "trimmed", "used" };
 
 	if (!json_is_object(m)) return;
 	o = json_pack("{s:o, s:s, s:s, s:{s:o, s:o, s:o, s:o}}", "capacity_bytes",
 		      ev->capacity_bytes > 0 ? json_real(ev->capacity_bytes) : json_null(),
-		      "cell", slc_cell_name(ev->cell), "state", states[ev->state <= 2 ? ev->state : 0],
+		      "cell", slc_cell_name(ev->cell), "state", slc_drive_state_name(ev->state),
 		      "reference", "cache_bps", jnum_or_null(ev->ref_cache_bps), "native_bps",
 		      jnum_or_null(ev->ref_native_bps), "erase_bound_bps", jnum_or_null(ev->ref_erase_bps),
 		      "cache_bytes", jnum_or_null(ev->ref_cache_bytes));

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "phases_priv.h"
 const char *slc_phase_kind_name(enum slc_phase_kind k)
@@ -64,56 +63,6 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 		tr->sv2[i + 1] = tr->sv2[i] + tr->v[i] * tr->v[i];
 	}
 	return 0;
-}
-
-const char *slc_cell_name(enum slc_cell c)
-{
-	switch (c) {
-	case SLC_CELL_SLC: return "slc";
-	case SLC_CELL_MLC: return "mlc";
-	case SLC_CELL_TLC: return "tlc";
-	case SLC_CELL_QLC: return "qlc";
-	case SLC_CELL_UNKNOWN: break;
-	}
-	return "unknown";
-}
-
-const char *slc_native_name(enum slc_cell c)
-{
-	switch (c) {
-	case SLC_CELL_TLC: return "direct_to_tlc";
-	case SLC_CELL_QLC: return "direct_to_qlc";
-	case SLC_CELL_MLC: return "native_mlc";
-	case SLC_CELL_SLC: return "native_slc";
-	case SLC_CELL_UNKNOWN: break;
-	}
-	return "native";
-}
-
-const char *slc_native_words(enum slc_cell c)
-{
-	switch (c) {
-	case SLC_CELL_TLC: return "direct to TLC";
-	case SLC_CELL_QLC: return "direct to QLC";
-	case SLC_CELL_MLC: return "native (MLC)";
-	case SLC_CELL_SLC: return "native (SLC)";
-	case SLC_CELL_UNKNOWN: break;
-	}
-	return "native";
-}
-
-const char *slc_phase_label(const struct slc_phase *p, enum slc_cell c)
-{
-	return p->kind == SLC_PHASE_DIRECT_TO_TLC ? slc_native_name(c) : slc_phase_kind_name(p->kind);
-}
-
-int slc_cell_from_name(const char *s)
-{
-	static const char *names[] = { "unknown", "slc", "mlc", "tlc", "qlc" };
-
-	for (int i = 0; s && i < 5; i++)
-		if (!strcasecmp(s, names[i])) return i;
-	return -1;
 }
 
 void slc_phase_evidence_init(struct slc_phase_evidence *ev)

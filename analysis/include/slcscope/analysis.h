@@ -193,6 +193,12 @@ enum slc_drive_state {
 	SLC_STATE_USED,			/* written over and not trimmed since */
 };
 
+/** slc_drive_state_name() - "unknown", "trimmed" or "used". */
+const char *slc_drive_state_name(enum slc_drive_state s);
+
+/** slc_drive_state_from_name() - the state named exactly @s; -1 if none. */
+int slc_drive_state_from_name(const char *s);
+
 /**
  * struct slc_phase_evidence - what the run knows besides the curve, for
  * the phase model (docs/analysis.md, "The phase model").  Zero it and set
