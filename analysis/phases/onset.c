@@ -257,7 +257,7 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 static double knee_sse(const double *v, size_t lo, size_t hi, size_t h, double tau, double *coef)
 {
 	/* normal equations over the regressors (1, u, f) */
-	double m[3][4] = { { 0 } }, syy = 0, beta[3], sse;
+	double m[3][4] = { { 0 } }, syy = 0, beta[3], xy[3], sse = 0;
 
 	for (size_t i = lo; i < hi; i++) {
 		double r[3] = { 1, i >= h, i > h ? 1 - exp(-(double)(i - h) / tau) : 0 }, y = v[i];
@@ -267,7 +267,9 @@ static double knee_sse(const double *v, size_t lo, size_t hi, size_t h, double t
 		}
 		syy += y * y;
 	}
-	/* Gauss-Jordan with partial pivoting on the 3 x 3 system */
+	for (int p = 0; p < 3; p++) xy[p] = m[p][3];
+	/* Gauss-Jordan with partial pivoting on the 3 x 3 system (row swaps
+	 * keep the unknowns' order) */
 	for (int c = 0; c < 3; c++) {
 		int piv = c;
 		for (int r = c + 1; r < 3; r++)
@@ -287,17 +289,9 @@ static double knee_sse(const double *v, size_t lo, size_t hi, size_t h, double t
 	}
 	for (int c = 0; c < 3; c++) beta[c] = m[c][3] / m[c][c];
 	if (coef) memcpy(coef, beta, sizeof(beta));
-	/* SSE = y'y - beta' X'y; X'y was column 3 before elimination: redo */
-	sse = syy;
-	{
-		double xy[3] = { 0, 0, 0 };
-		for (size_t i = lo; i < hi; i++) {
-			double r[3] = { 1, i >= h, i > h ? 1 - exp(-(double)(i - h) / tau) : 0 };
-			for (int p = 0; p < 3; p++) xy[p] += r[p] * v[i];
-		}
-		for (int p = 0; p < 3; p++) sse -= beta[p] * xy[p];
-	}
-	return sse;
+	/* SSE = y'y - beta' X'y */
+	for (int p = 0; p < 3; p++) sse += beta[p] * xy[p];
+	return syy - sse;
 }
 
 void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
