@@ -160,18 +160,6 @@ static double span_mean(const struct group *g, size_t a, size_t e)
  * variance of one sample inflated by the noise's autocorrelation time
  * (pooled over the groups): -chi^2 / 2.
  */
-/* Sum of n (mean - @m)^2 over groups [a, e). */
-static double chi_spread(const struct group *g, size_t a, size_t e, double m)
-{
-	double chi = 0;
-
-	for (size_t q = a; q < e; q++) {
-		double mq = g[q].cnt > 0 ? g[q].s1 / g[q].cnt : m;
-		chi += g[q].cnt * (mq - m) * (mq - m);
-	}
-	return chi;
-}
-
 static double merge_cost(const struct group *g, size_t a, size_t e)
 {
 	struct span s = slc__span_of(g, a, e);
@@ -186,8 +174,11 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 	for (size_t q = a; q < e; q++)
 		if (g[q].cnt > 1) var += fmax(0, g[q].s2 - g[q].s1 * g[q].s1 / g[q].cnt) * g[q].tau;
 	var /= s.cnt;
-	if (!(var > 0)) return s.c0 > 0 || chi_spread(g, a, e, m) > 0 ? INFINITY : 0;
-	chi = chi_spread(g, a, e, m);
+	for (size_t q = a; q < e; q++) {
+		double mq = g[q].cnt > 0 ? g[q].s1 / g[q].cnt : m;
+		chi += g[q].cnt * (mq - m) * (mq - m);
+	}
+	if (!(var > 0)) return s.c0 > 0 || chi > 0 ? INFINITY : 0;
 	return 0.5 * chi / var;
 }
 
@@ -332,7 +323,7 @@ static double ref_term(const struct mctx *c, double level, double ref, const cha
 /* The cache's terms of reading @r (k > 0): the capacity's bound, the
  * prior, tiers or one merged level, the step to what follows, the main
  * curve's cache speed.  -INFINITY when the evidence rules it out. */
-static double cache_terms(const struct mctx *c, const struct cand *r, double c1, struct ex *e)
+static double cache_terms(struct mctx *c, const struct cand *r, double c1, struct ex *e)
 {
 	const struct group *g = c->g;
 	const struct slc__model_params *p = c->p;
@@ -346,7 +337,7 @@ static double cache_terms(const struct mctx *c, const struct cand *r, double c1,
 		exf(e, "  a cache of %s cannot be: %s of %s flash hold at most %s in SLC mode",
 		    fmt_si(a, sizeof(a), cb, "B"), fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"),
 		    slc_cell_name(ev->cell), fmt_si(c2, sizeof(c2), lim, "B"));
-		((struct mctx *)c)->excluded = 1;
+		c->excluded = 1;
 		if (!c->ignore_evidence) return -INFINITY;
 	}
 	t = log(p->prior_cache / (1 - p->prior_cache));
@@ -398,7 +389,7 @@ static double cache_terms(const struct mctx *c, const struct cand *r, double c1,
  * [k, o) and erase-bound groups [o, ng).  -INFINITY when the evidence rules
  * it out.  With @e, each term is written down.
  */
-static double score(const struct mctx *c, const struct cand *r, struct ex *e)
+static double score(struct mctx *c, const struct cand *r, struct ex *e)
 {
 	const struct group *g = c->g;
 	const struct slc__model_params *p = c->p;
@@ -447,7 +438,7 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 		/* no native phase: the flash had no erased blocks left */
 		if (ev->state == SLC_STATE_TRIMMED) {
 			exf(e, "  right after a TRIM writing cannot be erase-bound from the start");
-			((struct mctx *)c)->excluded = 1;
+			c->excluded = 1;
 			if (!c->ignore_evidence) return -INFINITY;
 		}
 		if (ev->state == SLC_STATE_UNKNOWN) {
@@ -467,7 +458,7 @@ static double score(const struct mctx *c, const struct cand *r, struct ex *e)
 				exf(e, "  erase-bound from %s cannot be: after a TRIM of %s most blocks stay erased "
 				       "for at least %s", fmt_si(a, sizeof(a), ob, "B"),
 				    fmt_si(b2, sizeof(b2), ev->capacity_bytes, "B"), fmt_si(c2, sizeof(c2), need, "B"));
-				((struct mctx *)c)->excluded = 1;
+				c->excluded = 1;
 				if (!c->ignore_evidence) return -INFINITY;
 			}
 		}
