@@ -241,19 +241,31 @@ struct cand {
  * times the speed of all the writing after the cache (a dynamic QLC
  * cache's native writing runs at 0.03-0.3 of its speed; a native level
  * wanders, a sawtooth's teeth and a DRAM-less drive's runs between stalls
- * rise above it, but by less than twice) and as
- * steady as the cache (native writing wanders; SLC writes do not), after
+ * rise above it, but by less than twice) and as steady as the cache
+ * (native writing wanders; SLC writes do not), after
  * native writing at least as long as the cache took to fill (folding the
  * cache's data takes longer than writing it did; a sawtooth's teeth come
  * far more often).
  */
 #define REC_FRAC 0.5
 #define REC_OVER_NATIVE 3.0
+/* As steady as the first cache tier (native writing is noisier). */
+static int steady_as_cache(const struct group *g, size_t q)
+{
+	return g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
+}
+
+/* The speed of reading @r's cache (k > 0): its first tier's, or the one
+ * level its merged groups make. */
+static double cache_level(const struct group *g, const struct cand *r)
+{
+	return r->merged ? slc__span_of(g, 0, r->k).level : g[0].level;
+}
+
 static int is_rec(const struct group *g, const struct cand *r, size_t q, double c1, double native)
 {
-	return r->rec && r->k > 0 && q > r->k && g[q].level >= REC_FRAC * c1 &&
-	       g[q].level > REC_OVER_NATIVE * native &&
-	       g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
+	return q > r->k && g[q].level >= REC_FRAC * c1 && g[q].level > REC_OVER_NATIVE * native &&
+	       steady_as_cache(g, q);
 }
 
 /* The groups reading @r takes for the cache back, flagged in @mask (ng
@@ -265,7 +277,7 @@ static size_t rec_mask(const struct group *g, size_t ng, const struct cand *r, u
 
 	memset(mask, 0, ng);
 	if (!r->rec || r->k == 0) return 0;
-	c1 = r->merged ? slc__span_of(g, 0, r->k).level : g[0].level;
+	c1 = cache_level(g, r);
 	after = slc__span_of(g, r->k, ng).level;
 	for (size_t q = 0; q < r->k; q++) cache_s += g[q].dur_s;
 	for (size_t q = r->k; q < ng; q++) {
@@ -280,12 +292,6 @@ static size_t rec_mask(const struct group *g, size_t ng, const struct cand *r, u
 	return n;
 }
 
-/* bytes / time over groups [a, e) */
-static double span_level(const struct group *g, size_t a, size_t e)
-{
-	return slc__span_of(g, a, e).level;
-}
-
 /* Does a tier after the first look like one (steady, near the tier before,
  * faster than most samples after it)?  A tooth-free stretch of a comb and
  * native writing are not. */
@@ -293,7 +299,7 @@ static int tier_ok(const struct group *g, size_t q, size_t ng)
 {
 	if (g[q].decay || g[q].level < TIER_RATIO_MIN * g[q - 1].level) return 0;
 	if (q + 1 < ng && g[q].level <= g[q + 1].p90) return 0;
-	return g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
+	return steady_as_cache(g, q);
 }
 
 /* Most the cache can be: every block of the flash in SLC mode, the spare
@@ -394,7 +400,7 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 	const struct group *g = c->g;
 	const struct slc__model_params *p = c->p;
 	size_t ng = c->ng, k = r->k, o = r->o, od = r->od;
-	double s = 0, later = 0, t, c1 = k > 0 ? (r->merged ? span_level(g, 0, k) : g[0].level) : 0;
+	double s = 0, later = 0, t, c1 = k > 0 ? cache_level(g, r) : 0;
 	char a[32], b2[32], c2[32];
 	const struct slc_phase_evidence *ev = c->ev;
 
