@@ -39,7 +39,12 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	first = slc_median(tmp, q);
 	last = slc_median(tmp + m - q, q);
 	g->trend = last > 0 ? first / last : 1;
-	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last) g->decay = DECAY_OWN;
+	/* a decay moves the whole distribution down; teeth at a level's end
+	 * (a comb as a cache fills up) pull only its lower part: the upper
+	 * quartile must fall too */
+	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last &&
+	    slc_quantile(tmp, q, 0.75) > DECAY_TREND * slc_quantile(tmp + m - q, q, 0.75))
+		g->decay = DECAY_OWN;
 	/* robust coefficient of variation: outliers do not make a cache noisy */
 	med = slc_median(tmp, m);
 	g->cov = med > 0 ? slc_mad_sigma(tmp, m) / med : 0;

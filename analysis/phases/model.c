@@ -31,7 +31,7 @@
 const struct slc__model_params slc__model_defaults = {
 	.prior_cache = 0.8,		/* most consumer drives under test have one */
 	.cache_native = { 0.0, 1.0 / (1 + DELTA_CACHE), 0.15 },
-	.native_erase = { 0.5, 0.9, 0.25 },
+	.native_erase = { 0.2, 0.9, 0.25 },
 	.tier = { TIER_RATIO_MIN, 0.9, 0.15 },
 	.tier_steady = 1.5,
 	.decay_first = 4.0,
@@ -39,6 +39,7 @@ const struct slc__model_params slc__model_defaults = {
 	.ref_cap = 12.0,
 	.no_native_unknown = 4.0,
 	.trim_onset_caps = 0.5,
+	.fresh_caps_max = 4.0,
 	.slc_bits_unknown = 2.0,
 	.spare_max = 0.28,
 	.buffer_frac = 0.001,
@@ -295,8 +296,11 @@ static size_t rec_mask(const struct group *g, size_t ng, const struct cand *r, u
 /* Does a tier after the first look like one (steady, near the tier before,
  * faster than most samples after it)?  A tooth-free stretch of a comb and
  * native writing are not. */
-static int tier_ok(const struct group *g, size_t q, size_t ng)
+static int tier_ok(const struct mctx *c, size_t q)
 {
+	const struct group *g = c->g;
+	size_t ng = c->ng;
+
 	if (g[q].decay || g[q].level < TIER_RATIO_MIN * g[q - 1].level) return 0;
 	if (q + 1 < ng && g[q].level <= g[q + 1].p90) return 0;
 	return steady_as_cache(g, q);
@@ -391,6 +395,32 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 }
 
 /*
+ * An onset this early needs a drive written over before, when neither its
+ * state nor its capacity is known.  On a drive that started erased, half
+ * the flash is in use no sooner than slc__min_onset() says, so an onset at
+ * @onset host bytes after a cache of @cache bytes implies a capacity of at
+ * most (onset + cache x (bits - 1)) / trim_onset_caps.  A write test puts
+ * at most fresh_caps_max capacities on a drive (SNIA PTS's write
+ * saturation test runs to 4x; the lab's two hours write 1-3.5x); a reading
+ * whose segment writes more than that many of its largest capacity costs
+ * what erase-bound writing from the start costs.
+ */
+static double early_onset(struct mctx *c, double onset, double cache, struct ex *e)
+{
+	const struct slc__model_params *p = c->p;
+	double bits = c->ev->cell != SLC_CELL_UNKNOWN ? (double)c->ev->cell : 4;
+	double cap = (onset + cache * (bits - 1)) / p->trim_onset_caps, total = g_end_bytes(c, c->ng - 1);
+	char a[32], b[32];
+
+	if (c->ev->state != SLC_STATE_UNKNOWN || c->ev->capacity_bytes > 0 || !(cap > 0)) return 0;
+	if (total <= p->fresh_caps_max * cap) return 0;
+	exf(e, "  erase-bound from %s on a fresh drive means at most %s of flash, written %.0f times over: "
+	       "it needs a drive written full before (%+.1f)", fmt_si(a, sizeof(a), onset, "B"),
+	    fmt_si(b, sizeof(b), cap, "B"), total / cap, -p->no_native_unknown);
+	return -p->no_native_unknown;
+}
+
+/*
  * Score of the reading with @k cache tiers (groups [0, k)), native groups
  * [k, o) and erase-bound groups [o, ng).  -INFINITY when the evidence rules
  * it out.  With @e, each term is written down.
@@ -424,7 +454,7 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 	} else {
 		for (size_t q = 0; q < k; q++) {
 			if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
-			if (q > 0 && !tier_ok(g, q, ng)) return -INFINITY;
+			if (q > 0 && !tier_ok(c, q)) return -INFINITY;
 		}
 		if (k > 0 && (g[0].decay & DECAY_OWN)) return -INFINITY;
 	}
@@ -468,6 +498,7 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 				if (!c->ignore_evidence) return -INFINITY;
 			}
 		}
+		if (o > k) s += early_onset(c, ob, k > 0 ? g_end_bytes(c, k - 1) : 0, e);
 		if (o > k && nn > 0 && en > 0) {
 			t = lratio(en / nn, &p->native_erase);
 			s += t;

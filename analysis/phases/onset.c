@@ -230,16 +230,18 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 }
 
 /*
- * The onset of a smooth decay.  Garbage collection that sets in gradually
- * bends the native level into a decay towards an asymptote: the speed is
- * continuous at the onset, only its slope changes, and the segmentation's
- * first lasting step lies well into the decay (5-15% of the bytes late).
- * The onset is placed where a flat level followed by an exponential
- * approach fits the samples best (least squares, the level and the depth
- * fitted for each candidate onset h).  The time constant follows from the
- * curve: the decay has covered 63% of its fall (from the native level to
- * the median of the erase-bound phase's last quarter) at i63, so for an
- * onset at h it is i63 - h.  Candidates run from DECAY_WIN lengths before
+ * The onset of a decay.  Garbage collection that sets in gradually bends
+ * the native level into a decay towards an asymptote, often after a first
+ * drop (an MLC drive: 90k IOPS, 70k, then a decay to 13k): the fall is
+ * spread over the decay, and the segmentation's first lasting step lies
+ * well into it (5-15% of the bytes late).  The onset is placed where a flat
+ * level, then a step and an exponential approach, fits the samples best
+ * (least squares; the level, the step, the depth and
+ * the time constant fitted for each candidate onset h, the time constant
+ * over a log grid of DECAY_TAUS values from 2 samples to the window's
+ * length).  The curve gives the window: the decay has covered 63% of its
+ * fall (from the native level to the median of the erase-bound phase's last
+ * quarter) at i63.  Candidates run from DECAY_WIN lengths before
  * the onset the labelling found to that onset (a length: an eighth of the
  * erase-bound samples, at least DECAY_WIN_MIN); the fit covers them and as
  * far after i63 again.  The onset only moves back, into native writing,
@@ -249,7 +251,33 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 #define DECAY_WIN_MIN 20
 #define DECAY_FALL 1.1
 #define DECAY_GRID 256
-#define DECAY_JUMP 0.25
+#define DECAY_TAUS 24
+
+/* Solve the normal equations m (3 x 4, augmented) in place; the
+ * coefficients into @beta.  0 when singular. */
+static int solve3(double m[3][4], double beta[3])
+{
+	/* Gauss-Jordan with partial pivoting (row swaps keep the unknowns' order) */
+	for (int c = 0; c < 3; c++) {
+		int piv = c;
+		for (int r = c + 1; r < 3; r++)
+			if (fabs(m[r][c]) > fabs(m[piv][c])) piv = r;
+		if (!(fabs(m[piv][c]) > 1e-12 * (fabs(m[0][0]) + 1))) return 0;
+		for (int q = 0; q < 4; q++) {
+			double t = m[c][q];
+			m[c][q] = m[piv][q];
+			m[piv][q] = t;
+		}
+		for (int r = 0; r < 3; r++) {
+			double f;
+			if (r == c) continue;
+			f = m[r][c] / m[c][c];
+			for (int q = c; q < 4; q++) m[r][q] -= f * m[c][q];
+		}
+	}
+	for (int c = 0; c < 3; c++) beta[c] = m[c][3] / m[c][c];
+	return 1;
+}
 
 /* Least-squares SSE of y = a + c u(i) + s f(i) over samples [lo, hi): u
  * the step at h (0 before, 1 from h on: the onset may also be a drop), f 0
@@ -268,37 +296,85 @@ static double knee_sse(const double *v, size_t lo, size_t hi, size_t h, double t
 		syy += y * y;
 	}
 	for (int p = 0; p < 3; p++) xy[p] = m[p][3];
-	/* Gauss-Jordan with partial pivoting on the 3 x 3 system (row swaps
-	 * keep the unknowns' order) */
-	for (int c = 0; c < 3; c++) {
-		int piv = c;
-		for (int r = c + 1; r < 3; r++)
-			if (fabs(m[r][c]) > fabs(m[piv][c])) piv = r;
-		if (!(fabs(m[piv][c]) > 1e-12 * (fabs(m[0][0]) + 1))) return INFINITY;
-		for (int q = 0; q < 4; q++) {
-			double t = m[c][q];
-			m[c][q] = m[piv][q];
-			m[piv][q] = t;
-		}
-		for (int r = 0; r < 3; r++) {
-			double f;
-			if (r == c) continue;
-			f = m[r][c] / m[c][c];
-			for (int q = c; q < 4; q++) m[r][q] -= f * m[c][q];
-		}
-	}
-	for (int c = 0; c < 3; c++) beta[c] = m[c][3] / m[c][c];
+	if (!solve3(m, beta)) return INFINITY;
 	if (coef) memcpy(coef, beta, sizeof(beta));
 	/* SSE = y'y - beta' X'y */
 	for (int p = 0; p < 3; p++) sse += beta[p] * xy[p];
 	return syy - sse;
 }
 
+/*
+ * The best knee over onsets h = h0, h0 + step, ... <= h1 and the time
+ * constants of the grid, for the fit over [lo, hi) that falls: its onset (0 if none),
+ * time constant @tau_out and SSE @sse_out, and in @sse_at_h1 the best SSE
+ * with the onset at h1 (what the knee is compared with).  For one time
+ * constant every sum the normal equations need is a suffix sum over the
+ * samples from h on: with g_i = exp(-(i - h) / tau), f = 1 - g from h on,
+ * so with N the samples from h, Y their sum, A = sum g y, B = sum g and
+ * C = sum g^2 (each a recursion from the end), sum f = N - B,
+ * sum f^2 = N - 2B + C, sum f y = Y - A; one pass per time constant.
+ */
+static size_t knee_search(const double *v, size_t lo, size_t hi, size_t h0, size_t h1, size_t step,
+			  double *tau_out, double *sse_out, double *sse_at_h1)
+{
+	double n = (double)(hi - lo), sy = 0, syy = 0, bs = INFINITY;
+	size_t best = 0;
+
+	if (h0 > h1 || hi <= h1 + 1) return 0;
+	for (size_t i = lo; i < hi; i++) {
+		sy += v[i];
+		syy += v[i] * v[i];
+	}
+	for (int k = 0; k < DECAY_TAUS; k++) {
+		double tau = 2 * pow(n / 2, (double)k / (DECAY_TAUS - 1)), g = exp(-1 / tau);
+		double A = 0, B = 0, C = 0, Y = 0;
+		size_t i = hi;
+
+		for (size_t h = h1;; h = h - step) {
+			double N, m[3][4], beta[3], sse;
+
+			/* the suffix sums from h on */
+			while (i > h) {
+				i--;
+				A = v[i] + g * A;
+				B = 1 + g * B;
+				C = 1 + g * g * C;
+				Y += v[i];
+			}
+			N = (double)(hi - h);
+			double sf = N - B, sff = N - 2 * B + C, sfy = Y - A;
+			double r[3][3] = { { n, N, sf }, { N, N, sf }, { sf, sf, sff } }, xy[3] = { sy, Y, sfy };
+			for (int p = 0; p < 3; p++) {
+				for (int q = 0; q < 3; q++) m[p][q] = r[p][q];
+				m[p][3] = xy[p];
+			}
+			/* the speed falls at an onset towards a positive
+			 * asymptote: neither the step nor the approach may rise
+			 * (a fit that rises matches a noisy native level's
+			 * upswing), nor the fit fall to nothing (a comb's stalls
+			 * fitted as a collapse) */
+			if (solve3(m, beta)) {
+				sse = syy - (beta[0] * xy[0] + beta[1] * xy[1] + beta[2] * xy[2]);
+				/* the onset found is compared as it best fits */
+				if (h == h1 && sse < *sse_at_h1) *sse_at_h1 = sse;
+				if (sse < bs && beta[1] <= 0 && beta[2] <= 0 && beta[0] + beta[1] + beta[2] > 0) {
+					bs = sse;
+					best = h;
+					*tau_out = tau;
+				}
+			}
+			if (h < h0 + step) break;
+		}
+	}
+	*sse_out = bs;
+	return best;
+}
+
 void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
 			     double min_onset_bytes)
 {
 	size_t je = *nb, jn = *nb, on, neb = 0, d, lo, hi, best = 0, step, i63, m = 0;
-	double bs = INFINITY, first, last, top, thr;
+	double bs = INFINITY, first, last, top, thr, bt = 1, son = INFINITY;
 
 	for (size_t j = 0; j < *nb && je == *nb; j++) {
 		if (b[j].dip) continue;
@@ -331,13 +407,7 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 	lo = on > b[jn].i0 + DECAY_WIN * d ? on - DECAY_WIN * d : b[jn].i0;
 	hi = i63 + (i63 - lo) < tr->n ? i63 + (i63 - lo) : tr->n;
 	step = (on - lo) / DECAY_GRID ? (on - lo) / DECAY_GRID : 1;
-	for (size_t h = lo + DECAY_WIN_MIN / 2; h <= on && h < i63; h += step) {
-		double sse = knee_sse(tr->v, lo, hi, h, (double)(i63 - h), NULL);
-		if (sse < bs) {
-			bs = sse;
-			best = h;
-		}
-	}
+	best = knee_search(tr->v, lo, hi, lo + DECAY_WIN_MIN / 2, on < i63 ? on : i63 - 1, step, &bt, &bs, &son);
 	if (!best || best >= on || tr->cum[best] < min_onset_bytes) return;
 	/* only when the earlier knee explains the samples clearly better than
 	 * the onset found: by more than a BIC penalty (2 ln n), in units of
@@ -345,19 +415,15 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 	 * autocorrelation time (a wandering native speed fits knees anywhere) */
 	{
 		size_t nn = hi - lo, max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
-		double co[3], tau, gain, t63 = (double)(i63 - best);
+		double co[3] = { 0, 0, 0 }, tau, gain;
 
-		bs = knee_sse(tr->v, lo, hi, best, t63, co);
-		gain = knee_sse(tr->v, lo, hi, on, (double)(i63 > on ? i63 - on : 1), NULL) - bs;
+		bs = knee_sse(tr->v, lo, hi, best, bt, co);
+		gain = son - bs;
 		for (size_t i = lo; i < hi; i++)
 			x[i - lo] = tr->v[i] - co[0] - (i >= best ? co[1] : 0) -
-				    (i > best ? co[2] * (1 - exp(-(double)(i - best) / t63)) : 0);
+				    (i > best ? co[2] * (1 - exp(-(double)(i - best) / bt)) : 0);
 		tau = slc__series_tau(x, nn, max_lag);
 		if (!(bs > 0) || gain / (bs / (double)nn * tau) < 2 * log((double)nn)) return;
-		/* the premise: a continuous bend; a knee that needs a step of
-		 * more than DECAY_JUMP of the fall is a step onset, which the
-		 * labelling placed */
-		if (fabs(co[1]) > DECAY_JUMP * fabs(co[2])) return;
 	}
 	slc__erase_bound_from(b, nb, jn, je, best);
 }

@@ -249,6 +249,7 @@ struct slc__model_params {
 	double ref_cap;			/* largest penalty of one mismatched reference */
 	double no_native_unknown;	/* against erase-bound from the start, state unknown */
 	double trim_onset_caps;		/* after a TRIM, no onset before this share of the flash is used */
+	double fresh_caps_max;		/* most capacities a write test writes onto a fresh drive */
 	double slc_bits_unknown;	/* bits per cell assumed for the cache limit, cell unknown */
 	double spare_max;		/* the most spare flash, as a share of the capacity */
 	double buffer_frac, buffer_cost;	/* a "cache" under this share of the capacity: a DRAM buffer */

@@ -657,7 +657,16 @@ def near_ratio(rnd):
         if s.kind == "direct_to_tlc":
             s.sigma = rnd.uniform(0.01, 0.05)
     p["direct_sigma"] = plan.segs[1].sigma
-    return plan, p, None
+    # With an erase-bound step this is three flat levels, and three_levels'
+    # rule applies: a middle level that is not clearly direct-to-TLC (at most
+    # 0.5 of the cache, or a CoV of 5% or more) could be a second cache tier
+    # with native writing after it; only the capacity tells them apart.
+    alt = None
+    if len(plan.segs) == 3 and plan.segs[2].decay is None:
+        r = p["direct_bps"] / p["cache_bps"]
+        if not (r <= 0.5 or p["direct_sigma"] >= 0.05):
+            alt = ("second cache tier", {1: ("slc_cache", 2), 2: ("direct_to_tlc", None)})
+    return plan, p, alt
 
 
 @retry

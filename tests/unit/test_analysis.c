@@ -747,12 +747,13 @@ static void test_model_evidence(void **state)
 	assert_true(a.model.odds > 10);
 	slc_analysis_free(&a);
 	/* the same burst with nothing known: native (a curve usually begins
-	 * on an erased drive), the erase-bound reading kept as the runner-up */
+	 * on an erased drive), a reading with an erase-bound phase kept as the
+	 * runner-up (erase-bound from the start after the cache, or a flat
+	 * drive without cache that steps down) */
 	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
 	assert_true(a.has_cache);
 	assert_int_equal(phase_kind(&a, 1), SLC_PHASE_DIRECT_TO_TLC);
 	assert_true(a.model.runner_up.valid);
-	assert_false(a.model.runner_up.native);
 	assert_true(a.model.runner_up.erase_bound);
 	assert_true(a.model.odds < 100);
 	slc_analysis_free(&a);
