@@ -119,20 +119,35 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 /*
  * Is a drop of a few samples what the trace's own single-sample dips
  * explain?  Isolated dips (a sample 12% under both neighbours, which are
- * not) occur at a rate p; a run of L of them somewhere in n samples is
- * expected n p^L times.  A drop of up to COINCIDENT_MAX samples that the
- * outlier process makes at least COINCIDENT_EXPECT times in the trace is
- * texture, not a stall: a drive that drops single samples now and then
- * also drops two in a row now and then.
+ * not) occur at a rate d.  If dips strike samples independently with
+ * probability p, an isolated one is seen at a rate p (1 - p)^2 = d (p up to
+ * 1/3, where that rate peaks), and a run of L of them somewhere in n
+ * samples is expected n p^L times.  A drop that the dip process makes at
+ * least COINCIDENT_EXPECT times in the trace is texture, not a stall: a
+ * drive that drops single samples now and then also drops two in a row
+ * now and then, and a comb whose teeth strike a third of the samples has
+ * runs of five.
  */
-#define COINCIDENT_MAX 3
 #define COINCIDENT_EXPECT 0.05
+static double dip_prob(double d)
+{
+	double lo = 0, hi = 1.0 / 3;
+
+	if (!(d > 0)) return 0;
+	if (d >= 4.0 / 27) return hi;
+	for (int it = 0; it < 50; it++) {
+		double mid = 0.5 * (lo + hi);
+		if (mid * (1 - mid) * (1 - mid) < d) lo = mid;
+		else hi = mid;
+	}
+	return lo;
+}
+
 static int coincident(const struct trace *tr, const struct block *m)
 {
 	size_t len = m->i1 - m->i0;
 
-	return len <= COINCIDENT_MAX &&
-	       (double)tr->n * pow(tr->dip_rate, (double)len) >= COINCIDENT_EXPECT;
+	return (double)tr->n * pow(dip_prob(tr->dip_rate), (double)len) >= COINCIDENT_EXPECT;
 }
 
 /* The rate of isolated single-sample dips (a sample 12% under both
