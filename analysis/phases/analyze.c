@@ -336,6 +336,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret < 0) goto out;
 	out->has_cache = ret;
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
+	if (out->has_cache) slc__extend_cache_teeth(&tr, b, &nb, tmp);
 	/* a cache of a single sample (it ended inside it) is no phase that
 	 * sample can measure: a bound (short_cache) */
 	if (out->has_cache && b[0].i1 == 1 && !b[0].dip && nb > 1 && b[1].kind != SLC_PHASE_SLC_CACHE) {

@@ -129,3 +129,64 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	if (*bytes_out < tr->cum[lo]) *bytes_out = tr->cum[lo];
 	if (*bytes_out > tr->cum[hi]) *bytes_out = tr->cum[hi];
 }
+
+/*
+ * The end of a cache that folds as it fills: in its last stretch some
+ * samples drop to a fraction of its speed (the drive folds between host
+ * writes: teeth) while the rest still run at it.  The segmentation sees a
+ * level between the cache's and the native one there and the labelling
+ * gives it to the native writing, so the cache ends at its first tooth.  A
+ * stretch whose untoothed samples run at the cache's speed is still the
+ * cache: native writing never reaches that speed (the cache is a step of
+ * 15% or more above it; the cache before the teeth must be steady), and one sample at its speed is strong evidence
+ * where a tooth is weak (teeth strike a half of the samples and more).
+ * From the end of the leading cache on, each sample at the cache's level
+ * (within TEETH_K of its robust sigmas of its median, and DELTA_SAME at
+ * most: native writing a few percent slower stays out) counts TEETH_AT_LEVEL - 1, each other
+ * -1 (the stretch is cache while at least one sample in TEETH_AT_LEVEL is
+ * at its speed); the cache runs to where that sum peaks, when it peaks
+ * above 0 (a tooth-free end stays put, the sum falls from its first native
+ * sample on), within at most the cache's own length and not into a drop
+ * the consolidation kept (a stall, throttling) or an erase-bound block.  @b has room for one more block.
+ */
+#define TEETH_AT_LEVEL 4.0	/* a stretch is still cache while 1 sample in this many runs at its speed */
+#define TEETH_K 3.0		/* at the cache's speed: within this many of its sigmas */
+void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+{
+	size_t jc = *nb, e, lim, best = 0, m = 0;
+	double level, sum = 0, peak = 0, sig, at;
+
+	for (size_t j = 0; j < *nb; j++) {
+		if (b[j].dip) continue;
+		if (b[j].kind != SLC_PHASE_SLC_CACHE) break;
+		jc = j;
+	}
+	if (jc == *nb || jc + 1 >= *nb) return;
+	for (size_t i = b[jc].i0; i < b[jc].i1; i++) tmp[m++] = tr->v[i];
+	level = slc_median(tmp, m);
+	/* only a steady cache: one toothed all along (a DRAM-less drive's
+	 * journal stalls) has no level of its own that native writing misses */
+	sig = slc_mad_sigma(tmp, m);
+	if (!(level > 0) || sig > STEADY_COV * level) return;
+	at = level - fmin(TEETH_K * sig, DELTA_SAME * level);
+	e = b[jc].i1;
+	lim = e + (e - b[0].i0) < tr->n ? e + (e - b[0].i0) : tr->n;
+	for (size_t j = jc + 1; j < *nb; j++)
+		if ((b[j].dip || b[j].kind == SLC_PHASE_ERASE_BOUND) && b[j].i0 < lim) lim = b[j].i0;
+	for (size_t i = e; i < lim; i++) {
+		sum += tr->v[i] >= at ? TEETH_AT_LEVEL - 1 : -1;
+		if (sum > peak) {
+			peak = sum;
+			best = i + 1;
+		}
+	}
+	if (!(peak > 0)) return;
+	for (size_t j = jc + 1; j < *nb && b[j].i0 < best; j++) {
+		if (b[j].i1 > best) slc__split_block(b, nb, j, best);
+		b[j].kind = SLC_PHASE_SLC_CACHE;
+		b[j].tier = b[jc].tier;
+		b[j].dip = 0;
+		b[j].group = b[jc].group;
+		b[j].conf = b[jc].conf;
+	}
+}

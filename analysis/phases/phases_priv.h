@@ -191,6 +191,7 @@ size_t slc__best_split_in(const double *x, size_t n, size_t lo, size_t hi);
 size_t slc__best_split(const double *x, size_t n, size_t min_side);
 double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag);
 void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
+void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp);
 size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, size_t at);
 
 /* consolidate.c: a stall between two blocks at one level is at most this
