@@ -71,9 +71,11 @@ struct buffered_event {
  * Room a flush may need past the end of the file: per sample column a
  * filled chunk compressed to new space and a fresh full-size one (2 x 32 KiB),
  * the event columns' chunks for a full event buffer (16 x 8 KiB each), the
- * metadata written anew; snapshot texts come on top.
+ * metadata written anew; snapshot texts come on top.  2 MiB held that with
+ * room to spare for the first nine columns; each further one adds its two
+ * chunks.
  */
-#define FLUSH_RESERVE ((off_t)2 << 20)
+#define FLUSH_RESERVE (((off_t)2 << 20) + (off_t)(SLC__TRACE_NCOLS - 9) * (64 << 10))
 
 struct pending_snapshot {
 	char kind[SLC_TRACE_KIND_MAX + 1];
@@ -685,6 +687,8 @@ static int write_params(hid_t g, const struct slc_segment_params *p, size_t inde
 	rc |= slc__h5_put_str(g, "data_pattern", p->data_pattern);
 	rc |= slc__h5_put_f64(g, "interval_s", p->interval_s);
 	rc |= slc__h5_put_str(g, "clock", p->clock);
+	rc |= slc__h5_put_u32(g, "read_pct", p->read_pct);
+	rc |= slc__h5_put_str(g, "read_state", p->read_state);
 	return rc ? -EIO : 0;
 }
 

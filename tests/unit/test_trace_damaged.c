@@ -43,7 +43,7 @@ static const struct slc_trace_meta meta = {
 
 static const struct slc_segment_params params = {
 	"seq_fill", "seq_write", 131072, 32, 1, 0, 4294967296ull, 30, 1, "random", 1.0, "virtual", 4,
-	SLC_ROLE_FILL, 0,
+	SLC_ROLE_FILL, 0, 0, "",
 };
 
 #define N_SAMPLES 50
@@ -58,7 +58,8 @@ static void write_trace(const char *path, const struct slc_sample *extra, size_t
 	assert_int_equal(slc_trace_create(&t, path, &meta, err, sizeof(err)), 0);
 	assert_int_equal(slc_trace_segment_begin(t, &params), 0);
 	for (size_t i = 0; i < N_SAMPLES; i++) {
-		struct slc_sample s = { (double)(i + 1), 1.0, (i + 1) * 100000000ull, 760, 300, 900, 1500, 2500, 40 };
+		struct slc_sample s = { (double)(i + 1), 1.0, (i + 1) * 100000000ull, 760, 300, 900, 1500, 2500, 40,
+					0, 0, NAN, NAN, NAN, NAN, NAN, NAN };
 
 		assert_int_equal(slc_trace_append(t, &s), 0);
 	}
@@ -263,8 +264,8 @@ static void test_short_columns(void **state)
 static void test_zero_length(void **state)
 {
 	const struct slc_sample extra[2] = {
-		{ N_SAMPLES, 1.0, N_SAMPLES * 100000000ull, 0, NAN, NAN, NAN, NAN, NAN },
-		{ N_SAMPLES, 0.0, N_SAMPLES * 100000000ull + 131072, 1, 250, 250, 250, 250, NAN },
+		{ N_SAMPLES, 1.0, N_SAMPLES * 100000000ull, 0, NAN, NAN, NAN, NAN, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN },
+		{ N_SAMPLES, 0.0, N_SAMPLES * 100000000ull + 131072, 1, 250, 250, 250, 250, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN },
 	};
 	struct slc_input *in;
 	const struct slc_input_segment *s;
