@@ -13,6 +13,7 @@
 
 #include "slcscope/session.h"
 #include "slcscope/sim.h"
+#include "sweep.h"
 
 int slc_session_is_curve(const struct slc_input_segment *s)
 {
@@ -511,6 +512,7 @@ int slc_session_json(char **out, const struct slc_session *x)
 		}
 	}
 	experiments_json(doc, x);
+	slc__sweep_json(doc, x->in);
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)
 		json_object_set_new(doc, "target", json_string(x->in->meta.target));

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Sweeps: each point of a sweep plan (a segment of role "sweep") summed
+ * over its length, reads and writes apart, as the reviews tabulate and
+ * plot them: MB/s, IOPS, mean and p99 latency per point.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slcscope/session.h"
+#include "sweep.h"
+
+/* Whether segment @s holds the reads' columns (traces before them do not). */
+static int has_read_columns(const struct slc_input_segment *s)
+{
+	for (size_t k = 0; k < s->n_samples; k++)
+		if (s->read_ios[k] || isfinite(s->read_lat_p99_us[k]) || isfinite(s->write_lat_p99_us[k]))
+			return 1;
+	return 0;
+}
+
+static double per_s(double v, double t)
+{
+	return t > 0 ? v / t : NAN;
+}
+
+/* Sums over the samples: commands, latencies weighted by commands. */
+struct sums {
+	double ios, lat_sum, lat_n, p99_sum, p99_n;
+	double r_lat_sum, r_p99_sum, r_n, w_lat_sum, w_p99_sum, w_n;
+};
+
+static void add_weighted(double *sum, double *n, double v, double w)
+{
+	if (isfinite(v) && w > 0) {
+		*sum += v * w;
+		*n += w;
+	}
+}
+
+static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment *s, size_t index)
+{
+	const struct slc_segment_params *p = &s->params;
+	int reads = slc_workload_reads(slc_workload_from_name(p->workload)), split = has_read_columns(s);
+	struct sums m = { 0 };
+	double rw_n = 0, r_w = 0, w_w = 0, r_pn = 0, w_pn = 0, tot_n = 0;
+	uint64_t bytes = s->n_samples ? s->bytes_total[s->n_samples - 1] : 0, rbytes, ios = 0, rios = 0;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->segment = index;
+	pt->step = p->step ? p->step : "";
+	pt->workload = p->workload ? p->workload : "";
+	pt->read_state = p->read_state ? p->read_state : "";
+	pt->group = p->role_arg;
+	pt->block_bytes = p->block_bytes;
+	pt->qd = p->queue_depth;
+	pt->jobs = p->jobs;
+	pt->read_pct = p->read_pct;
+	for (size_t k = 0; k < s->n_samples; k++) {
+		double n = (double)s->ios[k], rn = split ? (double)s->read_ios[k] : (reads ? n : 0), wn = n - rn;
+		ios += s->ios[k];
+		rios += split ? s->read_ios[k] : (reads ? s->ios[k] : 0);
+		pt->duration_s += s->interval_s[k];
+		add_weighted(&m.p99_sum, &tot_n, s->lat_p99_us[k], n);
+		if (split) {
+			add_weighted(&m.r_lat_sum, &r_w, s->read_lat_mean_us[k], rn);
+			add_weighted(&m.w_lat_sum, &w_w, s->write_lat_mean_us[k], wn);
+			add_weighted(&m.r_p99_sum, &r_pn, s->read_lat_p99_us[k], rn);
+			add_weighted(&m.w_p99_sum, &w_pn, s->write_lat_p99_us[k], wn);
+		} else {
+			add_weighted(reads ? &m.r_p99_sum : &m.w_p99_sum, reads ? &r_pn : &w_pn, s->lat_p99_us[k], n);
+		}
+	}
+	rbytes = split ? (s->n_samples ? s->read_bytes_total[s->n_samples - 1] : 0) : (reads ? bytes : 0);
+	pt->read_bytes = rbytes;
+	pt->write_bytes = bytes - rbytes;
+	pt->read_ios = rios;
+	pt->write_ios = ios - rios;
+	pt->read_bps = per_s((double)pt->read_bytes, pt->duration_s);
+	pt->write_bps = per_s((double)pt->write_bytes, pt->duration_s);
+	pt->read_iops = per_s((double)pt->read_ios, pt->duration_s);
+	pt->write_iops = per_s((double)pt->write_ios, pt->duration_s);
+	pt->read_lat_mean_us = r_w > 0 ? m.r_lat_sum / r_w : NAN;
+	pt->write_lat_mean_us = w_w > 0 ? m.w_lat_sum / w_w : NAN;
+	rw_n = r_w + w_w;
+	pt->lat_mean_us = rw_n > 0 ? (m.r_lat_sum + m.w_lat_sum) / rw_n : NAN;
+	pt->lat_p99_us = tot_n > 0 ? m.p99_sum / tot_n : NAN;
+	pt->read_lat_p99_us = r_pn > 0 ? m.r_p99_sum / r_pn : NAN;
+	pt->write_lat_p99_us = w_pn > 0 ? m.w_p99_sum / w_pn : NAN;
+}
+
+size_t slc_sweep_points(const struct slc_input *in, struct slc_sweep_point *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->n_segments; i++) {
+		if (in->segments[i].params.role != SLC_ROLE_SWEEP)
+			continue;
+		if (out && n < max)
+			point_of(&out[n], &in->segments[i], i);
+		n++;
+	}
+	return n;
+}
+
+/* The points of @in, allocated (caller frees); *@n how many; NULL when none or out of memory. */
+static struct slc_sweep_point *all_points(const struct slc_input *in, size_t *n)
+{
+	struct slc_sweep_point *pts;
+
+	*n = slc_sweep_points(in, NULL, 0);
+	if (!*n || !(pts = calloc(*n, sizeof(*pts))))
+		return NULL;
+	slc_sweep_points(in, pts, *n);
+	return pts;
+}
+
+/* @v with @decimals decimals, "-" when unknown. */
+static void num(char *buf, size_t len, double v, int decimals)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u)
+{
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	double mb = u == SLC_UNITS_BINARY ? 1048576.0 : 1e6;
+	const char *mbs = u == SLC_UNITS_BINARY ? "MiB/s" : "MB/s";
+
+	if (!pts)
+		return;
+	fprintf(f, "\nsweep: %zu points (throughput in %s, IOPS in commands/s, latency in us)\n", n, mbs);
+	fprintf(f, "  %-20s %-10s %8s %4s %4s %6s %10s %10s %10s %10s %9s %9s\n", "step", "workload", "block", "QD",
+		"jobs", "read%", "read", "write", "read", "write", "mean", "p99");
+	fprintf(f, "  %-20s %-10s %8s %4s %4s %6s %10s %10s %10s %10s %9s %9s\n", "", "", "", "", "", "", mbs, mbs,
+		"IOPS", "IOPS", "us", "us");
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		char bs[32], c[6][32];
+
+		slc_format_bytes(bs, sizeof(bs), p->block_bytes, SLC_UNITS_BINARY);
+		num(c[0], sizeof(c[0]), p->read_bps / mb, 1);
+		num(c[1], sizeof(c[1]), p->write_bps / mb, 1);
+		num(c[2], sizeof(c[2]), p->read_iops, 0);
+		num(c[3], sizeof(c[3]), p->write_iops, 0);
+		num(c[4], sizeof(c[4]), p->lat_mean_us, 1);
+		num(c[5], sizeof(c[5]), p->lat_p99_us, 1);
+		fprintf(f, "  %-20s %-10s %8s %4u %4u %6u %10s %10s %10s %10s %9s %9s%s\n", p->step, p->workload, bs,
+			p->qd, p->jobs, p->read_pct, c[0], c[1], c[2], c[3], c[4], c[5],
+			strcmp(p->read_state, "trimmed") == 0 || strcmp(p->read_state, "partly") == 0 ?
+			"  (reads of trimmed space)" : "");
+	}
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+void slc__sweep_json(json_t *doc, const struct slc_input *in)
+{
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	json_t *a;
+
+	if (!pts || !(a = json_array())) {
+		free(pts);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		json_t *o = json_pack("{s:I, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:s, s:f}",
+				      "segment", (json_int_t)p->segment, "step", p->step, "group", (json_int_t)p->group,
+				      "workload", p->workload, "block_bytes", (json_int_t)p->block_bytes,
+				      "qd", (json_int_t)p->qd, "jobs", (json_int_t)p->jobs,
+				      "read_pct", (json_int_t)p->read_pct, "read_state", p->read_state,
+				      "duration_s", p->duration_s);
+		if (!o)
+			continue;
+		json_object_set_new(o, "read_bytes", json_integer((json_int_t)p->read_bytes));
+		json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
+		json_object_set_new(o, "read_ios", json_integer((json_int_t)p->read_ios));
+		json_object_set_new(o, "write_ios", json_integer((json_int_t)p->write_ios));
+		json_object_set_new(o, "read_bps", jnum(p->read_bps));
+		json_object_set_new(o, "write_bps", jnum(p->write_bps));
+		json_object_set_new(o, "read_iops", jnum(p->read_iops));
+		json_object_set_new(o, "write_iops", jnum(p->write_iops));
+		json_object_set_new(o, "lat_mean_us", jnum(p->lat_mean_us));
+		json_object_set_new(o, "lat_p99_us", jnum(p->lat_p99_us));
+		json_object_set_new(o, "read_lat_mean_us", jnum(p->read_lat_mean_us));
+		json_object_set_new(o, "read_lat_p99_us", jnum(p->read_lat_p99_us));
+		json_object_set_new(o, "write_lat_mean_us", jnum(p->write_lat_mean_us));
+		json_object_set_new(o, "write_lat_p99_us", jnum(p->write_lat_p99_us));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(doc, "sweep", a);
+	free(pts);
+}
