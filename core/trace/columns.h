@@ -15,6 +15,8 @@ struct slc__trace_col {
 	const char *units;
 	int is_u64;
 	int required;           /* the reader refuses a segment without it */
+	int reads_apart;        /* reads counted apart: written only for segments that read
+				 * (or sweep points), absent in older traces */
 	size_t sample_off;      /* offsetof(struct slc_sample, ...) */
 	size_t input_off;       /* offsetof(struct slc_input_segment, ...) */
 };

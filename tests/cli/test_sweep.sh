@@ -85,6 +85,42 @@ for p in sw:
 assert checked == 4, checked
 PYEOF
 
+# The graphs: a line per kind with a point per depth, 1-8 drives, units on the axes.
+"$SLC" plot "$D/q.h5" -o "$D/qd.svg" --kind qd-sweep --layout-json "$D/l.json" || fail "plot qd-sweep"
+$PY -c 'import json,sys; l=json.load(open(sys.argv[1])); assert [s["points"] for s in l["series"]] == [6, 6], l["series"]' \
+	"$D/l.json" || fail "qd-sweep graph: not two lines of six points"
+grep -q 'queue depth (log2 axis)' "$D/qd.svg" && grep -q '>32<' "$D/qd.svg" || fail "qd-sweep graph axis"
+"$SLC" plot "$D/q.h5" "$D/q.h5" --label A --label B -o "$D/qd2.png" --kind qd-sweep --layout-json "$D/l.json" ||
+	fail "plot qd-sweep of two drives"
+$PY -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["series"]) == 4' "$D/l.json" || fail "two drives: not 4 lines"
+"$SLC" plot "$D/m.h5" -o "$D/mix.svg" --kind mixed --binary || fail "plot mixed"
+grep -q 'throughput (MiB/s)' "$D/mix.svg" && grep -q 'reads (% of the commands)' "$D/mix.svg" || fail "mixed graph axes"
+"$SLC" plot "$D/m.h5" -o "$D/x.png" --kind qd-sweep 2> "$D/err" && fail "a mix drawn as a queue depth sweep"
+[ "$(wc -l < "$D/err")" -eq 1 ] && grep -q 'run --plan qd-sweep' "$D/err" || fail "no qd points: $(cat "$D/err")"
+
+# The other plans run and tabulate: every point a row, the short tests' sizes.
+"$SLC" run sim:tiny-tlc --plan bs-sweep --step-time 100ms --trim-wait 1s -o "$D/b.h5" --quiet || fail "bs-sweep run"
+"$SLC" analyze --json "$D/b.h5" | $PY -c '
+import json, sys
+sw = json.load(sys.stdin)["sweep"]
+bs = sorted((p["workload"], p["block_bytes"]) for p in sw)
+want = sorted([(w, 512 << k) for w in ("rand_read", "rand_write") for k in range(10)] +
+              [(w, 512 << k) for w in ("seq_read", "seq_write") for k in range(13)])
+assert bs == want, bs
+assert all(p["qd"] == 4 for p in sw)' || fail "bs-sweep table"
+"$SLC" plot "$D/b.h5" -o "$D/bs.svg" --kind bs-sweep || fail "plot bs-sweep"
+grep -q '>2M<' "$D/bs.svg" && grep -q '>512<' "$D/bs.svg" || fail "bs-sweep graph: no 512 to 2M axis"
+"$SLC" run sim:tiny-tlc --plan short --step-time 100ms -o "$D/s.h5" --quiet || fail "short run"
+"$SLC" analyze "$D/s.h5" | grep -c '^  \(seq1m_q8t1\|seq128k_q32t1\|rnd4k_q32t1\|rnd4k_q1t1\)_\(read\|write\) ' |
+	grep -qx 8 || fail "short: not 8 rows"
+"$SLC" run sim:tiny-tlc --plan basic --step-time 100ms --trim-wait 1s -o "$D/ba.h5" --quiet || fail "basic run"
+"$SLC" analyze --json "$D/ba.h5" | $PY -c '
+import json, sys
+sw = json.load(sys.stdin)["sweep"]
+assert [(p["workload"], p["block_bytes"], p["qd"]) for p in sw] == [
+    ("seq_read", 262144, 1), ("rand_read", 4096, 1), ("rand_read", 4096, 4),
+    ("seq_write", 262144, 1), ("rand_write", 4096, 1), ("rand_write", 4096, 4)], sw' || fail "basic table"
+
 # Every sweep plan lists its steps and its time without running.
 for plan in qd-sweep bs-sweep mixed basic short; do
 	"$SLC" run sim:tiny-tlc --plan $plan -n > "$D/n.txt" || fail "-n --plan $plan"

@@ -254,6 +254,9 @@ enum slc_figure_kind {
 	SLC_FIG_HIR,                  /* "hir": host idle recovery, IOPS per wait state */
 	SLC_FIG_FILL_LEVELS,          /* "fill-levels": burst speed and cache against fill */
 	SLC_FIG_COMPRESS,             /* "compress": incompressible against repeating data */
+	SLC_FIG_SWEEP_QD,             /* "qd-sweep": 4 KiB random IOPS against queue depth */
+	SLC_FIG_SWEEP_BS,             /* "bs-sweep": throughput against block size (log2) */
+	SLC_FIG_MIXED,                /* "mixed": throughput against the share of reads */
 	SLC_FIG__COUNT
 };
 
