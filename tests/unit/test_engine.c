@@ -368,6 +368,9 @@ static void test_engine_bad_jobs(void **state)
 		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .block_bytes = 1000 }, "not a multiple" },
 		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .queue_depth = 1000 }, "queue depth" },
 		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .offset_bytes = 2ull << 30 }, "past the end" },
+		{ { .kind = SLC_JOB_RAND_MIXED, .max_bytes = 1, .read_pct = 101 }, "read share" },
+		{ { .kind = SLC_JOB_RAND_READ, .max_bytes = 1, .align_bytes = 1000 }, "alignment" },
+		{ { .kind = (enum slc_job_kind)99, .max_bytes = 1 }, "job kind" },
 	};
 	struct slc_target *t;
 	struct slc_target_opts o = { 0 };
@@ -524,6 +527,87 @@ static int keep(void *arg, const struct slc_sample *smp)
 		v->s[v->n] = *smp;
 	v->n++;
 	return v->done_at && (int)v->n == v->done_at ? SLC_ENGINE_DONE : 0;
+}
+
+/* Reads and writes counted apart, through a merged last sample too. */
+static void test_sampler_reads_apart(void **state)
+{
+	static const uint64_t ms = 1000000, iv = 10 * ms;
+	struct slc_sampler smp;
+	struct seen v;
+	(void)state;
+
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 0, iv);
+	/* each ms a 4 KiB read of 100 us and, every other ms, an 8 KiB write of 300 us */
+	for (uint64_t k = 1; k <= 20; k++) {
+		slc_sampler_add_rw(&smp, k * ms, 4096, 100000, 1, keep, &v);
+		if (k % 2 == 0)
+			slc_sampler_add_rw(&smp, k * ms, 8192, 300000, 0, keep, &v);
+	}
+	slc_sampler_add_rw(&smp, 20 * ms + ms / 2, 4096, 100000, 1, keep, &v);
+	assert_int_equal(slc_sampler_finish(&smp, 20 * ms + ms / 2, keep, &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_true(v.s[0].ios == 15 && v.s[0].read_ios == 10);
+	assert_true(v.s[0].read_bytes_total == 10 * 4096 && v.s[0].bytes_total == 10 * 4096 + 5 * 8192);
+	assert_true(fabs(v.s[0].read_lat_mean_us - 100.0) < 1e-9 && fabs(v.s[0].write_lat_mean_us - 300.0) < 1e-9);
+	assert_true(fabs(v.s[0].read_lat_p99_us - 100.0) / 100.0 < 0.016);
+	assert_true(fabs(v.s[0].write_lat_p50_us - 300.0) / 300.0 < 0.016);
+	assert_true(v.s[0].lat_p99_us > 250);             /* all I/O: the writes' tail */
+	/* the last 0.5 ms merged into the second sample: its read counted there */
+	assert_true(v.s[1].ios == 16 && v.s[1].read_ios == 11);
+	assert_true(v.s[1].read_bytes_total == 21 * 4096);
+	assert_true(v.s[1].bytes_total - v.s[1].read_bytes_total == 10 * 8192);
+
+	/* writes alone: no read latency, and slc_sampler_add() counts writes */
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 0, iv);
+	for (uint64_t k = 1; k <= 10; k++)
+		slc_sampler_add(&smp, k * ms, 4096, 50000, keep, &v);
+	slc_sampler_finish(&smp, 10 * ms, keep, &v);
+	assert_int_equal(v.n, 1);
+	assert_true(v.s[0].read_ios == 0 && v.s[0].read_bytes_total == 0 && isnan(v.s[0].read_lat_p99_us));
+	assert_true(fabs(v.s[0].write_lat_mean_us - 50.0) < 1e-9);
+}
+
+/* Mixed jobs read the share asked for; read jobs only read. */
+static void test_engine_mixed(void **state)
+{
+	static const struct { enum slc_job_kind kind; uint32_t pct; double want; } cases[] = {
+		{ SLC_JOB_RAND_MIXED, 30, 0.30 }, { SLC_JOB_SEQ_MIXED, 70, 0.70 }, { SLC_JOB_SEQ_READ, 0, 1.0 },
+		{ SLC_JOB_RAND_MIXED, 0, 0.0 }, { SLC_JOB_SEQ_MIXED, 100, 1.0 },
+	};
+	struct slc_target *t;
+	struct slc_target_opts o = { 0 };
+	(void)state;
+
+	assert_int_equal(slc_target_open(&t, "null:1GiB", &o, NULL, 0), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct slc_job job = { .kind = cases[i].kind, .read_pct = cases[i].pct, .block_bytes = 4096,
+				       .queue_depth = 8, .jobs = 2, .max_bytes = 40000 * 4096ull, .seed = 3 + i,
+				       .interval_ns = 3600000000000ull, .align_bytes = 4096 };
+		struct slc_engine_cb cb = { 0 };
+		struct slc_job_result res;
+		struct seen v;
+		uint64_t ios = 0, reads = 0;
+		char err[256];
+
+		memset(&v, 0, sizeof(v));
+		cb.sample = keep;
+		cb.arg = &v;
+		assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+		assert_true(v.n >= 1 && v.n <= 64);
+		for (size_t k = 0; k < v.n; k++) {
+			ios += v.s[k].ios;
+			reads += v.s[k].read_ios;
+		}
+		assert_true(ios == 40000 && res.ios == 40000);
+		assert_true(v.s[v.n - 1].read_bytes_total == reads * 4096);
+		if (fabs((double)reads / (double)ios - cases[i].want) > 0.02)
+			fail_msg("case %zu: %llu of %llu commands read, not %.0f%%", i, (unsigned long long)reads,
+				 (unsigned long long)ios, cases[i].want * 100);
+	}
+	slc_target_close(t);
 }
 
 /* No sample under a tenth of @interval_s, except a run's only one; the times
@@ -684,6 +768,8 @@ int main(void)
 		cmocka_unit_test(test_engine_bad_jobs),
 		cmocka_unit_test(test_latency_percentiles),
 		cmocka_unit_test(test_sampler_short_last_merged),
+		cmocka_unit_test(test_sampler_reads_apart),
+		cmocka_unit_test(test_engine_mixed),
 		cmocka_unit_test(test_engine_no_short_last_sample),
 		cmocka_unit_test(test_blockdev_check_on_file),
 		cmocka_unit_test(test_device_error_keeps_trace),
