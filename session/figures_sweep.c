@@ -93,7 +93,8 @@ static size_t drive_lines(struct line *lines, size_t room, enum slc_figure_kind 
 			add_point(&tmp[li], px, py);
 	}
 	for (int li = 0; li < nl; li++) {
-		if (!tmp[li].n || used >= room)
+		/* a line needs two points: one block size is no block size sweep */
+		if (tmp[li].n < 2 || used >= room)
 			continue;
 		lines[used] = tmp[li];
 		if (drive)

@@ -4,6 +4,7 @@
  * over its length, reads and writes apart, as the reviews tabulate and
  * plot them: MB/s, IOPS, mean and p99 latency per point.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "slcscope/session.h"
+#include "report_doc.h"
 #include "sweep.h"
 
 /* Whether segment @s holds the reads' columns (traces before them do not). */
@@ -201,5 +203,86 @@ void slc__sweep_json(json_t *doc, const struct slc_input *in)
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(doc, "sweep", a);
+	free(pts);
+}
+
+int slc__sweep_csv(FILE *f, const struct slc_input *in)
+{
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	char v[12][40];
+
+	fprintf(f, "segment,step,group,workload,block_bytes,qd,jobs,read_pct,read_state,duration_s,read_bytes,"
+		   "write_bytes,read_bps,write_bps,read_iops,write_iops,lat_mean_us,lat_p99_us,read_lat_mean_us,"
+		   "read_lat_p99_us,write_lat_mean_us,write_lat_p99_us\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		const double d[12] = { p->duration_s, p->read_bps, p->write_bps, p->read_iops, p->write_iops,
+				       p->lat_mean_us, p->lat_p99_us, p->read_lat_mean_us, p->read_lat_p99_us,
+				       p->write_lat_mean_us, p->write_lat_p99_us, 0 };
+		for (int k = 0; k < 11; k++) {
+			if (isfinite(d[k]))
+				snprintf(v[k], sizeof(v[k]), "%.9g", d[k]);
+			else
+				v[k][0] = '\0';
+		}
+		/* step names are free text in a trace: quoted, as RFC 4180 has it */
+		fprintf(f, "%zu,\"", p->segment);
+		for (const char *c = p->step; *c; c++) {
+			if (*c == '"') fputc('"', f);
+			fputc(*c, f);
+		}
+		fprintf(f, "\",%u,%s,%u,%u,%u,%u,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->group, p->workload,
+			p->block_bytes, p->qd, p->jobs, p->read_pct, p->read_state, v[0],
+			(unsigned long long)p->read_bytes, (unsigned long long)p->write_bytes, v[1], v[2], v[3], v[4],
+			v[5], v[6], v[7], v[8], v[9], v[10]);
+	}
+	free(pts);
+	return ferror(f) ? -EIO : 0;
+}
+
+void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit_system u,
+			const struct report_fig *figs, size_t nfigs)
+{
+	const char *head[11] = { "point", "workload", "block", "QD x jobs", "reads", "read MB/s", "write MB/s",
+				 "read IOPS", "write IOPS", "mean latency (µs)", "p99 latency (µs)" };
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	double mb = u == SLC_UNITS_BINARY ? 1048576.0 : 1e6;
+	const char *mbs = u == SLC_UNITS_BINARY ? "MiB/s" : "MB/s";
+
+	if (!pts)
+		return;
+	if (u == SLC_UNITS_BINARY) {
+		head[5] = "read MiB/s";
+		head[6] = "write MiB/s";
+	}
+	slc__doc_heading(d, 2, "Sweeps");
+	slc__doc_para(d, "%zu points, each over its whole length; reads and writes apart, throughput in %s, "
+		      "latency in microseconds (p99: the intervals' p99 weighted by their commands). Also in "
+		      "sweep.csv and phases.json (sweep).", n, mbs);
+	slc__doc_table(d, 11, head);
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		char c[11][96];
+
+		snprintf(c[0], 96, "%.95s", p->step);
+		snprintf(c[1], 96, "%.95s", p->workload);
+		slc_format_bytes(c[2], 96, p->block_bytes, SLC_UNITS_BINARY);
+		snprintf(c[3], 96, "%u x %u", p->qd, p->jobs);
+		snprintf(c[4], 96, "%u%%%s", p->read_pct, strcmp(p->read_state, "trimmed") &&
+			 strcmp(p->read_state, "partly") ? "" : " (of trimmed space)");
+		num(c[5], 96, p->read_bps / mb, 1);
+		num(c[6], 96, p->write_bps / mb, 1);
+		num(c[7], 96, p->read_iops, 0);
+		num(c[8], 96, p->write_iops, 0);
+		num(c[9], 96, p->lat_mean_us, 1);
+		num(c[10], 96, p->lat_p99_us, 1);
+		slc__doc_row(d, 11, c);
+	}
+	slc__doc_table_end(d);
+	for (size_t f = 0; f < nfigs; f++)
+		if (figs[f].curve == SLC__FIG_SWEEP)
+			slc__doc_figure(d, figs[f].name, figs[f].caption);
 	free(pts);
 }

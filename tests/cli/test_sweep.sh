@@ -98,6 +98,15 @@ grep -q 'throughput (MiB/s)' "$D/mix.svg" && grep -q 'reads (% of the commands)'
 "$SLC" plot "$D/m.h5" -o "$D/x.png" --kind qd-sweep 2> "$D/err" && fail "a mix drawn as a queue depth sweep"
 [ "$(wc -l < "$D/err")" -eq 1 ] && grep -q 'run --plan qd-sweep' "$D/err" || fail "no qd points: $(cat "$D/err")"
 
+# The report of a sweep alone: its table, sweep.csv, its graph and no other.
+"$SLC" report "$D/q.h5" -o "$D/rep" > /dev/null 2>&1 || fail "report of a sweep"
+[ "$(wc -l < "$D/rep/sweep.csv")" -eq 13 ] && head -1 "$D/rep/sweep.csv" | grep -q '^segment,step,group,workload,block_bytes,qd' ||
+	fail "sweep.csv: $(head -2 "$D/rep/sweep.csv")"
+grep -q '^## Sweeps' "$D/rep/summary.md" && grep -q '| read MB/s | write MB/s | read IOPS |' "$D/rep/summary.md" ||
+	fail "summary.md: no sweep table"
+[ -s "$D/rep/qd-sweep.svg" ] && [ ! -e "$D/rep/bs-sweep.svg" ] && [ ! -e "$D/rep/mixed.svg" ] ||
+	fail "report graphs: $(ls "$D/rep")"
+
 # The other plans run and tabulate: every point a row, the short tests' sizes.
 "$SLC" run sim:tiny-tlc --plan bs-sweep --step-time 100ms --trim-wait 1s -o "$D/b.h5" --quiet || fail "bs-sweep run"
 "$SLC" analyze --json "$D/b.h5" | $PY -c '
