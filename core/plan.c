@@ -285,9 +285,9 @@ static struct slc_step *add_point(struct slc_plan *p, const char *name, uint32_t
 }
 
 /* The test region written sequentially once, so that the reads find data. */
-static void add_prep(struct slc_plan *p, const struct slc_plan_opts *o)
+static void add_prep(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
 {
-	add_job(p, "prepare", SLC_ROLE_SWEEP_PREP, 0, SLC_JOB_SEQ_WRITE, o, 0, o->region);
+	add_job(p, name, SLC_ROLE_SWEEP_PREP, 0, SLC_JOB_SEQ_WRITE, o, 0, o->region);
 	p->step[p->n - 1].range = o->region;
 }
 
@@ -303,7 +303,7 @@ static int build_qd_sweep(struct slc_plan *p, const struct slc_plan_opts *o, cha
 {
 	(void)err; (void)errlen;
 	add_trim(p, "trim", o);
-	add_prep(p, o);
+	add_prep(p, "prepare", o);
 	for (int w = 0; w < 2; w++)
 		for (uint32_t qd = 1; qd <= 32; qd *= 2) {
 			char nm[32];
@@ -320,7 +320,7 @@ static int build_bs_sweep(struct slc_plan *p, const struct slc_plan_opts *o, cha
 	(void)err; (void)errlen;
 	for (int seq = 0; seq < 2; seq++) {
 		add_trim(p, seq ? "trim_between" : "trim", o);
-		add_prep(p, o);
+		add_prep(p, seq ? "prepare_seq" : "prepare_rand", o);
 		for (int w = 0; w < 2; w++)
 			for (uint32_t b = 512; b <= top[seq]; b *= 2) {
 				char nm[32], sz[16];
@@ -339,7 +339,7 @@ static int build_mixed(struct slc_plan *p, const struct slc_plan_opts *o, char *
 	(void)err; (void)errlen;
 	for (int rnd = 0; rnd < 2; rnd++) {
 		add_trim(p, rnd ? "trim_between" : "trim", o);
-		add_prep(p, o);
+		add_prep(p, rnd ? "prepare_rand" : "prepare_seq", o);
 		for (uint32_t pct = 0; pct <= 100; pct += 20) {
 			char nm[32];
 			snprintf(nm, sizeof(nm), "%s_read_%u%%", rnd ? "mix_rand_4k" : "mix_seq_128k", pct);
@@ -356,7 +356,7 @@ static int build_basic(struct slc_plan *p, const struct slc_plan_opts *o, char *
 {
 	(void)err; (void)errlen;
 	add_trim(p, "trim", o);
-	add_prep(p, o);
+	add_prep(p, "prepare", o);
 	for (int w = 0; w < 2; w++) {
 		add_point(p, w ? "seq_write_256k" : "seq_read_256k", 1 + 2 * (uint32_t)w,
 			  w ? SLC_JOB_SEQ_WRITE : SLC_JOB_SEQ_READ, 256u << 10, 1, 1, 0, o);
@@ -376,7 +376,7 @@ static int build_short(struct slc_plan *p, const struct slc_plan_opts *o, char *
 	};
 
 	(void)err; (void)errlen;
-	add_prep(p, o);
+	add_prep(p, "prepare", o);
 	for (uint32_t i = 0; i < 4; i++)
 		for (int w = 0; w < 2; w++) {
 			char nm[32];

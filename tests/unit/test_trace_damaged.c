@@ -48,15 +48,20 @@ static const struct slc_segment_params params = {
 
 #define N_SAMPLES 50
 
+/* Whether write_trace() says its segment reads (then it has the reads' columns). */
+static int with_reads;
+
 /* A trace of N_SAMPLES samples, plus @extra (e.g. a drain sample) when given, a snapshot and an event. */
 static void write_trace(const char *path, const struct slc_sample *extra, size_t n_extra)
 {
 	struct slc_event ev = { 10, 10 * 100000000ull, "cache_exhausted", 0 };
+	struct slc_segment_params p = params;
 	struct slc_trace *t;
 	char err[256];
 
+	p.read_pct = with_reads ? 50 : 0;
 	assert_int_equal(slc_trace_create(&t, path, &meta, err, sizeof(err)), 0);
-	assert_int_equal(slc_trace_segment_begin(t, &params), 0);
+	assert_int_equal(slc_trace_segment_begin(t, &p), 0);
 	for (size_t i = 0; i < N_SAMPLES; i++) {
 		struct slc_sample s = { (double)(i + 1), 1.0, (i + 1) * 100000000ull, 760, 300, 900, 1500, 2500, 40,
 					0, 0, NAN, NAN, NAN, NAN, NAN, NAN };
@@ -241,6 +246,18 @@ static void test_hand_made(void **state)
 	write_trace(tpath("rate.h5"), NULL, 0);
 	put_value(tpath("rate.h5"), "bytes_total", N_SAMPLES - 1, H5T_NATIVE_UINT64, &(uint64_t){ 4000000000000000000ull });
 	expect_refused(tpath("rate.h5"), "faster than");
+	/* the reads apart: never more than all I/O, never shrinking, latencies possible */
+	with_reads = 1;
+	write_trace(tpath("reads.h5"), NULL, 0);
+	put_value(tpath("reads.h5"), "read_ios", 5, H5T_NATIVE_UINT64, &(uint64_t){ 761 });
+	expect_refused(tpath("reads.h5"), "more reads than I/O");
+	write_trace(tpath("rbytes.h5"), NULL, 0);
+	put_value(tpath("rbytes.h5"), "read_bytes_total", 5, H5T_NATIVE_UINT64, &(uint64_t){ 1000 });
+	expect_refused(tpath("rbytes.h5"), "read_bytes_total shrinks");
+	write_trace(tpath("rlat.h5"), NULL, 0);
+	put_value(tpath("rlat.h5"), "write_lat_mean_us", 2, H5T_NATIVE_DOUBLE, &negative);
+	expect_refused(tpath("rlat.h5"), "impossible read or write latency");
+	with_reads = 0;
 }
 
 /* Columns cut to the shortest with one note; control characters replaced. */
