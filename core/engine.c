@@ -483,9 +483,9 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	if ((rc = slc__engine_check_job(t->capacity_bytes, t->logical_block_bytes, &l->j, err, errlen)))
 		goto out;
 	l->nblk = l->j.range_bytes / l->j.block_bytes;
-	l->nslots = (l->j.range_bytes - l->j.block_bytes) / (l->j.align_bytes ? l->j.align_bytes : l->j.block_bytes) + 1;
-	if (!l->j.align_bytes)
-		l->nslots = l->nblk;          /* as before alignment could be chosen: same offsets */
+	/* on whole blocks without an alignment: the range's blocks, so the
+	 * offsets a seed gives do not depend on the range's last partial block */
+	l->nslots = l->j.align_bytes ? (l->j.range_bytes - l->j.block_bytes) / l->j.align_bytes + 1 : l->nblk;
 	if (l->j.kind == SLC_JOB_SEQ_MIXED || l->j.kind == SLC_JOB_RAND_MIXED) {
 		/* a share of 100% reads every command: the cut cannot reach 2^32 */
 		l->reads = l->j.read_pct == 100;
