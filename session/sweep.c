@@ -29,26 +29,29 @@ static double per_s(double v, double t)
 	return t > 0 ? v / t : NAN;
 }
 
-/* Sums over the samples: commands, latencies weighted by commands. */
-struct sums {
-	double ios, lat_sum, lat_n, p99_sum, p99_n;
-	double r_lat_sum, r_p99_sum, r_n, w_lat_sum, w_p99_sum, w_n;
+/* Latencies weighted by the commands they were measured over. */
+struct wmean {
+	double sum, n;
 };
 
-static void add_weighted(double *sum, double *n, double v, double w)
+static void add_weighted(struct wmean *m, double v, double w)
 {
 	if (isfinite(v) && w > 0) {
-		*sum += v * w;
-		*n += w;
+		m->sum += v * w;
+		m->n += w;
 	}
+}
+
+static double wmean_of(const struct wmean *m)
+{
+	return m->n > 0 ? m->sum / m->n : NAN;
 }
 
 static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment *s, size_t index)
 {
 	const struct slc_segment_params *p = &s->params;
 	int reads = slc_workload_reads(slc_workload_from_name(p->workload)), split = has_read_columns(s);
-	struct sums m = { 0 };
-	double rw_n = 0, r_w = 0, w_w = 0, r_pn = 0, w_pn = 0, tot_n = 0;
+	struct wmean p99 = { 0 }, r_mean = { 0 }, w_mean = { 0 }, r_p99 = { 0 }, w_p99 = { 0 };
 	uint64_t bytes = s->n_samples ? s->bytes_total[s->n_samples - 1] : 0, rbytes, ios = 0, rios = 0;
 
 	memset(pt, 0, sizeof(*pt));
@@ -62,18 +65,21 @@ static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment 
 	pt->jobs = p->jobs;
 	pt->read_pct = p->read_pct;
 	for (size_t k = 0; k < s->n_samples; k++) {
-		double n = (double)s->ios[k], rn = split ? (double)s->read_ios[k] : (reads ? n : 0), wn = n - rn;
+		/* without the reads' columns all I/O is of the workload's kind */
+		uint64_t r = split ? s->read_ios[k] : (reads ? s->ios[k] : 0);
+		double n = (double)s->ios[k], rn = (double)r, wn = n - rn;
+
 		ios += s->ios[k];
-		rios += split ? s->read_ios[k] : (reads ? s->ios[k] : 0);
+		rios += r;
 		pt->duration_s += s->interval_s[k];
-		add_weighted(&m.p99_sum, &tot_n, s->lat_p99_us[k], n);
+		add_weighted(&p99, s->lat_p99_us[k], n);
 		if (split) {
-			add_weighted(&m.r_lat_sum, &r_w, s->read_lat_mean_us[k], rn);
-			add_weighted(&m.w_lat_sum, &w_w, s->write_lat_mean_us[k], wn);
-			add_weighted(&m.r_p99_sum, &r_pn, s->read_lat_p99_us[k], rn);
-			add_weighted(&m.w_p99_sum, &w_pn, s->write_lat_p99_us[k], wn);
+			add_weighted(&r_mean, s->read_lat_mean_us[k], rn);
+			add_weighted(&w_mean, s->write_lat_mean_us[k], wn);
+			add_weighted(&r_p99, s->read_lat_p99_us[k], rn);
+			add_weighted(&w_p99, s->write_lat_p99_us[k], wn);
 		} else {
-			add_weighted(reads ? &m.r_p99_sum : &m.w_p99_sum, reads ? &r_pn : &w_pn, s->lat_p99_us[k], n);
+			add_weighted(reads ? &r_p99 : &w_p99, s->lat_p99_us[k], n);
 		}
 	}
 	rbytes = split ? (s->n_samples ? s->read_bytes_total[s->n_samples - 1] : 0) : (reads ? bytes : 0);
@@ -85,13 +91,12 @@ static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment 
 	pt->write_bps = per_s((double)pt->write_bytes, pt->duration_s);
 	pt->read_iops = per_s((double)pt->read_ios, pt->duration_s);
 	pt->write_iops = per_s((double)pt->write_ios, pt->duration_s);
-	pt->read_lat_mean_us = r_w > 0 ? m.r_lat_sum / r_w : NAN;
-	pt->write_lat_mean_us = w_w > 0 ? m.w_lat_sum / w_w : NAN;
-	rw_n = r_w + w_w;
-	pt->lat_mean_us = rw_n > 0 ? (m.r_lat_sum + m.w_lat_sum) / rw_n : NAN;
-	pt->lat_p99_us = tot_n > 0 ? m.p99_sum / tot_n : NAN;
-	pt->read_lat_p99_us = r_pn > 0 ? m.r_p99_sum / r_pn : NAN;
-	pt->write_lat_p99_us = w_pn > 0 ? m.w_p99_sum / w_pn : NAN;
+	pt->read_lat_mean_us = wmean_of(&r_mean);
+	pt->write_lat_mean_us = wmean_of(&w_mean);
+	pt->lat_mean_us = r_mean.n + w_mean.n > 0 ? (r_mean.sum + w_mean.sum) / (r_mean.n + w_mean.n) : NAN;
+	pt->lat_p99_us = wmean_of(&p99);
+	pt->read_lat_p99_us = wmean_of(&r_p99);
+	pt->write_lat_p99_us = wmean_of(&w_p99);
 }
 
 size_t slc_sweep_points(const struct slc_input *in, struct slc_sweep_point *out, size_t max)
