@@ -402,11 +402,10 @@ static const struct {
 	{ "hir", "SNIA PTS host idle recovery: write/wait rounds at five waits", build_hir },
 	{ "idle-sweep", "a saturating burst, then idle and burst again per wait: folding rate", build_idle_sweep },
 	{ "qd-sweep", "4 KiB random read and write at QD 1, 2, 4, 8, 16, 32", build_qd_sweep },
-	{ "bs-sweep", "random 512 B-256 KiB and sequential 512 B-2 MiB, read and write, at QD4", build_bs_sweep },
-	{ "mixed", "read share 0-100% in 20% steps: sequential 128 KiB x 2 jobs, random 4 KiB x 4 jobs",
-	  build_mixed },
-	{ "basic", "sequential 256 KiB read and write, 4 KiB random read and write at QD1 and QD4", build_basic },
-	{ "short", "the CrystalDiskMark set on 1 GiB (mostly measures the SLC cache)", build_short },
+	{ "bs-sweep", "random 512 B-256 KiB, sequential 512 B-2 MiB, read and write, QD4", build_bs_sweep },
+	{ "mixed", "reads 0-100% in 20% steps: seq 128 KiB x 2 jobs, random 4 KiB x 4 jobs", build_mixed },
+	{ "basic", "sequential 256 KiB read and write, 4 KiB random at QD1 and QD4", build_basic },
+	{ "short", "the CrystalDiskMark set on 1 GiB: mostly measures the SLC cache", build_short },
 };
 
 #define N_PLANS (sizeof(plans) / sizeof(plans[0]))
