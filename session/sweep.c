@@ -164,6 +164,7 @@ void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u
 			strcmp(p->read_state, "trimmed") == 0 || strcmp(p->read_state, "partly") == 0 ?
 			"  (reads of trimmed space)" : "");
 	}
+	free(pts);
 }
 
 static json_t *jnum(double v)
