@@ -36,6 +36,10 @@ static void plot_help(FILE *out)
 		"  hir            host idle recovery, IOPS per wait state (--plan hir)\n"
 		"  fill-levels    cache and burst speed against fill (--plan fill-levels)\n"
 		"  compress       incompressible against repeating data (--plan compress)\n"
+		"  qd-sweep       4 KiB random IOPS against queue depth, reads and writes (--plan\n"
+		"                 qd-sweep or basic; up to 8 drives on one graph)\n"
+		"  bs-sweep       throughput against block size, log2 axis (--plan bs-sweep; 1-8 drives)\n"
+		"  mixed          throughput against the share of reads (--plan mixed; 1-8 drives)\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE        .png, .svg or .pdf\n"
@@ -103,9 +107,12 @@ static int cmd_plot(int argc, char **argv)
 		return cli_usage("plot", "--segment N goes with one INPUT; give a role (fill, curve, ...) for several");
 	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("plot", "out of memory");
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
+		/* a sweep alone has no write curve, and needs none */
+		xs[k].allow_no_curve = kind == SLC_FIG_SWEEP_QD || kind == SLC_FIG_SWEEP_BS || kind == SLC_FIG_MIXED;
 		if ((rc = cli_load(&xs[k], "plot", (const char *const *)&argv[optind + (int)k], 1, NULL, seg, NULL)))
 			goto out;
+	}
 	rc = slc_figure_draw(out, kind, xs, n, &co, err, sizeof(err)) ? cli_fail("plot", "%s", err) : CLI_OK;
 out:
 	for (size_t i = 0; i < k; i++)

@@ -57,8 +57,10 @@ static int cmd_report(int argc, char **argv)
 		return cli_usage("report", !dir ? "needs -o DIR" : "takes 1 to 8 INPUTs");
 	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("report", "out of memory");
-	for (k = 0; k < n && !rc; k++)
+	for (k = 0; k < n && !rc; k++) {
+		xs[k].allow_no_curve = n == 1;    /* a sweep alone reports its table */
 		rc = cli_load(&xs[k], "report", (const char *const *)&argv[optind + (int)k], 1, NULL, -1, NULL);
+	}
 	if (!rc && (n == 1 ? slc_report_write(dir, xs, co.binary, quiet ? NULL : stderr, err, sizeof(err)) :
 		    slc_report_compare_write(dir, xs, n, &co, quiet ? NULL : stderr, err, sizeof(err))))
 		rc = cli_fail("report", "%s", err);

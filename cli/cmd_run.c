@@ -60,6 +60,10 @@ static void run_help(FILE *out)
 		"                           half the target)\n"
 		"      --read-time DURATION trim-response: reads after the TRIM (default 30s)\n"
 		"      --hir-rounds N       hir: write/wait rounds per wait state (default 360)\n"
+		"      --step-time DURATION sweeps (qd-sweep, bs-sweep, mixed, basic, short): each\n"
+		"                           point's length (default 30s; at least 10ms)\n"
+		"      --region SIZE        sweeps: the test region from offset 0, written once\n"
+		"                           before the reads (default 1GiB; 1x = the whole target)\n"
 		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
 		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
 		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
@@ -143,7 +147,7 @@ enum {
 	O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
 	O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
 	O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
-	O_REAP_BATCH,
+	O_REAP_BATCH, O_STEP_TIME, O_REGION,
 };
 
 static const struct option run_opts[] = {
@@ -163,6 +167,7 @@ static const struct option run_opts[] = {
 	{ "trim-bytes", required_argument, NULL, O_TRIM_BYTES }, { "read-time", required_argument, NULL, O_READ_TIME },
 	{ "purge", no_argument, NULL, O_PURGE }, { "temp-every", required_argument, NULL, O_TEMP_EVERY },
 	{ "no-probe", no_argument, NULL, O_NO_PROBE },
+	{ "step-time", required_argument, NULL, O_STEP_TIME }, { "region", required_argument, NULL, O_REGION },
 	{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 	{ NULL, 0, NULL, 0 },
 };
@@ -194,6 +199,15 @@ static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, in
 		break;
 	case O_HIR_ROUNDS: *rc = cli_parse_u32("run", "--hir-rounds", arg, 1, 100000, &po->hir_rounds); break;
 	case O_READ_TIME: *rc = cli_parse_duration("run", "--read-time", arg, &po->read_ns); break;
+	case O_STEP_TIME:
+		if (!(*rc = cli_parse_duration("run", "--step-time", arg, &po->step_ns)) && po->step_ns < 10000000ull)
+			*rc = cli_usage("run", "--step-time: must be at least 10ms");
+		break;
+	case O_REGION:
+		if (!(*rc = cli_parse_size("run", "--region", arg, &po->region)) &&
+		    !po->region.bytes && !(po->region.capacity_multiple > 0))
+			*rc = cli_usage("run", "--region: must be more than 0");
+		break;
 	default: return 1;
 	}
 	return 0;
@@ -335,6 +349,7 @@ static int write_report(const struct run_args *a, const struct slc_run_console *
 	char err[512];
 	int rc;
 
+	x.allow_no_curve = 1;             /* a sweep alone reports its table */
 	if ((rc = cli_load(&x, "run", &a->out, 1, NULL, -1, NULL)))
 		return rc;
 	rc = slc_report_write(a->report, &x, 0, u->quiet ? NULL : stderr, err, sizeof(err));

@@ -91,6 +91,20 @@ static int on_interval(void *arg, const struct slc_sample *smp)
 	return 0;
 }
 
+int slc_job_kind_sequential(enum slc_job_kind k)
+{
+	return k == SLC_JOB_SEQ_WRITE || k == SLC_JOB_SEQ_READ || k == SLC_JOB_SEQ_MIXED;
+}
+
+uint32_t slc_job_kind_read_pct(enum slc_job_kind k, uint32_t mix_pct)
+{
+	if (k == SLC_JOB_RAND_READ || k == SLC_JOB_SEQ_READ)
+		return 100;
+	if (k == SLC_JOB_SEQ_MIXED || k == SLC_JOB_RAND_MIXED)
+		return mix_pct > 100 ? 100 : mix_pct;
+	return 0;
+}
+
 uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job *job)
 {
 	uint32_t qd = (job->queue_depth ? job->queue_depth : 32) * (job->jobs ? job->jobs : 1);
@@ -108,7 +122,14 @@ int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_
 	uint32_t align = logical_block ? logical_block : 512;
 
 	if (!j->block_bytes)
-		j->block_bytes = j->kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096;
+		j->block_bytes = slc_job_kind_sequential(j->kind) ? 131072 : 4096;
+	if ((unsigned)j->kind > SLC_JOB_RAND_MIXED)
+		return slc_errf(err, errlen, -EINVAL, "unknown job kind %d", (int)j->kind);
+	if (j->read_pct > 100)
+		return slc_errf(err, errlen, -EINVAL, "read share %u%% is over 100%%", j->read_pct);
+	if (j->align_bytes % align)
+		return slc_errf(err, errlen, -EINVAL, "offset alignment %u is not a multiple of the target's "
+				"%u-byte logical block", j->align_bytes, align);
 	if (!j->queue_depth)
 		j->queue_depth = 32;
 	if (!j->jobs)
@@ -150,6 +171,9 @@ struct loop {
 	uint64_t ahead[AHEAD];        /* random jobs: the next offsets, hinted already */
 	uint32_t ah;
 	uint64_t nblk, submitted, rng, deadline, last;
+	uint64_t nslots;              /* random jobs: offsets to draw from, align_bytes apart */
+	uint64_t mix_rng;             /* mixed jobs: which commands read */
+	uint32_t mix_cut;             /* a command reads when the draw's top 32 bits are below */
 	uint64_t pos[64], slice;      /* sequential jobs: position in each job's slice */
 	uint32_t qd, batch, next_job;
 	int rc, submitting, reads;
@@ -161,7 +185,9 @@ struct loop {
 /* A uniform block in the job's range. */
 static uint64_t draw_offset(struct loop *l)
 {
-	return l->j.offset_bytes + (uint64_t)(((unsigned __int128)xs(&l->rng) * l->nblk) >> 64) * l->j.block_bytes;
+	uint32_t step = l->j.align_bytes ? l->j.align_bytes : l->j.block_bytes;
+
+	return l->j.offset_bytes + (uint64_t)(((unsigned __int128)xs(&l->rng) * l->nslots) >> 64) * step;
 }
 
 /* One buffer per command in flight, filled once, registered when the target can. */
@@ -196,7 +222,7 @@ static void start_job(struct loop *l)
 	if (!l->rng) l->rng = 1;
 	for (uint32_t i = 0; i < AHEAD; i++) {
 		l->ahead[i] = draw_offset(l);
-		if (l->j.kind != SLC_JOB_SEQ_WRITE && t->ops->hint)
+		if (!slc_job_kind_sequential(l->j.kind) && t->ops->hint)
 			t->ops->hint(t, l->ahead[i]);
 	}
 	l->r.t0 = l->last = t->ops->now_ns(t);
@@ -212,7 +238,7 @@ static void place(struct loop *l, struct slc_io *io)
 {
 	struct slc_target *t = l->t;
 
-	if (l->j.kind == SLC_JOB_SEQ_WRITE) {
+	if (slc_job_kind_sequential(l->j.kind)) {
 		uint32_t k = l->next_job;
 		l->next_job = l->next_job + 1 == l->j.jobs ? 0 : l->next_job + 1;
 		io->offset = l->j.offset_bytes + ((uint64_t)k * l->slice + l->pos[k]) * l->j.block_bytes;
@@ -241,8 +267,10 @@ static void submit_free(struct loop *l, uint64_t now, char *err, size_t errlen)
 		if (j->max_bytes && j->max_bytes - l->submitted < io->len)
 			io->len = (uint32_t)((j->max_bytes - l->submitted + j->block_bytes - 1) / j->block_bytes * j->block_bytes);
 		io->is_read = l->reads;
+		if (l->mix_cut)
+			io->is_read = (uint32_t)(xs(&l->mix_rng) >> 32) < l->mix_cut;
 		place(l, io);
-		if (!l->reads && !l->ignores_data)
+		if (!io->is_read && !l->ignores_data)
 			slc_datagen_next(&l->gen, l->bufs[slot], io->len);
 		io->submit_ns = now;
 		io->result = 0;
@@ -283,8 +311,8 @@ static void complete(struct loop *l, int n)
 			l->last = io->complete_ns;
 		res->bytes += io->len;
 		res->ios++;
-		r2 = slc_sampler_add(&l->smp, io->complete_ns < l->last ? l->last : io->complete_ns,
-				     io->len, io->complete_ns - io->submit_ns, on_interval, &l->r);
+		r2 = slc_sampler_add_rw(&l->smp, io->complete_ns < l->last ? l->last : io->complete_ns,
+					io->len, io->complete_ns - io->submit_ns, io->is_read, on_interval, &l->r);
 		if (r2 == SLC_ENGINE_DONE) {
 			/* the caller has seen enough: finish normally */
 			res->done_early = 1;
@@ -446,7 +474,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	static const struct slc_engine_cb no_cb;
 	struct loop loop = {
 		.t = t, .j = *job, .r = { .t = t, .cb = cb ? cb : &no_cb }, .res = res, .stop = stop,
-		.submitting = 1, .reads = job->kind == SLC_JOB_RAND_READ,
+		.submitting = 1, .reads = slc_job_kind_read_pct(job->kind, 0) == 100,
 		.ignores_data = !!(slc_target_caps(t) & SLC_TARGET_CAP_IGNORES_DATA),
 	}, *l = &loop;
 	int rc;
@@ -455,6 +483,16 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	if ((rc = slc__engine_check_job(t->capacity_bytes, t->logical_block_bytes, &l->j, err, errlen)))
 		goto out;
 	l->nblk = l->j.range_bytes / l->j.block_bytes;
+	/* on whole blocks without an alignment: the range's blocks, so the
+	 * offsets a seed gives do not depend on the range's last partial block */
+	l->nslots = l->j.align_bytes ? (l->j.range_bytes - l->j.block_bytes) / l->j.align_bytes + 1 : l->nblk;
+	if (l->j.kind == SLC_JOB_SEQ_MIXED || l->j.kind == SLC_JOB_RAND_MIXED) {
+		/* a share of 100% reads every command: the cut cannot reach 2^32 */
+		l->reads = l->j.read_pct == 100;
+		l->mix_cut = l->j.read_pct == 100 || !l->j.read_pct ? 0 :
+			(uint32_t)(((uint64_t)l->j.read_pct << 32) / 100);
+		l->mix_rng = (l->j.seed ^ 0xa0761d6478bd642full) | 1;
+	}
 	l->slice = l->nblk / l->j.jobs;          /* blocks per sequential job */
 	l->qd = l->j.queue_depth * l->j.jobs;    /* commands in flight, all jobs */
 	l->batch = slc_engine_reap_batch(t, &l->j);

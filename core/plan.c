@@ -31,6 +31,8 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->trim_bytes.bytes = 32000000000ull;
 	o->read_ns = 30ull * 1000000000ull;
 	o->hir_rounds = 360;
+	o->step_ns = 30ull * 1000000000ull;
+	o->region.bytes = 1ull << 30;
 	{
 		static const uint64_t waits_s[] = { 5, 15, 30, 60, 120, 300, 900 };
 		o->n_idle_sweep = sizeof(waits_s) / sizeof(waits_s[0]);
@@ -258,6 +260,134 @@ static int build_idle_sweep(struct slc_plan *p, const struct slc_plan_opts *o, c
 	return 0;
 }
 
+/* ---- sweeps ---- */
+
+/* One point of a sweep: @kind over the test region for the step time. */
+static struct slc_step *add_point(struct slc_plan *p, const char *name, uint32_t group, enum slc_job_kind kind,
+				  uint32_t block, uint32_t qd, uint32_t jobs, uint32_t read_pct,
+				  const struct slc_plan_opts *o)
+{
+	struct slc_step *s = add(p, name, SLC_STEP_JOB, SLC_ROLE_SWEEP, group);
+
+	s->job.kind = kind;
+	s->job.block_bytes = block;
+	s->job.queue_depth = qd;
+	s->job.jobs = jobs;
+	s->job.read_pct = slc_job_kind_read_pct(kind, read_pct);
+	/* the reviews' 4 KiB-aligned random offsets, whatever the block size */
+	s->job.align_bytes = slc_job_kind_sequential(kind) ? 0 : 4096;
+	s->job.reap_batch = o->reap_batch;
+	s->job.max_ns = o->step_ns;
+	s->job.interval_ns = o->interval_ns;
+	s->job.seed = o->seed + p->n;
+	s->range = o->region;
+	return s;
+}
+
+/* The test region written sequentially once, so that the reads find data. */
+static void add_prep(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
+{
+	add_job(p, name, SLC_ROLE_SWEEP_PREP, 0, SLC_JOB_SEQ_WRITE, o, 0, o->region);
+	p->step[p->n - 1].range = o->region;
+}
+
+static const char *size_word(uint32_t b, char *buf, size_t len)
+{
+	if (b >= (1u << 20) && b % (1u << 20) == 0) snprintf(buf, len, "%um", b >> 20);
+	else if (b >= 1024 && b % 1024 == 0) snprintf(buf, len, "%uk", b >> 10);
+	else snprintf(buf, len, "%u", b);
+	return buf;
+}
+
+static int build_qd_sweep(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	add_prep(p, "prepare", o);
+	for (int w = 0; w < 2; w++)
+		for (uint32_t qd = 1; qd <= 32; qd *= 2) {
+			char nm[32];
+			snprintf(nm, sizeof(nm), "rand_%s_4k_qd%u", w ? "write" : "read", qd);
+			add_point(p, nm, 1 + (uint32_t)w, w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ, 4096, qd, 1, 0, o);
+		}
+	return 0;
+}
+
+static int build_bs_sweep(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	static const uint32_t top[2] = { 256u << 10, 2u << 20 };
+
+	(void)err; (void)errlen;
+	for (int seq = 0; seq < 2; seq++) {
+		add_trim(p, seq ? "trim_between" : "trim", o);
+		add_prep(p, seq ? "prepare_seq" : "prepare_rand", o);
+		for (int w = 0; w < 2; w++)
+			for (uint32_t b = 512; b <= top[seq]; b *= 2) {
+				char nm[32], sz[16];
+				enum slc_job_kind k = seq ? (w ? SLC_JOB_SEQ_WRITE : SLC_JOB_SEQ_READ)
+							  : (w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ);
+				snprintf(nm, sizeof(nm), "%s_%s_%s", seq ? "seq" : "rand", w ? "write" : "read",
+					 size_word(b, sz, sizeof(sz)));
+				add_point(p, nm, 1 + 2 * (uint32_t)seq + (uint32_t)w, k, b, 4, 1, 0, o);
+			}
+	}
+	return 0;
+}
+
+static int build_mixed(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	for (int rnd = 0; rnd < 2; rnd++) {
+		add_trim(p, rnd ? "trim_between" : "trim", o);
+		add_prep(p, rnd ? "prepare_rand" : "prepare_seq", o);
+		for (uint32_t pct = 0; pct <= 100; pct += 20) {
+			char nm[32];
+			snprintf(nm, sizeof(nm), "%s_read_%u%%", rnd ? "mix_rand_4k" : "mix_seq_128k", pct);
+			if (rnd)
+				add_point(p, nm, 2, SLC_JOB_RAND_MIXED, 4096, 8, 4, pct, o);
+			else
+				add_point(p, nm, 1, SLC_JOB_SEQ_MIXED, 128u << 10, 1, 2, pct, o);
+		}
+	}
+	return 0;
+}
+
+static int build_basic(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	(void)err; (void)errlen;
+	add_trim(p, "trim", o);
+	add_prep(p, "prepare", o);
+	for (int w = 0; w < 2; w++) {
+		add_point(p, w ? "seq_write_256k" : "seq_read_256k", 1 + 2 * (uint32_t)w,
+			  w ? SLC_JOB_SEQ_WRITE : SLC_JOB_SEQ_READ, 256u << 10, 1, 1, 0, o);
+		add_point(p, w ? "rand_write_4k_qd1" : "rand_read_4k_qd1", 2 + 2 * (uint32_t)w,
+			  w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ, 4096, 1, 1, 0, o);
+		add_point(p, w ? "rand_write_4k_qd4" : "rand_read_4k_qd4", 2 + 2 * (uint32_t)w,
+			  w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ, 4096, 4, 1, 0, o);
+	}
+	return 0;
+}
+
+static int build_short(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	static const struct { const char *name; int seq; uint32_t block, qd; } set[] = {
+		{ "seq1m_q8t1", 1, 1u << 20, 8 }, { "seq128k_q32t1", 1, 128u << 10, 32 },
+		{ "rnd4k_q32t1", 0, 4096, 32 }, { "rnd4k_q1t1", 0, 4096, 1 },
+	};
+
+	(void)err; (void)errlen;
+	add_prep(p, "prepare", o);
+	for (uint32_t i = 0; i < 4; i++)
+		for (int w = 0; w < 2; w++) {
+			char nm[32];
+			enum slc_job_kind k = set[i].seq ? (w ? SLC_JOB_SEQ_WRITE : SLC_JOB_SEQ_READ)
+							 : (w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ);
+			snprintf(nm, sizeof(nm), "%s_%s", set[i].name, w ? "write" : "read");
+			add_point(p, nm, i + 1, k, set[i].block, set[i].qd, 1, 0, o);
+		}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	const char *summary;
@@ -271,6 +401,11 @@ static const struct {
 	{ "compress", "the same burst of incompressible and of repeating data", build_compress },
 	{ "hir", "SNIA PTS host idle recovery: write/wait rounds at five waits", build_hir },
 	{ "idle-sweep", "a saturating burst, then idle and burst again per wait: folding rate", build_idle_sweep },
+	{ "qd-sweep", "4 KiB random read and write at QD 1, 2, 4, 8, 16, 32", build_qd_sweep },
+	{ "bs-sweep", "random 512 B-256 KiB, sequential 512 B-2 MiB, read and write, QD4", build_bs_sweep },
+	{ "mixed", "reads 0-100% in 20% steps: seq 128 KiB x 2 jobs, random 4 KiB x 4 jobs", build_mixed },
+	{ "basic", "sequential 256 KiB read and write, 4 KiB random at QD1 and QD4", build_basic },
+	{ "short", "the CrystalDiskMark set on 1 GiB: mostly measures the SLC cache", build_short },
 };
 
 #define N_PLANS (sizeof(plans) / sizeof(plans[0]))
@@ -296,6 +431,8 @@ static int check_limits(const struct slc_plan *p, char *err, size_t errlen)
 		case SLC_ROLE_FILL: why = "--seq-bytes: must be more than 0"; break;
 		case SLC_ROLE_CURVE: why = "--rand-time 0 needs --rand-bytes: the random curve would never end"; break;
 		case SLC_ROLE_READ_AFTER_TRIM: why = "--read-time: must be more than 0"; break;
+		case SLC_ROLE_SWEEP: why = "--step-time: must be more than 0"; break;
+		case SLC_ROLE_SWEEP_PREP: why = "--region: must be more than 0"; break;
 		default: why = "--burst: must be more than 0"; break;
 		}
 		return slc_errf(err, errlen, -EINVAL, "%s (step %s)", why, s->name);
@@ -391,6 +528,9 @@ static const char *workload_name(const struct slc_step *s)
 	switch (s->job.kind) {
 	case SLC_JOB_SEQ_WRITE: return slc_workload_name(SLC_WL_SEQ_WRITE);
 	case SLC_JOB_RAND_WRITE: return slc_workload_name(SLC_WL_RAND_WRITE);
+	case SLC_JOB_SEQ_READ: return slc_workload_name(SLC_WL_SEQ_READ);
+	case SLC_JOB_SEQ_MIXED: return slc_workload_name(SLC_WL_SEQ_MIXED);
+	case SLC_JOB_RAND_MIXED: return slc_workload_name(SLC_WL_RAND_MIXED);
 	default: return slc_workload_name(SLC_WL_RAND_READ);
 	}
 }
@@ -436,7 +576,7 @@ static int resolve_job(const struct slc_step *s, uint64_t cap, struct slc_job *j
 			job->range_bytes = s->job.range_bytes;
 	}
 	/* fractions of the capacity land on whole blocks */
-	blk = job->block_bytes ? job->block_bytes : (job->kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096);
+	blk = job->block_bytes ? job->block_bytes : (slc_job_kind_sequential(job->kind) ? 131072 : 4096);
 	job->offset_bytes -= job->offset_bytes % blk;
 	job->range_bytes -= job->range_bytes % blk;
 	if (job->max_bytes > 0 && s->bytes.capacity_multiple > 0)
@@ -444,17 +584,92 @@ static int resolve_job(const struct slc_step *s, uint64_t cap, struct slc_job *j
 	return 0;
 }
 
+/*
+ * What the plan wrote since its last TRIM of everything, so that a step's
+ * reads can be marked: reads of space never written or trimmed are allowed
+ * (a drive answers them from its map, without reading flash), and the
+ * analysis must know which it saw.  One extent written in order (the
+ * sequential writes, merged while they touch) and the hull of the rest.
+ */
+struct written {
+	int known;                    /* a TRIM of everything: nothing is written but what follows */
+	uint64_t lo, hi;              /* written in full */
+	uint64_t dlo, dhi;            /* written here and there (random writes) */
+};
+
+static int overlaps(uint64_t a, uint64_t b, uint64_t lo, uint64_t hi)
+{
+	return lo < hi && a < hi && lo < b;
+}
+
+static const char *read_state(const struct written *w, const struct slc_job *job, uint64_t cap)
+{
+	uint64_t a = job->offset_bytes, b = a + (job->range_bytes ? job->range_bytes : cap - a);
+
+	if (!slc_job_kind_read_pct(job->kind, job->read_pct))
+		return "";
+	if (w->lo < w->hi && a >= w->lo && b <= w->hi)
+		return "written";
+	if (!w->known)
+		return "unknown";
+	return overlaps(a, b, w->lo, w->hi) || overlaps(a, b, w->dlo, w->dhi) ? "partly" : "trimmed";
+}
+
+static void hull(uint64_t *lo, uint64_t *hi, uint64_t a, uint64_t b)
+{
+	if (*lo >= *hi) {
+		*lo = a;
+		*hi = b;
+		return;
+	}
+	if (a < *lo) *lo = a;
+	if (b > *hi) *hi = b;
+}
+
+/* After step @s on a target of @cap bytes, which did @res. */
+static void note_written(struct written *w, const struct slc_step *s, const struct slc_job *job,
+			 const struct slc_job_result *res, uint64_t cap)
+{
+	uint64_t a = job->offset_bytes, range = job->range_bytes ? job->range_bytes : cap - a, len = cap;
+
+	if (s->kind == SLC_STEP_TRIM) {
+		if ((s->bytes.bytes || s->bytes.capacity_multiple > 0) && slc_size_resolve(&len, &s->bytes, cap))
+			return;
+		if (len >= cap) {
+			*w = (struct written){ .known = 1 };
+			return;
+		}
+		/* a TRIM from 0: what lay below @len is gone */
+		if (w->lo < len) w->lo = len < w->hi ? len : w->hi;
+		if (w->dlo < len) w->dlo = len < w->dhi ? len : w->dhi;
+		return;
+	}
+	if (!IS_JOB(s) || slc_job_kind_read_pct(job->kind, job->read_pct) == 100 || !res->bytes)
+		return;
+	if (job->kind == SLC_JOB_SEQ_WRITE && (job->jobs <= 1 || res->bytes >= range)) {
+		uint64_t b = a + (res->bytes < range ? res->bytes : range);
+		if (w->lo >= w->hi || (a <= w->hi && b >= w->lo)) {
+			hull(&w->lo, &w->hi, a, b);
+			return;
+		}
+	}
+	hull(&w->dlo, &w->dhi, a, a + range);
+}
+
 /* What the trace records of step @s as its segment: the job's values with
  * the engine's defaults filled in, and the target's clock. */
 static void describe_segment(struct slc_segment_params *sp, const struct slc_step *s, const struct slc_job *job,
-			     const struct slc_target *t, double idle_before_s, char *dbuf, size_t dlen)
+			     const struct slc_target *t, double idle_before_s, const struct written *w,
+			     char *dbuf, size_t dlen)
 {
+	sp->read_state = IS_JOB(s) ? read_state(w, job, slc_target_capacity(t)) : "";
 	sp->step = s->name;
 	sp->role = s->role;
 	sp->role_arg = s->role_arg;
 	sp->workload = workload_name(s);
 	sp->block_bytes = IS_JOB(s) ? (job->block_bytes ? job->block_bytes :
-		(job->kind == SLC_JOB_SEQ_WRITE ? 131072 : 4096)) : 0;
+		(slc_job_kind_sequential(job->kind) ? 131072 : 4096)) : 0;
+	sp->read_pct = IS_JOB(s) ? slc_job_kind_read_pct(job->kind, job->read_pct) : 0;
 	sp->queue_depth = IS_JOB(s) ? (job->queue_depth ? job->queue_depth : 32) : 0;
 	sp->jobs = IS_JOB(s) ? (job->jobs ? job->jobs : 1) : 0;
 	sp->reap_batch = IS_JOB(s) ? slc_engine_reap_batch(t, job) : 0;
@@ -566,7 +781,7 @@ static struct step_end run_step_work(const struct slc_step *s, struct slc_target
  * closed.  Return: 0 to go on, or what ends the plan. */
 static int run_step(const struct slc_plan *p, size_t i, struct slc_target *t, struct slc_trace *trace,
 		    const struct slc_plan_hooks *hooks, const volatile int *stop, struct slc_job_result *res,
-		    double *idle_before_s, char *err, size_t errlen)
+		    double *idle_before_s, struct written *w, char *err, size_t errlen)
 {
 	const struct slc_step *s = &p->step[i];
 	struct step_ctx ctx = { .trace = trace, .p = p, .h = hooks, .i = i };
@@ -582,12 +797,13 @@ static int run_step(const struct slc_plan *p, size_t i, struct slc_target *t, st
 		return rc;
 	if (hooks && hooks->step_begin)
 		hooks->step_begin(hooks->arg, i, p, job.max_bytes);
-	describe_segment(&sp, s, &job, t, *idle_before_s, dbuf, sizeof(dbuf));
+	describe_segment(&sp, s, &job, t, *idle_before_s, w, dbuf, sizeof(dbuf));
 	if (trace && (rc = slc_trace_segment_begin(trace, &sp)))
 		return slc_errf(err, errlen, rc, "trace: %s", slc_trace_errmsg(trace));
 	if (hooks && hooks->segment_open)
 		hooks->segment_open(hooks->arg, i, p);
 	e = run_step_work(s, t, &job, &ctx, stop, res, idle_before_s, err, errlen);
+	note_written(w, s, &job, res, slc_target_capacity(t));
 	if (e.at_once)
 		return e.rc;
 	if (hooks && hooks->segment_close)
@@ -634,6 +850,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		 struct slc_job_result *res, size_t *failed_step, char *err, size_t errlen)
 {
 	double idle_before_s = 0;
+	struct written w = { 0 };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -645,7 +862,7 @@ int slc_plan_run(const struct slc_plan *p, struct slc_target *t, struct slc_trac
 		*failed_step = i;
 		if (stop && *stop)
 			return -ECANCELED;
-		if ((rc = run_step(p, i, t, trace, hooks, stop, res, &idle_before_s, err, errlen)))
+		if ((rc = run_step(p, i, t, trace, hooks, stop, res, &idle_before_s, &w, err, errlen)))
 			return rc;
 		if (stop && *stop)
 			return -ECANCELED;

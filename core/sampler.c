@@ -89,20 +89,34 @@ void slc_sampler_init(struct slc_sampler *s, uint64_t t0_ns, uint64_t interval_n
 	s->temp_c = NAN;
 }
 
-static int put(const struct slc_sampler *s, uint64_t start_ns, uint64_t end_ns, uint64_t bytes_total, uint64_t ios,
-	       const struct slc_lat_hist *h, slc_sample_fn fn, void *arg)
+static double mean_us(uint64_t sum_ns, uint64_t n)
+{
+	return n ? (double)sum_ns / (double)n / 1000.0 : NAN;
+}
+
+static int put(const struct slc_sampler *s, uint64_t start_ns, uint64_t end_ns, const struct slc_sampler_acc *a,
+	       slc_sample_fn fn, void *arg)
 {
 	struct slc_sample out;
 
+	memset(&out, 0, sizeof(out));
 	out.t_s = (double)(end_ns - s->t0_ns) * 1e-9;
 	out.interval_s = (double)(end_ns - start_ns) * 1e-9;
-	out.bytes_total = bytes_total;
-	out.ios = ios;
-	out.lat_p50_us = slc_lat_hist_quantile_us(h, 0.50);
-	out.lat_p99_us = slc_lat_hist_quantile_us(h, 0.99);
-	out.lat_p999_us = slc_lat_hist_quantile_us(h, 0.999);
-	out.lat_max_us = slc_lat_hist_quantile_us(h, 1.0);
+	out.bytes_total = a->bytes_total;
+	out.ios = a->ios;
+	out.lat_p50_us = slc_lat_hist_quantile_us(&a->hist, 0.50);
+	out.lat_p99_us = slc_lat_hist_quantile_us(&a->hist, 0.99);
+	out.lat_p999_us = slc_lat_hist_quantile_us(&a->hist, 0.999);
+	out.lat_max_us = slc_lat_hist_quantile_us(&a->hist, 1.0);
 	out.temp_c = s->temp_c;
+	out.read_bytes_total = a->read_bytes_total;
+	out.read_ios = a->read_ios;
+	out.read_lat_mean_us = mean_us(a->lat_sum_ns[1], a->dir[1].n);
+	out.read_lat_p50_us = slc_lat_hist_quantile_us(&a->dir[1], 0.50);
+	out.read_lat_p99_us = slc_lat_hist_quantile_us(&a->dir[1], 0.99);
+	out.write_lat_mean_us = mean_us(a->lat_sum_ns[0], a->dir[0].n);
+	out.write_lat_p50_us = slc_lat_hist_quantile_us(&a->dir[0], 0.50);
+	out.write_lat_p99_us = slc_lat_hist_quantile_us(&a->dir[0], 0.99);
 	return fn ? fn(arg, &out) : 0;
 }
 
@@ -113,7 +127,53 @@ static int release(struct slc_sampler *s, slc_sample_fn fn, void *arg)
 		return 0;
 	s->held = 0;
 	s->handed++;
-	return put(s, s->held_start_ns, s->held_end_ns, s->held_bytes_total, s->held_ios, &s->held_hist, fn, arg);
+	return put(s, s->held_start_ns, s->held_end_ns, &s->held_acc, fn, arg);
+}
+
+/* Empty a histogram only when it holds something: a reset writes 9 KiB. */
+static void hist_clear(struct slc_lat_hist *h)
+{
+	if (h->n)
+		slc_lat_hist_reset(h);
+}
+
+static void hist_copy(struct slc_lat_hist *dst, const struct slc_lat_hist *src)
+{
+	if (src->n)
+		*dst = *src;
+	else
+		hist_clear(dst);
+}
+
+/* Start a new interval: the per-interval counts go, the cumulative ones stay. */
+static void acc_restart(struct slc_sampler_acc *a)
+{
+	a->ios = a->read_ios = 0;
+	a->lat_sum_ns[0] = a->lat_sum_ns[1] = 0;
+	hist_clear(&a->hist);
+	hist_clear(&a->dir[0]);
+	hist_clear(&a->dir[1]);
+}
+
+/* @a's interval into @into's (the cumulative counts become @a's). */
+static void acc_merge(struct slc_sampler_acc *into, const struct slc_sampler_acc *a)
+{
+	const struct slc_lat_hist *src[3] = { &a->hist, &a->dir[0], &a->dir[1] };
+	struct slc_lat_hist *dst[3] = { &into->hist, &into->dir[0], &into->dir[1] };
+
+	into->bytes_total = a->bytes_total;
+	into->read_bytes_total = a->read_bytes_total;
+	into->ios += a->ios;
+	into->read_ios += a->read_ios;
+	into->lat_sum_ns[0] += a->lat_sum_ns[0];
+	into->lat_sum_ns[1] += a->lat_sum_ns[1];
+	for (int k = 0; k < 3; k++) {
+		for (unsigned i = 0; src[k]->n && i < SLC_LAT_BUCKETS; i++)
+			dst[k]->count[i] += src[k]->count[i];
+		dst[k]->n += src[k]->n;
+		if (src[k]->max_ns > dst[k]->max_ns)
+			dst[k]->max_ns = src[k]->max_ns;
+	}
 }
 
 /* The current interval ended at edge_ns: the one held before it was not the
@@ -122,19 +182,21 @@ static int release(struct slc_sampler *s, slc_sample_fn fn, void *arg)
 static int close_interval(struct slc_sampler *s, slc_sample_fn fn, void *arg)
 {
 	int rc = release(s, fn, arg);
+	struct slc_sampler_acc *h = &s->held_acc, *c = &s->cur;
 
 	s->held = 1;
 	s->held_start_ns = s->edge_ns - s->interval_ns;
 	s->held_end_ns = s->edge_ns;
-	s->held_bytes_total = s->bytes_total;
-	s->held_ios = s->ios;
-	if (s->hist.n) {
-		s->held_hist = s->hist;
-		slc_lat_hist_reset(&s->hist);
-	} else if (s->held_hist.n) {
-		slc_lat_hist_reset(&s->held_hist);
-	}
-	s->ios = 0;
+	h->bytes_total = c->bytes_total;
+	h->read_bytes_total = c->read_bytes_total;
+	h->ios = c->ios;
+	h->read_ios = c->read_ios;
+	h->lat_sum_ns[0] = c->lat_sum_ns[0];
+	h->lat_sum_ns[1] = c->lat_sum_ns[1];
+	hist_copy(&h->hist, &c->hist);
+	hist_copy(&h->dir[0], &c->dir[0]);
+	hist_copy(&h->dir[1], &c->dir[1]);
+	acc_restart(c);
 	s->edge_ns += s->interval_ns;
 	return rc;
 }
@@ -154,16 +216,29 @@ static int advance(struct slc_sampler *s, uint64_t t_ns, slc_sample_fn fn, void 
 	return rc;
 }
 
+int slc_sampler_add_rw(struct slc_sampler *s, uint64_t t_ns, uint32_t bytes, uint64_t lat_ns, int is_read,
+		       slc_sample_fn fn, void *arg)
+{
+	int rc = advance(s, t_ns, fn, arg), d = !!is_read;
+	struct slc_sampler_acc *c = &s->cur;
+
+	/* counted even when @fn said stop: the I/O did complete */
+	c->bytes_total += bytes;
+	c->ios++;
+	if (d) {
+		c->read_bytes_total += bytes;
+		c->read_ios++;
+	}
+	c->lat_sum_ns[d] += lat_ns;
+	slc_lat_hist_add(&c->hist, lat_ns);
+	slc_lat_hist_add(&c->dir[d], lat_ns);
+	return rc;
+}
+
 int slc_sampler_add(struct slc_sampler *s, uint64_t t_ns, uint32_t bytes, uint64_t lat_ns,
 		    slc_sample_fn fn, void *arg)
 {
-	int rc = advance(s, t_ns, fn, arg);
-
-	/* counted even when @fn said stop: the I/O did complete */
-	s->bytes_total += bytes;
-	s->ios++;
-	slc_lat_hist_add(&s->hist, lat_ns);
-	return rc;
+	return slc_sampler_add_rw(s, t_ns, bytes, lat_ns, 0, fn, arg);
 }
 
 int slc_sampler_finish(struct slc_sampler *s, uint64_t t_end_ns, slc_sample_fn fn, void *arg)
@@ -182,24 +257,16 @@ int slc_sampler_finish(struct slc_sampler *s, uint64_t t_end_ns, slc_sample_fn f
 		 * run's first: a run of one interval would be left with one sample,
 		 * and the analysis wants two of a curve) */
 		s->held_end_ns = t_end_ns;
-		s->held_bytes_total = s->bytes_total;
-		s->held_ios += s->ios;
-		for (unsigned i = 0; s->hist.n && i < SLC_LAT_BUCKETS; i++)
-			s->held_hist.count[i] += s->hist.count[i];
-		s->held_hist.n += s->hist.n;
-		if (s->hist.max_ns > s->held_hist.max_ns)
-			s->held_hist.max_ns = s->hist.max_ns;
+		acc_merge(&s->held_acc, &s->cur);
 	} else if ((r2 = release(s, fn, arg)) && !rc) {
 		rc = r2;
 	}
-	if (!s->held && (s->ios || (t_end_ns - start) * 100 >= s->interval_ns) &&
-	    (r2 = put(s, start, t_end_ns, s->bytes_total, s->ios, &s->hist, fn, arg)) && !rc)
+	if (!s->held && (s->cur.ios || (t_end_ns - start) * 100 >= s->interval_ns) &&
+	    (r2 = put(s, start, t_end_ns, &s->cur, fn, arg)) && !rc)
 		rc = r2;
 	if ((r2 = release(s, fn, arg)) && !rc)
 		rc = r2;
-	s->ios = 0;
-	if (s->hist.n)
-		slc_lat_hist_reset(&s->hist);
+	acc_restart(&s->cur);
 	s->edge_ns = t_end_ns + s->interval_ns;
 	return rc;
 }

@@ -29,6 +29,8 @@ static const char *const role_names[SLC_ROLE__COUNT] = {
 	[SLC_ROLE_DATA_REPEAT] = "data_repeat",
 	[SLC_ROLE_HIR_ROUNDS] = "hir_rounds",
 	[SLC_ROLE_IMPORTED] = "imported",
+	[SLC_ROLE_SWEEP_PREP] = "sweep_prep",
+	[SLC_ROLE_SWEEP] = "sweep",
 };
 
 static const char *const workload_names[SLC_WL__COUNT] = {
@@ -40,6 +42,9 @@ static const char *const workload_names[SLC_WL__COUNT] = {
 	[SLC_WL_TRIM] = "trim",
 	[SLC_WL_IDLE] = "idle",
 	[SLC_WL_IMPORTED] = "imported",
+	[SLC_WL_SEQ_READ] = "seq_read",
+	[SLC_WL_SEQ_MIXED] = "seq_mixed",
+	[SLC_WL_RAND_MIXED] = "rand_mixed",
 };
 
 static const char *const event_names[SLC_EVK__COUNT] = {
@@ -206,6 +211,11 @@ enum slc_role slc_role_of_step(const char *step, uint32_t *arg)
 		return legacy_role(step, arg);
 	*arg = a;
 	return r;
+}
+
+int slc_workload_reads(enum slc_workload w)
+{
+	return w == SLC_WL_RAND_READ || w == SLC_WL_SEQ_READ || w == SLC_WL_SEQ_MIXED || w == SLC_WL_RAND_MIXED;
 }
 
 int slc_workload_same(const char *a, const char *b)

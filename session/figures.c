@@ -25,7 +25,8 @@ static const char *const kind_names[SLC_FIG__COUNT] = {
 	[SLC_FIG_BARS] = "bars", [SLC_FIG_LATENCY] = "latency", [SLC_FIG_LATENCY_CDF] = "latency-cdf",
 	[SLC_FIG_RECOVERY] = "recovery", [SLC_FIG_IDLE] = "idle", [SLC_FIG_TEMPERATURE] = "temperature",
 	[SLC_FIG_TRIM_RESPONSE] = "trim-response", [SLC_FIG_HIR] = "hir", [SLC_FIG_FILL_LEVELS] = "fill-levels",
-	[SLC_FIG_COMPRESS] = "compress",
+	[SLC_FIG_COMPRESS] = "compress", [SLC_FIG_SWEEP_QD] = "qd-sweep", [SLC_FIG_SWEEP_BS] = "bs-sweep",
+	[SLC_FIG_MIXED] = "mixed",
 };
 
 const char *slc_figure_kind_name(enum slc_figure_kind k)
@@ -43,7 +44,8 @@ int slc_figure_kind_from_name(const char *name)
 
 int slc_figure_kind_inputs(enum slc_figure_kind k)
 {
-	return k == SLC_FIG_COMPARE || k == SLC_FIG_MULTIPLES || k == SLC_FIG_BARS ? 8 : 1;
+	return k == SLC_FIG_COMPARE || k == SLC_FIG_MULTIPLES || k == SLC_FIG_BARS || k == SLC_FIG_SWEEP_QD ||
+	       k == SLC_FIG_SWEEP_BS || k == SLC_FIG_MIXED ? 8 : 1;
 }
 
 int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen)
@@ -503,6 +505,8 @@ int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct sl
 	case SLC_FIG_HIR: return slc__figure_hir(path, xs, o, err, errlen);
 	case SLC_FIG_FILL_LEVELS: return slc__figure_fill_levels(path, xs, o, err, errlen);
 	case SLC_FIG_COMPRESS: return slc__figure_compress(path, xs, o, err, errlen);
+	case SLC_FIG_SWEEP_QD: case SLC_FIG_SWEEP_BS: case SLC_FIG_MIXED:
+		return slc__figure_sweep(path, kind, xs, n, o, err, errlen);
 	default: break;
 	}
 	if ((k = slc_session_pick(xs, o->role)) < 0)

@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: MIT
 /* A plan in words: what each step does and how long the whole takes. */
 #include <stdio.h>
+#include <string.h>
 
 #include "slcscope/session.h"
+
+/* What a job step does, in words: the sweeps say read or write. */
+static const char *job_words(char *buf, size_t len, const struct slc_step *s)
+{
+	const char *order = slc_job_kind_sequential(s->job.kind) ? "sequential" : "random";
+	uint32_t pct = slc_job_kind_read_pct(s->job.kind, s->job.read_pct);
+
+	if (s->job.kind == SLC_JOB_SEQ_MIXED || s->job.kind == SLC_JOB_RAND_MIXED)
+		snprintf(buf, len, "%s %u%% reads", order, pct);
+	else if (s->role == SLC_ROLE_SWEEP || s->job.kind == SLC_JOB_SEQ_READ)
+		snprintf(buf, len, "%s %s", order, pct ? "read" : "write");
+	else
+		snprintf(buf, len, "%s", order);
+	return buf;
+}
 
 void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_t capacity_bytes, int virtual_clock,
 		    enum slc_unit_system units)
 {
 	uint64_t fixed_ns = 0;
 	int open_ended = 0;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], w[48];
 
 	fprintf(f, "plan %s on %s (%s):\n", p->name, spec, slc_format_bytes(a, sizeof(a), (double)capacity_bytes, units));
 	for (size_t i = 0; i < p->n; i++) {
@@ -41,7 +57,7 @@ void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_
 			break;
 		case SLC_STEP_JOB:
 			slc_size_resolve(&bytes, &s->bytes, capacity_bytes);
-			fprintf(f, "%s %s QD%u", s->job.kind == SLC_JOB_SEQ_WRITE ? "sequential" : "random",
+			fprintf(f, "%s %s QD%u", job_words(w, sizeof(w), s),
 			       slc_format_bytes(a, sizeof(a), (double)s->job.block_bytes, SLC_UNITS_BINARY), s->job.queue_depth);
 			if (s->job.jobs > 1)
 				fprintf(f, " x %u jobs", s->job.jobs);
@@ -60,4 +76,7 @@ void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_
 	       open_ended ? " plus the sequential fill at the drive's speed" : "");
 	if (virtual_clock)
 		fprintf(f, "(virtual time: a simulated drive runs much faster than that)\n");
+	if (strcmp(p->name, "short") == 0)
+		fprintf(f, "note: short tests on a small region mostly measure the SLC cache; the write curve\n"
+			   "(--plan lab or rand) shows what the drive does once it is used up\n");
 }

@@ -197,4 +197,5 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 		print_steady(f, an, u);
 	}
 	slc_session_print_experiments(f, x, u);
+	slc_sweep_print(f, x->in, u);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "report_doc.h"
+#include "sweep.h"
 
 #define MAX_FIGS 64
 #define MAX_FILES (3 + 2 * MAX_FIGS + 2)
@@ -125,6 +126,18 @@ static int write_samples(const char *path, const struct slc_session *x)
 	return c ? c : rc;
 }
 
+static int write_sweep_csv(const char *path, const struct slc_session *x)
+{
+	FILE *f = open_w(path);
+	int rc, c;
+
+	if (!f)
+		return -errno;
+	rc = slc__sweep_csv(f, x->in);
+	c = close_w(f);
+	return c ? c : rc;
+}
+
 /* "wrote PATH" on the log, when there is one. */
 static void wrote(FILE *log, const char *path)
 {
@@ -152,6 +165,11 @@ static int write_data(struct stage *st, const struct slc_session *x, char *err, 
 	if ((rc = staged(path, sizeof(path), st, "samples.csv")) || (rc = write_samples(path, x)))
 		return fail(st, rc, "samples.csv", err, errlen);
 	keep(st, "samples.csv");
+	if (slc_sweep_points(x->in, NULL, 0)) {
+		if ((rc = staged(path, sizeof(path), st, "sweep.csv")) || (rc = write_sweep_csv(path, x)))
+			return fail(st, rc, "sweep.csv", err, errlen);
+		keep(st, "sweep.csv");
+	}
 	return 0;
 }
 
@@ -224,6 +242,9 @@ static int write_graphs(struct figset *fs, struct stage *st, const struct slc_se
 		{ SLC_FIG_HIR, "hir", "Host idle recovery: write speed per wait state" },
 		{ SLC_FIG_FILL_LEVELS, "fill-levels", "Cache and burst speed against fill level" },
 		{ SLC_FIG_COMPRESS, "compress", "Incompressible against repeating data" },
+		{ SLC_FIG_SWEEP_QD, "qd-sweep", "4 KiB random IOPS against queue depth" },
+		{ SLC_FIG_SWEEP_BS, "bs-sweep", "Throughput against block size (log2 axis)" },
+		{ SLC_FIG_MIXED, "mixed", "Throughput against the share of reads" },
 	};
 	long main = slc_session_pick(x, 0);
 	int rc = 0;
@@ -257,7 +278,9 @@ static int write_graphs(struct figset *fs, struct stage *st, const struct slc_se
 	}
 	for (size_t e = 0; !rc && e < sizeof(exp) / sizeof(exp[0]); e++) {
 		struct slc_figure_opts co = { .binary = binary };
-		rc = add_fig(fs, st, exp[e].name, exp[e].caption, -1, exp[e].kind, x, 1, &co, err, errlen);
+		int sweep = exp[e].kind == SLC_FIG_SWEEP_QD || exp[e].kind == SLC_FIG_SWEEP_BS || exp[e].kind == SLC_FIG_MIXED;
+		rc = add_fig(fs, st, exp[e].name, exp[e].caption, sweep ? SLC__FIG_SWEEP : -1, exp[e].kind, x, 1, &co,
+			     err, errlen);
 	}
 	return rc;
 }

@@ -33,8 +33,10 @@ void slc__doc_pre(struct doc *d, const char *text);
 struct report_fig {
 	char name[128];
 	char caption[256];
-	long curve;                   /* the analysed segment it shows; -1: an experiment's */
+	long curve;                   /* the analysed segment it shows; -1: an experiment's;
+				       * SLC__FIG_SWEEP: a sweep's */
 };
+#define SLC__FIG_SWEEP (-2L)
 
 /* Every section of a one-input report, in order. */
 void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_unit_system u,

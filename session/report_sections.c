@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report_doc.h"
+#include "sweep.h"
 
 #define HORIZON_S 7200.0
 
@@ -348,17 +349,18 @@ void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_u
 			if (figs[f].curve == (long)i)
 				slc__doc_figure(d, figs[f].name, figs[f].caption);
 	}
+	slc__sweep_section(d, x->in, u, figs, nfigs);
 	if ((m = open_memstream(&text, &len))) {
 		slc_session_print_experiments(m, x, u);
 		fclose(m);
 	}
 	if ((text && len) || nfigs) {
 		int any = text && len;
-		for (size_t f = 0; f < nfigs; f++) any = any || figs[f].curve < 0;
+		for (size_t f = 0; f < nfigs; f++) any = any || figs[f].curve == -1;
 		if (any) slc__doc_heading(d, 2, "Experiments");
 		if (text && len) slc__doc_pre(d, text);
 		for (size_t f = 0; f < nfigs; f++)
-			if (figs[f].curve < 0)
+			if (figs[f].curve == -1)
 				slc__doc_figure(d, figs[f].name, figs[f].caption);
 	}
 	free(text);

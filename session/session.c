@@ -13,13 +13,15 @@
 
 #include "slcscope/session.h"
 #include "slcscope/sim.h"
+#include "sweep.h"
 
 int slc_session_is_curve(const struct slc_input_segment *s)
 {
 	enum slc_workload w = slc_workload_from_name(s->params.workload);
 
-	return s->n_samples >= 2 && w != SLC_WL_TRIM && w != SLC_WL_IDLE && w != SLC_WL_RAND_READ &&
-	       w != SLC_WL_RAND_WRITE_DUTY;
+	/* a sweep's points and the write that prepares them are not write curves */
+	return s->n_samples >= 2 && w != SLC_WL_TRIM && w != SLC_WL_IDLE && !slc_workload_reads(w) &&
+	       w != SLC_WL_RAND_WRITE_DUTY && s->params.role != SLC_ROLE_SWEEP && s->params.role != SLC_ROLE_SWEEP_PREP;
 }
 
 void slc_session_free(struct slc_session *x)
@@ -161,12 +163,13 @@ out:
 	return rc;
 }
 
-/* An input of reads only (trim-response on a fast fill) still has something to say. */
+/* An input of reads only (trim-response on a fast fill) or of a sweep
+ * still has something to say. */
 static int has_reads(const struct slc_input *in)
 {
 	for (size_t i = 0; i < in->n_segments; i++)
-		if (slc_workload_from_name(in->segments[i].params.workload) == SLC_WL_RAND_READ &&
-		    in->segments[i].n_samples > 0)
+		if ((slc_workload_reads(slc_workload_from_name(in->segments[i].params.workload)) ||
+		     in->segments[i].params.role == SLC_ROLE_SWEEP) && in->segments[i].n_samples > 0)
 			return 1;
 	return 0;
 }
@@ -509,6 +512,7 @@ int slc_session_json(char **out, const struct slc_session *x)
 		}
 	}
 	experiments_json(doc, x);
+	slc__sweep_json(doc, x->in);
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)
 		json_object_set_new(doc, "target", json_string(x->in->meta.target));

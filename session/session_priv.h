@@ -46,5 +46,8 @@ int slc__figure_multiples(const char *path, const struct slc_session *xs, size_t
 			 char *err, size_t errlen);
 int slc__figure_bars(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 		    char *err, size_t errlen);
+/* The sweeps' graphs (figures_sweep.c): @k one of SLC_FIG_SWEEP_QD, _BS, SLC_FIG_MIXED; 1-8 drives. */
+int slc__figure_sweep(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
+		      const struct slc_figure_opts *o, char *err, size_t errlen);
 
 #endif

@@ -93,8 +93,15 @@ static int workload_words(char *buf, size_t len, const struct slc_input_segment 
 {
 	enum slc_workload w = slc_workload_from_name(s->params.workload);
 	const char *what = w == SLC_WL_SEQ_WRITE ? "sequential writes" : w == SLC_WL_RAND_READ ? "random reads" :
-			   w == SLC_WL_RAND_WRITE_DUTY ? "random writes in rounds" : "random writes";
-	char b[32], j[32] = "";
+			   w == SLC_WL_RAND_WRITE_DUTY ? "random writes in rounds" : w == SLC_WL_SEQ_READ ?
+			   "sequential reads" : "random writes";
+	char b[32], j[32] = "", mix[64];
+
+	if (w == SLC_WL_SEQ_MIXED || w == SLC_WL_RAND_MIXED) {
+		snprintf(mix, sizeof(mix), "%s, %u%% reads", w == SLC_WL_SEQ_MIXED ? "sequential" : "random",
+			 s->params.read_pct);
+		what = mix;
+	}
 
 	if (!s->params.block_bytes)
 		return snprintf(buf, len, "imported curve");
@@ -128,6 +135,8 @@ static void purpose_words(char *buf, size_t len, const struct slc_input_segment 
 	case SLC_ROLE_READ_BASELINE: snprintf(buf, len, "before the TRIM"); break;
 	case SLC_ROLE_READ_AFTER_TRIM: snprintf(buf, len, "right after a TRIM"); break;
 	case SLC_ROLE_IMPORTED: snprintf(buf, len, "imported"); break;
+	case SLC_ROLE_SWEEP_PREP: snprintf(buf, len, "writing the sweep's test region"); break;
+	case SLC_ROLE_SWEEP: snprintf(buf, len, "a sweep point"); break;
 	default: buf[0] = '\0'; break;
 	}
 }
@@ -175,6 +184,8 @@ char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment 
 	case SLC_ROLE_DATA_RANDOM: snprintf(buf, len, "Incompressible data (%s)", w); break;
 	case SLC_ROLE_DATA_REPEAT: snprintf(buf, len, "Repeating data (%s)", w); break;
 	case SLC_ROLE_IMPORTED: snprintf(buf, len, "Imported write curve"); break;
+	case SLC_ROLE_SWEEP_PREP: snprintf(buf, len, "Test region written for the sweep (%s)", w); break;
+	case SLC_ROLE_SWEEP: snprintf(buf, len, "Sweep point (%s)", w); break;
 	default: snprintf(buf, len, "Write curve (%s)", w); break;
 	}
 	return buf;

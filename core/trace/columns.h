@@ -15,12 +15,14 @@ struct slc__trace_col {
 	const char *units;
 	int is_u64;
 	int required;           /* the reader refuses a segment without it */
+	int reads_apart;        /* reads counted apart: written only for segments that read
+				 * (or sweep points), absent in older traces */
 	size_t sample_off;      /* offsetof(struct slc_sample, ...) */
 	size_t input_off;       /* offsetof(struct slc_input_segment, ...) */
 };
 
 /* Number of entries of slc__trace_cols[] (columns.c checks it at compile time). */
-#define SLC__TRACE_NCOLS 9
+#define SLC__TRACE_NCOLS 17
 
 extern const struct slc__trace_col slc__trace_cols[];
 

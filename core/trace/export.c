@@ -137,6 +137,8 @@ static json_t *params_json(const struct slc_segment_params *p, int *rc)
 	*rc |= set(o, "data_pattern", jstr(p->data_pattern));
 	*rc |= set(o, "interval_s", jreal(p->interval_s));
 	*rc |= set(o, "clock", jstr(p->clock));
+	*rc |= set(o, "read_pct", ju64(p->read_pct));
+	*rc |= set(o, "read_state", jstr(p->read_state ? p->read_state : ""));
 	return o;
 }
 

@@ -105,10 +105,11 @@ static int read_role(hid_t g, struct slc_segment_params *p)
 static int read_params(hid_t g, struct slc_segment_params *p)
 {
 	int rc = 0;
-	char **strs[] = { (char **)&p->step, (char **)&p->workload, (char **)&p->data_pattern, (char **)&p->clock };
-	const char *snames[] = { "step", "workload", "data_pattern", "clock" };
+	char **strs[] = { (char **)&p->step, (char **)&p->workload, (char **)&p->data_pattern, (char **)&p->clock,
+			  (char **)&p->read_state };
+	const char *snames[] = { "step", "workload", "data_pattern", "clock", "read_state" };
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 5; i++) {
 		int r = slc__h5_get_str(g, snames[i], strs[i]);
 
 		if (r == -ENOMEM)
@@ -131,6 +132,8 @@ static int read_params(hid_t g, struct slc_segment_params *p)
 	slc__h5_get_num(g, "idle_before_s", H5T_NATIVE_DOUBLE, &p->idle_before_s);
 	slc__h5_get_num(g, "seed", H5T_NATIVE_UINT64, &p->seed);
 	slc__h5_get_num(g, "interval_s", H5T_NATIVE_DOUBLE, &p->interval_s);
+	if (slc__h5_get_num(g, "read_pct", H5T_NATIVE_UINT32, &p->read_pct) || p->read_pct > 100)
+		p->read_pct = slc_workload_reads(slc_workload_from_name(p->workload)) ? 100 : 0;
 	return rc ? rc : read_role(g, p);
 }
 
@@ -224,8 +227,28 @@ static int plausible(double v, double lo, double hi)
 }
 
 /* The CSV importer's limits on a row (input.h), on each sample. */
+/* The reads' columns of sample @i: a part of all I/O, never shrinking. */
+static int check_reads(const struct slc_input_segment *seg, size_t i, const char *segname, char *err, size_t errlen)
+{
+	const double *lat[] = { seg->read_lat_mean_us, seg->read_lat_p50_us, seg->read_lat_p99_us,
+				seg->write_lat_mean_us, seg->write_lat_p50_us, seg->write_lat_p99_us };
+
+	if (seg->read_bytes_total[i] > seg->bytes_total[i] || seg->read_ios[i] > seg->ios[i] ||
+	    (i && seg->read_bytes_total[i] < seg->read_bytes_total[i - 1]))
+		return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu counts more reads than I/O, "
+				"or read_bytes_total shrinks", segname, i);
+	for (size_t k = 0; k < sizeof(lat) / sizeof(lat[0]); k++)
+		if (!plausible(lat[k][i], 0, SLC__INPUT_MAX_TIME_S * 1e6))
+			return slc_errf(err, errlen, -EINVAL,
+					"segment %s: sample %zu has a negative, infinite or impossible read or write latency",
+					segname, i);
+	return 0;
+}
+
 static int check_samples(const struct slc_input_segment *seg, const char *segname, char *err, size_t errlen)
 {
+	int rc;
+
 	for (size_t i = 0; i < seg->n_samples; i++) {
 		double t = seg->t_s[i], dt = seg->interval_s[i];
 		uint64_t prev = i ? seg->bytes_total[i - 1] : 0;
@@ -254,6 +277,8 @@ static int check_samples(const struct slc_input_segment *seg, const char *segnam
 			return slc_errf(err, errlen, -EINVAL,
 					"segment %s: sample %zu has a negative, infinite or impossible latency or temperature",
 					segname, i);
+		if ((rc = check_reads(seg, i, segname, err, errlen)))
+			return rc;
 	}
 	return 0;
 }
@@ -280,10 +305,13 @@ static size_t merge_empty(struct slc_input_segment *seg)
 			if (w > 0) {
 				seg->bytes_total[w - 1] = seg->bytes_total[i];
 				seg->ios[w - 1] = sat_add(seg->ios[w - 1], seg->ios[i]);
+				seg->read_bytes_total[w - 1] = seg->read_bytes_total[i];
+				seg->read_ios[w - 1] = sat_add(seg->read_ios[w - 1], seg->read_ios[i]);
 				if (!(seg->lat_max_us[w - 1] >= seg->lat_max_us[i]) && !isnan(seg->lat_max_us[i]))
 					seg->lat_max_us[w - 1] = seg->lat_max_us[i];
 			} else if (i + 1 < n) {
 				seg->ios[i + 1] = sat_add(seg->ios[i + 1], seg->ios[i]);
+				seg->read_ios[i + 1] = sat_add(seg->read_ios[i + 1], seg->read_ios[i]);
 			}
 			continue;
 		}

@@ -71,9 +71,12 @@ struct buffered_event {
  * Room a flush may need past the end of the file: per sample column a
  * filled chunk compressed to new space and a fresh full-size one (2 x 32 KiB),
  * the event columns' chunks for a full event buffer (16 x 8 KiB each), the
- * metadata written anew; snapshot texts come on top.
+ * metadata written anew; snapshot texts come on top.  2 MiB held that with
+ * room to spare for the nine columns every segment has; each of the reads'
+ * columns a segment has adds its two chunks.
  */
 #define FLUSH_RESERVE ((off_t)2 << 20)
+#define COL_RESERVE ((off_t)64 << 10)
 
 struct pending_snapshot {
 	char kind[SLC_TRACE_KIND_MAX + 1];
@@ -95,7 +98,8 @@ struct slc_trace {
 	int seg_open;
 	size_t seg_count;
 	hid_t seg;
-	hid_t cols[NCOLS];
+	hid_t cols[NCOLS];               /* H5I_INVALID_HID: not in this segment */
+	size_t extra_cols;               /* the reads' columns the open segment has */
 	hid_t ev[EV_NCOLS];
 	hid_t kind_type;
 	uint64_t n_written, ev_written;
@@ -276,6 +280,8 @@ static int write_sample_buffer(struct slc_trace *t)
 		const struct slc__trace_col *col = &slc__trace_cols[c];
 		int rc;
 
+		if (t->cols[c] < 0)
+			continue;
 		for (size_t i = 0; i < t->nbuf; i++) {
 			const char *src = (const char *)&t->buf[i] + col->sample_off;
 
@@ -390,7 +396,7 @@ static int write_zeros(int fd, off_t from, off_t end)
 /* Reserve room past the end of the data for the coming flush; -ENOSPC when the disk is full. */
 static int reserve_space(struct slc_trace *t)
 {
-	off_t want = FLUSH_RESERVE;
+	off_t want = FLUSH_RESERVE + (off_t)t->extra_cols * COL_RESERVE;
 	haddr_t eoa = 0;
 	struct stat st;
 
@@ -685,6 +691,8 @@ static int write_params(hid_t g, const struct slc_segment_params *p, size_t inde
 	rc |= slc__h5_put_str(g, "data_pattern", p->data_pattern);
 	rc |= slc__h5_put_f64(g, "interval_s", p->interval_s);
 	rc |= slc__h5_put_str(g, "clock", p->clock);
+	rc |= slc__h5_put_u32(g, "read_pct", p->read_pct);
+	rc |= slc__h5_put_str(g, "read_state", p->read_state);
 	return rc ? -EIO : 0;
 }
 
@@ -713,7 +721,12 @@ int slc_trace_segment_begin(struct slc_trace *t, const struct slc_segment_params
 	t->seg = H5Gcreate2(t->file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 	if (t->seg < 0 || write_params(t->seg, p, t->seg_count) < 0)
 		goto fail;
+	t->extra_cols = 0;
 	for (size_t c = 0; c < NCOLS; c++) {
+		/* a segment without reads has no use for them: its file stays as small */
+		if (slc__trace_cols[c].reads_apart && !p->read_pct && p->role != SLC_ROLE_SWEEP)
+			continue;
+		t->extra_cols += slc__trace_cols[c].reads_apart;
 		t->cols[c] = make_dataset(t->seg, slc__trace_cols[c].name,
 					  slc__trace_cols[c].is_u64 ? H5T_STD_U64LE : H5T_IEEE_F64LE, CHUNK_SAMPLES,
 					  slc__trace_cols[c].units);

@@ -368,6 +368,9 @@ static void test_engine_bad_jobs(void **state)
 		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .block_bytes = 1000 }, "not a multiple" },
 		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .queue_depth = 1000 }, "queue depth" },
 		{ { .kind = SLC_JOB_SEQ_WRITE, .max_bytes = 1, .offset_bytes = 2ull << 30 }, "past the end" },
+		{ { .kind = SLC_JOB_RAND_MIXED, .max_bytes = 1, .read_pct = 101 }, "read share" },
+		{ { .kind = SLC_JOB_RAND_READ, .max_bytes = 1, .align_bytes = 1000 }, "alignment" },
+		{ { .kind = (enum slc_job_kind)99, .max_bytes = 1 }, "job kind" },
 	};
 	struct slc_target *t;
 	struct slc_target_opts o = { 0 };
@@ -409,6 +412,7 @@ struct failing {
 	unsigned n;
 	uint64_t clock, fail_at;
 	uint64_t slice_bytes, written[8];   /* bytes submitted per slice, when slice_bytes */
+	uint64_t off4k, reads;              /* commands off a 4 KiB boundary; reads */
 };
 
 static int f_submit(struct slc_target *t, struct slc_io *io, void *buf)
@@ -418,6 +422,8 @@ static int f_submit(struct slc_target *t, struct slc_io *io, void *buf)
 	io->submit_ns = f->clock;
 	if (f->slice_bytes && io->offset / f->slice_bytes < 8)
 		f->written[io->offset / f->slice_bytes] += io->len;
+	f->off4k += io->offset % 4096 != 0;
+	f->reads += !!io->is_read;
 	f->q[f->n++] = io;
 	return 0;
 }
@@ -486,6 +492,85 @@ static void test_device_error_keeps_trace(void **state)
 	unlink(path);
 }
 
+/* Random offsets on the alignment asked for, whatever the block size. */
+static void test_engine_alignment(void **state)
+{
+	struct failing f = { .fail_at = UINT64_MAX };
+	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "rec",
+				.capacity_bytes = 64u << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_job_result res;
+	struct slc_job job = { .kind = SLC_JOB_RAND_READ, .block_bytes = 512, .queue_depth = 4,
+			       .max_bytes = 4000 * 512, .seed = 5, .align_bytes = 4096 };
+	char err[256];
+	(void)state;
+
+	assert_int_equal(slc_engine_run(&t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_true(res.ios == 4000 && f.reads == 4000 && f.off4k == 0);
+	job.align_bytes = 0;                        /* on the block size: most are off 4 KiB */
+	f.reads = f.off4k = 0;
+	assert_int_equal(slc_engine_run(&t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_true(f.reads == 4000 && f.off4k > 3000);
+}
+
+/* What a step's reads find, by what the plan did before: marked in the trace. */
+static void test_plan_read_state(void **state)
+{
+	struct failing f = { .fail_at = UINT64_MAX };
+	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "failing",
+				.capacity_bytes = 256ull << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_trace_meta meta = { .target = "failing", .capacity_bytes = 256ull << 20 };
+	static const char *const want[] = { "unknown", "", "trimmed", "", "written", "partly", "" };
+	struct slc_plan plan = { .name = "test", .n = 7 };
+	struct slc_trace *tr;
+	struct slc_input *in;
+	struct slc_job_result res;
+	size_t failed;
+	char err[256], path[] = "/tmp/slcscope-test-engine-XXXXXX";
+	int fd = mkstemp(path);
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < plan.n; i++) {
+		struct slc_step *st = &plan.step[i];
+		snprintf(st->name, sizeof(st->name), "step%zu", i);
+		st->kind = SLC_STEP_JOB;
+		st->role = SLC_ROLE_SWEEP;
+		st->role_arg = 1;
+		st->job = (struct slc_job){ .kind = SLC_JOB_RAND_READ, .block_bytes = 4096, .queue_depth = 4,
+					    .interval_ns = 1000000000ull };
+		st->bytes.bytes = 1 << 20;
+		st->range.bytes = 64u << 20;
+	}
+	/* reads of what nobody said; a TRIM; reads of trimmed space; 64 MiB
+	 * written; reads of it; reads of twice that; a mix writes */
+	plan.step[1].kind = SLC_STEP_TRIM;
+	plan.step[1].role = SLC_ROLE_TRIM;
+	plan.step[1].bytes.bytes = 0;               /* all of it */
+	plan.step[3].job = (struct slc_job){ .kind = SLC_JOB_SEQ_WRITE, .block_bytes = 131072, .queue_depth = 4 };
+	plan.step[3].bytes.bytes = 64u << 20;
+	plan.step[3].role = SLC_ROLE_SWEEP_PREP;
+	plan.step[5].range.bytes = 128u << 20;
+	plan.step[6].job.kind = SLC_JOB_RAND_MIXED;
+	plan.step[6].job.read_pct = 0;
+	assert_int_equal(slc_trace_create(&tr, path, &meta, err, sizeof(err)), 0);
+	if (slc_plan_run(&plan, &t, tr, NULL, NULL, &res, &failed, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(slc_trace_close(tr), 0);
+	assert_int_equal(slc_input_load(&in, path, err, sizeof(err)), 0);
+	assert_int_equal(in->n_segments, plan.n);
+	for (size_t i = 0; i < plan.n; i++)
+		if (strcmp(in->segments[i].params.read_state, want[i]))
+			fail_msg("step %zu: reads '%s', not '%s'", i, in->segments[i].params.read_state, want[i]);
+	assert_int_equal(in->segments[0].params.read_pct, 100);
+	assert_int_equal(in->segments[3].params.read_pct, 0);
+	/* a read segment has the reads' columns, every I/O a read */
+	assert_true(in->segments[4].read_bytes_total[in->segments[4].n_samples - 1] == 1 << 20);
+	assert_true(in->segments[3].read_bytes_total[in->segments[3].n_samples - 1] == 0);
+	slc_input_free(in);
+	unlink(path);
+}
+
 /* Sequential jobs write their own slices: 4 jobs over 64 MiB, 16 MiB each,
  * so 16 MiB of I/O puts 4 MiB at the start of every slice. */
 static void test_engine_seq_jobs(void **state)
@@ -524,6 +609,139 @@ static int keep(void *arg, const struct slc_sample *smp)
 		v->s[v->n] = *smp;
 	v->n++;
 	return v->done_at && (int)v->n == v->done_at ? SLC_ENGINE_DONE : 0;
+}
+
+/* Reads and writes counted apart, through a merged last sample too. */
+static void test_sampler_reads_apart(void **state)
+{
+	static const uint64_t ms = 1000000, iv = 10 * ms;
+	struct slc_sampler smp;
+	struct seen v;
+	(void)state;
+
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 0, iv);
+	/* each ms a 4 KiB read of 100 us and, every other ms, an 8 KiB write of 300 us */
+	for (uint64_t k = 1; k <= 20; k++) {
+		slc_sampler_add_rw(&smp, k * ms, 4096, 100000, 1, keep, &v);
+		if (k % 2 == 0)
+			slc_sampler_add_rw(&smp, k * ms, 8192, 300000, 0, keep, &v);
+	}
+	slc_sampler_add_rw(&smp, 20 * ms + ms / 2, 4096, 100000, 1, keep, &v);
+	assert_int_equal(slc_sampler_finish(&smp, 20 * ms + ms / 2, keep, &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_true(v.s[0].ios == 15 && v.s[0].read_ios == 10);
+	assert_true(v.s[0].read_bytes_total == 10 * 4096 && v.s[0].bytes_total == 10 * 4096 + 5 * 8192);
+	assert_true(fabs(v.s[0].read_lat_mean_us - 100.0) < 1e-9 && fabs(v.s[0].write_lat_mean_us - 300.0) < 1e-9);
+	assert_true(fabs(v.s[0].read_lat_p99_us - 100.0) / 100.0 < 0.016);
+	assert_true(fabs(v.s[0].write_lat_p50_us - 300.0) / 300.0 < 0.016);
+	assert_true(v.s[0].lat_p99_us > 250);             /* all I/O: the writes' tail */
+	/* the last 0.5 ms merged into the second sample: its read counted there */
+	assert_true(v.s[1].ios == 16 && v.s[1].read_ios == 11);
+	assert_true(v.s[1].read_bytes_total == 21 * 4096);
+	assert_true(v.s[1].bytes_total - v.s[1].read_bytes_total == 10 * 8192);
+
+	/* writes alone: no read latency, and slc_sampler_add() counts writes */
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 0, iv);
+	for (uint64_t k = 1; k <= 10; k++)
+		slc_sampler_add(&smp, k * ms, 4096, 50000, keep, &v);
+	slc_sampler_finish(&smp, 10 * ms, keep, &v);
+	assert_int_equal(v.n, 1);
+	assert_true(v.s[0].read_ios == 0 && v.s[0].read_bytes_total == 0 && isnan(v.s[0].read_lat_p99_us));
+	assert_true(fabs(v.s[0].write_lat_mean_us - 50.0) < 1e-9);
+}
+
+/* Mixed jobs read the share asked for; read jobs only read. */
+static void test_engine_mixed(void **state)
+{
+	static const struct { enum slc_job_kind kind; uint32_t pct; double want; } cases[] = {
+		{ SLC_JOB_RAND_MIXED, 30, 0.30 }, { SLC_JOB_SEQ_MIXED, 70, 0.70 }, { SLC_JOB_SEQ_READ, 0, 1.0 },
+		{ SLC_JOB_RAND_MIXED, 0, 0.0 }, { SLC_JOB_SEQ_MIXED, 100, 1.0 },
+	};
+	struct slc_target *t;
+	struct slc_target_opts o = { 0 };
+	(void)state;
+
+	assert_int_equal(slc_target_open(&t, "null:1GiB", &o, NULL, 0), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct slc_job job = { .kind = cases[i].kind, .read_pct = cases[i].pct, .block_bytes = 4096,
+				       .queue_depth = 8, .jobs = 2, .max_bytes = 40000 * 4096ull, .seed = 3 + i,
+				       .interval_ns = 3600000000000ull, .align_bytes = 4096 };
+		struct slc_engine_cb cb = { 0 };
+		struct slc_job_result res;
+		struct seen v;
+		uint64_t ios = 0, reads = 0;
+		char err[256];
+
+		memset(&v, 0, sizeof(v));
+		cb.sample = keep;
+		cb.arg = &v;
+		assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+		assert_true(v.n >= 1 && v.n <= 64);
+		for (size_t k = 0; k < v.n; k++) {
+			ios += v.s[k].ios;
+			reads += v.s[k].read_ios;
+		}
+		assert_true(ios == 40000 && res.ios == 40000);
+		assert_true(v.s[v.n - 1].read_bytes_total == reads * 4096);
+		if (fabs((double)reads / (double)ios - cases[i].want) > 0.02)
+			fail_msg("case %zu: %llu of %llu commands read, not %.0f%%", i, (unsigned long long)reads,
+				 (unsigned long long)ios, cases[i].want * 100);
+	}
+	slc_target_close(t);
+}
+
+/* The sweep plans: their points, a TRIM and a new preparation before each
+ * group after one that wrote, 4 KiB-aligned random offsets, the step time. */
+static void test_sweep_plans(void **state)
+{
+	static const struct { const char *name; size_t steps, points, trims; } want[] = {
+		{ "qd-sweep", 14, 12, 1 }, { "bs-sweep", 50, 46, 2 }, { "mixed", 16, 12, 2 },
+		{ "basic", 8, 6, 1 }, { "short", 9, 8, 0 },
+	};
+	struct slc_plan_opts o;
+	struct slc_plan p;
+	char err[256];
+	(void)state;
+
+	slc_plan_opts_default(&o);
+	o.step_ns = 2000000000ull;
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		size_t points = 0, trims = 0;
+		assert_int_equal(slc_plan_build(&p, want[k].name, &o, err, sizeof(err)), 0);
+		assert_int_equal(p.n, want[k].steps);
+		assert_int_equal(slc_plan_validate(&p, 4ull << 30, 512, err, sizeof(err)), 0);
+		for (size_t i = 0; i < p.n; i++) {
+			const struct slc_step *st = &p.step[i];
+			assert_int_not_equal(st->role, SLC_ROLE_UNKNOWN);
+			assert_true(strlen(st->name) < sizeof(st->name) - 1);   /* never cut short */
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(p.step[j].name, st->name) && st->kind != SLC_STEP_TRIM)
+					fail_msg("%s: two steps named %s", want[k].name, st->name);
+			if (st->kind == SLC_STEP_TRIM) {
+				trims++;
+				/* the test region is written again after every TRIM */
+				assert_true(i + 1 < p.n && p.step[i + 1].role == SLC_ROLE_SWEEP_PREP);
+			}
+			if (st->role != SLC_ROLE_SWEEP)
+				continue;
+			points++;
+			assert_true(st->job.max_ns == o.step_ns && st->range.bytes == 1ull << 30);
+			assert_int_equal(st->job.align_bytes, slc_job_kind_sequential(st->job.kind) ? 0 : 4096);
+			assert_true(st->role_arg >= 1 && st->job.read_pct <= 100);
+		}
+		assert_int_equal(points, want[k].points);
+		assert_int_equal(trims, want[k].trims);
+	}
+	/* a region larger than the target is refused before anything runs */
+	o.region.bytes = 8ull << 30;
+	assert_int_equal(slc_plan_build(&p, "qd-sweep", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_plan_validate(&p, 4ull << 30, 512, err, sizeof(err)), -EINVAL);
+	o.region.bytes = 1ull << 30;
+	o.step_ns = 0;
+	assert_int_equal(slc_plan_build(&p, "basic", &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--step-time"));
 }
 
 /* No sample under a tenth of @interval_s, except a run's only one; the times
@@ -684,6 +902,11 @@ int main(void)
 		cmocka_unit_test(test_engine_bad_jobs),
 		cmocka_unit_test(test_latency_percentiles),
 		cmocka_unit_test(test_sampler_short_last_merged),
+		cmocka_unit_test(test_sampler_reads_apart),
+		cmocka_unit_test(test_engine_mixed),
+		cmocka_unit_test(test_sweep_plans),
+		cmocka_unit_test(test_engine_alignment),
+		cmocka_unit_test(test_plan_read_state),
 		cmocka_unit_test(test_engine_no_short_last_sample),
 		cmocka_unit_test(test_blockdev_check_on_file),
 		cmocka_unit_test(test_device_error_keeps_trace),

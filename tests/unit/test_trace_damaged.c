@@ -43,22 +43,28 @@ static const struct slc_trace_meta meta = {
 
 static const struct slc_segment_params params = {
 	"seq_fill", "seq_write", 131072, 32, 1, 0, 4294967296ull, 30, 1, "random", 1.0, "virtual", 4,
-	SLC_ROLE_FILL, 0,
+	SLC_ROLE_FILL, 0, 0, "",
 };
 
 #define N_SAMPLES 50
+
+/* Whether write_trace() says its segment reads (then it has the reads' columns). */
+static int with_reads;
 
 /* A trace of N_SAMPLES samples, plus @extra (e.g. a drain sample) when given, a snapshot and an event. */
 static void write_trace(const char *path, const struct slc_sample *extra, size_t n_extra)
 {
 	struct slc_event ev = { 10, 10 * 100000000ull, "cache_exhausted", 0 };
+	struct slc_segment_params p = params;
 	struct slc_trace *t;
 	char err[256];
 
+	p.read_pct = with_reads ? 50 : 0;
 	assert_int_equal(slc_trace_create(&t, path, &meta, err, sizeof(err)), 0);
-	assert_int_equal(slc_trace_segment_begin(t, &params), 0);
+	assert_int_equal(slc_trace_segment_begin(t, &p), 0);
 	for (size_t i = 0; i < N_SAMPLES; i++) {
-		struct slc_sample s = { (double)(i + 1), 1.0, (i + 1) * 100000000ull, 760, 300, 900, 1500, 2500, 40 };
+		struct slc_sample s = { (double)(i + 1), 1.0, (i + 1) * 100000000ull, 760, 300, 900, 1500, 2500, 40,
+					0, 0, NAN, NAN, NAN, NAN, NAN, NAN };
 
 		assert_int_equal(slc_trace_append(t, &s), 0);
 	}
@@ -240,6 +246,18 @@ static void test_hand_made(void **state)
 	write_trace(tpath("rate.h5"), NULL, 0);
 	put_value(tpath("rate.h5"), "bytes_total", N_SAMPLES - 1, H5T_NATIVE_UINT64, &(uint64_t){ 4000000000000000000ull });
 	expect_refused(tpath("rate.h5"), "faster than");
+	/* the reads apart: never more than all I/O, never shrinking, latencies possible */
+	with_reads = 1;
+	write_trace(tpath("reads.h5"), NULL, 0);
+	put_value(tpath("reads.h5"), "read_ios", 5, H5T_NATIVE_UINT64, &(uint64_t){ 761 });
+	expect_refused(tpath("reads.h5"), "more reads than I/O");
+	write_trace(tpath("rbytes.h5"), NULL, 0);
+	put_value(tpath("rbytes.h5"), "read_bytes_total", 5, H5T_NATIVE_UINT64, &(uint64_t){ 1000 });
+	expect_refused(tpath("rbytes.h5"), "read_bytes_total shrinks");
+	write_trace(tpath("rlat.h5"), NULL, 0);
+	put_value(tpath("rlat.h5"), "write_lat_mean_us", 2, H5T_NATIVE_DOUBLE, &negative);
+	expect_refused(tpath("rlat.h5"), "impossible read or write latency");
+	with_reads = 0;
 }
 
 /* Columns cut to the shortest with one note; control characters replaced. */
@@ -263,8 +281,8 @@ static void test_short_columns(void **state)
 static void test_zero_length(void **state)
 {
 	const struct slc_sample extra[2] = {
-		{ N_SAMPLES, 1.0, N_SAMPLES * 100000000ull, 0, NAN, NAN, NAN, NAN, NAN },
-		{ N_SAMPLES, 0.0, N_SAMPLES * 100000000ull + 131072, 1, 250, 250, 250, 250, NAN },
+		{ N_SAMPLES, 1.0, N_SAMPLES * 100000000ull, 0, NAN, NAN, NAN, NAN, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN },
+		{ N_SAMPLES, 0.0, N_SAMPLES * 100000000ull + 131072, 1, 250, 250, 250, 250, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN },
 	};
 	struct slc_input *in;
 	const struct slc_input_segment *s;

@@ -215,7 +215,16 @@ enum slc_job_kind {
 	SLC_JOB_SEQ_WRITE = 0,
 	SLC_JOB_RAND_WRITE,
 	SLC_JOB_RAND_READ,
+	SLC_JOB_SEQ_READ,
+	SLC_JOB_SEQ_MIXED,            /* sequential; each command a read with read_pct % chance */
+	SLC_JOB_RAND_MIXED,           /* the same at random offsets */
 };
+
+/** slc_job_kind_sequential() - whether jobs of kind @k walk their range in order. */
+int slc_job_kind_sequential(enum slc_job_kind k);
+
+/** slc_job_kind_read_pct() - the share of reads of kind @k: 0, 100, or @mix_pct for the mixes. */
+uint32_t slc_job_kind_read_pct(enum slc_job_kind k, uint32_t mix_pct);
 
 struct slc_job {
 	enum slc_job_kind kind;
@@ -235,6 +244,9 @@ struct slc_job {
 	uint32_t reap_batch;          /* refill the queue once this many commands have
 				       * completed (0: queue depth x jobs / 8, at least 1;
 				       * 1: after every completion); io_uring targets */
+	uint32_t read_pct;            /* mixed kinds: percent of commands that read (0-100) */
+	uint32_t align_bytes;         /* random kinds: offsets on multiples of this (0: the
+				       * block size); a multiple of the logical block */
 };
 
 /* Progress, called about twice a second of target time with totals so far. */
@@ -347,7 +359,7 @@ struct slc_step {
 	uint32_t rounds;              /* DUTY: write/wait rounds */
 };
 
-#define SLC_PLAN_MAX_STEPS 24
+#define SLC_PLAN_MAX_STEPS 64
 
 struct slc_plan {
 	char name[16];
@@ -375,6 +387,8 @@ struct slc_plan_opts {
 	uint32_t hir_rounds;          /* hir plan: write/wait rounds per wait state (360) */
 	uint64_t idle_sweep_ns[12];   /* idle-sweep plan: the waits, shortest first */
 	size_t n_idle_sweep;          /* 5 s, 15 s, 30 s, 1 min, 2 min, 5 min, 15 min */
+	uint64_t step_ns;             /* sweep plans: each point's length (30 s) */
+	struct slc_size region;       /* sweep plans: the test region from offset 0 (1 GiB) */
 };
 
 /** slc_plan_opts_default() - the lab methodology's values. */
@@ -412,6 +426,20 @@ int slc_plan_opts_idle_list(struct slc_plan_opts *o, const char *list, char *err
  *   "idle-sweep"  TRIM and wait; a burst that saturates the cache; then
  *          for each wait in @o->idle_sweep_ns: idle, burst (the burst
  *          shows how much cache came back and saturates it again)
+ *   The sweeps, each point @o->step_ns long in the first @o->region of the
+ *   target, random offsets on 4 KiB, after a sequential write of the
+ *   region (SLC_ROLE_SWEEP_PREP) so that the reads find data; a TRIM of
+ *   everything and a new preparation before each group that follows one
+ *   that wrote:
+ *   "qd-sweep"  4 KiB random reads, then writes, at QD 1, 2, 4, 8, 16, 32
+ *   "bs-sweep"  random reads, then writes, 512 B to 256 KiB at QD4; TRIM;
+ *          sequential reads, then writes, 512 B to 2 MiB at QD4
+ *   "mixed"  sequential 128 KiB, 2 jobs at QD1, reads 0, 20, ... 100%;
+ *          TRIM; random 4 KiB, 4 jobs at QD8, the same shares
+ *   "basic"  sequential 256 KiB read, 4 KiB random reads at QD1 and QD4,
+ *          then the same writes
+ *   "short"  the CrystalDiskMark set, no TRIM: SEQ1M Q8T1, SEQ128K Q32T1,
+ *          RND4K Q32T1, RND4K Q1T1, each read then write
  *
  * Return: 0, or -EINVAL for an unknown name or for options that make a
  * job step endless (reason in @err, naming the option).

@@ -22,6 +22,14 @@ struct slc_sample {
 	uint64_t ios;             /* I/Os completed in the interval */
 	double lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us;  /* NAN when no I/O */
 	double temp_c;            /* NAN when unknown */
+	/* Reads and writes apart: bytes_total, ios and the lat_* above count
+	 * both; these count reads only, and writes are the difference (a
+	 * trace without these columns read them as 0: all I/O was one kind,
+	 * the segment's workload says which). */
+	uint64_t read_bytes_total;  /* cumulative read bytes at t_s within the segment */
+	uint64_t read_ios;          /* reads completed in the interval */
+	double read_lat_mean_us, read_lat_p50_us, read_lat_p99_us;     /* NAN when no read */
+	double write_lat_mean_us, write_lat_p50_us, write_lat_p99_us;  /* NAN when no write */
 };
 
 /*
@@ -53,26 +61,34 @@ double slc_lat_hist_quantile_us(const struct slc_lat_hist *h, double q);
 /* Called for every finished interval; return non-zero to stop the run. */
 typedef int (*slc_sample_fn)(void *arg, const struct slc_sample *s);
 
+/* One interval's counts: all I/O, and reads and writes apart. */
+struct slc_sampler_acc {
+	uint64_t bytes_total;     /* cumulative, all I/O */
+	uint64_t read_bytes_total;/* cumulative, reads */
+	uint64_t ios, read_ios;   /* in the interval */
+	uint64_t lat_sum_ns[2];   /* [0] writes, [1] reads */
+	struct slc_lat_hist hist; /* all I/O */
+	struct slc_lat_hist dir[2];
+};
+
 struct slc_sampler {
 	uint64_t t0_ns;           /* segment start (target clock) */
 	uint64_t interval_ns;
 	uint64_t edge_ns;         /* end of the current interval */
-	uint64_t bytes_total;
-	uint64_t ios;             /* in the current interval */
 	double temp_c;
-	struct slc_lat_hist hist;
+	struct slc_sampler_acc cur;
 	/* the last finished interval, held back in case the run ends just after it */
 	int held;
 	uint64_t handed;          /* samples handed on */
-	uint64_t held_start_ns, held_end_ns, held_bytes_total, held_ios;
-	struct slc_lat_hist held_hist;
+	uint64_t held_start_ns, held_end_ns;
+	struct slc_sampler_acc held_acc;
 };
 
 /** slc_sampler_init() - start sampling at @t0_ns with intervals of @interval_ns. */
 void slc_sampler_init(struct slc_sampler *s, uint64_t t0_ns, uint64_t interval_ns);
 
 /**
- * slc_sampler_add() - count an I/O of @bytes that completed at @t_ns after
+ * slc_sampler_add() - count a write of @bytes that completed at @t_ns after
  * @lat_ns.  Completion times must not go backwards.  Emits every interval
  * that ended before @t_ns through @fn (empty intervals too: a stall is a run
  * of zero samples, not a gap), the last one only once the next has lasted a
@@ -84,6 +100,10 @@ void slc_sampler_init(struct slc_sampler *s, uint64_t t0_ns, uint64_t interval_n
  */
 int slc_sampler_add(struct slc_sampler *s, uint64_t t_ns, uint32_t bytes, uint64_t lat_ns,
 		    slc_sample_fn fn, void *arg);
+
+/** slc_sampler_add_rw() - slc_sampler_add() for a read (@is_read) or a write. */
+int slc_sampler_add_rw(struct slc_sampler *s, uint64_t t_ns, uint32_t bytes, uint64_t lat_ns, int is_read,
+		       slc_sample_fn fn, void *arg);
 
 /**
  * slc_sampler_finish() - emit the intervals up to @t_end_ns.  The last one

@@ -69,6 +69,11 @@ struct slc_segment_params {
 	uint32_t reap_batch;              /* queue refilled once this many completed (0: unknown) */
 	enum slc_role role;               /* what the step is for (slcscope/vocab.h) */
 	uint32_t role_arg;                /* its argument: a wait in s, a fill level in % */
+	uint32_t read_pct;                /* share of the commands that are reads, 0-100 (a
+					   * read workload 100, a write 0; mixes their own) */
+	const char *read_state;           /* what the reads find: "written" (the plan wrote
+					   * it since its last TRIM), "trimmed" (nothing written
+					   * since), "partly", "unknown"; "" for no reads */
 };
 
 /* struct slc_sample (one sampling interval) is in slcscope/sample.h. */
@@ -229,6 +234,10 @@ struct slc_input_segment {
 	double *lat_p999_us;
 	double *lat_max_us;
 	double *temp_c;
+	uint64_t *read_bytes_total;       /* reads apart (struct slc_sample); 0 in older traces */
+	uint64_t *read_ios;
+	double *read_lat_mean_us, *read_lat_p50_us, *read_lat_p99_us;
+	double *write_lat_mean_us, *write_lat_p50_us, *write_lat_p99_us;
 	size_t n_events;
 	struct slc_event *events;         /* kinds owned by the input */
 };

@@ -46,6 +46,10 @@ enum slc_role {
 	SLC_ROLE_DATA_REPEAT,         /* compress: the same burst of repeating data */
 	SLC_ROLE_HIR_ROUNDS,          /* hir: write/wait rounds (arg: the wait in seconds) */
 	SLC_ROLE_IMPORTED,            /* a curve read from another tool's output */
+	SLC_ROLE_SWEEP_PREP,          /* sweeps: the sequential write of the test region that
+				       * the reads then find data in (not a write curve) */
+	SLC_ROLE_SWEEP,               /* sweeps: one point of a sweep (arg: the plan's group,
+				       * 1, 2, ...; its parameters are the segment's) */
 	SLC_ROLE__COUNT
 };
 
@@ -82,6 +86,10 @@ enum slc_workload {
 	SLC_WL_TRIM,                  /* "trim" */
 	SLC_WL_IDLE,                  /* "idle" */
 	SLC_WL_IMPORTED,              /* "imported": another tool's curve */
+	SLC_WL_SEQ_READ,              /* "seq_read" */
+	SLC_WL_SEQ_MIXED,             /* "seq_mixed": sequential, each command a read with the
+				       * segment's read_pct chance, else a write */
+	SLC_WL_RAND_MIXED,            /* "rand_mixed": the same at random offsets */
 	SLC_WL__COUNT
 };
 
@@ -90,6 +98,9 @@ const char *slc_workload_name(enum slc_workload w);
 
 /** slc_workload_from_name() - the workload called @name; SLC_WL_UNKNOWN if none (or NULL). */
 enum slc_workload slc_workload_from_name(const char *name);
+
+/** slc_workload_reads() - whether @w issues reads (rand_read, seq_read and the mixes). */
+int slc_workload_reads(enum slc_workload w);
 
 /** slc_workload_same() - @a and @b name the same workload (two unknown ones only when spelt alike). */
 int slc_workload_same(const char *a, const char *b);

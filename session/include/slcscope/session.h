@@ -159,6 +159,35 @@ double slc_idle_fold_rate_bps(const double *idle_s, const double *cache_bytes, s
  */
 void slc_session_print_experiments(FILE *f, const struct slc_session *x, enum slc_unit_system u);
 
+/* ---- sweeps ------------------------------------------------------------ */
+
+/* One point of a sweep (a segment of role SLC_ROLE_SWEEP), over its whole length. */
+struct slc_sweep_point {
+	size_t segment;                 /* index in the input */
+	const char *step, *workload;    /* borrowed from the input */
+	const char *read_state;         /* "written", "trimmed", "partly", "unknown" or "" */
+	uint32_t group;                 /* the plan's group of points (role_arg) */
+	uint32_t block_bytes, qd, jobs, read_pct;
+	double duration_s;
+	uint64_t read_bytes, write_bytes, read_ios, write_ios;
+	double read_bps, write_bps;     /* bytes/s over the point */
+	double read_iops, write_iops;
+	double lat_mean_us;             /* all commands; NAN when unknown */
+	double lat_p99_us;              /* the intervals' p99, weighted by their commands */
+	double read_lat_mean_us, read_lat_p99_us, write_lat_mean_us, write_lat_p99_us;
+};
+
+/**
+ * slc_sweep_points() - the sweep points of @in, in trace order, into @out
+ * (up to @max).  Traces without the reads' columns count a read workload's
+ * I/O as reads and any other as writes.
+ * Return: how many points @in has (more than @max when @out was too short).
+ */
+size_t slc_sweep_points(const struct slc_input *in, struct slc_sweep_point *out, size_t max);
+
+/** slc_sweep_print() - the sweep table: MB/s (MiB/s with binary units), IOPS, latency in us. */
+void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u);
+
 /* ---- words and headline figures --------------------------------------- */
 
 /**
@@ -225,6 +254,9 @@ enum slc_figure_kind {
 	SLC_FIG_HIR,                  /* "hir": host idle recovery, IOPS per wait state */
 	SLC_FIG_FILL_LEVELS,          /* "fill-levels": burst speed and cache against fill */
 	SLC_FIG_COMPRESS,             /* "compress": incompressible against repeating data */
+	SLC_FIG_SWEEP_QD,             /* "qd-sweep": 4 KiB random IOPS against queue depth */
+	SLC_FIG_SWEEP_BS,             /* "bs-sweep": throughput against block size (log2) */
+	SLC_FIG_MIXED,                /* "mixed": throughput against the share of reads */
 	SLC_FIG__COUNT
 };
 

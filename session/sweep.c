@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Sweeps: each point of a sweep plan (a segment of role "sweep") summed
+ * over its length, reads and writes apart, as the reviews tabulate and
+ * plot them: MB/s, IOPS, mean and p99 latency per point.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slcscope/session.h"
+#include "report_doc.h"
+#include "sweep.h"
+
+/* Whether segment @s holds the reads' columns (traces before them do not). */
+static int has_read_columns(const struct slc_input_segment *s)
+{
+	for (size_t k = 0; k < s->n_samples; k++)
+		if (s->read_ios[k] || isfinite(s->read_lat_p99_us[k]) || isfinite(s->write_lat_p99_us[k]))
+			return 1;
+	return 0;
+}
+
+static double per_s(double v, double t)
+{
+	return t > 0 ? v / t : NAN;
+}
+
+/* Latencies weighted by the commands they were measured over. */
+struct wmean {
+	double sum, n;
+};
+
+static void add_weighted(struct wmean *m, double v, double w)
+{
+	if (isfinite(v) && w > 0) {
+		m->sum += v * w;
+		m->n += w;
+	}
+}
+
+static double wmean_of(const struct wmean *m)
+{
+	return m->n > 0 ? m->sum / m->n : NAN;
+}
+
+static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment *s, size_t index)
+{
+	const struct slc_segment_params *p = &s->params;
+	int reads = slc_workload_reads(slc_workload_from_name(p->workload)), split = has_read_columns(s);
+	struct wmean p99 = { 0 }, r_mean = { 0 }, w_mean = { 0 }, r_p99 = { 0 }, w_p99 = { 0 };
+	uint64_t bytes = s->n_samples ? s->bytes_total[s->n_samples - 1] : 0, rbytes, ios = 0, rios = 0;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->segment = index;
+	pt->step = p->step ? p->step : "";
+	pt->workload = p->workload ? p->workload : "";
+	pt->read_state = p->read_state ? p->read_state : "";
+	pt->group = p->role_arg;
+	pt->block_bytes = p->block_bytes;
+	pt->qd = p->queue_depth;
+	pt->jobs = p->jobs;
+	pt->read_pct = p->read_pct;
+	for (size_t k = 0; k < s->n_samples; k++) {
+		/* without the reads' columns all I/O is of the workload's kind */
+		uint64_t r = split ? s->read_ios[k] : (reads ? s->ios[k] : 0);
+		double n = (double)s->ios[k], rn = (double)r, wn = n - rn;
+
+		ios += s->ios[k];
+		rios += r;
+		pt->duration_s += s->interval_s[k];
+		add_weighted(&p99, s->lat_p99_us[k], n);
+		if (split) {
+			add_weighted(&r_mean, s->read_lat_mean_us[k], rn);
+			add_weighted(&w_mean, s->write_lat_mean_us[k], wn);
+			add_weighted(&r_p99, s->read_lat_p99_us[k], rn);
+			add_weighted(&w_p99, s->write_lat_p99_us[k], wn);
+		} else {
+			add_weighted(reads ? &r_p99 : &w_p99, s->lat_p99_us[k], n);
+		}
+	}
+	rbytes = split ? (s->n_samples ? s->read_bytes_total[s->n_samples - 1] : 0) : (reads ? bytes : 0);
+	pt->read_bytes = rbytes;
+	pt->write_bytes = bytes - rbytes;
+	pt->read_ios = rios;
+	pt->write_ios = ios - rios;
+	pt->read_bps = per_s((double)pt->read_bytes, pt->duration_s);
+	pt->write_bps = per_s((double)pt->write_bytes, pt->duration_s);
+	pt->read_iops = per_s((double)pt->read_ios, pt->duration_s);
+	pt->write_iops = per_s((double)pt->write_ios, pt->duration_s);
+	pt->read_lat_mean_us = wmean_of(&r_mean);
+	pt->write_lat_mean_us = wmean_of(&w_mean);
+	pt->lat_mean_us = r_mean.n + w_mean.n > 0 ? (r_mean.sum + w_mean.sum) / (r_mean.n + w_mean.n) : NAN;
+	pt->lat_p99_us = wmean_of(&p99);
+	pt->read_lat_p99_us = wmean_of(&r_p99);
+	pt->write_lat_p99_us = wmean_of(&w_p99);
+}
+
+size_t slc_sweep_points(const struct slc_input *in, struct slc_sweep_point *out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->n_segments; i++) {
+		if (in->segments[i].params.role != SLC_ROLE_SWEEP)
+			continue;
+		if (out && n < max)
+			point_of(&out[n], &in->segments[i], i);
+		n++;
+	}
+	return n;
+}
+
+/* The points of @in, allocated (caller frees); *@n how many; NULL when none or out of memory. */
+static struct slc_sweep_point *all_points(const struct slc_input *in, size_t *n)
+{
+	struct slc_sweep_point *pts;
+
+	*n = slc_sweep_points(in, NULL, 0);
+	if (!*n || !(pts = calloc(*n, sizeof(*pts))))
+		return NULL;
+	slc_sweep_points(in, pts, *n);
+	return pts;
+}
+
+/* @v with @decimals decimals, "-" when unknown. */
+static void num(char *buf, size_t len, double v, int decimals)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.*f", decimals, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u)
+{
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	double mb = u == SLC_UNITS_BINARY ? 1048576.0 : 1e6;
+	const char *mbs = u == SLC_UNITS_BINARY ? "MiB/s" : "MB/s";
+
+	if (!pts)
+		return;
+	fprintf(f, "\nsweep: %zu points (throughput in %s, IOPS in commands/s, latency in us)\n", n, mbs);
+	fprintf(f, "  %-20s %-10s %8s %4s %4s %6s %10s %10s %10s %10s %9s %9s\n", "step", "workload", "block", "QD",
+		"jobs", "read%", "read", "write", "read", "write", "mean", "p99");
+	fprintf(f, "  %-20s %-10s %8s %4s %4s %6s %10s %10s %10s %10s %9s %9s\n", "", "", "", "", "", "", mbs, mbs,
+		"IOPS", "IOPS", "us", "us");
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		char bs[32], c[6][32];
+
+		slc_format_bytes(bs, sizeof(bs), p->block_bytes, SLC_UNITS_BINARY);
+		num(c[0], sizeof(c[0]), p->read_bps / mb, 1);
+		num(c[1], sizeof(c[1]), p->write_bps / mb, 1);
+		num(c[2], sizeof(c[2]), p->read_iops, 0);
+		num(c[3], sizeof(c[3]), p->write_iops, 0);
+		num(c[4], sizeof(c[4]), p->lat_mean_us, 1);
+		num(c[5], sizeof(c[5]), p->lat_p99_us, 1);
+		fprintf(f, "  %-20s %-10s %8s %4u %4u %6u %10s %10s %10s %10s %9s %9s%s\n", p->step, p->workload, bs,
+			p->qd, p->jobs, p->read_pct, c[0], c[1], c[2], c[3], c[4], c[5],
+			strcmp(p->read_state, "trimmed") == 0 || strcmp(p->read_state, "partly") == 0 ?
+			"  (reads of trimmed space)" : "");
+	}
+	free(pts);
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+void slc__sweep_json(json_t *doc, const struct slc_input *in)
+{
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	json_t *a;
+
+	if (!pts || !(a = json_array())) {
+		free(pts);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		json_t *o = json_pack("{s:I, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:s, s:f}",
+				      "segment", (json_int_t)p->segment, "step", p->step, "group", (json_int_t)p->group,
+				      "workload", p->workload, "block_bytes", (json_int_t)p->block_bytes,
+				      "qd", (json_int_t)p->qd, "jobs", (json_int_t)p->jobs,
+				      "read_pct", (json_int_t)p->read_pct, "read_state", p->read_state,
+				      "duration_s", p->duration_s);
+		if (!o)
+			continue;
+		json_object_set_new(o, "read_bytes", json_integer((json_int_t)p->read_bytes));
+		json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
+		json_object_set_new(o, "read_ios", json_integer((json_int_t)p->read_ios));
+		json_object_set_new(o, "write_ios", json_integer((json_int_t)p->write_ios));
+		json_object_set_new(o, "read_bps", jnum(p->read_bps));
+		json_object_set_new(o, "write_bps", jnum(p->write_bps));
+		json_object_set_new(o, "read_iops", jnum(p->read_iops));
+		json_object_set_new(o, "write_iops", jnum(p->write_iops));
+		json_object_set_new(o, "lat_mean_us", jnum(p->lat_mean_us));
+		json_object_set_new(o, "lat_p99_us", jnum(p->lat_p99_us));
+		json_object_set_new(o, "read_lat_mean_us", jnum(p->read_lat_mean_us));
+		json_object_set_new(o, "read_lat_p99_us", jnum(p->read_lat_p99_us));
+		json_object_set_new(o, "write_lat_mean_us", jnum(p->write_lat_mean_us));
+		json_object_set_new(o, "write_lat_p99_us", jnum(p->write_lat_p99_us));
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(doc, "sweep", a);
+	free(pts);
+}
+
+int slc__sweep_csv(FILE *f, const struct slc_input *in)
+{
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	char v[12][40];
+
+	fprintf(f, "segment,step,group,workload,block_bytes,qd,jobs,read_pct,read_state,duration_s,read_bytes,"
+		   "write_bytes,read_bps,write_bps,read_iops,write_iops,lat_mean_us,lat_p99_us,read_lat_mean_us,"
+		   "read_lat_p99_us,write_lat_mean_us,write_lat_p99_us\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		const double d[12] = { p->duration_s, p->read_bps, p->write_bps, p->read_iops, p->write_iops,
+				       p->lat_mean_us, p->lat_p99_us, p->read_lat_mean_us, p->read_lat_p99_us,
+				       p->write_lat_mean_us, p->write_lat_p99_us, 0 };
+		for (int k = 0; k < 11; k++) {
+			if (isfinite(d[k]))
+				snprintf(v[k], sizeof(v[k]), "%.9g", d[k]);
+			else
+				v[k][0] = '\0';
+		}
+		/* step names are free text in a trace: quoted, as RFC 4180 has it */
+		fprintf(f, "%zu,\"", p->segment);
+		for (const char *c = p->step; *c; c++) {
+			if (*c == '"') fputc('"', f);
+			fputc(*c, f);
+		}
+		fprintf(f, "\",%u,%s,%u,%u,%u,%u,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->group, p->workload,
+			p->block_bytes, p->qd, p->jobs, p->read_pct, p->read_state, v[0],
+			(unsigned long long)p->read_bytes, (unsigned long long)p->write_bytes, v[1], v[2], v[3], v[4],
+			v[5], v[6], v[7], v[8], v[9], v[10]);
+	}
+	free(pts);
+	return ferror(f) ? -EIO : 0;
+}
+
+void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit_system u,
+			const struct report_fig *figs, size_t nfigs)
+{
+	const char *head[11] = { "point", "workload", "block", "QD x jobs", "reads", "read MB/s", "write MB/s",
+				 "read IOPS", "write IOPS", "mean latency (µs)", "p99 latency (µs)" };
+	size_t n;
+	struct slc_sweep_point *pts = all_points(in, &n);
+	double mb = u == SLC_UNITS_BINARY ? 1048576.0 : 1e6;
+	const char *mbs = u == SLC_UNITS_BINARY ? "MiB/s" : "MB/s";
+
+	if (!pts)
+		return;
+	if (u == SLC_UNITS_BINARY) {
+		head[5] = "read MiB/s";
+		head[6] = "write MiB/s";
+	}
+	slc__doc_heading(d, 2, "Sweeps");
+	slc__doc_para(d, "%zu points, each over its whole length; reads and writes apart, throughput in %s, "
+		      "latency in microseconds (p99: the intervals' p99 weighted by their commands). Also in "
+		      "sweep.csv and phases.json (sweep).", n, mbs);
+	slc__doc_table(d, 11, head);
+	for (size_t i = 0; i < n; i++) {
+		const struct slc_sweep_point *p = &pts[i];
+		char c[11][96];
+
+		snprintf(c[0], 96, "%.95s", p->step);
+		snprintf(c[1], 96, "%.95s", p->workload);
+		slc_format_bytes(c[2], 96, p->block_bytes, SLC_UNITS_BINARY);
+		snprintf(c[3], 96, "%u x %u", p->qd, p->jobs);
+		snprintf(c[4], 96, "%u%%%s", p->read_pct, strcmp(p->read_state, "trimmed") &&
+			 strcmp(p->read_state, "partly") ? "" : " (of trimmed space)");
+		num(c[5], 96, p->read_bps / mb, 1);
+		num(c[6], 96, p->write_bps / mb, 1);
+		num(c[7], 96, p->read_iops, 0);
+		num(c[8], 96, p->write_iops, 0);
+		num(c[9], 96, p->lat_mean_us, 1);
+		num(c[10], 96, p->lat_p99_us, 1);
+		slc__doc_row(d, 11, c);
+	}
+	slc__doc_table_end(d);
+	for (size_t f = 0; f < nfigs; f++)
+		if (figs[f].curve == SLC__FIG_SWEEP)
+			slc__doc_figure(d, figs[f].name, figs[f].caption);
+	free(pts);
+}
