@@ -97,6 +97,7 @@ struct slc_sim {
 	/* the flash array: dies on channels (times in ns, fractional) */
 	uint32_t ndies, nch, page_shift;  /* slot >> page_shift: its page */
 	uint32_t next_die;           /* where the stripe of the next block opened starts */
+	uint64_t die_magic;          /* x / ndies == (x * die_magic) >> 64 */
 	double tr_native_ns, tr_slc_ns, chan_ns_per_byte, rdp_ns_per_byte;
 	double tp_native_ns, tp_slc_ns, tp_max_ns;  /* page programs */
 	double tpu_native_ns, tpu_slc_ns;    /* a die's share of them per unit */
@@ -601,9 +602,10 @@ static void thermal_update(struct slc_sim *s, uint64_t now_ns)
 /* The die that holds slot @p: a block's pages go round the dies. */
 static inline uint32_t die_of(const struct slc_sim *s, uint32_t p)
 {
-	uint32_t b = blk_of(s, p);
+	uint32_t b = blk_of(s, p), x = s->blk[b].die0 + ((p - b * s->ppb) >> s->page_shift);
 
-	return (s->blk[b].die0 + ((p - b * s->ppb) >> s->page_shift)) % s->ndies;
+	/* x % ndies without a division, as blk_of() */
+	return s->ndies == 1 ? 0 : x - s->ndies * (uint32_t)(((unsigned __int128)x * s->die_magic) >> 64);
 }
 
 /* Queue @ns of work on die @d, not before @start; @op: the operation it is part of. */
@@ -884,16 +886,16 @@ uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, u
 	u1 = (offset + len - 1) >> s->unit_shift;
 	for (uint64_t u = u0; u <= u1; u++)
 		cost += write_unit(s, u, start, ratio, fd, &array);
-	f = s->prev_f = io_factor(s);
-	if (array > 0)
-		dies_all(s, (double)start, array * f);
-	if (s->nand_free < (double)start) s->nand_free = (double)start;
-	s->nand_free += cost * f;
 	s->c.host_write_bytes += len;
 	if (s->m.thermal_enabled) {
 		s->therm_bytes += len;
 		thermal_update(s, start);
 	}
+	f = s->prev_f = io_factor(s);        /* throttled from this write on */
+	if (array > 0)
+		dies_all(s, (double)start, array * f);
+	if (s->nand_free < (double)start) s->nand_free = (double)start;
+	s->nand_free += cost * f;
 	done = finish_io(s, start, f, len, s->m.write_buffer_ns);
 	/* ground truth only: the host sees the cache end when completions
 	 * start to wait on the flash (the buffer is full of native work); the
@@ -1085,6 +1087,7 @@ static int setup_timing(struct slc_sim *s, const struct slc_sim_model *m)
 	s->lat_ns = m->latency_ns;
 	s->nch = m->channels;
 	s->ndies = m->channels * m->dies_per_channel;
+	s->die_magic = s->ndies > 1 ? (uint64_t)(((unsigned __int128)1 << 64) / s->ndies) + 1 : 0;
 	s->page_shift = (uint32_t)__builtin_ctz(m->page_bytes / m->unit_bytes);
 	s->tp_native_ns = m->prog_native_ns;
 	s->tp_slc_ns = m->prog_slc_ns;
