@@ -238,6 +238,40 @@ static void test_reads_blocked_by_programs(void **state)
 	assert_true(slow[0] > slow[1]);
 }
 
+/* A model that names no dies gets program times its dies can sustain:
+ * sequential native writes still run at the model's speed. */
+static void test_default_dies_keep_speeds(void **state)
+{
+	static const char *json =
+		"{ \"schema\": \"slcscope.sim-model/1\", \"name\": \"fast-mlc\", \"capacity_bytes\": 268435456,"
+		"  \"nand\": { \"bits_per_cell\": 2, \"raw_bytes\": 301989888, \"block_bytes\": 2097152 },"
+		"  \"controller\": { \"max_iops\": 200000, \"link_MBps\": 3000 },"
+		"  \"speed_MBps\": { \"native\": 1500, \"gc_copy\": 800 } }";
+	struct slc_sim_model m;
+	struct slc_sim *s;
+	struct load l = { .qd = 8, .bs = 131072, .sequential = 1, .range = 256u << 20, .ns = 100000000ull };
+	uint64_t clock = 0;
+	char err[256];
+	double bps, dies_bps;
+	(void)state;
+
+	if (slc_sim_model_parse(&m, json, "fast-mlc", err, sizeof(err)) || slc_sim_open(&s, &m, 1, err, sizeof(err)))
+		fail_msg("%s", err);
+	/* 4 channels x 2 dies of 16 KiB pages by default; MLC's 900 us would
+	 * give 146 MB/s, so the program time is shortened to 80% busy */
+	assert_int_equal(m.channels * m.dies_per_channel, 8);
+	dies_bps = 8.0 * m.page_bytes / (m.prog_native_ns * 1e-9);
+	assert_true(fabs(dies_bps - 1500e6 / 0.8) / (1500e6 / 0.8) < 1e-6);
+	assert_true(m.read_native_ns == 50000 && m.read_slc_ns == 30000);
+	l.ns = 30000000ull;                   /* until the write buffer is full */
+	run_load(s, &clock, &l);
+	l.ns = 100000000ull;
+	bps = run_load(s, &clock, &l);
+	print_message("fast-mlc sequential 128K QD8: %.0f MB/s (native 1500)\n", bps / 1e6);
+	assert_true(fabs(bps - 1500e6) / 1500e6 < 0.03);
+	slc_sim_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_sequential_block_sizes),
 		cmocka_unit_test(test_tlc_mix_falls_with_writes),
 		cmocka_unit_test(test_reads_blocked_by_programs),
+		cmocka_unit_test(test_default_dies_keep_speeds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
