@@ -17,15 +17,30 @@
  * pool of their own: they never hold native data and never feed the general
  * free pool, so GC does not pick them (folding empties them).
  *
- * Time: two servers in a pipeline.  The controller takes each command for
- * the larger of its per-command time and the link time; the flash backend
- * then does the work the command causes (programs, GC copies, erases, map
- * flushes).  The backend queues work behind the controller, so over many
- * commands the throughput is set by the slower of the two, and a long GC
- * delays the commands behind it without stopping the controller.  Commands
- * complete in submission order.  A gap with both idle before the next
- * submission is idle time and runs background work (folding, idle GC) unit
- * by unit, so it can be cut short by the next I/O.
+ * Time: the controller takes each command for the larger of its
+ * per-command time and the link time, and no command completes sooner than
+ * the interface and firmware latency after its submission; that path
+ * overlaps the time a command waits in the queue, so one command at a time
+ * pays it in full and a deep queue hides it.  Behind the controller the
+ * write pipeline does the flash work a write causes (programs at the mode's
+ * speed, GC copies, erases, map flushes) at the model's speeds, which are
+ * those of the whole drive as the reviews measure them; writes are
+ * acknowledged from a write buffer that may run write_buffer_ns of that work
+ * ahead, so over many commands the throughput is set by the slower of
+ * controller and pipeline.  The flash itself is an array of dies on
+ * channels: a block's pages go round the dies (a block stands for a
+ * superblock), each page program keeps its die busy for the mode's program time,
+ * and work of the whole array (GC, erases, map flushes, folding) keeps every
+ * die busy.  Dies slower than the pipeline hold the writes back.  A read
+ * goes first on its die but cannot interrupt the operation in progress: it
+ * waits for the current program to finish, takes the page read time of the
+ * block's cell mode, pushes the die's queued writes back by that much, then
+ * crosses its channel and the read data path.  That is why reads beside
+ * writes are slow on TLC (programs take milliseconds) and why a deep queue
+ * reads faster (more dies at once).  Reads may complete out of submission
+ * order.  A gap with everything idle before the next submission is idle
+ * time and runs background work (folding, idle GC) unit by unit, so it can
+ * be cut short by the next I/O.
  */
 #include <errno.h>
 #include <math.h>
@@ -50,6 +65,7 @@ struct blk {
 	uint32_t valid;              /* valid units */
 	uint32_t written;            /* slots programmed */
 	uint32_t bprev, bnext;       /* bucket list (full GC candidates) */
+	uint32_t die0;               /* die of its first page; the next pages follow */
 	uint32_t sprev, snext;       /* SLC fill-order list (full SLC blocks) */
 	uint8_t state, mode, is_static, in_bucket, in_slc_list, fast;
 };
@@ -75,12 +91,28 @@ struct slc_sim {
 	uint64_t dyn_max_units;
 
 	/* per-unit costs, ns */
-	double slc_static_ns, slc_dynamic_ns, native_ns, copy_ns, fold_ns, read_ns, idle_gc_ns;
-	double io_ns, link_ns_per_byte;
+	double slc_static_ns, slc_dynamic_ns, native_ns, copy_ns, fold_ns, idle_gc_ns;
+	double io_ns, link_ns_per_byte, lat_ns;
+
+	/* the flash array: dies on channels (times in ns, fractional) */
+	uint32_t ndies, nch, page_shift;  /* slot >> page_shift: its page */
+	uint32_t next_die;           /* where the stripe of the next block opened starts */
+	uint64_t die_magic;          /* x / ndies == (x * die_magic) >> 64 */
+	double tr_native_ns, tr_slc_ns, chan_ns_per_byte, rdp_ns_per_byte;
+	double tp_native_ns, tp_slc_ns, tp_max_ns;  /* page programs */
+	double tpu_native_ns, tpu_slc_ns;    /* a die's share of them per unit */
+	double nand_free;            /* write pipeline free from here */
+	double *die_free;            /* the die is done with its queued work here */
+	double *die_rd;              /* end of its last read (reads go first) */
+	double *die_op;              /* length of the write operation it is in */
+	double *chan_free;           /* the channel's bus is free from here */
+	double nand_max;             /* the latest die_free: the whole array idle from here */
+	double rdp_free;             /* read data path (ECC) free from here */
 
 	/* time */
 	uint64_t busy_until;         /* controller free from here */
-	double nand_free;            /* flash backend free from here (ns, fractional) */
+	uint64_t last_done;          /* latest completion answered */
+	double prev_f;               /* the last write's service factor */
 	uint64_t trim_busy_until, trim_stall_until;
 	uint32_t bg_victim, bg_pos;  /* background relocation in progress */
 	int bg_is_fold;
@@ -120,6 +152,19 @@ struct slc_sim {
 static inline uint32_t blk_of(const struct slc_sim *s, uint32_t p)
 {
 	return (uint32_t)(((unsigned __int128)p * s->ppb_magic) >> 64);
+}
+
+/*
+ * Block @b is opened in @mode: its pages continue the stripe where the last
+ * block opened left it, so that every die gets its share whatever part of
+ * a block a mode uses (a block as a superblock over all dies).
+ */
+static void open_stripe(struct slc_sim *s, uint32_t b, int mode)
+{
+	uint32_t slots = mode == M_SLC ? s->spb : s->ppb;
+
+	s->blk[b].die0 = s->next_die;
+	s->next_die = (s->next_die + ((slots + (1u << s->page_shift) - 1) >> s->page_shift)) % s->ndies;
 }
 
 /* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
@@ -301,6 +346,7 @@ static uint32_t open_gc_slot(struct slc_sim *s)
 		k = &s->blk[s->open_gc];
 		k->state = B_OPEN;
 		k->mode = M_NATIVE;
+		open_stripe(s, s->open_gc, M_NATIVE);
 	}
 	k = &s->blk[s->open_gc];
 	return s->open_gc * s->ppb + k->written++;
@@ -446,6 +492,7 @@ static uint32_t slc_slot(struct slc_sim *s, double *unit_ns)
 		k->state = B_OPEN;
 		k->mode = M_SLC;
 		s->open_slc = b;
+		open_stripe(s, b, M_SLC);
 	}
 	k = &s->blk[s->open_slc];
 	*unit_ns = k->is_static || k->fast ? s->slc_static_ns : s->slc_dynamic_ns;
@@ -550,11 +597,80 @@ static void thermal_update(struct slc_sim *s, uint64_t now_ns)
 	}
 }
 
+/* ---- the flash array ---- */
+
+/* The die that holds slot @p: a block's pages go round the dies. */
+static inline uint32_t die_of(const struct slc_sim *s, uint32_t p)
+{
+	uint32_t b = blk_of(s, p), x = s->blk[b].die0 + ((p - b * s->ppb) >> s->page_shift);
+
+	/* x % ndies without a division, as blk_of() */
+	return s->ndies == 1 ? 0 : x - s->ndies * (uint32_t)(((unsigned __int128)x * s->die_magic) >> 64);
+}
+
+/* Queue @ns of work on die @d, not before @start; @op: the operation it is part of. */
+static inline void die_queue(struct slc_sim *s, uint32_t d, double start, double ns, double op)
+{
+	double *f = &s->die_free[d];
+
+	if (*f < start) *f = start;
+	*f += ns;
+	s->die_op[d] = op;
+	if (*f > s->nand_max) s->nand_max = *f;
+}
+
+/* The end of all flash work queued: write pipeline and dies. */
+static inline double flash_end(const struct slc_sim *s)
+{
+	return s->nand_free > s->nand_max ? s->nand_free : s->nand_max;
+}
+
+/* Work of the whole array (GC, erases, map flushes, folding): @ns on every die. */
+static void dies_all(struct slc_sim *s, double start, double ns)
+{
+	for (uint32_t d = 0; d < s->ndies; d++)
+		die_queue(s, d, start, ns, s->tp_native_ns);
+}
+
+/*
+ * A page read of @ns on die @d issued at @t: behind the reads already queued
+ * there, else behind the end of the program or erase in progress (the model
+ * has no program suspend); the die's queued writes move back by @ns.
+ * Returns when the page is in the die's register.
+ */
+static double die_read(struct slc_sim *s, uint32_t d, double t, double ns)
+{
+	double b = t, *f = &s->die_free[d];
+
+	if (s->die_rd[d] > b) {
+		b = s->die_rd[d];
+	} else if (*f > b) {
+		double left = *f - b, op = s->die_op[d];
+		/* the work queued is a train of operations ending at *f */
+		b += op > 0 && left > op ? fmod(left, op) : left;
+	}
+	s->die_rd[d] = b + ns;
+	if (*f > b) *f += ns;
+	else *f = b + ns;
+	if (*f > s->nand_max) s->nand_max = *f;
+	return b + ns;
+}
+
+/* @bytes from die @d's register over its channel, from @ready on; returns the end. */
+static double chan_xfer(struct slc_sim *s, uint32_t d, double ready, double bytes)
+{
+	double *c = &s->chan_free[d % s->nch];
+
+	if (*c < ready) *c = ready;
+	*c += bytes * s->chan_ns_per_byte;
+	return *c;
+}
+
 /* ---- background work in idle gaps ---- */
 
 static void background(struct slc_sim *s, uint64_t until_ns)
 {
-	uint64_t t = s->busy_until > (uint64_t)s->nand_free ? s->busy_until : (uint64_t)s->nand_free;
+	uint64_t t = s->last_done > (uint64_t)flash_end(s) ? s->last_done : (uint64_t)flash_end(s);
 
 	while (t < until_ns) {
 		double budget = (double)(until_ns - t), cost = 0;
@@ -571,15 +687,18 @@ static void background(struct slc_sim *s, uint64_t until_ns)
 			break;
 		t += (uint64_t)cost + 1;
 	}
+	/* background work keeps pipeline and dies busy */
 	if ((double)t > s->nand_free)
 		s->nand_free = (double)t;
+	if ((double)t > s->nand_max)
+		dies_all(s, (double)t, 0);
 	if (s->m.thermal_enabled)
 		thermal_update(s, until_ns > s->busy_until ? until_ns : s->busy_until);
 }
 
 void slc_sim_idle(struct slc_sim *s, uint64_t until_ns)
 {
-	if ((double)until_ns > s->nand_free && until_ns > s->busy_until)
+	if ((double)until_ns > flash_end(s) && until_ns > s->last_done)
 		background(s, until_ns);
 }
 
@@ -642,89 +761,142 @@ static double compress_ratio(struct slc_sim *s, const void *data, uint32_t len)
 	return s->comp_ratio;
 }
 
-/*
- * @window_ns: how far the flash backend may lag behind a completion; writes
- * are acknowledged from the controller's write buffer, reads are not.
- */
-static uint64_t finish_io(struct slc_sim *s, uint64_t start, double nand_ns, uint32_t len, double window_ns)
+/* Per-command service factor: the jitter, and the throttle when hot. */
+static inline double io_factor(struct slc_sim *s)
 {
-	double ctrl = s->io_ns, link = len * s->link_ns_per_byte, f = s->jitter[rnd(s) >> 56], done;
+	double f = s->jitter[rnd(s) >> 56];
+
+	return s->throttled ? f * s->m.throttle_factor : f;
+}
+
+/*
+ * The controller's part of a write or TRIM at @start; its completion
+ * (before the latency floor) once the write pipeline is no more than
+ * @window_ns behind: writes are acknowledged from the write buffer.
+ */
+static uint64_t finish_io(struct slc_sim *s, uint64_t start, double f, uint32_t len, double window_ns)
+{
+	double ctrl = s->io_ns, link = len * s->link_ns_per_byte, done;
 
 	if (link > ctrl) ctrl = link;
-	if (s->throttled) f *= s->m.throttle_factor;
 	ctrl = (double)start + ctrl * f;
-	if (s->nand_free < (double)start) s->nand_free = (double)start;
-	s->nand_free += nand_ns * f;
 	done = s->nand_free - window_ns;
+	/* the buffer also holds the pages the dies are programming: they
+	 * hold writes back only when further behind than one program */
+	if (s->nand_max - window_ns - s->tp_max_ns > done)
+		done = s->nand_max - window_ns - s->tp_max_ns;
 	if (ctrl > done) done = ctrl;
 	s->busy_until = (uint64_t)ctrl + 1;
 	return (uint64_t)done + 1;
 }
 
+/*
+ * The answer to the host for a command submitted at @submit_ns and done
+ * inside at @done: no sooner than the interface and firmware latency after
+ * its submission.  That path overlaps the time a command waits in the
+ * queue, so a deep queue hides it and one command at a time pays it.
+ */
+static uint64_t answer(struct slc_sim *s, uint64_t submit_ns, uint64_t done)
+{
+	if (done < submit_ns + (uint64_t)s->lat_ns)
+		done = submit_ns + (uint64_t)s->lat_ns;
+	if (done > s->last_done) s->last_done = done;
+	return done;
+}
+
 static uint64_t start_time(struct slc_sim *s, uint64_t submit_ns)
 {
-	if (submit_ns > s->busy_until && (double)submit_ns > s->nand_free)
+	if (submit_ns > s->last_done && (double)submit_ns > flash_end(s))
 		background(s, submit_ns);
 	return submit_ns > s->busy_until ? submit_ns : s->busy_until;
+}
+
+/*
+ * Place unit @u of a host write and put its program on its die.  Returns
+ * the write pipeline's work for it; *@array gets the work of the whole
+ * array it caused (GC, folding to make room, map updates), included.
+ */
+static double write_unit(struct slc_sim *s, uint64_t u, uint64_t start, double ratio, double f, double *array)
+{
+	uint32_t old, p;
+	double unit_ns, die_ns, op, cost = 0, noise;
+
+	p = slc_slot(s, &unit_ns);
+	if (p == INV && s->m.when_full == SLC_SIM_FULL_FOLD && s->slc_head != INV) {
+		/* make room in the cache by folding its oldest block now */
+		while (s->slc_head != INV && fold_step(s, UINT32_MAX, s->fold_ns, &cost, start)) {
+			if (s->bg_victim == INV) break;
+		}
+		p = slc_slot(s, &unit_ns);
+	}
+	if (p == INV) {
+		if (!s->ev_cache_fired) {
+			s->ev_cache_fired = 1;
+			event(s, SLC_SIM_EV_CACHE_EXHAUSTED, start, 0);
+		}
+		if (s->open_native == INV || s->blk[s->open_native].written == s->ppb) {
+			if (s->open_native != INV) close_block(s, s->open_native);
+			s->open_native = take_block(s, &cost, start);
+			s->blk[s->open_native].state = B_OPEN;
+			s->blk[s->open_native].mode = M_NATIVE;
+			open_stripe(s, s->open_native, M_NATIVE);
+		}
+		p = s->open_native * s->ppb + s->blk[s->open_native].written++;
+		/* a slow spell of the flash slows its programs on the die too */
+		noise = native_noise(s, start);
+		unit_ns = s->native_ns * noise;
+		die_ns = s->tpu_native_ns * noise;
+		op = s->tp_native_ns;
+	} else {
+		s->c.slc_write_bytes += s->m.unit_bytes;
+		die_ns = s->tpu_slc_ns;
+		op = s->tp_slc_ns;
+	}
+	/* invalidate after placing: the old slot may sit in a GC victim */
+	old = s->l2p[u];
+	if (old != INV) invalidate(s, old);
+	else s->mapped_units++;
+	s->l2p[u] = p;
+	s->p2l[p] = (uint32_t)u;
+	s->blk[blk_of(s, p)].valid++;
+	die_queue(s, die_of(s, p), (double)start, die_ns * ratio * f, op);
+	s->c.nand_write_bytes += (uint64_t)(s->m.unit_bytes * ratio);
+	cost += map_cost(s, (uint32_t)u, 1);
+	*array += cost;
+	return cost + unit_ns * ratio;
 }
 
 uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, uint32_t len,
 		       const void *data)
 {
 	uint64_t start = start_time(s, submit_ns), u0, u1, done;
-	double cost = 0, ratio;
+	/* the dies take the previous command's factor (the factors are
+	 * independent) so that this one is drawn after the slow noise's draws:
+	 * the order of draws the presets' write curves were calibrated with */
+	double cost = 0, array = 0, ratio, fd = s->prev_f, f;
 
-	if (len == 0 || offset >= s->m.capacity_bytes)
-		return finish_io(s, start, 0, len, s->m.write_buffer_ns);
+	if (len == 0 || offset >= s->m.capacity_bytes) {
+		s->prev_f = io_factor(s);
+		return answer(s, submit_ns, finish_io(s, start, s->prev_f, len, s->m.write_buffer_ns));
+	}
 	if (offset + len > s->m.capacity_bytes)
 		len = (uint32_t)(s->m.capacity_bytes - offset);
 	ratio = compress_ratio(s, data, len);
 	u0 = offset >> s->unit_shift;
 	u1 = (offset + len - 1) >> s->unit_shift;
-	for (uint64_t u = u0; u <= u1; u++) {
-		uint32_t old, p;
-		double unit_ns;
-
-		p = slc_slot(s, &unit_ns);
-		if (p == INV && s->m.when_full == SLC_SIM_FULL_FOLD && s->slc_head != INV) {
-			/* make room in the cache by folding its oldest block now */
-			while (s->slc_head != INV && fold_step(s, UINT32_MAX, s->fold_ns, &cost, start)) {
-				if (s->bg_victim == INV) break;
-			}
-			p = slc_slot(s, &unit_ns);
-		}
-		if (p == INV) {
-			if (!s->ev_cache_fired) {
-				s->ev_cache_fired = 1;
-				event(s, SLC_SIM_EV_CACHE_EXHAUSTED, start, 0);
-			}
-			if (s->open_native == INV || s->blk[s->open_native].written == s->ppb) {
-				if (s->open_native != INV) close_block(s, s->open_native);
-				s->open_native = take_block(s, &cost, start);
-				s->blk[s->open_native].state = B_OPEN;
-				s->blk[s->open_native].mode = M_NATIVE;
-			}
-			p = s->open_native * s->ppb + s->blk[s->open_native].written++;
-			unit_ns = s->native_ns * native_noise(s, start);
-		} else {
-			s->c.slc_write_bytes += s->m.unit_bytes;
-		}
-		/* invalidate after placing: the old slot may sit in a GC victim */
-		old = s->l2p[u];
-		if (old != INV) invalidate(s, old);
-		else s->mapped_units++;
-		s->l2p[u] = p;
-		s->p2l[p] = (uint32_t)u;
-		s->blk[blk_of(s, p)].valid++;
-		cost += unit_ns * ratio + map_cost(s, (uint32_t)u, 1);
-		s->c.nand_write_bytes += (uint64_t)(s->m.unit_bytes * ratio);
-	}
+	for (uint64_t u = u0; u <= u1; u++)
+		cost += write_unit(s, u, start, ratio, fd, &array);
 	s->c.host_write_bytes += len;
 	if (s->m.thermal_enabled) {
 		s->therm_bytes += len;
 		thermal_update(s, start);
 	}
-	done = finish_io(s, start, cost, len, s->m.write_buffer_ns);
+	f = s->prev_f = io_factor(s);        /* throttled from this write on */
+	if (array > 0)
+		dies_all(s, (double)start, array * f);
+	if (s->nand_free < (double)start) s->nand_free = (double)start;
+	s->nand_free += cost * f;
+	done = finish_io(s, start, f, len, s->m.write_buffer_ns);
 	/* ground truth only: the host sees the cache end when completions
 	 * start to wait on the flash (the buffer is full of native work); the
 	 * event is timed at that completion and counts this write's bytes */
@@ -732,31 +904,76 @@ uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, u
 		s->ev_host_fired = 1;
 		event(s, SLC_SIM_EV_CACHE_END_HOST, done, 0);
 	}
-	return done;
+	return answer(s, submit_ns, done);
+}
+
+/*
+ * Read the units [u0, u1] from @start on with page reads @slow times
+ * longer; returns when the last byte has crossed the read data path
+ * (@start when nothing is mapped: such reads are answered from the map).
+ */
+static double read_flash(struct slc_sim *s, uint64_t u0, uint64_t u1, double start, double slow)
+{
+	double done = start, end = 0, bytes = 0, mapped = 0;
+	uint32_t page = INV, d = 0;
+
+	for (uint64_t u = u0; u <= u1; u++) {
+		uint32_t p = s->l2p[u];
+		double miss;
+
+		if (p == INV)
+			continue;
+		miss = map_cost(s, (uint32_t)u, 0);     /* a map page read first */
+		if ((p >> s->page_shift) != page || miss > 0) {
+			if (page != INV) {
+				double x = chan_xfer(s, d, end, bytes);
+				if (x > done) done = x;
+			}
+			page = p >> s->page_shift;
+			d = die_of(s, p);
+			end = die_read(s, d, start, miss + slow *
+				       (s->blk[blk_of(s, p)].mode == M_SLC ? s->tr_slc_ns : s->tr_native_ns));
+			bytes = 0;
+		}
+		bytes += s->m.unit_bytes;
+		mapped += s->m.unit_bytes;
+	}
+	if (page == INV)
+		return start;
+	end = chan_xfer(s, d, end, bytes);
+	if (end > done) done = end;
+	if (s->rdp_free < done) s->rdp_free = done;
+	s->rdp_free += mapped * s->rdp_ns_per_byte;
+	return s->rdp_free;
 }
 
 uint64_t slc_sim_read(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, uint32_t len)
 {
 	uint64_t start = start_time(s, submit_ns);
-	double cost = 0;
-	uint64_t done;
+	double f = io_factor(s), slow = 1, ctrl, done;
 
 	if (start < s->trim_stall_until)
 		start = s->trim_stall_until;
+	if (start < s->trim_busy_until)
+		slow = s->m.trim_read_slowdown;
+	ctrl = s->io_ns;
+	if (len * s->link_ns_per_byte > ctrl) ctrl = len * s->link_ns_per_byte;
+	ctrl = (double)start + ctrl * f * slow;
+	done = ctrl;
 	if (len && offset < s->m.capacity_bytes) {
-		uint64_t u0 = offset / s->m.unit_bytes, u1;
+		/* the firmware has the command decoded before its page reads start */
+		double issue = (double)submit_ns + s->lat_ns, flash;
+
+		if (issue < (double)start) issue = (double)start;
 		if (offset + len > s->m.capacity_bytes)
 			len = (uint32_t)(s->m.capacity_bytes - offset);
-		u1 = (offset + len - 1) / s->m.unit_bytes;
-		for (uint64_t u = u0; u <= u1; u++)
-			if (s->l2p[u] != INV)
-				cost += s->read_ns + map_cost(s, (uint32_t)u, 0);
+		flash = read_flash(s, offset >> s->unit_shift, (offset + len - 1) >> s->unit_shift,
+				   issue, slow * f);
+		if (flash > done) done = flash;
 	}
-	if (start < s->trim_busy_until)
-		cost = (cost > s->io_ns ? cost : s->io_ns) * s->m.trim_read_slowdown;
+	s->busy_until = (uint64_t)ctrl + 1;
 	s->c.host_read_bytes += len;
-	done = finish_io(s, start, cost, len, 0);
-	return done;
+	return answer(s, submit_ns, (uint64_t)done + 1);
 }
 
 uint64_t slc_sim_trim(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, uint64_t len)
@@ -778,7 +995,8 @@ uint64_t slc_sim_trim(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, ui
 		}
 	}
 	s->c.host_trim_bytes += len;
-	done = finish_io(s, start, 0, 0, 0);
+	/* a TRIM waits for the flash work queued before it */
+	done = answer(s, submit_ns, finish_io(s, start, io_factor(s), 0, 0));
 	if (trimmed) {
 		double bg = (double)trimmed * s->m.unit_bytes / s->m.trim_process_bps * 1e9;
 		uint64_t stall = (uint64_t)(bg < s->m.trim_read_stall_ns ? bg : s->m.trim_read_stall_ns);
@@ -814,7 +1032,7 @@ uint64_t slc_sim_memory_bytes(const struct slc_sim *s)
 {
 	return sizeof(*s) + (uint64_t)s->nunits * 4 + (uint64_t)s->nblocks * s->ppb * 4 +
 	       (uint64_t)s->nblocks * (sizeof(struct blk) + 8) + (uint64_t)(s->ppb + 1) * 4 +
-	       (uint64_t)s->map_slots * 4;
+	       (uint64_t)s->map_slots * 4 + (uint64_t)(3 * s->ndies + s->nch) * sizeof(double);
 }
 
 /* ---- construction ---- */
@@ -851,7 +1069,43 @@ void slc_sim_close(struct slc_sim *s)
 	free(s->free_static);
 	free(s->bucket);
 	free(s->map_tag);
+	free(s->die_free);
 	free(s);
+}
+
+/* Per-unit costs, the controller, the dies and channels of @m; -ENOMEM. */
+static int setup_timing(struct slc_sim *s, const struct slc_sim_model *m)
+{
+	s->slc_static_ns = m->unit_bytes / m->slc_static_bps * 1e9;
+	s->slc_dynamic_ns = m->unit_bytes / m->slc_dynamic_bps * 1e9;
+	s->native_ns = m->unit_bytes / m->native_bps * 1e9;
+	s->copy_ns = m->unit_bytes / m->gc_copy_bps * 1e9;
+	s->fold_ns = m->unit_bytes / m->fold_idle_bps * 1e9;
+	s->idle_gc_ns = m->unit_bytes / m->idle_gc_bps * 1e9;
+	s->io_ns = 1e9 / m->max_iops;
+	s->link_ns_per_byte = 1e9 / m->link_bps;
+	s->lat_ns = m->latency_ns;
+	s->nch = m->channels;
+	s->ndies = m->channels * m->dies_per_channel;
+	s->die_magic = s->ndies > 1 ? (uint64_t)(((unsigned __int128)1 << 64) / s->ndies) + 1 : 0;
+	s->page_shift = (uint32_t)__builtin_ctz(m->page_bytes / m->unit_bytes);
+	s->tp_native_ns = m->prog_native_ns;
+	s->tp_slc_ns = m->prog_slc_ns;
+	s->tp_max_ns = m->prog_native_ns > m->prog_slc_ns ? m->prog_native_ns : m->prog_slc_ns;
+	s->tpu_native_ns = m->prog_native_ns * m->unit_bytes / m->page_bytes;
+	s->tpu_slc_ns = m->prog_slc_ns * m->unit_bytes / m->page_bytes;
+	s->tr_native_ns = m->read_native_ns;
+	s->tr_slc_ns = m->read_slc_ns;
+	s->chan_ns_per_byte = 1e9 / m->channel_bps;
+	s->rdp_ns_per_byte = 1e9 / m->read_bps;
+	/* one allocation: queue end, last read, operation per die; channels */
+	s->die_free = calloc(3 * (size_t)s->ndies + s->nch, sizeof(double));
+	if (!s->die_free)
+		return -ENOMEM;
+	s->die_rd = s->die_free + s->ndies;
+	s->die_op = s->die_rd + s->ndies;
+	s->chan_free = s->die_op + s->ndies;
+	return 0;
 }
 
 int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t seed,
@@ -922,15 +1176,10 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	s->slc_head = s->slc_tail = INV;
 	s->bg_victim = INV;
 
-	s->slc_static_ns = m->unit_bytes / m->slc_static_bps * 1e9;
-	s->slc_dynamic_ns = m->unit_bytes / m->slc_dynamic_bps * 1e9;
-	s->native_ns = m->unit_bytes / m->native_bps * 1e9;
-	s->copy_ns = m->unit_bytes / m->gc_copy_bps * 1e9;
-	s->fold_ns = m->unit_bytes / m->fold_idle_bps * 1e9;
-	s->idle_gc_ns = m->unit_bytes / m->idle_gc_bps * 1e9;
-	s->read_ns = m->unit_bytes / m->read_bps * 1e9;
-	s->io_ns = 1e9 / m->max_iops;
-	s->link_ns_per_byte = 1e9 / m->link_bps;
+	if (setup_timing(s, m)) {
+		slc_errf(err, errlen, rc, "out of memory");
+		goto out;
+	}
 
 	for (int i = 0; i < 4; i++) s->rng[i] = splitmix(&seed);
 	/* 256 lognormal factors with mean 1 at evenly spaced normal quantiles */
@@ -957,6 +1206,7 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	}
 	s->temp_c = m->ambient_c;
 	s->comp_ratio = 1.0;
+	s->prev_f = 1.0;
 	*out = s;
 	return 0;
 out:

@@ -24,7 +24,12 @@ void slc_sim_model_describe(FILE *f, const struct slc_sim_model *m)
 	       slc_format_bytes(b, sizeof(b), (double)m->block_bytes, SLC_UNITS_BINARY));
 	fprintf(f, "mapping      %u-byte units, %s of tables\n", m->unit_bytes,
 	       slc_format_bytes(c, sizeof(c), (double)(units + slots) * 4, SLC_UNITS_BINARY));
-	fprintf(f, "controller   %.0f IOPS per command, link %s\n", m->max_iops, slc_format_rate(a, sizeof(a), m->link_bps, SLC_UNITS_DECIMAL));
+	fprintf(f, "controller   %.0f IOPS per command, link %s, %.0f us a command beside that\n", m->max_iops,
+	       slc_format_rate(a, sizeof(a), m->link_bps, SLC_UNITS_DECIMAL), m->latency_ns / 1e3);
+	fprintf(f, "dies         %u channels x %u dies, %s pages: program %.0f us (SLC %.0f us), read %.0f us (SLC %.0f us), channels %s\n",
+	       m->channels, m->dies_per_channel, slc_format_bytes(b, sizeof(b), (double)m->page_bytes, SLC_UNITS_BINARY),
+	       m->prog_native_ns / 1e3, m->prog_slc_ns / 1e3, m->read_native_ns / 1e3, m->read_slc_ns / 1e3,
+	       slc_format_rate(c, sizeof(c), m->channel_bps, SLC_UNITS_DECIMAL));
 	if (m->slc_static_bytes || m->slc_dynamic_max_bytes) {
 		fprintf(f, "SLC cache    static %s, dynamic up to %s (%.0f%% of unwritten space), %s; when full: %s\n",
 		       slc_format_bytes(a, sizeof(a), (double)m->slc_static_bytes, SLC_UNITS_DECIMAL),

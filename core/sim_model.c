@@ -42,9 +42,18 @@ static const struct field fields[] = {
 	{ "nand", "raw_bytes", F_U64, M(raw_bytes), 1048576, BIG, 1, 1, 0 },
 	{ "nand", "block_bytes", F_U64, M(block_bytes), 4096, 1073741824.0, 1, 1, 0 },
 	{ "nand", "erase_ms", F_DBL, M(erase_ns), 0, 1000, 1e6, 0, 3 },
+	{ "nand", "channels", F_U32, M(channels), 1, 64, 1, 0, 4 },
+	{ "nand", "dies_per_channel", F_U32, M(dies_per_channel), 1, 64, 1, 0, 2 },
+	{ "nand", "page_bytes", F_U32, M(page_bytes), 512, 4194304, 1, 0, 16384 },
+	{ "nand", "read_us", F_DBL, M(read_native_ns), 1, 100000, 1e3, 0, -1 },
+	{ "nand", "slc_read_us", F_DBL, M(read_slc_ns), 1, 100000, 1e3, 0, 30 },
+	{ "nand", "program_us", F_DBL, M(prog_native_ns), 1, 100000, 1e3, 0, -1 },
+	{ "nand", "slc_program_us", F_DBL, M(prog_slc_ns), 1, 100000, 1e3, 0, -1 },
+	{ "nand", "channel_MBps", F_DBL, M(channel_bps), 1, 1e6, 1e6, 0, 400 },
 	{ "controller", "max_iops", F_DBL, M(max_iops), 1, 1e8, 1, 1, 0 },
 	{ "controller", "link_MBps", F_DBL, M(link_bps), 1, 1e6, 1e6, 1, 0 },
 	{ "controller", "write_buffer_ms", F_DBL, M(write_buffer_ns), 0, 10000, 1e6, 0, 20 },
+	{ "controller", "latency_us", F_DBL, M(latency_ns), 0, 100000, 1e3, 0, 20 },
 	{ "speed_MBps", "slc_static", F_DBL, M(slc_static_bps), 0.001, 1e6, 1e6, 0, -1 },
 	{ "speed_MBps", "slc_dynamic", F_DBL, M(slc_dynamic_bps), 0.001, 1e6, 1e6, 0, -1 },
 	{ "speed_MBps", "native", F_DBL, M(native_bps), 0.001, 1e6, 1e6, 1, 0 },
@@ -213,6 +222,28 @@ static int check_model(struct slc_sim_model *m, const char *origin, char *err, s
 	if (m->slc_dynamic_bps < 0) m->slc_dynamic_bps = m->slc_static_bps;
 	if (m->fold_idle_bps < 0) m->fold_idle_bps = m->gc_copy_bps;
 	if (m->idle_gc_bps < 0) m->idle_gc_bps = m->gc_copy_bps;
+	if (m->page_bytes & (m->page_bytes - 1))
+		return slc_errf(err, errlen, -EINVAL, "%s: nand.page_bytes must be a power of two", origin);
+	/* a page smaller than the mapping unit: one unit is the smallest program */
+	if (m->page_bytes < u) m->page_bytes = (uint32_t)u;
+	if (m->read_native_ns < 0) {
+		/* typical page reads by cell type (us): more levels to sense, longer */
+		static const double tr_us[] = { 25, 50, 80, 120 };
+		m->read_native_ns = tr_us[m->bits_per_cell - 1] * 1e3;
+	}
+	if (m->prog_native_ns < 0 || m->prog_slc_ns < 0) {
+		/* typical page programs by cell type (us), shortened where the dies
+		 * could not otherwise keep up with the model's program speeds: at
+		 * those speeds the dies are then at most 80% busy */
+		static const double tp_us[] = { 200, 900, 2000, 4000 };
+		double dies = (double)m->channels * m->dies_per_channel, page = (double)m->page_bytes;
+		double slc_bps = m->slc_static_bps > m->slc_dynamic_bps ? m->slc_static_bps : m->slc_dynamic_bps;
+		double nat = 0.8e9 * dies * page / m->native_bps, slc = 0.8e9 * dies * page / slc_bps;
+		if (m->prog_native_ns < 0)
+			m->prog_native_ns = tp_us[m->bits_per_cell - 1] * 1e3 < nat ? tp_us[m->bits_per_cell - 1] * 1e3 : nat;
+		if (m->prog_slc_ns < 0)
+			m->prog_slc_ns = 300e3 < slc ? 300e3 : slc;
+	}
 	if (m->slc_dynamic_max_bytes && m->slc_dynamic_free_ratio <= 0)
 		return slc_errf(err, errlen, -EINVAL, "%s: slc_cache.dynamic_free_ratio must be > 0 with a dynamic cache", origin);
 	/* static SLC blocks come out of the over-provisioning */

@@ -2,7 +2,8 @@
 /*
  * The simulated drive ("sim:MODEL") as a target, on a virtual clock.  A
  * command completes when the model says; the engine takes one completion
- * per reap, so the model sees a device queue of the job's depth exactly.
+ * per reap, the earliest, so the model sees a device queue of the job's
+ * depth exactly and the clock never runs backwards.
  * Only this kind reports ground truth (the model's events and counters).
  */
 #include <errno.h>
@@ -19,13 +20,14 @@
 struct sim_priv {
 	struct slc_sim *sim;          /* closed with the target unless detached */
 	uint64_t clock;               /* virtual now */
-	struct slc_io *fifo[SIM_FIFO];   /* in flight, completion order */
+	struct slc_io *fifo[SIM_FIFO];   /* in flight, by completion time */
 	unsigned head, n;
 };
 
 static int sim_submit(struct slc_target *t, struct slc_io *io, void *buf)
 {
 	struct sim_priv *p = t->priv;
+	unsigned i;
 
 	if (p->n == SIM_FIFO)
 		return -EBUSY;
@@ -35,7 +37,16 @@ static int sim_submit(struct slc_target *t, struct slc_io *io, void *buf)
 	else
 		io->complete_ns = slc_sim_write(p->sim, p->clock, io->offset, io->len, buf);
 	io->result = (int)io->len;
-	p->fifo[(p->head + p->n++) % SIM_FIFO] = io;
+	/* writes complete in order, so this stops at once; a read on an idle
+	 * die may pass commands queued before it (ties keep submission order) */
+	for (i = p->n; i > 0; i--) {
+		struct slc_io *prev = p->fifo[(p->head + i - 1) % SIM_FIFO];
+		if (prev->complete_ns <= io->complete_ns)
+			break;
+		p->fifo[(p->head + i) % SIM_FIFO] = prev;
+	}
+	p->fifo[(p->head + i) % SIM_FIFO] = io;
+	p->n++;
 	return 0;
 }
 

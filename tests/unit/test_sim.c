@@ -414,6 +414,14 @@ static void test_model_errors(void **state)
 		  " \"controller\": {\"max_iops\": 1, \"link_MBps\": 1}, \"speed_MBps\": {\"native\": 1, \"gc_copy\": 1},"
 		  " \"slc_cache\": {\"when_full\": \"later\"}}", "\"direct\" or \"fold\"" },
 		{ "{\"schema\": \"slcscope.sim-model/1\", \"name\": \"a\", \"name\": \"b\"}", "duplicate" },
+		{ "{\"schema\": \"slcscope.sim-model/1\", \"name\": \"a\", \"capacity_bytes\": 67108864,"
+		  " \"nand\": {\"bits_per_cell\": 3, \"raw_bytes\": 100663296, \"block_bytes\": 786432, \"page_bytes\": 12288},"
+		  " \"controller\": {\"max_iops\": 1, \"link_MBps\": 1}, \"speed_MBps\": {\"native\": 1, \"gc_copy\": 1}}",
+		  "nand.page_bytes must be a power of two" },
+		{ "{\"schema\": \"slcscope.sim-model/1\", \"name\": \"a\", \"capacity_bytes\": 67108864,"
+		  " \"nand\": {\"bits_per_cell\": 3, \"raw_bytes\": 100663296, \"block_bytes\": 786432, \"channels\": 0},"
+		  " \"controller\": {\"max_iops\": 1, \"link_MBps\": 1}, \"speed_MBps\": {\"native\": 1, \"gc_copy\": 1}}",
+		  "nand.channels = 0 is out of range" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -45,11 +45,20 @@ struct slc_sim_model {
 	uint64_t raw_bytes;                /* physical flash in native mode */
 	uint64_t block_bytes;              /* erase block in native mode */
 	double erase_ns;
+	uint32_t channels;                 /* flash channels (buses) */
+	uint32_t dies_per_channel;         /* dies on each, working in parallel */
+	uint32_t page_bytes;               /* program and read unit of one die */
+	double read_native_ns;             /* page read (tR) of a native-mode block */
+	double read_slc_ns;                /* page read (tR) of an SLC-mode block */
+	double prog_native_ns;             /* page program (tPROG) in native mode */
+	double prog_slc_ns;                /* page program in SLC mode */
+	double channel_bps;                /* transfer rate of one channel's bus */
 
 	/* Host interface and controller */
 	double max_iops;                   /* per-command controller limit */
 	double link_bps;                   /* interface limit */
 	double write_buffer_ns;            /* flash work a write may leave behind its completion */
+	double latency_ns;                 /* a command's way through interface and firmware */
 
 	/* Program, copy and read speeds */
 	double slc_static_bps, slc_dynamic_bps, native_bps, gc_copy_bps, fold_idle_bps, read_bps;
