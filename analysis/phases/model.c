@@ -203,20 +203,29 @@ static double jump_cost(const struct group *g, size_t a, size_t e, const unsigne
 
 /*
  * The share of the samples of the cache groups [0, k) (their main blocks
- * and the drops between them) within DELTA_SAME of @level.  An SLC cache
- * writes at its speed until it is full; a drive that visits the level
- * after the "cache" again and again and comes back each time is a flat
- * drive with dips (garbage collection of an MLC drive without cache), and
+ * and the drops between them) within DELTA_SAME of @level, and in @visits
+ * how many separate visits that makes.  An SLC cache writes at its speed
+ * until it is full; a drive that visits the level after the "cache" again
+ * and again and comes back each time is a flat drive with dips (garbage collection of an MLC drive without cache), and
  * a run that ends in such a dip cuts the last one off.
  */
-static double visited(const struct mctx *c, size_t k, double level)
+static double visited(const struct mctx *c, size_t k, double level, size_t *visits)
 {
 	const struct trace *tr = c->tr;
 	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[k - 1].last].i1, at = 0;
+	int in = 0;
 
+	*visits = 0;
 	if (i1 <= i0 + 2) return 0;
-	for (size_t i = i0 + 1; i + 1 < i1; i++)
-		if (fabs(tr->v[i] - level) < DELTA_SAME * level) at++;
+	for (size_t i = i0 + 1; i + 1 < i1; i++) {
+		int here = fabs(tr->v[i] - level) < DELTA_SAME * level;
+
+		at += (size_t)here;
+		/* a visit ends when the speed is back above the level */
+		if (here && !in) (*visits)++;
+		if (here) in = 1;
+		else if (tr->v[i] >= (1 + DELTA_SAME) * level) in = 0;
+	}
 	return (double)at / (double)(i1 - i0 - 2);
 }
 
@@ -381,8 +390,11 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		s += t;
 		exf(e, "  the cache at %s, then %s: ratio %.2f (%+.1f)",
 		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr, t);
-		t = visited(c, k, g[k].level);
-		if (t >= p->visit_frac) {
+		size_t visits;
+
+		t = visited(c, k, g[k].level, &visits);
+		/* again and again: one visit is an excursion (throttling) */
+		if (t >= p->visit_frac && visits >= 2) {
 			s -= p->visit_cost;
 			exf(e, "  %.0f%% of the cache's samples were already at %s and came back: a dip, not "
 			       "the cache's end (%+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"), -p->visit_cost);
