@@ -34,12 +34,15 @@ static int slower_phase(const struct trace *tr, const struct block *x, double lm
 	return slc__blevel(tr, x) < (1 - DELTA_SAME) * lm && 3 * (x->i1 - x->i0) >= ctx;
 }
 
-/* Is block x at level lv, or as deep as a drop to lm (a quarter of the way up)? */
-static int same_or_tooth(const struct trace *tr, const struct block *x, double lv, double lm)
+/* Is block x at level lv, or a tooth as deep as a drop to lm (a quarter of
+ * the way up, and no long stretch by slower_phase's measure: a level that
+ * lasts is the next phase, as the native writing after a cache whose
+ * throttle runs at about its speed)? */
+static int same_or_tooth(const struct trace *tr, const struct block *x, double lv, double lm, size_t ctx)
 {
 	double lx = slc__blevel(tr, x);
 
-	return slc__reldiff(lx, lv) < DELTA_SAME || lx < lm + 0.25 * (lv - lm);
+	return slc__reldiff(lx, lv) < DELTA_SAME || (lx < lm + 0.25 * (lv - lm) && 3 * (x->i1 - x->i0) < ctx);
 }
 
 /*
@@ -280,11 +283,11 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 
 			while (l > 0 && !slower_phase(tr, b + l - 1, lm, ctx) &&
 			       m->i0 - b[l - 1].i1 < ctx &&
-			       (!inside || same_or_tooth(tr, b + l - 1, la, lm)))
+			       (!inside || same_or_tooth(tr, b + l - 1, la, lm, ctx)))
 				l--;
 			while (r + 1 < *nb && !slower_phase(tr, b + r + 1, lm, ctx) &&
 			       b[r + 1].i0 - m->i1 < ctx &&
-			       (!inside || same_or_tooth(tr, b + r + 1, lc, lm)))
+			       (!inside || same_or_tooth(tr, b + r + 1, lc, lm, ctx)))
 				r++;
 			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
 			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
