@@ -257,7 +257,6 @@ struct cand {
  * cache's data takes longer than writing it did; a sawtooth's teeth come
  * far more often).
  */
-#define REC_FRAC 0.5
 #define REC_OVER_NATIVE 3.0
 /* As steady as the first cache tier (native writing is noisier). */
 static int steady_as_cache(const struct group *g, size_t q)

@@ -197,9 +197,10 @@ size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, 
 /* consolidate.c: a stall between two blocks at one level is at most this
  * many times as long as the two */
 #define STALL_SPAN 4.0
-/* a burst at this share of the first level's speed may be
- * the cache back (the model decides) */
-#define REC_KEEP 0.6
+/* a burst at this share of the first level's speed may be the cache back
+ * (the model decides, by the same share: model.c's REC_FRAC) */
+#define REC_FRAC 0.5
+#define REC_KEEP REC_FRAC
 /* a leading block of up to 2 x MIN_LEAD_SPLIT samples may
  * hold a short cache and the first native samples */
 #define MIN_LEAD_SPLIT 8
