@@ -11,7 +11,7 @@
 static void report_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope report INPUT... -o DIR [--binary] [--quiet]\n"
+		"Usage: slcscope report INPUT... -o DIR [--binary] [--quiet] [--capacity SIZE] [--cell TYPE] [--state S]\n"
 		"\n"
 		"Analyse INPUT (a trace, fio log or CSV) and write into DIR: index.html (one\n"
 		"self-contained page, graphs inline, readable on a phone), summary.md (its\n"
@@ -25,6 +25,11 @@ static void report_help(FILE *out)
 		"  -l, --label TEXT     the next INPUT's name (comparison; default: model, capacity)\n"
 		"  -t, --title TEXT     the comparison's title\n"
 		"  -s, --segment ROLE   compare the first curve of ROLE (default: the random curve)\n"
+		"      --capacity SIZE  the drive's size, where the INPUT does not say (a log)\n"
+		"      --cell TYPE      slc, mlc, tlc or qlc: the drive's cell type (as analyze)\n"
+		"      --state S        trimmed, used or unknown: the flash before segments the\n"
+		"                       plan does not tell (as analyze); these three describe\n"
+		"                       one drive: one INPUT only\n"
 		"      --binary         GiB and MiB/s instead of GB and MB/s\n"
 		"      --quiet          do not list the files written\n");
 }
@@ -35,8 +40,12 @@ static int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "binary", no_argument, NULL, 0 },
 		{ "quiet", no_argument, NULL, 'q' }, { "label", required_argument, NULL, 'l' },
 		{ "title", required_argument, NULL, 't' }, { "segment", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
+		{ "capacity", required_argument, NULL, 1 }, { "cell", required_argument, NULL, 2 },
+		{ "state", required_argument, NULL, 3 }, { NULL, 0, NULL, 0 },
 	};
+	struct slc_session_hints hints = { 0 };
+	struct slc_size cap = { 0 };
+	int drive_hint = 0;
 	struct slc_figure_opts co = { 0 };
 	struct slc_session *xs;
 	const char *dir = NULL;
@@ -47,6 +56,22 @@ static int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:l:t:s:", opts, &idx)) != -1) {
 		if (opt == 'o') dir = optarg;
 		else if (opt == 'q') quiet = 1;
+		else if (opt == 1) {
+			if ((rc = cli_parse_size("report", "--capacity", optarg, &cap)))
+				return rc;
+			if (!cap.bytes)
+				return cli_usage("report", "--capacity: '%s' is not a size in bytes", optarg);
+			hints.capacity_bytes = (double)cap.bytes;
+			drive_hint = 1;
+		} else if (opt == 2) {
+			if ((hints.cell = slc_cell_from_name(optarg)) <= 0)
+				return cli_usage("report", "--cell: '%s' is not slc, mlc, tlc or qlc", optarg);
+			drive_hint = 1;
+		} else if (opt == 3) {
+			if ((hints.state = slc_drive_state_from_name(optarg)) < 0)
+				return cli_usage("report", "--state: '%s' is not trimmed, used or unknown", optarg);
+			drive_hint = 1;
+		}
 		else if (opt == '?') return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
 		else if (slc_figure_opts_set(&co, opt == 'l' ? "label" : opt == 't' ? "title" : opt == 's' ? "segment" : opts[idx].name,
 					     optarg ? optarg : "", err, sizeof(err)))
@@ -55,10 +80,13 @@ static int cmd_report(int argc, char **argv)
 	n = optind < argc ? (size_t)(argc - optind) : 0;
 	if (!n || n > 8 || !dir)
 		return cli_usage("report", !dir ? "needs -o DIR" : "takes 1 to 8 INPUTs");
+	if (drive_hint && n > 1)
+		return cli_usage("report", "--capacity, --cell and --state describe one drive: give them with one INPUT");
 	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("report", "out of memory");
 	for (k = 0; k < n && !rc; k++) {
 		xs[k].allow_no_curve = n == 1;    /* a sweep alone reports its table */
+		xs[k].hints = hints;
 		rc = cli_load(&xs[k], "report", (const char *const *)&argv[optind + (int)k], 1, NULL, -1, NULL);
 	}
 	if (!rc && (n == 1 ? slc_report_write(dir, xs, co.binary, quiet ? NULL : stderr, err, sizeof(err)) :
