@@ -396,65 +396,17 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 	return run_plan(a, plan, t, steady_after_bytes, u);
 }
 
-/* The capacity the plan is sized for without writing the target: a block
- * device's size, a file's (or what --size makes it), a simulated drive's. */
-static int fio_capacity(const struct run_args *a, uint64_t *cap)
-{
-	struct slc_target *t = NULL;
-	char err[512];
-	struct stat st;
-
-	if (stat(a->target, &st) == 0 && S_ISBLK(st.st_mode)) {
-		if (slc_blockdev_size(a->target, cap, err, sizeof(err)))
-			return cli_fail("run", "%s", err);
-		return CLI_OK;
-	}
-	if (!strncmp(a->target, "sim:", 4) || !strncmp(a->target, "null:", 5)) {
-		if (slc_target_open(&t, a->target, &a->to, err, sizeof(err)))
-			return cli_fail("run", "%s", err);
-		*cap = slc_target_capacity(t);
-		slc_target_close(t);
-		return CLI_OK;
-	}
-	if (stat(a->target, &st) != 0) {
-		if (!a->to.file_size_bytes)
-			return cli_fail("run", "%s: no such file (give --size to size the job for it)", a->target);
-		st.st_size = 0;
-	} else if (!S_ISREG(st.st_mode)) {
-		return cli_fail("run", "%s: not a regular file or block device", a->target);
-	}
-	*cap = (uint64_t)st.st_size > a->to.file_size_bytes ? (uint64_t)st.st_size : a->to.file_size_bytes;
-	*cap = *cap / 4096 * 4096;
-	return CLI_OK;
-}
-
 /* --fio-job: the plan as an fio job file; nothing is run. */
 static int write_fio_job(const struct run_args *a, const struct slc_plan *plan, const struct slc_run_console *u)
 {
-	enum slc_target_kind kind = SLC_TARGET_FILE;
-	int to_stdout = strcmp(a->fio_job, "-") == 0, rc;
-	uint64_t cap = 0;
-	struct stat st;
+	const struct slc_fio_job_opts fo = { .path = a->fio_job, .target = a->target,
+		.file_size_bytes = a->to.file_size_bytes, .force = a->to.force, .command_line = a->cmdline };
 	char err[512];
-	FILE *f;
+	int usage = 0;
 
-	if ((rc = fio_capacity(a, &cap)))
-		return rc;
-	if (slc_plan_validate(plan, cap, 0, err, sizeof(err)))
-		return cli_usage("run", "%s", err);
-	if (!strncmp(a->target, "sim:", 4)) kind = SLC_TARGET_SIM;
-	else if (!strncmp(a->target, "null:", 5)) kind = SLC_TARGET_NULL;
-	else if (stat(a->target, &st) == 0 && S_ISBLK(st.st_mode)) kind = SLC_TARGET_BLOCKDEV;
-	if (!to_stdout && slc_fio_job_check(a->fio_job, a->target, a->to.force, err, sizeof(err)))
-		return cli_fail("run", "%s", err);
-	if (!(f = to_stdout ? stdout : fopen(a->fio_job, "w")))
-		return cli_fail("run", "cannot create %s: %s", a->fio_job, strerror(errno));
-	rc = slc_plan_write_fio(f, plan, a->target, kind, cap, a->cmdline, err, sizeof(err));
-	if ((to_stdout ? fflush(f) : fclose(f)) && !rc)
-		snprintf(err, sizeof(err), "cannot write %s: %s", a->fio_job, strerror(errno)), rc = -EIO;
-	if (rc)
-		return cli_fail("run", "%s", err);
-	if (!u->quiet && !to_stdout)
+	if (slc_fio_job_write(&fo, plan, &usage, err, sizeof(err)))
+		return usage ? cli_usage("run", "%s", err) : cli_fail("run", "%s", err);
+	if (!u->quiet && strcmp(a->fio_job, "-"))
 		fprintf(stderr, "slcscope run: fio job for plan %s (%zu steps) written to %s; nothing was run\n",
 			plan->name, plan->n, a->fio_job);
 	return CLI_OK;

@@ -234,3 +234,63 @@ int slc_fio_job_check(const char *path, const char *target, int force, char *err
 	return snprintf(err, errlen, "--fio-job %s: refusing to replace it: not a job file slcscope wrote "
 			"(add --force to replace it)", path), -EEXIST;
 }
+
+/* The capacity the plan is sized for without writing the target: a block
+ * device's size, a file's (or what --size makes it), a simulated drive's. */
+static int fio_capacity(const struct slc_fio_job_opts *o, enum slc_target_kind *kind, uint64_t *cap,
+			char *err, size_t errlen)
+{
+	struct slc_target_opts to = { .file_size_bytes = 0 };
+	struct slc_target *t = NULL;
+	struct stat st;
+	int rc;
+
+	*kind = SLC_TARGET_FILE;
+	if (!strncmp(o->target, "sim:", 4) || !strncmp(o->target, "null:", 5)) {
+		*kind = o->target[0] == 's' ? SLC_TARGET_SIM : SLC_TARGET_NULL;
+		if ((rc = slc_target_open(&t, o->target, &to, err, errlen)))
+			return rc;
+		*cap = slc_target_capacity(t);
+		slc_target_close(t);
+		return 0;
+	}
+	if (stat(o->target, &st) != 0) {
+		if (!o->file_size_bytes)
+			return snprintf(err, errlen, "%s: no such file (give --size to size the job for it)", o->target),
+			       -ENOENT;
+		st.st_size = 0;
+	} else if (S_ISBLK(st.st_mode)) {
+		*kind = SLC_TARGET_BLOCKDEV;
+		return slc_blockdev_size(o->target, cap, err, errlen);
+	} else if (!S_ISREG(st.st_mode)) {
+		return snprintf(err, errlen, "%s: not a regular file or block device", o->target), -EINVAL;
+	}
+	*cap = (uint64_t)st.st_size > o->file_size_bytes ? (uint64_t)st.st_size : o->file_size_bytes;
+	*cap = *cap / 4096 * 4096;
+	return 0;
+}
+
+int slc_fio_job_write(const struct slc_fio_job_opts *o, const struct slc_plan *p, int *usage,
+		      char *err, size_t errlen)
+{
+	int to_stdout = strcmp(o->path, "-") == 0, rc;
+	enum slc_target_kind kind;
+	uint64_t cap = 0;
+	FILE *f;
+
+	*usage = 0;
+	if ((rc = fio_capacity(o, &kind, &cap, err, errlen)))
+		return rc;
+	if ((rc = slc_plan_validate(p, cap, 0, err, errlen))) {
+		*usage = 1;
+		return rc;
+	}
+	if (!to_stdout && (rc = slc_fio_job_check(o->path, o->target, o->force, err, errlen)))
+		return rc;
+	if (!(f = to_stdout ? stdout : fopen(o->path, "w")))
+		return snprintf(err, errlen, "cannot create %s: %s", o->path, strerror(errno)), -errno;
+	rc = slc_plan_write_fio(f, p, o->target, kind, cap, o->command_line, err, errlen);
+	if ((to_stdout ? fflush(f) : fclose(f)) && !rc)
+		rc = (snprintf(err, errlen, "cannot write %s: %s", o->path, strerror(errno)), -EIO);
+	return rc;
+}
