@@ -72,11 +72,16 @@ static void run_help(FILE *out)
 		"      --size SIZE          regular files: create or extend to this size\n"
 		"      --destructive        allow writing a block device (destroys its data)\n"
 		"      --force              write a target even with partitions or a signature on\n"
-		"                           it (never a mounted or swap one)\n"
+		"                           it (never a mounted or swap one); with --fio-job: replace\n"
+		"                           a FILE slcscope did not write\n"
 		"  -r, --report DIR         afterwards, analyse the trace and write a report into DIR\n"
 		"                           (phases.json, phases.csv, graphs, summary.md, index.html;\n"
 		"                           DIR is created first, so -o may point into it)\n"
 		"  -n, --dry-run            print the plan and what would be destroyed; write nothing\n"
+		"      --fio-job FILE       run nothing: write the plan as an fio job file, one job\n"
+		"                           section per step, sized for TARGET (- for stdout); an\n"
+		"                           existing FILE is replaced only when slcscope wrote it\n"
+		"                           (or with --force)\n"
 		"      --purge              before the plan, purge the drive: NVMe Sanitize (crypto,\n"
 		"                           then block erase) or Format with secure erase when the\n"
 		"                           drive supports it, otherwise a TRIM of all of it; the\n"
@@ -136,7 +141,7 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 struct run_args {
 	struct slc_plan_opts po;
 	struct slc_target_opts to;
-	const char *out, *plan_name, *target, *report;
+	const char *out, *plan_name, *target, *report, *fio_job;
 	int dry, purge, no_probe, until_steady, temp_every_set;
 	uint64_t temp_every_ns;
 	struct slc_size steady_after;
@@ -147,7 +152,7 @@ enum {
 	O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
 	O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
 	O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
-	O_REAP_BATCH, O_STEP_TIME, O_REGION,
+	O_REAP_BATCH, O_STEP_TIME, O_REGION, O_FIO_JOB,
 };
 
 static const struct option run_opts[] = {
@@ -166,7 +171,7 @@ static const struct option run_opts[] = {
 	{ "hir-rounds", required_argument, NULL, O_HIR_ROUNDS },
 	{ "trim-bytes", required_argument, NULL, O_TRIM_BYTES }, { "read-time", required_argument, NULL, O_READ_TIME },
 	{ "purge", no_argument, NULL, O_PURGE }, { "temp-every", required_argument, NULL, O_TEMP_EVERY },
-	{ "no-probe", no_argument, NULL, O_NO_PROBE },
+	{ "no-probe", no_argument, NULL, O_NO_PROBE }, { "fio-job", required_argument, NULL, O_FIO_JOB },
 	{ "step-time", required_argument, NULL, O_STEP_TIME }, { "region", required_argument, NULL, O_REGION },
 	{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 	{ NULL, 0, NULL, 0 },
@@ -223,6 +228,7 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 	switch (opt) {
 	case 'o': a->out = arg; break;
 	case 'r': a->report = arg; break;
+	case O_FIO_JOB: a->fio_job = arg; break;
 	case 'p': a->plan_name = arg; break;
 	case O_SIZE:
 		if (slc_parse_bytes(&a->to.file_size_bytes, arg, err, sizeof(err)))
@@ -267,7 +273,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 	if (optind < argc - 1)
 		return cli_usage("run", "takes one TARGET, got '%s' too", argv[optind + 1]);
 	a->target = argv[optind];
-	if (!a->out && !a->dry)
+	if (a->fio_job && (a->out || a->report))
+		return cli_usage("run", "--fio-job writes the job file and runs nothing: drop %s",
+				 a->out ? "-o" : "--report");
+	if (!a->out && !a->dry && !a->fio_job)
 		return cli_usage("run", "needs -o FILE.h5 for the trace");
 	if ((uint64_t)a->po.queue_depth * a->po.jobs > 256)
 		return cli_usage("run", "--qd %u x --jobs %u is over 256 commands in flight", a->po.queue_depth, a->po.jobs);
@@ -388,6 +397,22 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 	return run_plan(a, plan, t, steady_after_bytes, u);
 }
 
+/* --fio-job: the plan as an fio job file; nothing is run. */
+static int write_fio_job(const struct run_args *a, const struct slc_plan *plan, const struct slc_run_console *u)
+{
+	const struct slc_fio_job_opts fo = { .path = a->fio_job, .target = a->target,
+		.file_size_bytes = a->to.file_size_bytes, .force = a->to.force, .command_line = a->cmdline };
+	char err[512];
+	int usage = 0;
+
+	if (slc_fio_job_write(&fo, plan, &usage, err, sizeof(err)))
+		return usage ? cli_usage("run", "%s", err) : cli_fail("run", "%s", err);
+	if (!u->quiet && strcmp(a->fio_job, "-"))
+		fprintf(stderr, "slcscope run: fio job for plan %s (%zu steps) written to %s; nothing was run\n",
+			plan->name, plan->n, a->fio_job);
+	return CLI_OK;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static struct run_args a;
@@ -410,6 +435,8 @@ static int cmd_run(int argc, char **argv)
 	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))
 		return rc;
+	if (a.fio_job)
+		return write_fio_job(&a, &plan, &u);
 	if (a.dry && stat(a.target, &st) == 0 && S_ISBLK(st.st_mode))
 		return dry_run_blockdev(a.target, &plan, a.to.destructive, a.to.force, u.units);
 	if (a.dry && strncmp(a.target, "sim:", 4) && strncmp(a.target, "null:", 5) && stat(a.target, &st) != 0)

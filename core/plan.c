@@ -818,6 +818,17 @@ static int run_step(const struct slc_plan *p, size_t i, struct slc_target *t, st
 	return e.rc;
 }
 
+int slc_plan_step_job(const struct slc_plan *p, size_t i, uint64_t capacity, struct slc_job *job,
+		      char *err, size_t errlen)
+{
+	if (i >= p->n)
+		return slc_errf(err, errlen, -EINVAL, "no step %zu in plan %s", i, p->name);
+	*job = p->step[i].job;
+	if (!IS_JOB(&p->step[i]))
+		return 0;
+	return resolve_job(&p->step[i], capacity, job, err, errlen);
+}
+
 int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logical_block, char *err, size_t errlen)
 {
 	char why[256];

@@ -464,6 +464,15 @@ const char *slc_plan_name(size_t i, const char **summary);
  */
 int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logical_block, char *err, size_t errlen);
 
+/**
+ * slc_plan_step_job() - the job step @i of @p runs on a target of
+ * @capacity bytes: its size and region resolved as slc_plan_run() resolves
+ * them (the region on whole blocks); other steps get their job as built.
+ * Return: 0, or -EINVAL with the reason in @err.
+ */
+int slc_plan_step_job(const struct slc_plan *p, size_t i, uint64_t capacity, struct slc_job *job,
+		      char *err, size_t errlen);
+
 /* Hooks the plan runner calls; all optional. */
 struct slc_plan_hooks {
 	void (*step_begin)(void *arg, size_t i, const struct slc_plan *p, uint64_t limit_bytes);

@@ -442,6 +442,44 @@ void slc_run_console_clear(struct slc_run_console *c);
 void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_t capacity_bytes, int virtual_clock,
 		    enum slc_unit_system units);
 
+/**
+ * slc_plan_write_fio() - @p as an fio job file on @f: one job section per
+ * step in order (stonewall), for a target @spec of @kind and @capacity
+ * bytes, every size resolved for it; @command_line (may be NULL) is noted
+ * in a comment.  Nothing is run (docs/plans.md, "fio job files").
+ * Return: 0, or -errno with the reason in @err.
+ */
+int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum slc_target_kind kind,
+		       uint64_t capacity, const char *command_line, char *err, size_t errlen);
+
+/**
+ * slc_fio_job_check() - whether --fio-job @path may be written: absent,
+ * empty, or a job file slcscope wrote (its first line says so); anything
+ * else only with @force; never a file that is not regular or is @target.
+ * Return: 0, or -errno with a one-line reason in @err.
+ */
+int slc_fio_job_check(const char *path, const char *target, int force, char *err, size_t errlen);
+
+/* What `slcscope run --fio-job` writes, and for which target. */
+struct slc_fio_job_opts {
+	const char *path;             /* the job file; "-" for stdout */
+	const char *target;           /* as given to run: sim:, null:, a file, a block device */
+	uint64_t file_size_bytes;     /* a file's --size: the job is sized for it (0: the file's) */
+	int force;                    /* replace a file slcscope did not write */
+	const char *command_line;     /* noted in the file (may be NULL) */
+};
+
+/**
+ * slc_fio_job_write() - @p sized for @o->target, whose capacity is read
+ * without writing it (a block device's size, a file's or its --size, a
+ * simulated drive's), checked (slc_plan_validate()) and written as an fio
+ * job file to @o->path after slc_fio_job_check().
+ * Return: 0, or -errno with a one-line reason in @err; *@usage set when
+ * the plan does not fit the target (a usage error).
+ */
+int slc_fio_job_write(const struct slc_fio_job_opts *o, const struct slc_plan *p, int *usage,
+		      char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,153 @@
+#!/bin/bash
+# run --fio-job: the job file of qd-sweep, lab, mixed and hir plans (its
+# sections in the plan's order, the keys of each), nothing written to the
+# target, the rules for replacing FILE, bad input refused in one line; then,
+# where fio is installed, fio --parse-only accepts the files and a short
+# basic plan run by fio does what its sections say.
+set -u
+SLC=$1
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+PY=/usr/bin/python3
+fail() { echo "FAIL: $*"; exit 1; }
+
+truncate -s 2GiB "$D/t.img"
+"$SLC" run "$D/t.img" --plan qd-sweep --step-time 3s --trim-wait 2s --fio-job "$D/q.fio" --quiet ||
+	fail "qd-sweep --fio-job"
+"$SLC" run "$D/t.img" --plan lab --fio-job "$D/lab.fio" --quiet || fail "lab --fio-job"
+"$SLC" run "$D/t.img" --plan mixed --region 512MiB --fio-job "$D/mix.fio" --quiet || fail "mixed --fio-job"
+"$SLC" run null:1GiB --plan hir --fio-job "$D/hir.fio" --quiet || fail "hir --fio-job on null:"
+[ "$(du -k "$D/t.img" | cut -f1)" -eq 0 ] || fail "--fio-job wrote the target"
+
+$PY - "$D" <<'PYEOF' || fail "job file contents"
+import configparser, sys
+d = sys.argv[1]
+
+def load(name):
+    cp = configparser.ConfigParser(allow_no_value=True, interpolation=None, delimiters=("=",))
+    cp.optionxform = str
+    cp.read(f"{d}/{name}")
+    return cp
+
+q = load("q.fio")
+g = q["global"]
+assert g["filename"] == f"{d}/t.img", dict(g)
+for k, v in [("ioengine", "io_uring"), ("direct", "1"), ("refill_buffers", "1"),
+             ("buffer_compress_percentage", "0"), ("group_reporting", "1")]:
+    assert g[k] == v, (k, dict(g))
+names = [s for s in q.sections() if s != "global"]
+pts = [f"rand_{w}_4k_qd{n}" for w in ("read", "write") for n in (1, 2, 4, 8, 16, 32)]
+want = ["01-trim", "01-trim-wait", "02-prepare"] + [f"{i + 3:02d}-{p}" for i, p in enumerate(pts)]
+assert names == want, names
+for s in names:
+    assert "stonewall" in q[s], s
+t = q["01-trim"]
+assert t["rw"] == "trim" and t["ioengine"] == "falloc" and t["offset"] == "0", dict(t)
+assert t["size"] == str(2 << 30) and (2 << 30) % int(t["bs"]) == 0, dict(t)
+w = q["01-trim-wait"]
+assert w["ioengine"] == "null" and w["runtime"] == "2s" and w["time_based"] == "1", dict(w)
+p = q["02-prepare"]
+assert p["rw"] == "write" and p["size"] == p["io_size"] == str(1 << 30) and p["bs"] == "131072", dict(p)
+assert "runtime" not in p and p["iodepth"] == "32", dict(p)
+for s, pt in zip(names[3:], pts):
+    j = q[s]
+    assert j["rw"] == ("randread" if "read" in pt else "randwrite"), (s, dict(j))
+    assert j["bs"] == "4096" and j["blockalign"] == "4096", (s, dict(j))
+    assert j["iodepth"] == pt.split("qd")[1], (s, dict(j))
+    assert j["offset"] == "0" and j["size"] == str(1 << 30), (s, dict(j))
+    assert j["time_based"] == "1" and j["runtime"] == "3s" and "numjobs" not in j, (s, dict(j))
+
+lab = load("lab.fio")
+names = [s for s in lab.sections() if s != "global"]
+assert names == ["01-trim", "01-trim-wait", "02-seq_fill", "03-trim_before_rand", "03-trim_before_rand-wait",
+                 "04-rand_curve", "05-idle", "06-idle_burst", "07-trim_full", "07-trim_full-wait",
+                 "08-trim_burst"], names
+f = lab["02-seq_fill"]
+assert f["rw"] == "write" and f["io_size"] == str(2 << 30) and "runtime" not in f, dict(f)
+c = lab["04-rand_curve"]
+assert c["rw"] == "randwrite" and c["runtime"] == "7200s" and c["time_based"] == "1", dict(c)
+assert c["iodepth"] == "32" and c["size"] == str(2 << 30), dict(c)
+i = lab["05-idle"]
+assert i["ioengine"] == "null" and i["runtime"] == "900s", dict(i)
+assert lab["06-idle_burst"]["runtime"] == "60s", dict(lab["06-idle_burst"])
+
+m = load("mix.fio")
+s = m["04-mix_seq_128k_read_20pct"]
+# two sequential jobs, each in its own half of the region
+assert s["rw"] == "rw" and s["rwmixread"] == "20" and s["numjobs"] == "2", dict(s)
+assert s["size"] == s["offset_increment"] == str(256 << 20) and "blockalign" not in s, dict(s)
+r = m["13-mix_rand_4k_read_40pct"]
+assert r["rw"] == "randrw" and r["rwmixread"] == "40" and r["numjobs"] == "4", dict(r)
+assert r["iodepth"] == "8" and r["size"] == str(512 << 20) and "offset_increment" not in r, dict(r)
+
+h = load("hir.fio")
+assert h["global"]["ioengine"] == "null" and "filename" not in h["global"], dict(h["global"])
+r = h["03-hir_wait_5s"]
+assert r["thinktime"] == "5s" and r["thinktime_iotime"] == "5s" and r["runtime"] == "3600s", dict(r)
+PYEOF
+
+# FILE: replaced when it is ours or empty, refused otherwise without --force
+out=$("$SLC" run "$D/t.img" --plan basic --fio-job "$D/q.fio" 2>&1) || fail "rewriting our own job file: $out"
+grep -q '^\[04-rand_read_4k_qd1\]' "$D/q.fio" || fail "our job file was not replaced"
+echo "[myjob]" > "$D/mine.fio"
+out=$("$SLC" run "$D/t.img" --plan basic --fio-job "$D/mine.fio" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "someone else's file: exit $rc, want 1"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "more than one line: $out"
+printf '%s' "$out" | grep -q 'refusing to replace it.*--force' || fail "message: $out"
+[ "$(cat "$D/mine.fio")" = "[myjob]" ] || fail "someone else's file was changed"
+"$SLC" run "$D/t.img" --plan basic --fio-job "$D/mine.fio" --force --quiet || fail "--force"
+head -1 "$D/mine.fio" | grep -q '^# fio job file written by slcscope' || fail "--force did not replace it"
+: > "$D/empty.fio"
+"$SLC" run "$D/t.img" --plan basic --fio-job "$D/empty.fio" --quiet || fail "an empty file"
+"$SLC" run "$D/t.img" --plan basic --fio-job - | grep -q '^\[global\]' || fail "--fio-job - (stdout)"
+
+bad() {                              # want-exit pattern args...
+	local want=$1 pat=$2 out rc
+	shift 2
+	out=$("$SLC" run "$@" 2>&1); rc=$?
+	[ $rc -eq "$want" ] || fail "$*: exit $rc, want $want ($out)"
+	# one line, and for usage errors the pointer to the help
+	[ "$(printf '%s\n' "$out" | grep -vc "^Try 'slcscope help run'")" -eq 1 ] || fail "$*: not one line: $out"
+	printf '%s' "$out" | grep -q -- "$pat" || fail "$*: message: $out"
+}
+bad 1 'not a regular file' "$D/t.img" --plan basic --fio-job "$D"
+bad 1 'that is the target' "$D/t.img" --plan basic --fio-job "$D/t.img" --force
+bad 2 'drop -o' "$D/t.img" --plan basic --fio-job "$D/x.fio" -o "$D/x.h5"
+bad 1 'no such file' "$D/none.img" --plan basic --fio-job "$D/x.fio"
+bad 2 'too large' "$D/t.img" --plan qd-sweep --region 4GiB --fio-job "$D/x.fio"
+[ ! -e "$D/x.fio" ] || fail "a refused job left a file"
+"$SLC" run "$D/none.img" --size 1GiB --plan basic --fio-job "$D/x.fio" --quiet || fail "--size for a new file"
+[ ! -e "$D/none.img" ] || fail "--fio-job created the target"
+"$SLC" help run | grep -q -- '--fio-job FILE' || fail "help run does not list --fio-job"
+
+if ! command -v fio >/dev/null; then
+	echo "SKIP: fio is not installed (apt-get install fio): the job files were not given to fio"
+	exit 77
+fi
+for f in q lab mix hir; do
+	out=$(fio --parse-only "$D/$f.fio" 2>&1) || fail "fio --parse-only $f.fio: $out"
+done
+# fio runs a short plan as written: every step, reads and writes where they should be
+truncate -s 64MiB "$D/small.img"
+"$SLC" run "$D/small.img" --plan basic --region 16MiB --step-time 50ms --trim-wait 0 --fio-job "$D/b.fio" --quiet ||
+	fail "basic --fio-job"
+fio --output-format=json "$D/b.fio" > "$D/b.json" 2> "$D/b.err" || {
+	grep -qi 'O_DIRECT\|direct\|invalid argument' "$D/b.err" &&
+		{ echo "SKIP: this filesystem refuses fio's O_DIRECT: $(head -1 "$D/b.err")"; exit 77; }
+	fail "fio b.fio: $(head -3 "$D/b.err")"
+}
+$PY - "$D/b.json" <<'PYEOF' || fail "fio's results of the basic plan"
+import json, sys
+txt = open(sys.argv[1]).read()
+jobs = json.loads(txt[txt.index("{"):])["jobs"]
+names = [j["jobname"] for j in jobs]
+assert names == ["01-trim", "02-prepare", "03-seq_read_256k", "04-rand_read_4k_qd1", "05-rand_read_4k_qd4",
+                 "06-seq_write_256k", "07-rand_write_4k_qd1", "08-rand_write_4k_qd4"], names
+j = {j["jobname"]: j for j in jobs}
+assert j["01-trim"]["trim"]["io_bytes"] == 64 << 20, j["01-trim"]["trim"]
+assert j["02-prepare"]["write"]["io_bytes"] == 16 << 20 and j["02-prepare"]["read"]["io_bytes"] == 0
+for n in names[2:]:
+    r, w = j[n]["read"]["io_bytes"], j[n]["write"]["io_bytes"]
+    assert (r > 0 and w == 0) if "read" in n else (w > 0 and r == 0), (n, r, w)
+PYEOF
+echo "ok"
