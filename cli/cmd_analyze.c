@@ -84,16 +84,10 @@ static int cmd_analyze(int argc, char **argv)
 		case O_BINARY: u = SLC_UNITS_BINARY; break;
 		case O_EXPLAIN: x.hints.explain = 1; break;
 		case O_CELL:
-			if ((x.hints.cell = slc_cell_from_name(optarg)) <= 0)
-				return cli_usage("analyze", "--cell: '%s' is not slc, mlc, tlc or qlc", optarg);
-			break;
 		case O_STATE:
-			if ((x.hints.state = slc_drive_state_from_name(optarg)) < 0)
-				return cli_usage("analyze", "--state: '%s' is not trimmed, used or unknown", optarg);
-			break;
 		case O_STEADY_AFTER:
-			if ((rc = cli_parse_size("analyze", "--steady-after", optarg, &x.hints.steady_after)))
-				return rc;
+			if (slc_session_hints_set(&x.hints, opts[li].name, optarg, err, sizeof(err)))
+				return cli_usage("analyze", "%s", err);
 			break;
 		case CLI_OPT_IMPORT:
 			if ((rc = cli_import_opt("analyze", &io, opts[li].name, optarg)))

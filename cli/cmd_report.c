@@ -44,7 +44,6 @@ static int cmd_report(int argc, char **argv)
 		{ "state", required_argument, NULL, 3 }, { NULL, 0, NULL, 0 },
 	};
 	struct slc_session_hints hints = { 0 };
-	struct slc_size cap = { 0 };
 	int drive_hint = 0;
 	struct slc_figure_opts co = { 0 };
 	struct slc_session *xs;
@@ -56,20 +55,9 @@ static int cmd_report(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:l:t:s:", opts, &idx)) != -1) {
 		if (opt == 'o') dir = optarg;
 		else if (opt == 'q') quiet = 1;
-		else if (opt == 1) {
-			if ((rc = cli_parse_size("report", "--capacity", optarg, &cap)))
-				return rc;
-			if (!cap.bytes)
-				return cli_usage("report", "--capacity: '%s' is not a size in bytes", optarg);
-			hints.capacity_bytes = (double)cap.bytes;
-			drive_hint = 1;
-		} else if (opt == 2) {
-			if ((hints.cell = slc_cell_from_name(optarg)) <= 0)
-				return cli_usage("report", "--cell: '%s' is not slc, mlc, tlc or qlc", optarg);
-			drive_hint = 1;
-		} else if (opt == 3) {
-			if ((hints.state = slc_drive_state_from_name(optarg)) < 0)
-				return cli_usage("report", "--state: '%s' is not trimmed, used or unknown", optarg);
+		else if (opt >= 1 && opt <= 3) {
+			if (slc_session_hints_set(&hints, opts[idx].name, optarg, err, sizeof(err)))
+				return cli_usage("report", "%s", err);
 			drive_hint = 1;
 		}
 		else if (opt == '?') return cli_usage("report", "unknown option '%s'", argv[optind - 1]);

@@ -521,3 +521,31 @@ int slc_session_json(char **out, const struct slc_session *x)
 	return *out ? 0 : -ENOMEM;
 }
 
+
+int slc_session_hints_set(struct slc_session_hints *h, const char *name, const char *value, char *err,
+			  size_t errlen)
+{
+	struct slc_size sz;
+	char why[256];
+
+	if (!strcmp(name, "cell")) {
+		if ((h->cell = slc_cell_from_name(value)) <= 0)
+			return slc_errf(err, errlen, -EINVAL, "--cell: '%s' is not slc, mlc, tlc or qlc", value);
+	} else if (!strcmp(name, "state")) {
+		if ((h->state = slc_drive_state_from_name(value)) < 0)
+			return slc_errf(err, errlen, -EINVAL, "--state: '%s' is not trimmed, used or unknown", value);
+	} else if (!strcmp(name, "capacity") || !strcmp(name, "steady-after")) {
+		if (slc_parse_size(&sz, value, why, sizeof(why)))
+			return slc_errf(err, errlen, -EINVAL, "--%s: %s", name, why);
+		if (name[0] == 's') {
+			h->steady_after = sz;
+		} else {
+			if (!sz.bytes)
+				return slc_errf(err, errlen, -EINVAL, "--capacity: '%s' is not a size in bytes", value);
+			h->capacity_bytes = (double)sz.bytes;
+		}
+	} else {
+		return slc_errf(err, errlen, -ENOENT, "no hint '%s'", name);
+	}
+	return 0;
+}

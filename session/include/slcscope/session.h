@@ -59,6 +59,16 @@ struct slc_session_hints {
 	struct slc_size steady_after;   /* SNIA steady state counted after this; zero: 2x the capacity */
 };
 
+/*
+ * slc_session_hints_set() - set hint @name ("capacity": a size in bytes,
+ * "cell": slc|mlc|tlc|qlc, "state": trimmed|used|unknown, "steady-after": a
+ * size or a multiple of the capacity) of @h from @value, as the command
+ * line gives it.  Returns 0, or -EINVAL with a one-line reason in @err;
+ * -ENOENT when @name is no hint.
+ */
+int slc_session_hints_set(struct slc_session_hints *h, const char *name, const char *value, char *err,
+			  size_t errlen);
+
 struct slc_session {
 	struct slc_input *in;
 	size_t n;                       /* analysed segments */
