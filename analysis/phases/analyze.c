@@ -210,8 +210,8 @@ static double coarse_onset(const struct trace *tr, const struct slc_cpd_opts *op
 	 * (within two bins' bytes): a second tier the bins blur into the
 	 * native level would make the native level its erase-bound one */
 	if (!slc__analyze(&a, &ci, opts, ev, 0) && isfinite(a.erase_bound_start_bytes) &&
-	    (a.has_cache ? a.cache_bytes : 0) <= (isfinite(cache_bytes) ? cache_bytes : 0) + 2 * tr->cum[tr->n] / (double)nb &&
-	    (a.has_cache ? a.cache_bytes : 0) >= (isfinite(cache_bytes) ? cache_bytes : 0) - 2 * tr->cum[tr->n] / (double)nb)
+	    fabs((a.has_cache ? a.cache_bytes : 0) - (isfinite(cache_bytes) ? cache_bytes : 0)) <=
+		    2 * tr->cum[tr->n] / (double)nb)
 		on = a.erase_bound_start_bytes;
 	slc_analysis_free(&a);
 out:
@@ -327,7 +327,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	ret = slc__emit_phases(&out->segments, &out->n_segments, &tr, b, nb, 1, tmp);
 	if (ret) goto out;
 
-	tr.dip_rate = slc__dip_rate(&tr);
+	tr.dip_prob = slc__dip_prob(&tr);
 	slc__split_lead(&tr, b, &nb);
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;

@@ -150,12 +150,13 @@ static int coincident(const struct trace *tr, const struct block *m)
 {
 	size_t len = m->i1 - m->i0;
 
-	return (double)tr->n * pow(dip_prob(tr->dip_rate), (double)len) >= COINCIDENT_EXPECT;
+	return (double)tr->n * pow(tr->dip_prob, (double)len) >= COINCIDENT_EXPECT;
 }
 
-/* The rate of isolated single-sample dips (a sample 12% under both
- * neighbours, which are not dips themselves). */
-double slc__dip_rate(const struct trace *tr)
+/* The probability that a sample dips, from the rate of isolated
+ * single-sample dips (a sample 12% under both neighbours, which are not
+ * dips themselves): once per trace, for coincident(). */
+double slc__dip_prob(const struct trace *tr)
 {
 	size_t iso = 0;
 
@@ -166,7 +167,7 @@ double slc__dip_rate(const struct trace *tr)
 		    (i + 2 >= tr->n || tr->v[i + 1] >= (1 - DELTA_SAME) * tr->v[i + 2]))
 			iso++;
 	}
-	return (double)iso / (double)tr->n;
+	return dip_prob((double)iso / (double)tr->n);
 }
 
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */

@@ -133,7 +133,7 @@ struct trace {
 	double *v;		/* bytes per second */
 	double *cum;		/* bytes written before sample i; n + 1 entries */
 	double *sv, *sv2;	/* prefix sums of v and v^2; n + 1 entries */
-	double dip_rate;	/* isolated single-sample dips per sample */
+	double dip_prob;	/* probability that a sample dips (slc__dip_prob) */
 	double block_bytes;
 };
 
@@ -204,7 +204,7 @@ size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, 
 /* a leading block of up to 2 x MIN_LEAD_SPLIT samples may
  * hold a short cache and the first native samples */
 #define MIN_LEAD_SPLIT 8
-double slc__dip_rate(const struct trace *tr);
+double slc__dip_prob(const struct trace *tr);
 void slc__split_lead(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
