@@ -88,7 +88,8 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
  * those samples.
  */
 #define SHORT_NEXT 5
-static size_t short_cache(struct slc_analysis *out, const struct trace *tr, int one, double *tmp)
+static size_t short_cache(struct slc_analysis *out, const struct trace *tr, const struct slc_phase_evidence *ev,
+			  int one, double *tmp)
 {
 	size_t lim = (size_t)slc__model_defaults.bound_samples;
 
@@ -112,6 +113,10 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, int 
 			excess += (tr->v[nf] - med) * tr->dt[nf];
 			nf++;
 		}
+		/* all of it under the smallest an SLC cache can be: a write
+		 * buffer's burst (the model's buffer_frac) */
+		if (ev->capacity_bytes > 0 && tr->cum[nf] < slc__model_defaults.buffer_frac * ev->capacity_bytes)
+			return 0;
 		out->model.cache_bound = 1;
 		out->model.cache_bound_samples = (unsigned)nf;
 		out->model.cache_min_bytes = excess;
@@ -162,29 +167,25 @@ static int steady(struct slc_analysis *out, const struct trace *tr, const struct
 }
 
 /*
- * The erase-bound onset on a coarse copy of the curve.  Garbage collection
- * sets in on a scale of minutes and gigabytes; below a second the native
- * speed wanders (a drive's write buffer, its folding and GC bursts), and a
- * 10 ms curve of two hours has hundreds of levels whose wander the onset
- * search takes for lasting drops.  So when the samples are shorter than
- * COARSE_S and the curve spans COARSE_MIN_BINS such bins, the curve is
- * binned to about COARSE_S (whole samples per bin), analysed the same way,
- * and where it finds an onset (bytes) that one decides; the boundary is
- * then placed at the full resolution.  The same drive sampled at 10 ms,
- * 100 ms and 1 s is so judged on the same curve.  Where the coarse curve
- * shows none, the fine one's stands: a small lasting step (a QLC drive's
- * first GC, 8-12%) needs the many samples of fine sampling to pass its
- * test.  Returns the coarse onset, or 0 (none, or no coarse decision).
+ * The curve binned to about COARSE_S.  Garbage collection sets in on a
+ * scale of minutes and gigabytes, an SLC cache lasts seconds to minutes;
+ * below a second the speed wanders (a drive's write buffer, its folding
+ * and GC bursts, a DRAM-less drive's map writes), and a 10 ms curve of two
+ * hours has hundreds of levels whose wander the model and the onset search
+ * take for phases.  So when the samples are shorter than COARSE_S / 2 and
+ * the curve spans COARSE_MIN_BINS such bins, the curve is binned to about
+ * COARSE_S (whole samples per bin) and analysed the same way (into @a, to
+ * be freed; @nbins gets the number of bins).  Returns 1 when it was.
  */
 #define COARSE_S 1.0
 #define COARSE_MIN_BINS 300
-static double coarse_onset(const struct trace *tr, const struct slc_cpd_opts *opts,
-			   const struct slc_phase_evidence *ev, double cache_bytes, double *tmp)
+static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace *tr,
+		       const struct slc_cpd_opts *opts, const struct slc_phase_evidence *ev, double *tmp)
 {
 	size_t nb = 0, i = 0;
-	double *t, *dt, *by, on = 0;
-	struct slc_analysis a;
+	double *t, *dt, *by;
 	struct slc_trace_in ci = { 0 };
+	int ok = 0;
 
 	for (size_t k = 0; k < tr->n; k++) tmp[k] = tr->dt[k];
 	if (tr->n < 2 * COARSE_MIN_BINS || slc_median(tmp, tr->n) >= 0.5 * COARSE_S ||
@@ -193,32 +194,123 @@ static double coarse_onset(const struct trace *tr, const struct slc_cpd_opts *op
 	t = malloc(tr->n * sizeof(*t));
 	dt = malloc(tr->n * sizeof(*dt));
 	by = malloc(tr->n * sizeof(*by));
-	if (!t || !dt || !by) goto out;
-	while (i < tr->n) {
-		double d = 0, b = 0;
-		while (i < tr->n && d < COARSE_S * (1 - 1e-9)) {
-			d += tr->dt[i];
-			b += tr->cum[i + 1] - tr->cum[i];
-			i++;
+	if (t && dt && by) {
+		while (i < tr->n) {
+			double d = 0, b = 0;
+			while (i < tr->n && d < COARSE_S * (1 - 1e-9)) {
+				d += tr->dt[i];
+				b += tr->cum[i + 1] - tr->cum[i];
+				i++;
+			}
+			t[nb] = tr->t[i - 1];
+			dt[nb] = d;
+			by[nb++] = b;
 		}
-		t[nb] = tr->t[i - 1];
-		dt[nb] = d;
-		by[nb++] = b;
+		ci = (struct slc_trace_in){ .t_s = t, .interval_s = dt, .bytes = by, .n = nb,
+					    .block_bytes = tr->block_bytes };
+		ok = !slc__analyze(a, &ci, opts, ev, 0);
+		if (!ok) slc_analysis_free(a);
+		*nbins = nb;
 	}
-	ci = (struct slc_trace_in){ .t_s = t, .interval_s = dt, .bytes = by, .n = nb, .block_bytes = tr->block_bytes };
-	/* only when the coarse curve reads the cache as the fine one does
-	 * (within two bins' bytes): a second tier the bins blur into the
-	 * native level would make the native level its erase-bound one */
-	if (!slc__analyze(&a, &ci, opts, ev, 0) && isfinite(a.erase_bound_start_bytes) &&
-	    fabs((a.has_cache ? a.cache_bytes : 0) - (isfinite(cache_bytes) ? cache_bytes : 0)) <=
-		    2 * tr->cum[tr->n] / (double)nb)
-		on = a.erase_bound_start_bytes;
-	slc_analysis_free(&a);
-out:
 	free(t);
 	free(dt);
 	free(by);
-	return on;
+	return ok;
+}
+
+/*
+ * The cache's end from the coarse curve.  A DRAM-less drive writes its
+ * cache in bursts between stalls (its map writes), and the native writing
+ * after it too, at half the speed: sampled finer than the bursts, each
+ * burst is a level of its own and the model cannot tell the cache's from
+ * the native writing's.  Binned to a second they average into the cache's
+ * level.  So a cache the coarse curve reads over at least COARSE_CACHE_BINS
+ * bins (no bound) decides when the fine curve's differs by more than two
+ * bins' bytes.  Its end is put at full resolution: after the last sample
+ * within a bin of the coarse end that is faster than the native writing
+ * after it (its 95th percentile over the next COARSE_CACHE_BINS bins, plus
+ * DELTA_CACHE).  Fine blocks before it are the cache (stalls stay
+ * stalls), the initial cache's blocks after it native.  Returns 1 when it
+ * decided.
+ */
+#define COARSE_CACHE_BINS 10
+static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
+			const struct slc_analysis *ca, double *tmp)
+{
+	double fine = out->has_cache ? out->model.best.cache_bytes : 0, t0 = slc__t_start(tr, 0);
+	double bin_bytes = 0, thr;
+	size_t ie = 0, at, w0, w1, nx;
+	unsigned tier = 1;
+	int in_cache = 1;
+
+	if (!ca->has_cache || ca->model.cache_bound || !(ca->cache_end_s - t0 >= COARSE_CACHE_BINS * COARSE_S))
+		return 0;
+	while (ie < tr->n && tr->cum[ie] < ca->cache_bytes) ie++;
+	w0 = w1 = ie;
+	while (w0 > 0 && tr->t[ie < tr->n ? ie : tr->n - 1] - tr->t[w0 - 1] < COARSE_S) w0--;
+	while (w1 < tr->n && tr->t[w1] - tr->t[ie < tr->n ? ie : tr->n - 1] < COARSE_S) w1++;
+	bin_bytes = tr->cum[w1] - tr->cum[w0];
+	if (fabs(fine - ca->cache_bytes) <= bin_bytes || ie >= tr->n) return 0;
+	for (nx = ie; nx < tr->n && tr->t[nx] - tr->t[ie] < COARSE_CACHE_BINS * COARSE_S; nx++)
+		;
+	thr = (1 + DELTA_CACHE) * slc__sample_quantile(tr, ie, nx, 0, 0, 0.95, tmp);
+	at = ie;
+	for (size_t i = w0; i < w1; i++)
+		if (tr->v[i] > thr) at = i + 1;
+	for (size_t j = 0; j < *nb; j++)
+		if (b[j].i0 < at && b[j].i1 > at) {
+			slc__split_block(b, nb, j, at);
+			break;
+		}
+	for (size_t j = 0; j < *nb; j++) {
+		if (b[j].dip) continue;
+		if (b[j].i1 <= at) {
+			if (b[j].kind == SLC_PHASE_SLC_CACHE && b[j].tier) tier = b[j].tier;
+			b[j].kind = SLC_PHASE_SLC_CACHE;
+			b[j].tier = tier;
+			b[j].conf = ca->model.confidence;
+		} else if (in_cache && b[j].kind == SLC_PHASE_SLC_CACHE) {
+			b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
+			b[j].tier = 0;
+		} else {
+			in_cache = 0;
+		}
+	}
+	out->model = ca->model;
+	out->model.best.cache_bytes = tr->cum[at];
+	out->has_cache = 1;
+	return 1;
+}
+
+/*
+ * The erase-bound onset from the coarse curve, where it finds one (bytes)
+ * and reads the cache as the fine one does (within two bins' bytes: a
+ * second tier the bins blur into the native level would make the native
+ * level its erase-bound one); the boundary is then placed at the full
+ * resolution.  Where the coarse curve shows none, the fine one's stands: a
+ * small lasting step (a QLC drive's first GC, 8-12%) needs the many
+ * samples of fine sampling to pass its test.  Returns the coarse onset, or
+ * 0 (none, or no coarse decision).
+ */
+static double coarse_onset(const struct trace *tr, const struct slc_analysis *ca, size_t nbins,
+			   double cache_bytes)
+{
+	double bin = tr->cum[tr->n] / (double)nbins;
+
+	if (!nbins || !isfinite(ca->erase_bound_start_bytes)) return 0;
+	if (fabs((ca->has_cache ? ca->cache_bytes : 0) - (isfinite(cache_bytes) ? cache_bytes : 0)) > 2 * bin)
+		return 0;
+	return ca->erase_bound_start_bytes;
+}
+
+/* One more line of the model's reasons, when it fits. */
+static void explain_add(struct slc_analysis *out, const char *what, double bytes)
+{
+	size_t len = strlen(out->model.explain), cap = sizeof(out->model.explain);
+
+	if (len + 96 < cap)
+		snprintf(out->model.explain + len, cap - len, "%s from the curve binned to %.0f s: %.4g GB written\n",
+			 what, COARSE_S, bytes / 1e9);
 }
 
 /* Put the onset at @bytes (NAN: none): native writing before, erase-bound
@@ -293,6 +385,8 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	struct group *g = NULL;
 	size_t *ends = NULL, nb = 0, ng, start = 0;
 	double *tmp = NULL, from_s;
+	struct slc_analysis ca;
+	size_t nbins = 0;
 	int ret;
 
 	if (!out) return -EINVAL;
@@ -316,9 +410,9 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 
 	ret = -ENOMEM;
 	/* room for the splits: the lead, the onset refinements, the short cache */
-	b = calloc(nb + 8, sizeof(*b));
-	g = calloc(nb + 8, sizeof(*g));
-	gconf = calloc(nb + 8, sizeof(*gconf));
+	b = calloc(nb + 10, sizeof(*b));
+	g = calloc(nb + 10, sizeof(*g));
+	gconf = calloc(nb + 10, sizeof(*gconf));
 	if (!b || !g || !gconf) goto out;
 	for (size_t j = 0; j < nb; j++) {
 		b[j].i0 = start;
@@ -346,22 +440,22 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	slc__refine_onset(&tr, b, &nb, g, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	slc__refine_decay_onset(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
 	slc__split_small_step(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
-	if (coarse) {
-		double on = coarse_onset(&tr, opts, &ev, out->has_cache ? out->model.best.cache_bytes : 0, tmp);
+	if (coarse && coarse_read(&ca, &nbins, &tr, opts, &ev, tmp)) {
+		double on;
+
+		if (coarse_cache(out, &tr, b, &nb, &ca, tmp))
+			explain_add(out, "the cache's end", out->model.best.cache_bytes);
+		on = coarse_onset(&tr, &ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
+		slc_analysis_free(&ca);
 		if (on > 0) {
-			char w[160];
 			set_onset(&tr, b, &nb, on);
-			snprintf(w, sizeof(w), "onset from the curve binned to %.0f s: %.4g GB written", COARSE_S, on / 1e9);
-			if (strlen(out->model.explain) + strlen(w) + 2 < sizeof(out->model.explain)) {
-				strcat(out->model.explain, w);
-				strcat(out->model.explain, "\n");
-			}
+			explain_add(out, "onset", on);
 		}
 	}
 	/* a cache too short to measure: its samples are its phase (so that
 	 * the native level's figures leave them out), its size a bound */
 	{
-		size_t nf = short_cache(out, &tr, one, tmp);
+		size_t nf = short_cache(out, &tr, &ev, one, tmp);
 		if (nf && !b[0].dip) {
 			if (b[0].i1 > nf) slc__split_block(b, &nb, 0, nf);
 			b[0].kind = SLC_PHASE_SLC_CACHE;

@@ -136,6 +136,7 @@ struct mctx {
 	int excluded;		/* set when the evidence, not the shape, ruled a reading out */
 	unsigned char *rec;	/* ng flags: the groups a reading takes for the cache back */
 	int ignore_evidence;	/* score as if the evidence ruled nothing out */
+	struct mctx *sub;	/* the groups after a write buffer's burst; NULL: no such reading */
 };
 
 static double g_start_bytes(const struct mctx *c, size_t q)
@@ -241,7 +242,15 @@ struct cand {
 	int rec;		/* later levels near the cache's are the cache back */
 	double score;
 	size_t od;		/* the data's onset for this reading's groups */
+	int buf;		/* the first group is a write buffer's burst: k, o and od
+				 * count the groups after it (the context c->sub) */
 };
+
+/* The context a reading's group indices refer to. */
+static const struct mctx *ctx_of(const struct mctx *c, const struct cand *r)
+{
+	return r->buf ? c->sub : c;
+}
 
 /*
  * The cache back during a fill: a dynamic cache recovers while the drive
@@ -365,6 +374,12 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		s -= p->buffer_cost;
 		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%+.1f)",
 		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, -p->buffer_cost);
+	} else if (ev->capacity_bytes > 0 && k >= 2 && !r->merged &&
+		   g_end_bytes(c, 0) < p->buffer_frac * ev->capacity_bytes) {
+		s -= p->buffer_cost;
+		exf(e, "  a first tier of %s is under %.1f%% of the capacity: a DRAM write buffer more likely "
+		       "than a tier (%+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"), 100 * p->buffer_frac,
+		    -p->buffer_cost);
 	}
 	if (c->decay_first) {
 		s -= p->decay_first;
@@ -436,7 +451,7 @@ static double early_onset(struct mctx *c, double onset, double cache, struct ex 
  * [k, o) and erase-bound groups [o, ng).  -INFINITY when the evidence rules
  * it out.  With @e, each term is written down.
  */
-static double score(struct mctx *c, const struct cand *r, struct ex *e)
+static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 {
 	const struct group *g = c->g;
 	const struct slc__model_params *p = c->p;
@@ -553,6 +568,44 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 }
 
 /*
+ * A write buffer's burst.  A drive acknowledges the first writes of a
+ * burst from its DRAM at the link's speed while the flash catches up:
+ * tens of milliseconds of the flash's work, a few hundred MB at most.  An
+ * SLC cache, and a tier of one, is made of whole blocks on every die: 1-3%
+ * of the capacity on the reviewed drives (2.3 GB of 240 GB, 3.5 GB per
+ * 240 GB, 54 GB of 2 TB).  So with the capacity known, a first level under
+ * buffer_frac of it and faster than the next may be read as the buffer's
+ * burst: no phase of its own, its samples the next level's.  Readings of
+ * it as a cache or as a first tier pay buffer_cost (cache_terms()).
+ */
+static int buffer_burst(const struct mctx *c)
+{
+	const struct slc_phase_evidence *ev = c->ev;
+
+	return c->ng >= 2 && ev->capacity_bytes > 0 &&
+	       g_end_bytes(c, 0) < c->p->buffer_frac * ev->capacity_bytes &&
+	       c->g[0].level > (1 + DELTA_CACHE) * c->g[1].level;
+}
+
+static double score(struct mctx *c, const struct cand *r, struct ex *e)
+{
+	struct cand r0 = *r;
+	double s;
+	char a[32], b[32];
+
+	if (!r->buf) return score_groups(c, r, e);
+	exf(e, "  %s at %s at the start, under %.1f%% of the capacity: a DRAM write buffer's burst, "
+	       "no phase of its own (+0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+	    fmt_si(b, sizeof(b), c->g[0].level, "B/s"), 100 * c->p->buffer_frac);
+	r0.buf = 0;
+	c->sub->excluded = 0;
+	c->sub->ignore_evidence = c->ignore_evidence;
+	s = score_groups(c->sub, &r0, e);
+	c->excluded |= c->sub->excluded;
+	return s;
+}
+
+/*
  * After a TRIM of the whole target no erase-bound writing can start while
  * most of the flash is still erased.  A host byte written directly uses a
  * byte of flash; one written to the SLC cache uses bits-per-cell bytes of
@@ -572,8 +625,9 @@ double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes)
 }
 
 /* The reading (k, o) as a labelling summary. */
-static struct slc_labelling reading(const struct mctx *c, const struct cand *r)
+static struct slc_labelling reading(const struct mctx *c0, const struct cand *r)
 {
+	const struct mctx *c = ctx_of(c0, r);
 	struct slc_labelling l = { 0 };
 	size_t k = r->k, o = r->o;
 	double sc = r->score;
@@ -585,6 +639,7 @@ static struct slc_labelling reading(const struct mctx *c, const struct cand *r)
 	l.cache_bytes = k > 0 ? g_end_bytes(c, k - 1) : NAN;
 	l.onset_bytes = o < c->ng ? g_start_bytes(c, o) : NAN;
 	l.log_score = sc;
+	l.buffer_bytes = r->buf ? g_end_bytes(c0, 0) : 0;
 	return l;
 }
 
@@ -592,6 +647,8 @@ static void describe(struct ex *e, const struct slc_labelling *l)
 {
 	char a[32], b[32];
 
+	if (l->buffer_bytes > 0) exf(e, "reading: a write buffer's burst of %s, then:",
+				     fmt_si(a, sizeof(a), l->buffer_bytes, "B"));
 	if (l->tiers) exf(e, "reading: a cache of %s in %u tier%s%s%s%s",
 			  fmt_si(a, sizeof(a), l->cache_bytes, "B"), l->tiers, l->tiers > 1 ? "s" : "",
 			  l->native ? ", then native" : "", l->erase_bound ? ", erase-bound from " : "",
@@ -663,36 +720,36 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 	return on;
 }
 
-/* The candidate readings: for each k, the data's onset, none, none
- * before the erase-bound regime, and the next lasting drop after the
- * data's onset (distinct values only); k >= 2 cache groups also as one
- * merged level (k up to SLC__MODEL_MMAX, only so above SLC__MODEL_KMAX);
- * k >= 1 also with the cache back. */
-static size_t candidates(struct mctx *c, struct cand *cs)
+/* The candidate readings of @x's groups (flagged @buf): for each k, the
+ * data's onset, none, none before the erase-bound regime, and the next
+ * lasting drop after the data's onset (distinct values only); k >= 2
+ * cache groups also as one merged level (k up to SLC__MODEL_MMAX, only so
+ * above SLC__MODEL_KMAX); k >= 1 also with the cache back.  Scored in @c. */
+static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand *cs)
 {
-	size_t ng = c->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
+	size_t ng = x->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
 
 	for (size_t k = 0; k <= kmax; k++) {
 		size_t os[4];
 
-		c->onset[k] = k < ng ? slc__erase_onset(c->g, k, ng) : ng;
+		x->onset[k] = k < ng ? slc__erase_onset(x->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
 			/* tiers up to KMAX; more cache groups only as one level */
 			for (int m = k > SLC__MODEL_KMAX; m <= (k >= 2); m++) {
-				struct cand r = { k, ng, m, rc, 0, 0 };
-				os[0] = rc ? onset_without_rec(c, &r) : c->onset[k];
+				struct cand r = { k, ng, m, rc, 0, 0, buf };
+				os[0] = rc ? onset_without_rec(x, &r) : x->onset[k];
 				os[1] = ng;
 				os[2] = k;
 				/* the next lasting drop, when the evidence rules the
 				 * first out (a write buffer's burst at the start) */
-				os[3] = !rc && os[0] + 1 < ng ? slc__erase_onset(c->g, os[0], ng) : ng;
+				os[3] = !rc && os[0] + 1 < ng ? slc__erase_onset(x->g, os[0], ng) : ng;
 				for (int i = 0, first = -1; i < 4; i++) {
 					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)) ||
 					    (i == 3 && (os[3] == os[0] || os[3] == ng || first < 0 ||
 							isfinite(cs[first].score))))
 						continue;
 					if (i == 0) first = (int)nc;
-					cs[nc] = (struct cand){ k, os[i], m, rc, 0, os[0] };
+					cs[nc] = (struct cand){ k, os[i], m, rc, 0, os[0], buf };
 					cs[nc].score = score(c, cs + nc, NULL);
 					nc++;
 				}
@@ -701,31 +758,60 @@ static size_t candidates(struct mctx *c, struct cand *cs)
 	return nc;
 }
 
+/* All the candidate readings: of all the groups, and of those after a
+ * write buffer's burst when there may be one. */
+static size_t candidates(struct mctx *c, struct cand *cs)
+{
+	size_t nc = candidates_of(c, c, 0, cs);
+
+	if (c->sub) nc += candidates_of(c, c->sub, 1, cs + nc);
+	return nc;
+}
+
 static int same_reading(const struct slc_labelling *x, const struct slc_labelling *y)
 {
 	return x->tiers == y->tiers && x->native == y->native && x->erase_bound == y->erase_bound &&
+	       (x->buffer_bytes > 0) == (y->buffer_bytes > 0) &&
 	       (x->onset_bytes == y->onset_bytes || (isnan(x->onset_bytes) && isnan(y->onset_bytes))) &&
 	       (x->cache_bytes == y->cache_bytes || (isnan(x->cache_bytes) && isnan(y->cache_bytes)));
 }
 
-static int kind_of(size_t q, const struct cand *r, const unsigned char *rec)
+/* The groups reading @r takes for the cache back, in its own context. */
+static void mask_of(const struct mctx *c, const struct cand *r, unsigned char *mask)
 {
-	if (q < r->k || rec[q]) return SLC_PHASE_SLC_CACHE;
-	return q >= r->o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+	const struct mctx *x = ctx_of(c, r);
+
+	rec_mask(x->g, x->ng, r, mask);
+}
+
+/* The kind (and in @tier the cache tier) reading @r gives group @q of all
+ * the groups, @rec from mask_of().  A write buffer's burst takes the kind
+ * of the level after it. */
+static int kind_of(size_t q, const struct cand *r, const unsigned char *rec, unsigned *tier)
+{
+	size_t x = r->buf && q > 0 ? q - 1 : q;
+	int kind = x < r->k || rec[x] ? SLC_PHASE_SLC_CACHE :
+		   x >= r->o ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
+
+	if (tier) *tier = x < r->k ? (r->merged ? 1 : (unsigned)x + 1) : kind == SLC_PHASE_SLC_CACHE;
+	return kind;
 }
 
 /* Each group's confidence: the posterior weight of the readings that give
  * it the best reading's kind. */
-static void group_confidence(const struct group *g, const struct cand *cs, size_t nc, const struct cand *best,
-			     double tot, size_t ng, double *conf, unsigned char *mb, unsigned char *mi)
+static void group_confidence(const struct mctx *c, const struct cand *cs, size_t nc, const struct cand *best,
+			     double tot, double *conf, unsigned char *mb, unsigned char *mi)
 {
-	rec_mask(g, ng, best, mb);
+	size_t ng = c->ng;
+
+	mask_of(c, best, mb);
 	for (size_t q = 0; q < ng; q++) conf[q] = 0;
 	for (size_t i = 0; i < nc; i++) {
 		if (!isfinite(cs[i].score)) continue;
-		rec_mask(g, ng, cs + i, mi);
+		mask_of(c, cs + i, mi);
 		for (size_t q = 0; q < ng; q++)
-			if (kind_of(q, cs + i, mi) == kind_of(q, best, mb)) conf[q] += exp(cs[i].score - best->score);
+			if (kind_of(q, cs + i, mi, NULL) == kind_of(q, best, mb, NULL))
+				conf[q] += exp(cs[i].score - best->score);
 	}
 	for (size_t q = 0; q < ng; q++) conf[q] = tot > 0 ? fmin(1, conf[q] / tot) : 1;
 }
@@ -734,8 +820,8 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
 {
-	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL, 0 };
-	struct cand cs[(SLC__MODEL_MMAX + 1) * 16], best = { 0, ng, 0, 0, -INFINITY, ng }, ru = best;
+	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL, 0, NULL }, sub;
+	struct cand cs[(SLC__MODEL_MMAX + 1) * 32], best = { 0, ng, 0, 0, -INFINITY, ng, 0 }, ru = best;
 	double tot = 0;
 	size_t nc;
 	int have_ru = 0;
@@ -744,13 +830,20 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 
 	c.decay_first = decays_after_first(g, ng);
 	if (!(c.rec = malloc(2 * (ng ? ng : 1)))) return -ENOMEM;
+	if (buffer_burst(&c)) {
+		sub = c;
+		sub.g = g + 1;
+		sub.ng = ng - 1;
+		sub.decay_first = decays_after_first(sub.g, sub.ng);
+		c.sub = &sub;
+	}
 	nc = candidates(&c, cs);
 	for (size_t i = 0; i < nc; i++) {
 		if (cs[i].score > best.score) best = cs[i];
 	}
 	if (best.score == -INFINITY) {
 		/* nothing fits the evidence: the plain reading, said so */
-		best = (struct cand){ 0, c.onset[0], 0, 0, 0, c.onset[0] };
+		best = (struct cand){ 0, c.onset[0], 0, 0, 0, c.onset[0], 0 };
 		exf(&e, "no reading fits all the evidence; the curve's shape alone decided");
 	}
 	mi->best = reading(&c, &best);
@@ -774,7 +867,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		mi->odds = INFINITY;
 	}
 	mi->cell = ev->cell;
-	group_confidence(g, cs, nc, &best, tot, ng, group_conf, c.rec, c.rec + ng);
+	group_confidence(&c, cs, nc, &best, tot, group_conf, c.rec, c.rec + ng);
 	/* the reasons: the winner's terms, then the runner-up's */
 	exf(&e, "levels: %zu after consolidation", ng);
 	for (size_t q = 0; q < ng && q < 8; q++)
@@ -810,10 +903,10 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 			mi->confidence = 0;
 		}
 	}
-	rec_mask(g, ng, &best, c.rec);
+	mask_of(&c, &best, c.rec);
 	for (size_t q = 0; q < ng; q++) {
-		int kind = kind_of(q, &best, c.rec);
-		unsigned tier = q < best.k ? (best.merged ? 1 : (unsigned)q + 1) : kind == SLC_PHASE_SLC_CACHE;
+		unsigned tier;
+		int kind = kind_of(q, &best, c.rec, &tier);
 
 		for (size_t j = g[q].first; j <= g[q].last; j++) {
 			if (b[j].dip) continue;

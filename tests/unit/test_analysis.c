@@ -818,6 +818,62 @@ static void test_model_evidence(void **state)
 	assert_string_equal(slc_cell_name(SLC_CELL_MLC), "mlc");
 }
 
+/*
+ * A write buffer's burst at the start: sampled every 10 ms, 40 ms at the
+ * link's speed, then the flash's.  On a drive of known capacity a level
+ * that small (under 0.1% of it) is no SLC cache and no cache tier; without
+ * the capacity it stays one.
+ */
+static void test_write_buffer(void **state)
+{
+	static double t[600], v[600];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 400 };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+	uint64_t seed = 11;
+
+	(void)state;
+	for (size_t i = 0; i < 400; i++) {
+		t[i] = 0.01 * (double)(i + 1);
+		v[i] = (i < 4 ? 275e6 : 135e6) * (1 + 0.005 * gauss(&seed));
+	}
+	slc_phase_evidence_init(&ev);
+	ev.capacity_bytes = 120e9;
+	ev.cell = SLC_CELL_MLC;
+	ev.state = SLC_STATE_TRIMMED;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_false(a.has_cache);
+	assert_false(a.model.cache_bound);
+	assert_true(a.model.best.buffer_bytes > 10e6 && a.model.best.buffer_bytes < 12e6);
+	assert_int_equal(phase_kind(&a, 0), SLC_PHASE_DIRECT_TO_TLC);
+	assert_true(a.model.runner_up.valid);
+	assert_int_equal(a.model.runner_up.tiers, 1);
+	assert_non_null(strstr(a.model.explain, "write buffer's burst"));
+	slc_analysis_free(&a);
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+	assert_true(a.has_cache || a.model.cache_bound);
+	slc_analysis_free(&a);
+	/* before a cache: 50 ms at 5.4 GB/s, 3 s at 4.5 GB/s, then 2 GB/s;
+	 * one tier of 13.8 GB on a 1 TB drive, two without the capacity */
+	in.n = 600;
+	for (size_t i = 0; i < 600; i++) {
+		t[i] = 0.01 * (double)(i + 1);
+		v[i] = (i < 5 ? 5.4e9 : i < 305 ? 4.5e9 : 2e9) * (1 + 0.005 * gauss(&seed));
+	}
+	ev.capacity_bytes = 1e12;
+	ev.cell = SLC_CELL_TLC;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache);
+	assert_int_equal(a.model.best.tiers, 1);
+	assert_true(a.model.best.buffer_bytes > 0);
+	assert_true(fabs(a.cache_bytes - 13.77e9) < 0.1e9);
+	slc_analysis_free(&a);
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+	assert_int_equal(a.model.best.tiers, 2);
+	assert_true(a.model.best.buffer_bytes == 0);
+	slc_analysis_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -838,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_labels_table),
 		cmocka_unit_test(test_plateau_not_ramp),
 		cmocka_unit_test(test_model_evidence),
+		cmocka_unit_test(test_write_buffer),
 		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),

@@ -229,6 +229,8 @@ struct slc_labelling {
 	double cache_bytes;		/* NAN without a cache */
 	double onset_bytes;		/* erase-bound onset; NAN without */
 	double log_score;		/* log-likelihood + log prior (natural log) */
+	double buffer_bytes;		/* a write buffer's burst at the start (no
+					 * phase of its own); 0 when none */
 };
 
 #define SLC_EXPLAIN_MAX 3072
