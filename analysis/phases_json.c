@@ -71,9 +71,10 @@ static json_t *phase_list(const struct slc_phase *p, size_t n, int with_kind, en
 static json_t *reading_json(const struct slc_labelling *l)
 {
 	if (!l->valid) return json_null();
-	return json_pack("{s:i, s:b, s:b, s:o, s:o, s:o}", "cache_tiers", (int)l->tiers, "native", l->native,
+	return json_pack("{s:i, s:b, s:b, s:o, s:o, s:o, s:o}", "cache_tiers", (int)l->tiers, "native", l->native,
 			 "erase_bound", l->erase_bound, "cache_bytes", num(l->cache_bytes),
-			 "erase_bound_start_bytes", num(l->onset_bytes), "log_score", num(l->log_score));
+			 "erase_bound_start_bytes", num(l->onset_bytes), "write_buffer_bytes", num(l->buffer_bytes),
+			 "log_score", num(l->log_score));
 }
 
 /* "model": the reading chosen, the runner-up, the odds, the reasons. */

@@ -161,6 +161,12 @@ def score(cell_in):
     phases, tr = avs.truth_phases(seg)
     dt = dur_s(iv)
     c_txt, c_err, c_ok = avs.cell(an["cache"]["size_bytes"], tr["cache"], CACHE_TOL, 1e9, "")
+    if not c_ok and an["cache"]["size_bytes"] is not None and tr["cache"] is not None:
+        # as for the onset: one sample's worth of bytes at the cache's
+        # speed is the finest the interval can place its end
+        cs = next((p["mean_bps"] for p in an["phases"] if p["kind"] == "slc_cache"), None)
+        if cs and abs(an["cache"]["size_bytes"] - tr["cache"]) <= cs * dt:
+            c_ok, c_err = True, c_err.replace(" FAIL", "") + " (within a sample)"
     bnd = (an.get("cache") or {}).get("bound")
     if bnd and tr["cache"] is not None:
         # a cache too short for the interval: the answer is a bound, right
@@ -272,7 +278,7 @@ def main():
     print()
     print(f"Summary ({n} cells: {len(names)} presets x {len(plans)} plans x {len(ivs)} intervals; "
           f"{wall:.0f} s wall with {a.jobs} at once): "
-          f"cache within 1%: {sum(r['c_ok'] for r in c_cells)} of {len(c_cells)} cells with a cache "
+          f"cache within 1% (or a sample): {sum(r['c_ok'] for r in c_cells)} of {len(c_cells)} cells with a cache "
           f"on either side; onset within 3% (or a sample): {sum(r['o_ok'] for r in o_cells)} of {len(o_cells)} cells "
           f"with an onset on either side; all three criteria: "
           f"{sum(r['c_ok'] and r['o_ok'] and groups[(r['preset'], r['plan'])] for r in rows.values())} "

@@ -43,6 +43,9 @@ static void print_cache_onset(FILE *f, const struct slc_analysis *an, enum slc_u
 			(snprintf(d, sizeof(d), "%u samples", an->model.cache_bound_samples), d) : "sample",
 			slc_format_bytes(a, sizeof(a), an->model.cache_min_bytes, u),
 			slc_format_bytes(b, sizeof(b), an->model.cache_max_bytes, u));
+	} else if (an->model.best.buffer_bytes > 0) {
+		fprintf(f, "  SLC cache: none seen (the first %s were a write buffer's burst: too few bytes for an "
+			   "SLC cache on this capacity)\n", slc_format_bytes(a, sizeof(a), an->model.best.buffer_bytes, u));
 	} else {
 		fprintf(f, "  SLC cache: none seen\n");
 	}
@@ -61,7 +64,14 @@ static void print_cache_onset(FILE *f, const struct slc_analysis *an, enum slc_u
 static void reading_words(char *s, size_t n, const struct slc_labelling *l, enum slc_unit_system u)
 {
 	char a[32], b[32];
+	size_t w;
 
+	if (l->buffer_bytes > 0) {
+		snprintf(s, n, "a write buffer's %s burst, ", slc_format_bytes(a, sizeof(a), l->buffer_bytes, u));
+		w = strlen(s);
+		s += w;
+		n -= w;
+	}
 	snprintf(s, n, "%s%s%s%s%s", l->tiers ? "a cache of " : "no cache",
 		 l->tiers ? slc_format_bytes(a, sizeof(a), l->cache_bytes, u) : "",
 		 l->tiers > 1 ? (l->tiers == 2 ? " in 2 tiers" : " in 3 tiers") : "",

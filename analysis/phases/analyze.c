@@ -225,8 +225,15 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
  * burst is a level of its own and the model cannot tell the cache's from
  * the native writing's.  Binned to a second they average into the cache's
  * level.  So a cache the coarse curve reads over at least COARSE_CACHE_BINS
- * bins (no bound) decides when the fine curve's differs by more than two
- * bins' bytes.  Its end is put at full resolution: after the last sample
+ * bins (no bound) decides when the fine curve's cache differs by more than
+ * a bin's bytes and the fine writing between the two ends still runs at
+ * the fine cache's speed (within DELTA_SAME) in one sample in
+ * COARSE_AT_LEVEL at least (as the teeth rule of boundary.c): a cache in
+ * bursts, not a slower level (a second tier, native writing) that the
+ * bins' fewer samples read as part of it.  Where the fine curve found no
+ * cache, its samples up to the coarse end must be bursts (a CoV of
+ * COARSE_BURST_COV or more), their speed their 90th percentile: a flat
+ * level the coarse model takes for a cache is the fine model's to judge.  Its end is put at full resolution: after the last sample
  * within a bin of the coarse end that is faster than the native writing
  * after it (its 95th percentile over the next COARSE_CACHE_BINS bins, plus
  * DELTA_CACHE).  Fine blocks before it are the cache (stalls stay
@@ -234,6 +241,8 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
  * decided.
  */
 #define COARSE_CACHE_BINS 10
+#define COARSE_AT_LEVEL 4.0
+#define COARSE_BURST_COV 0.5
 static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
 			const struct slc_analysis *ca, double *tmp)
 {
@@ -251,6 +260,31 @@ static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct
 	while (w1 < tr->n && tr->t[w1] - tr->t[ie < tr->n ? ie : tr->n - 1] < COARSE_S) w1++;
 	bin_bytes = tr->cum[w1] - tr->cum[w0];
 	if (fabs(fine - ca->cache_bytes) <= bin_bytes || ie >= tr->n) return 0;
+	/* the fine curve's writing between the two ends still runs at its
+	 * cache's speed in bursts (one sample in COARSE_AT_LEVEL at least):
+	 * a cache in bursts, not a slower level the bins blur into it */
+	{
+		size_t i0 = 0, at_level = 0;
+		double cl = NAN;
+
+		for (size_t j = 0; j < *nb && isnan(cl) && fine > 0; j++)
+			if (!b[j].dip && b[j].kind == SLC_PHASE_SLC_CACHE) cl = slc__blevel(tr, b + j);
+		while (i0 < tr->n && tr->cum[i0] < fine) i0++;
+		if (ie <= i0) return 0;
+		if (!(fine > 0)) {
+			/* no fine cache: the bursts' own speed, and bursts they
+			 * must be (a CoV of COARSE_BURST_COV at least: writing
+			 * between stalls), not a flat level */
+			double m = (tr->sv[ie] - tr->sv[i0]) / (double)(ie - i0);
+			double var = (tr->sv2[ie] - tr->sv2[i0]) / (double)(ie - i0) - m * m;
+
+			if (!(m > 0) || sqrt(fmax(var, 0)) < COARSE_BURST_COV * m) return 0;
+			cl = slc__sample_quantile(tr, i0, ie, 0, 0, 0.9, tmp);
+		}
+		if (!(cl > 0)) return 0;
+		for (size_t i = i0; i < ie; i++) at_level += fabs(tr->v[i] - cl) <= DELTA_SAME * cl;
+		if ((double)at_level * COARSE_AT_LEVEL < (double)(ie - i0)) return 0;
+	}
 	for (nx = ie; nx < tr->n && tr->t[nx] - tr->t[ie] < COARSE_CACHE_BINS * COARSE_S; nx++)
 		;
 	thr = (1 + DELTA_CACHE) * slc__sample_quantile(tr, ie, nx, 0, 0, 0.95, tmp);
@@ -336,6 +370,15 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, doubl
 		}
 		b[j].kind = b[j].i0 >= at ? SLC_PHASE_ERASE_BOUND : SLC_PHASE_DIRECT_TO_TLC;
 	}
+}
+
+/* The kind of the first main block after the cache's. */
+static int first_after_cache(const struct block *b, size_t nb)
+{
+	size_t j = 0;
+
+	while (j < nb && (b[j].dip || b[j].kind == SLC_PHASE_SLC_CACHE)) j++;
+	return j < nb ? b[j].kind : -1;
 }
 
 /* The cache and onset figures from the phases; returns where the steady
@@ -443,9 +486,15 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (coarse && coarse_read(&ca, &nbins, &tr, opts, &ev, tmp)) {
 		double on;
 
-		if (coarse_cache(out, &tr, b, &nb, &ca, tmp))
-			explain_add(out, "the cache's end", out->model.best.cache_bytes);
+		int cc = coarse_cache(out, &tr, b, &nb, &ca, tmp);
+
+		if (cc) explain_add(out, "the cache's end", out->model.best.cache_bytes);
 		on = coarse_onset(&tr, &ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
+		/* the coarse reading has native writing after the cache and no
+		 * onset: an erase-bound phase the fine reading began right after
+		 * its (wrong) cache goes with it */
+		if (cc && !(on > 0) && ca.model.best.native && first_after_cache(b, nb) == SLC_PHASE_ERASE_BOUND)
+			set_onset(&tr, b, &nb, NAN);
 		slc_analysis_free(&ca);
 		if (on > 0) {
 			set_onset(&tr, b, &nb, on);

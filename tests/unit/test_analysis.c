@@ -874,6 +874,39 @@ static void test_write_buffer(void **state)
 	slc_analysis_free(&a);
 }
 
+/*
+ * A DRAM-less drive's cache in bursts, sampled every 100 ms: 0.9 s at
+ * 180 MB/s between 1.6 s stalls for 110 s, then the native writing in
+ * the same rhythm at 90 MB/s for 500 s.  Each burst is a level of its own
+ * at this interval (the fine reading: no cache, erase-bound at half the
+ * speed); binned to a second the bursts make the cache's level, and the
+ * cache is the whole 110 s, native writing after it.
+ */
+static void test_cache_in_bursts(void **state)
+{
+	static double t[6100], v[6100];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 6100 };
+	struct slc_analysis a;
+	uint64_t seed = 31;
+	double cache = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 6100; i++) {
+		size_t ph = i % 25;	/* 2.5 s: 9 samples of writing, 16 of stall */
+		double burst = i < 1100 ? 180e6 : 90e6;
+
+		t[i] = 0.1 * (double)(i + 1);
+		v[i] = ph < 9 ? burst * (1 + 0.01 * gauss(&seed)) : 0;
+		if (i < 1100) cache += v[i] * 0.1;
+	}
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_true(a.has_cache);
+	assert_true(fabs(a.cache_bytes / cache - 1) < 0.03);
+	assert_true(isnan(a.erase_bound_start_bytes));
+	assert_non_null(strstr(a.model.explain, "binned"));
+	slc_analysis_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -895,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_plateau_not_ramp),
 		cmocka_unit_test(test_model_evidence),
 		cmocka_unit_test(test_write_buffer),
+		cmocka_unit_test(test_cache_in_bursts),
 		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),
