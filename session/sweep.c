@@ -134,12 +134,19 @@ static void num(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "-");
 }
 
+/* The throughput unit of the tables: its bytes per second and its name. */
+static double mb_unit(enum slc_unit_system u, const char **name)
+{
+	*name = u == SLC_UNITS_BINARY ? "MiB/s" : "MB/s";
+	return u == SLC_UNITS_BINARY ? 1048576.0 : 1e6;
+}
+
 void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u)
 {
 	size_t n;
 	struct slc_sweep_point *pts = all_points(in, &n);
-	double mb = u == SLC_UNITS_BINARY ? 1048576.0 : 1e6;
-	const char *mbs = u == SLC_UNITS_BINARY ? "MiB/s" : "MB/s";
+	const char *mbs;
+	double mb = mb_unit(u, &mbs);
 
 	if (!pts)
 		return;
@@ -254,8 +261,8 @@ void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit
 				 "read IOPS", "write IOPS", "mean latency (µs)", "p99 latency (µs)" };
 	size_t n;
 	struct slc_sweep_point *pts = all_points(in, &n);
-	double mb = u == SLC_UNITS_BINARY ? 1048576.0 : 1e6;
-	const char *mbs = u == SLC_UNITS_BINARY ? "MiB/s" : "MB/s";
+	const char *mbs;
+	double mb = mb_unit(u, &mbs);
 
 	if (!pts)
 		return;

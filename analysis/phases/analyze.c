@@ -228,7 +228,7 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
  * bins (no bound) decides when the fine curve's cache differs by more than
  * a bin's bytes and the fine writing between the two ends still runs at
  * the fine cache's speed (within DELTA_SAME) in one sample in
- * COARSE_AT_LEVEL at least (as the teeth rule of boundary.c): a cache in
+ * TEETH_AT_LEVEL at least (the teeth rule of boundary.c): a cache in
  * bursts, not a slower level (a second tier, native writing) that the
  * bins' fewer samples read as part of it.  Where the fine curve found no
  * cache, its samples up to the coarse end must be bursts (a CoV of
@@ -241,7 +241,6 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
  * decided.
  */
 #define COARSE_CACHE_BINS 10
-#define COARSE_AT_LEVEL 4.0
 #define COARSE_BURST_COV 0.5
 static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
 			const struct slc_analysis *ca, double *tmp)
@@ -255,13 +254,14 @@ static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct
 	if (!ca->has_cache || ca->model.cache_bound || !(ca->cache_end_s - t0 >= COARSE_CACHE_BINS * COARSE_S))
 		return 0;
 	while (ie < tr->n && tr->cum[ie] < ca->cache_bytes) ie++;
+	if (ie >= tr->n) return 0;
 	w0 = w1 = ie;
-	while (w0 > 0 && tr->t[ie < tr->n ? ie : tr->n - 1] - tr->t[w0 - 1] < COARSE_S) w0--;
-	while (w1 < tr->n && tr->t[w1] - tr->t[ie < tr->n ? ie : tr->n - 1] < COARSE_S) w1++;
+	while (w0 > 0 && tr->t[ie] - tr->t[w0 - 1] < COARSE_S) w0--;
+	while (w1 < tr->n && tr->t[w1] - tr->t[ie] < COARSE_S) w1++;
 	bin_bytes = tr->cum[w1] - tr->cum[w0];
-	if (fabs(fine - ca->cache_bytes) <= bin_bytes || ie >= tr->n) return 0;
+	if (fabs(fine - ca->cache_bytes) <= bin_bytes) return 0;
 	/* the fine curve's writing between the two ends still runs at its
-	 * cache's speed in bursts (one sample in COARSE_AT_LEVEL at least):
+	 * cache's speed in bursts (one sample in TEETH_AT_LEVEL at least):
 	 * a cache in bursts, not a slower level the bins blur into it */
 	{
 		size_t i0 = 0, at_level = 0;
@@ -283,7 +283,7 @@ static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct
 		}
 		if (!(cl > 0)) return 0;
 		for (size_t i = i0; i < ie; i++) at_level += fabs(tr->v[i] - cl) <= DELTA_SAME * cl;
-		if ((double)at_level * COARSE_AT_LEVEL < (double)(ie - i0)) return 0;
+		if ((double)at_level * TEETH_AT_LEVEL < (double)(ie - i0)) return 0;
 	}
 	for (nx = ie; nx < tr->n && tr->t[nx] - tr->t[ie] < COARSE_CACHE_BINS * COARSE_S; nx++)
 		;

@@ -149,7 +149,6 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
  * sample on), within at most the cache's own length and not into a drop
  * the consolidation kept (a stall, throttling) or an erase-bound block.  @b has room for one more block.
  */
-#define TEETH_AT_LEVEL 4.0	/* a stretch is still cache while 1 sample in this many runs at its speed */
 #define TEETH_K 3.0		/* at the cache's speed: within this many of its sigmas */
 void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
 {

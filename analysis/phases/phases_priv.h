@@ -233,6 +233,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		 const struct slc_cpd_opts *opts, const struct slc_phase_evidence *ev, int coarse);
 
 /* model.c: the phase model and its parameters (docs/analysis.md) */
+#define TEETH_AT_LEVEL 4.0	/* a stretch is still cache while 1 sample in this many runs at its speed */
 #define SLC__MODEL_KMAX 3		/* cache tiers at most */
 #define SLC__MODEL_MMAX 8		/* groups a noisy cache may be split into */
 /* A speed ratio's prior: free inside [lo, hi], a normal tail of @sd in the
