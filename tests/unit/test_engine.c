@@ -452,13 +452,31 @@ static const struct slc_target_ops failing_ops = {
 	.discard = f_discard, .idle = f_idle, .close = f_close,
 };
 
+/* A failing target of @capacity bytes, its state in @f. */
+static struct slc_target failing_target(struct failing *f, const char *spec, uint64_t capacity)
+{
+	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .capacity_bytes = capacity,
+				.logical_block_bytes = 512, .fd = -1, .priv = f };
+
+	snprintf(t.spec, sizeof(t.spec), "%s", spec);
+	return t;
+}
+
+/* A fresh file for a trace: @path is a mkstemp() template. */
+static void temp_file(char *path)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 /* An I/O error stops the job, names the offset, and the trace keeps every
  * sample before it. */
 static void test_device_error_keeps_trace(void **state)
 {
 	struct failing f = { .fail_at = 64ull << 20 };
-	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "failing",
-				.capacity_bytes = 256ull << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_target t = failing_target(&f, "failing", 256ull << 20);
 	struct slc_trace_meta meta = { .target = "failing", .capacity_bytes = 256ull << 20 };
 	struct slc_plan_opts po;
 	struct slc_plan plan;
@@ -467,11 +485,9 @@ static void test_device_error_keeps_trace(void **state)
 	struct slc_job_result res;
 	size_t failed;
 	char err[256], path[] = "/tmp/slcscope-test-engine-XXXXXX";
-	int fd = mkstemp(path);
 	(void)state;
 
-	assert_true(fd >= 0);
-	close(fd);
+	temp_file(path);
 	slc_plan_opts_default(&po);
 	po.trim_wait_ns = 0;
 	po.interval_ns = 100000000ull;          /* 0.1 s */
@@ -496,8 +512,7 @@ static void test_device_error_keeps_trace(void **state)
 static void test_engine_alignment(void **state)
 {
 	struct failing f = { .fail_at = UINT64_MAX };
-	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "rec",
-				.capacity_bytes = 64u << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_target t = failing_target(&f, "rec", 64u << 20);
 	struct slc_job_result res;
 	struct slc_job job = { .kind = SLC_JOB_RAND_READ, .block_bytes = 512, .queue_depth = 4,
 			       .max_bytes = 4000 * 512, .seed = 5, .align_bytes = 4096 };
@@ -516,8 +531,7 @@ static void test_engine_alignment(void **state)
 static void test_plan_read_state(void **state)
 {
 	struct failing f = { .fail_at = UINT64_MAX };
-	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "failing",
-				.capacity_bytes = 256ull << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_target t = failing_target(&f, "failing", 256ull << 20);
 	struct slc_trace_meta meta = { .target = "failing", .capacity_bytes = 256ull << 20 };
 	static const char *const want[] = { "unknown", "", "trimmed", "", "written", "partly", "" };
 	struct slc_plan plan = { .name = "test", .n = 7 };
@@ -526,11 +540,9 @@ static void test_plan_read_state(void **state)
 	struct slc_job_result res;
 	size_t failed;
 	char err[256], path[] = "/tmp/slcscope-test-engine-XXXXXX";
-	int fd = mkstemp(path);
 	(void)state;
 
-	assert_true(fd >= 0);
-	close(fd);
+	temp_file(path);
 	for (size_t i = 0; i < plan.n; i++) {
 		struct slc_step *st = &plan.step[i];
 		snprintf(st->name, sizeof(st->name), "step%zu", i);
@@ -576,8 +588,7 @@ static void test_plan_read_state(void **state)
 static void test_engine_seq_jobs(void **state)
 {
 	struct failing f = { .fail_at = UINT64_MAX, .slice_bytes = 16u << 20 };
-	struct slc_target t = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "rec",
-				.capacity_bytes = 64u << 20, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_target t = failing_target(&f, "rec", 64u << 20);
 	struct slc_job_result res;
 	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .block_bytes = 131072, .queue_depth = 8, .jobs = 4,
 			       .max_bytes = 16u << 20 };
@@ -839,8 +850,7 @@ static void test_sampler_short_last_merged(void **state)
 static void test_engine_no_short_last_sample(void **state)
 {
 	struct failing f = { .fail_at = UINT64_MAX };
-	struct slc_target ft = { .ops = &failing_ops, .kind = SLC_TARGET_FILE, .spec = "rec",
-				 .capacity_bytes = 1ull << 30, .logical_block_bytes = 512, .fd = -1, .priv = &f };
+	struct slc_target ft = failing_target(&f, "rec", 1ull << 30);
 	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .block_bytes = 131072, .queue_depth = 8,
 			       .max_bytes = 1003ull * 131072, .interval_ns = 10000000ull };
 	struct slc_engine_cb cb = { .sample = keep };
