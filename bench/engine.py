@@ -45,6 +45,23 @@ def die(msg):
     sys.exit(2)
 
 
+def add_tool_args(ap):
+    """--slcscope, --fio and --log, as every fio comparison takes them."""
+    ap.add_argument("--slcscope", help="the slcscope binary (default: $SLCSCOPE, build/slcscope, PATH)")
+    ap.add_argument("--fio", default=shutil.which("fio") or "fio", help="the fio binary (default: from PATH)")
+    ap.add_argument("--log", help="log every command and its stderr here (default: a temp file)")
+
+
+def tool_setup(a, fail=None):
+    """SIGTERM/SIGHUP unwind like Ctrl-C (so a loop device and its tmpfs go
+    away); the slcscope binary found; fio there.  @fail: the caller's die."""
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_: sys.exit(143))
+    a.slcscope = find_slcscope(a.slcscope)
+    if not shutil.which(a.fio):
+        (fail or die)("fio not found: apt-get install fio (or --fio PATH)")
+
+
 def parse_size(s):
     mult = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
     s = s.strip().lower().removesuffix("ib").removesuffix("b")
@@ -233,17 +250,9 @@ def main():
                     "CPUS CPUs were idle over 2 s (on a shared machine: rounds in its quieter moments)")
     ap.add_argument("--wait-max", type=int, default=900, metavar="S",
                     help="with --wait-idle: run the round anyway after S seconds (default 900)")
-    ap.add_argument("--slcscope", help="the slcscope binary (default: $SLCSCOPE, build/slcscope, PATH)")
-    ap.add_argument("--fio", default=shutil.which("fio") or "fio", help="the fio binary (default: from PATH)")
-    ap.add_argument("--log", help="log every command and its stderr here (default: a temp file)")
+    add_tool_args(ap)
     a = ap.parse_args()
-    # SIGTERM/SIGHUP unwind like Ctrl-C so the loop device and tmpfs go away
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda *_: sys.exit(143))
-
-    a.slcscope = find_slcscope(a.slcscope)
-    if not shutil.which(a.fio):
-        die("fio not found: apt-get install fio (or --fio PATH)")
+    tool_setup(a)
     targets = [t.strip() for t in a.targets.split(",") if t.strip()]
     if set(targets) - {"null", "loop"}:
         die("--targets takes null and/or loop")

@@ -20,8 +20,6 @@ import csv
 import io
 import json
 import os
-import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -84,15 +82,9 @@ def main():
     ap.add_argument("--step-time", default="3s", help="each point's length (default 3s; the plans' own is 30s)")
     ap.add_argument("--region", default="1GiB", help="the test region (default 1GiB, as the plans)")
     ap.add_argument("--loop-size", default="2GiB", help="the tmpfs file behind the loop device (default 2GiB)")
-    ap.add_argument("--slcscope", help="the slcscope binary (default: $SLCSCOPE, build/slcscope, PATH)")
-    ap.add_argument("--fio", default=shutil.which("fio") or "fio", help="the fio binary (default: from PATH)")
-    ap.add_argument("--log", help="log every command and its stderr here (default: a temp file)")
+    engine.add_tool_args(ap)
     a = ap.parse_args()
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda *_: sys.exit(143))
-    a.slcscope = engine.find_slcscope(a.slcscope)
-    if not shutil.which(a.fio):
-        die("fio not found: apt-get install fio (or --fio PATH)")
+    engine.tool_setup(a, die)
     if os.geteuid() != 0:
         die("needs root (losetup, mount of a private tmpfs)")
     plans = [p.strip() for p in a.plans.split(",") if p.strip()]
