@@ -153,6 +153,46 @@ static int coincident(const struct trace *tr, const struct block *m)
 	return (double)tr->n * pow(tr->dip_prob, (double)len) >= COINCIDENT_EXPECT;
 }
 
+/*
+ * Is a drop what the level's own noise makes somewhere in the trace?  The
+ * drop's mean is compared with each side's median (the samples [lo, m->i0)
+ * and [m->i1, hi) of the levels right before and after it, at most the
+ * texture context) in units of that side's noise: its robust
+ * sigma, and its autocorrelation time tau (n samples of the drop are
+ * n / tau independent ones, at least one).  A Gaussian noise makes a
+ * deviation of z such units in a window at a rate P(Z > z) per window, and
+ * the trace holds n_total / max(n, tau) windows; a drop the noise makes at
+ * least COINCIDENT_EXPECT times in the trace is noise (a noisy native
+ * level's 1 s dip of 20%), not an event.  Judged against the side it is
+ * least clearly below; a side shorter than TEXTURE_SIDE_MIN says nothing.
+ */
+static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, size_t hi,
+		      double *tmp)
+{
+	double nm = (double)(m->i1 - m->i0), lm = slc__blevel(tr, m), zmin = INFINITY;
+	double tau_max = 1;
+	size_t side[2][2] = { { lo, m->i0 }, { m->i1, hi } };
+
+	for (int s = 0; s < 2; s++) {
+		size_t a = side[s][0], e = side[s][1], n = e - a;
+		double med, sig, tau, se, z;
+
+		if (n < TEXTURE_SIDE_MIN) continue;
+		memcpy(tmp, tr->v + a, n * sizeof(*tmp));
+		tau = slc__series_tau(tmp, n, n / 4 < LAG_MAX ? n / 4 : LAG_MAX);
+		sig = slc_mad_sigma(tmp, n);
+		memcpy(tmp, tr->v + a, n * sizeof(*tmp));
+		med = slc_median(tmp, n);
+		se = sig * sqrt(fmin(1.0, tau / nm));
+		z = se > 0 ? (med - lm) / se : INFINITY;
+		if (z < zmin) zmin = z;
+		if (tau > tau_max) tau_max = tau;
+	}
+	if (zmin == INFINITY) return 0;
+	if (zmin <= 0) return 1;
+	return (double)tr->n / fmax(nm, tau_max) * 0.5 * erfc(zmin / sqrt(2.0)) >= COINCIDENT_EXPECT;
+}
+
 /* The probability that a sample dips, from the rate of isolated
  * single-sample dips (a sample 12% under both neighbours, which are not
  * dips themselves): once per trace, for coincident(). */
@@ -293,7 +333,9 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
 			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
 			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp) &&
-			    !coincident(tr, m)) {
+			    !coincident(tr, m) &&
+			    !noise_drop(tr, m, m->i0 - a->i0 > ctx ? m->i0 - ctx : a->i0,
+					c->i1 - m->i1 > ctx ? m->i1 + ctx : c->i1, tmp)) {
 				m->dip = 1;
 				m->kind = lm < STALL_FRAC * la ?
 					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;

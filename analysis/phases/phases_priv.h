@@ -15,7 +15,8 @@
  *   4. a block below both neighbours that is no longer than what follows
  *      (or a stall of any length inside one level) is a temporary drop:
  *      absorbed when such drops recur around it (comb or sawtooth
- *      texture), otherwise kept as a stall / throttled.
+ *      texture) or the level's own noise makes one somewhere in the
+ *      trace, otherwise kept as a stall / throttled.
  * Blocks are then labelled (cache tiers, direct-to-TLC, erase-bound; a
  * lasting drop is judged with the noise's autocorrelation time) and every
  * boundary is placed to sub-sample precision by a byte balance.

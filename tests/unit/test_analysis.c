@@ -907,6 +907,55 @@ static void test_cache_in_bursts(void **state)
 	slc_analysis_free(&a);
 }
 
+/*
+ * A kept drop must be more than the level's own noise.  A cache, then a
+ * native level with 12% AR(1) noise (rho 0.7) and no event in it: over 16
+ * curves of 6000 samples, the noise's own excursions (a second or two 25%
+ * down) are no phase of their own.  A 15 s throttle to 60% in the same
+ * noise is kept.
+ */
+static int has_kind(const struct slc_analysis *a, enum slc_phase_kind k)
+{
+	for (size_t i = 0; i < a->n_phases; i++)
+		if (a->phases[i].kind == k) return 1;
+	return 0;
+}
+
+static void noisy_native(double *t, double *v, size_t n, size_t d0, size_t dlen, double depth,
+			 uint64_t seed)
+{
+	const double rho = 0.7;
+	double e = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		t[i] = 0.25 * (double)(i + 1);
+		e = rho * e + sqrt(1 - rho * rho) * 0.12 * gauss(&seed);
+		if (i < 400) v[i] = 3e9 * (1 + 0.01 * gauss(&seed));
+		else v[i] = 1.2e9 * (1 + e) * (i >= d0 && i < d0 + dlen ? 1 - depth : 1);
+	}
+}
+
+static void test_drop_beyond_noise(void **state)
+{
+	static double t[6000], v[6000];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 6000 };
+	struct slc_analysis a;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 16; seed++) {
+		noisy_native(t, v, 6000, 0, 0, 0, seed);
+		assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+		assert_true(a.has_cache);
+		assert_false(has_kind(&a, SLC_PHASE_THROTTLED));
+		assert_false(has_kind(&a, SLC_PHASE_STALL));
+		slc_analysis_free(&a);
+	}
+	noisy_native(t, v, 6000, 3000, 60, 0.4, 5);
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_true(has_kind(&a, SLC_PHASE_THROTTLED));
+	slc_analysis_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -929,6 +978,7 @@ int main(void)
 		cmocka_unit_test(test_model_evidence),
 		cmocka_unit_test(test_write_buffer),
 		cmocka_unit_test(test_cache_in_bursts),
+		cmocka_unit_test(test_drop_beyond_noise),
 		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),
