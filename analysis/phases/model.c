@@ -312,13 +312,17 @@ static size_t rec_mask(const struct group *g, size_t ng, const struct cand *r, u
 
 /* Does a tier after the first look like one (steady, near the tier before,
  * faster than most samples after it)?  A tooth-free stretch of a comb and
- * native writing are not. */
+ * native writing are not.  Near the tier before is the ratio prior's range
+ * and two of its standard deviations below: a tier a little slower than
+ * the drives show costs its prior's tail, so that the reading can still be
+ * the runner-up, while one at direct-to-TLC's ratios is none. */
 static int tier_ok(const struct mctx *c, size_t q)
 {
 	const struct group *g = c->g;
 	size_t ng = c->ng;
+	double floor = c->p->tier.lo * exp(-2 * c->p->tier.sd);
 
-	if (g[q].decay || g[q].level < TIER_RATIO_MIN * g[q - 1].level) return 0;
+	if (g[q].decay || g[q].level < floor * g[q - 1].level) return 0;
 	if (q + 1 < ng && g[q].level <= g[q + 1].p90) return 0;
 	return steady_as_cache(g, q);
 }
@@ -392,10 +396,16 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		exf(e, "  one cache level across %zu levels, its noise (%+.1f)", k, t);
 	}
 	for (size_t q = 1; q < k && !r->merged; q++) {
-		t = lratio(g[q].level / g[q - 1].level, &p->tier) + p->tier_steady;
+		/* steady writing at a tier's ratio is a tier's; below the
+		 * drives' range, steady native writing (a fast-native drive
+		 * at half the cache's speed) is as likely: the tail alone */
+		double rt = g[q].level / g[q - 1].level;
+
+		t = lratio(rt, &p->tier) + (rt >= p->tier.lo ? p->tier_steady : 0);
 		s += t;
-		exf(e, "  tier %zu at %.2f of tier %zu, as steady as the first, faster than "
-		       "what follows it (%+.1f)", q + 1, g[q].level / g[q - 1].level, q, t);
+		exf(e, "  tier %zu at %.2f of tier %zu, %s, faster than "
+		       "what follows it (%+.1f)", q + 1, rt, q,
+		    rt >= p->tier.lo ? "as steady as the first" : "slower than tiers are", t);
 	}
 	if (k < ng) {
 		double cl = r->merged ? c1 : g[k - 1].level, rr = g[k].level / cl;

@@ -956,6 +956,41 @@ static void test_drop_beyond_noise(void **state)
 	slc_analysis_free(&a);
 }
 
+/*
+ * A second tier a little slower than the drives show (0.57 of the first,
+ * the prior's range starting at 0.6) costs the prior's tail and is still a
+ * reading: a steady middle level between a short fast one and noisy slow
+ * writing is two tiers, by the best reading or the runner-up.  Direct-to-
+ * TLC's ratios (0.35) are no tier.
+ */
+static void three_flat(double *t, double *v, double r2, uint64_t seed)
+{
+	for (size_t i = 0; i < 2220; i++) {
+		t[i] = 0.5 * (double)(i + 1);
+		if (i < 20) v[i] = 3e9 * (1 + 0.01 * gauss(&seed));
+		else if (i < 220) v[i] = 3e9 * r2 * (1 + 0.01 * gauss(&seed));
+		else v[i] = 0.6e9 * (1 + 0.08 * gauss(&seed));
+	}
+}
+
+static void test_tier_near_prior(void **state)
+{
+	static double t[2220], v[2220];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 2220 };
+	struct slc_analysis a;
+
+	(void)state;
+	three_flat(t, v, 0.57, 9);
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_true(a.model.best.tiers == 2 || (a.model.runner_up.valid && a.model.runner_up.tiers == 2));
+	slc_analysis_free(&a);
+	three_flat(t, v, 0.35, 9);
+	assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+	assert_int_equal(a.model.best.tiers, 1);
+	assert_false(a.model.runner_up.valid && a.model.runner_up.tiers == 2);
+	slc_analysis_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -979,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(test_write_buffer),
 		cmocka_unit_test(test_cache_in_bursts),
 		cmocka_unit_test(test_drop_beyond_noise),
+		cmocka_unit_test(test_tier_near_prior),
 		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),
