@@ -236,7 +236,50 @@ int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
 	return 1;
 }
 
-/* Rules 2-4 on the first interior block they apply to. */
+/*
+ * Rule 4 at the end of the curve.  A run that ends inside a drop cuts it
+ * off: the last block, more than DELTA_SAME below the level before it, is
+ * one more of that level's drops when drops to its depth recur there (the
+ * texture test, over the samples of that level and the drops kept inside
+ * it, at most the texture context back) and it is no longer than the
+ * longest of them.  Such a drop is absorbed as the others were (the MLC
+ * drive whose GC dips of -25% recover, the last cut off by the end of a
+ * 60 s run).  The writing after a cache lasts longer than a tooth of it.
+ */
+static size_t longest_run_below(const struct trace *tr, size_t i0, size_t i1, double mid)
+{
+	size_t best = 0, run = 0;
+
+	for (size_t i = i0; i < i1; i++) {
+		run = tr->v[i] < mid ? run + 1 : 0;
+		if (run > best) best = run;
+	}
+	return best;
+}
+
+static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+{
+	size_t j = *nb - 1, l, len, ctx, lo;
+	double la, lm, mid;
+
+	if (*nb < 2 || b[j].dip || b[j - 1].dip) return 0;
+	la = slc__blevel(tr, b + j - 1);
+	lm = slc__blevel(tr, b + j);
+	if (lm >= (1 - DELTA_SAME) * la) return 0;
+	len = b[j].i1 - b[j].i0;
+	ctx = TEXTURE_CONTEXT_LEN * len < TEXTURE_CONTEXT_MIN ? TEXTURE_CONTEXT_MIN : TEXTURE_CONTEXT_LEN * len;
+	for (l = j - 1; l > 0 && (b[l - 1].dip || slc__reldiff(slc__blevel(tr, b + l - 1), la) < DELTA_SAME); l--)
+		;
+	lo = b[j].i0 - b[l].i0 > ctx ? b[j].i0 - ctx : b[l].i0;
+	if (!recurs(tr, lo, b[j].i0, lm, tmp)) return 0;
+	mid = 0.5 * (slc__sample_quantile(tr, lo, b[j].i0, 0, 0, 0.5, tmp) + lm);
+	if (longest_run_below(tr, lo, b[j].i0, mid) < len) return 0;
+	slc__merge_range(b, nb, j - 1, j);
+	return 1;
+}
+
+/* Rules 2-4 on the first interior block they apply to, then rule 4 on the
+ * last block (a drop cut off by the end of the run). */
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			   double *tmp)
 {
@@ -347,5 +390,5 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			return 1;
 		}
 	}
-	return 0;
+	return merge_cut_tooth(tr, b, nb, tmp);
 }

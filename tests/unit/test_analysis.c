@@ -539,6 +539,8 @@ static const struct label_case label_cases[] = {
 	{ "two tiers", { 5, 3.5, 0.5 }, { 60, 120, 500 }, 3,
 	  "slc_cache,slc_cache,direct_to_tlc", 1 },
 	{ "one level", { 1.8 }, { 800 }, 1, "direct_to_tlc", 0 },
+	/* GC dips that recover, the run ending inside the last: no cache */
+	{ "dips, the last cut off", { 2, 1.5, 2, 1.5 }, { 150, 30, 150, 25 }, 4, "direct_to_tlc", 0 },
 	/* a first foreground GC that slows writing by 8% (nvme2t-qlc): long,
 	 * persistent and tens of standard errors, it is an onset */
 	{ "small lasting step", { 3, 1.0, 0.92 }, { 100, 1500, 1500 }, 3,
@@ -790,15 +792,19 @@ static void test_model_evidence(void **state)
 	}
 	slc_analysis_free(&a);
 	/* a flat drive with dips to 0.75x that recover, the run ending in
-	 * one: no cache (its dips visit the "native" level and come back) */
+	 * one: no cache.  Cut off shorter than the dips, the last is one more
+	 * of them (the consolidation absorbs it); longer, the model reads it:
+	 * the dips visit the "native" level and come back */
 	in.n = 400;
-	two_levels(t, v, 400, 1e9, 0, 0, 6);
-	for (size_t i = 0; i < 400; i++)
-		if ((i >= 100 && i < 120) || (i >= 240 && i < 260) || i >= 385) v[i] *= 0.75;
-	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
-	assert_false(a.has_cache);
-	assert_non_null(strstr(a.model.explain, "a dip, not the cache's end"));
-	slc_analysis_free(&a);
+	for (size_t cut = 385; cut >= 360; cut -= 25) {
+		two_levels(t, v, 400, 1e9, 0, 0, 6);
+		for (size_t i = 0; i < 400; i++)
+			if ((i >= 100 && i < 120) || (i >= 240 && i < 260) || i >= cut) v[i] *= 0.75;
+		assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+		assert_false(a.has_cache);
+		if (cut < 380) assert_non_null(strstr(a.model.explain, "a dip, not the cache's end"));
+		slc_analysis_free(&a);
+	}
 	/* evidence that rules out what fits: on a 100 GB TLC drive after a
 	 * TRIM a 45 GB cache is more than its flash holds in SLC mode, and
 	 * erase-bound writing from 45 GB too early: a conflict, said so, not
