@@ -150,8 +150,10 @@ struct block {
 
 /* Why a group is part of a decay: its own samples fall (first quarter vs
  * last), it is in a run of small falling steps, or it is a level that runs
- * without a jump into a decay (the decay's flat head). */
-enum { DECAY_OWN = 1, DECAY_RUN = 2, DECAY_HEAD = 4 };
+ * without a jump into a decay (the decay's flat head); or it falls by less
+ * than a decay's own fall but steadily (DECAY_FALLS: a decay's start when
+ * short, as a head). */
+enum { DECAY_OWN = 1, DECAY_RUN = 2, DECAY_HEAD = 4, DECAY_FALLS = 8 };
 
 struct group {
 	size_t first, last;	/* block indices (main blocks, dips between) */

@@ -997,6 +997,36 @@ static void test_tier_near_prior(void **state)
 	slc_analysis_free(&a);
 }
 
+/*
+ * No cache (an MLC drive): a flat level, then a step to 0.7 of it and a
+ * decay towards 0.45 with a time constant of a seventh of the run after it.
+ * The decay's samples fall by 24% first quarter to last, under a decay's
+ * own fall (25%), but steadily: the level after the first is a decay's
+ * start, and the curve reads as no cache.  5% AR(1) noise (rho 0.7).
+ */
+static void test_flat_then_falling(void **state)
+{
+	static double t[950], v[950];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 950 };
+	struct slc_analysis a;
+	const double rho = 0.7;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		uint64_t r = seed;
+		double e = 0;
+
+		for (size_t i = 0; i < 950; i++) {
+			t[i] = (double)(i + 1);
+			e = rho * e + sqrt(1 - rho * rho) * 0.05 * gauss(&r);
+			v[i] = (i < 450 ? 1.96e9 : 0.86e9 + 0.54e9 * exp(-(double)(i - 450) / 70)) * (1 + e);
+		}
+		assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+		assert_false(a.has_cache);
+		slc_analysis_free(&a);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_cache_in_bursts),
 		cmocka_unit_test(test_drop_beyond_noise),
 		cmocka_unit_test(test_tier_near_prior),
+		cmocka_unit_test(test_flat_then_falling),
 		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),
