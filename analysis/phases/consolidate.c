@@ -156,8 +156,8 @@ static int coincident(const struct trace *tr, const struct block *m)
 /*
  * Is a drop what the level's own noise makes somewhere in the trace?  The
  * drop's mean is compared with each side's median (the samples [lo, m->i0)
- * and [m->i1, hi) of the levels right before and after it, at most the
- * texture context) in units of that side's noise: its robust
+ * and [m->i1, hi) of the levels right before and after it, up to the
+ * texture context or NOISE_SIDE_MIN) in units of that side's noise: its robust
  * sigma, and its autocorrelation time tau (n samples of the drop are
  * n / tau independent ones, at least one).  A Gaussian noise makes a
  * deviation of z such units in a window at a rate P(Z > z) per window, and
@@ -166,6 +166,10 @@ static int coincident(const struct trace *tr, const struct block *m)
  * level's 1 s dip of 20%), not an event.  Judged against the side it is
  * least clearly below; a side shorter than TEXTURE_SIDE_MIN says nothing.
  */
+/* ... the side's noise read from at least this many samples: its spread
+ * and correlation time from a few dozen autocorrelated samples come out
+ * low */
+#define NOISE_SIDE_MIN 200
 static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, size_t hi,
 		      double *tmp)
 {
@@ -354,8 +358,9 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 				return 1;
 			}
 			/* context: a few times the drop's length each side */
-			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi;
+			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi, nctx;
 			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
+			nctx = ctx > NOISE_SIDE_MIN ? ctx : NOISE_SIDE_MIN;
 			size_t l = j, r = j;
 
 			/* a drop inside one level (the same on both sides, as
@@ -377,8 +382,8 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
 			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp) &&
 			    !coincident(tr, m) &&
-			    !noise_drop(tr, m, m->i0 - a->i0 > ctx ? m->i0 - ctx : a->i0,
-					c->i1 - m->i1 > ctx ? m->i1 + ctx : c->i1, tmp)) {
+			    !noise_drop(tr, m, m->i0 - a->i0 > nctx ? m->i0 - nctx : a->i0,
+					c->i1 - m->i1 > nctx ? m->i1 + nctx : c->i1, tmp)) {
 				m->dip = 1;
 				m->kind = lm < STALL_FRAC * la ?
 					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;
