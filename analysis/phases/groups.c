@@ -9,36 +9,59 @@
 
 #include "phases_priv.h"
 /*
- * Does a group's speed fall steadily, beyond its noise?  Its samples (in
- * time order, its main blocks) in TREND_BATCHES consecutive batches, whose
- * means are nearly independent when a batch is far longer than the noise's
- * correlation: the Mann-Kendall statistic S (pairs of batches that fall
- * minus pairs that rise) at most -TREND_S.  Any monotone fall counts, an
- * exponential's as a line's; a wander of the native speed goes up and down.
- * With 8 batches S has a standard deviation of 8.08 under no trend, and
- * S <= -26 (all 28 pairs falling but one) has p < 0.001.
+ * Does a group's speed fall as a decay does, beyond its noise?  Its
+ * samples (in time order, its main blocks) fitted by least squares with an
+ * exponential approach from its start, y = a + s exp(-i / tau) for each of
+ * TREND_TAUS time constants (log-spaced from 2 samples to the group's
+ * length), against one flat level: the decay's fit must gain more than a
+ * BIC penalty (2 ln n) in units of its residual variance inflated by the
+ * residuals' autocorrelation time (the decay onset's test, onset.c), fall
+ * (s > 0) and stay above nothing.  A wander of the native speed gains
+ * little once its correlation is counted; an exponential that has reached
+ * its asymptote in the group's second half still gains in full.
  */
-#define TREND_BATCHES 8
-#define TREND_S 26
-static int falls_steadily(const struct trace *tr, const struct block *b, const struct group *g)
+#define TREND_TAUS 24
+static int falls_steadily(const struct trace *tr, const struct block *b, const struct group *g,
+			  double *x)
 {
-	double x[TREND_BATCHES] = { 0 }, cnt[TREND_BATCHES] = { 0 };
-	size_t m = 0, n = (size_t)g->cnt;
-	int S = 0;
+	size_t m = 0, n = (size_t)g->cnt, max_lag;
+	double my = 0, sst = 0, best = INFINITY, ba = 0, bs = 0, bt = 1, tau_r;
 
-	if (n < TREND_BATCHES * 4) return 0;
-	for (size_t j = g->first; j <= g->last; j++) {
-		if (b[j].dip) continue;
-		for (size_t i = b[j].i0; i < b[j].i1; i++, m++) {
-			size_t k = m * TREND_BATCHES / n;
-			x[k] += tr->v[i];
-			cnt[k]++;
+	if (n < TREND_MIN_SAMPLES) return 0;
+	for (size_t j = g->first; j <= g->last; j++)
+		for (size_t i = b[j].i0; i < b[j].i1 && !b[j].dip; i++) x[m++] = tr->v[i];
+	my = slc__mean_of(x, n);
+	for (size_t i = 0; i < n; i++) sst += (x[i] - my) * (x[i] - my);
+	for (int k = 0; k < TREND_TAUS; k++) {
+		double tau = 2 * pow((double)n / 2, (double)k / (TREND_TAUS - 1)), e = exp(-1 / tau), f = 1;
+		double sf = 0, sff = 0, sfy = 0, a, sl, sse, den;
+
+		for (size_t i = 0; i < n; i++, f *= e) {
+			sf += f;
+			sff += f * f;
+			sfy += f * x[i];
+		}
+		den = sff - sf * sf / (double)n;
+		if (!(den > 0)) continue;
+		sl = (sfy - sf * my) / den;
+		a = my - sl * sf / (double)n;
+		sse = sst - sl * sl * den;
+		if (sse < best && sl > 0 && a > 0) {
+			best = sse;
+			ba = a;
+			bs = sl;
+			bt = tau;
 		}
 	}
-	for (int k = 0; k < TREND_BATCHES; k++) x[k] /= cnt[k];
-	for (int k = 0; k < TREND_BATCHES; k++)
-		for (int l = k + 1; l < TREND_BATCHES; l++) S += (x[l] > x[k]) - (x[l] < x[k]);
-	return S <= -TREND_S;
+	if (best == INFINITY || !(best > 0)) return best == 0;
+	{
+		double f = 1, e = exp(-1 / bt);
+
+		for (size_t i = 0; i < n; i++, f *= e) x[i] -= ba + bs * f;
+	}
+	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	tau_r = slc__series_tau(x, n, max_lag < n / 4 ? max_lag : n / 4);
+	return (sst - best) / (best / (double)n * tau_r) > 2 * log((double)n);
 }
 
 static void group_stats(const struct trace *tr, const struct block *b,
@@ -46,6 +69,7 @@ static void group_stats(const struct trace *tr, const struct block *b,
 {
 	double bytes = 0, dur = 0, med, first, last;
 	size_t m = 0, q;
+	int falls = 0;
 
 	for (size_t j = g->first; j <= g->last; j++) {
 		if (b[j].dip) continue;
@@ -78,16 +102,16 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last &&
 	    slc_quantile(tmp, q, 0.75) > DECAY_TREND * slc_quantile(tmp + m - q, q, 0.75))
 		g->decay = DECAY_OWN;
-	/* a smaller fall (HEAD_TREND) that is steady beyond the noise: the
-	 * start of a decay when the level is short enough (the model's
-	 * decays_after_first), a drift of the native speed otherwise */
+	/* a smaller fall (HEAD_TREND) that a decay explains beyond the
+	 * noise: the start of a decay when the level is short enough (the
+	 * model's decays_after_first), a drift of the native speed otherwise */
 	else if (m >= TREND_MIN_SAMPLES && first > HEAD_TREND * last &&
-		 slc_quantile(tmp, q, 0.75) > HEAD_TREND * slc_quantile(tmp + m - q, q, 0.75) &&
-		 falls_steadily(tr, b, g))
-		g->decay = DECAY_FALLS;
+		 slc_quantile(tmp, q, 0.75) > HEAD_TREND * slc_quantile(tmp + m - q, q, 0.75))
+		falls = 1;
 	/* robust coefficient of variation: outliers do not make a cache noisy */
 	med = slc_median(tmp, m);
 	g->cov = med > 0 ? slc_mad_sigma(tmp, m) / med : 0;
+	g->falls = falls && falls_steadily(tr, b, g, tmp);
 }
 
 /*

@@ -117,7 +117,7 @@ static int decays_after_first(const struct group *g, size_t ng)
 	 * native speed), not the start of a decay */
 	if (!slc__stays_below(g, 2, ng, (1 + DELTA_SAME) * g[1].level)) return 0;
 	if (g[1].decay & (DECAY_OWN | DECAY_RUN)) return 1;
-	return g[1].decay && (g[1].dur_s <= g[0].dur_s ||
+	return (g[1].decay || g[1].falls) && (g[1].dur_s <= g[0].dur_s ||
 			      (g[1].dur_s <= HEAD_DUR * g[0].dur_s &&
 			       g[1].cnt >= TREND_MIN_SAMPLES && g[1].trend >= HEAD_TREND));
 }

@@ -150,10 +150,8 @@ struct block {
 
 /* Why a group is part of a decay: its own samples fall (first quarter vs
  * last), it is in a run of small falling steps, or it is a level that runs
- * without a jump into a decay (the decay's flat head); or it falls by less
- * than a decay's own fall but steadily (DECAY_FALLS: a decay's start when
- * short, as a head). */
-enum { DECAY_OWN = 1, DECAY_RUN = 2, DECAY_HEAD = 4, DECAY_FALLS = 8 };
+ * without a jump into a decay (the decay's flat head). */
+enum { DECAY_OWN = 1, DECAY_RUN = 2, DECAY_HEAD = 4 };
 
 struct group {
 	size_t first, last;	/* block indices (main blocks, dips between) */
@@ -166,6 +164,8 @@ struct group {
 	double trend;		/* median of its first quarter over its last's */
 	double cov;		/* coefficient of variation of its samples */
 	int decay;		/* part of a smooth decay: DECAY_* flags */
+	int falls;		/* falls by less than a decay (HEAD_TREND), as a
+				 * decay does: a decay's start when short */
 };
 
 
