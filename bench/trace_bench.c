@@ -49,7 +49,8 @@ static struct slc_sample make_sample(uint64_t i, uint64_t *bytes, uint64_t *rng)
 	return s;
 }
 
-static const struct slc_trace_meta meta = { "trace_bench", "bench", NULL, NULL, NULL, 240057409536ull, 512 };
+static const struct slc_trace_meta meta = { .command_line = "trace_bench", .target = "bench",
+					    .capacity_bytes = 240057409536ull, .logical_block_bytes = 512 };
 static const struct slc_segment_params params = {
 	.step = "rand_curve", .workload = "rand_write", .block_bytes = 4096, .queue_depth = 32, .jobs = 1,
 	.range_bytes = 240057409536ull, .seed = 1, .data_pattern = "random", .interval_s = 1.0,

@@ -35,7 +35,10 @@ static void import_help(FILE *out)
 		"  --ddir-col NAME         CSV columns (s ms; MB/s KiB/s MiB/s; MiB GB %%)\n"
 		"  --bs SIZE               block size of an averaged fio IOPS log alone\n"
 		"  --device NAME           the device in iostat or diskstats records\n"
-		"  --capacity SIZE         the drive's size, for positions in %% of it\n"
+		"  --capacity SIZE         the drive's size: for positions in %% of it, and kept in\n"
+		"                          the trace for the analysis (it bounds the cache)\n"
+		"  --cell TYPE             slc, mlc, tlc or qlc: the drive's cell type, kept in the\n"
+		"                          trace (it bounds the cache and names the native level)\n"
 		"\n"
 		"Prints samples, bytes, mean speed, notes and warnings (what the file did not\n"
 		"say outright). Exit status: 0 success, 1 bad or unreadable input, 2 usage.\n");
@@ -44,7 +47,8 @@ static void import_help(FILE *out)
 static int import_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
+		{ "output", required_argument, NULL, 'o' }, { "cell", required_argument, NULL, CLI_OPT_IMPORT },
+		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_import_opts io;
 	const char *out_path = NULL;

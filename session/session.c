@@ -191,6 +191,15 @@ static enum slc_cell target_cell(const char *target)
 	return m.bits_per_cell >= 1 && m.bits_per_cell <= 4 ? (enum slc_cell)m.bits_per_cell : SLC_CELL_UNKNOWN;
 }
 
+/* The cell type a trace records (an import's --cell), else its simulated
+ * target's. */
+static enum slc_cell trace_cell(const struct slc_trace_meta *m)
+{
+	int c = m->cell_type ? slc_cell_from_name(m->cell_type) : -1;
+
+	return c > 0 ? (enum slc_cell)c : target_cell(m->target);
+}
+
 /* A burst read against the run's main curve: the roles that write a burst
  * after the drive's state was changed (idle, TRIM, a fill level). */
 static int is_burst(enum slc_role r)
@@ -285,7 +294,7 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 	 * type, the state each step leaves the flash in (a simulated drive
 	 * starts erased) */
 	capacity = hints.capacity_bytes > 0 ? hints.capacity_bytes : (double)x->in->meta.capacity_bytes;
-	cell = hints.cell ? (enum slc_cell)hints.cell : target_cell(x->in->meta.target);
+	cell = hints.cell ? (enum slc_cell)hints.cell : trace_cell(&x->in->meta);
 	state = x->in->meta.target && !strncmp(x->in->meta.target, "sim:", 4) ? SLC_STATE_TRIMMED : SLC_STATE_UNKNOWN;
 	for (size_t i = 0; i < x->in->n_segments; i++) {
 		const struct slc_input_segment *s = &x->in->segments[i];

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../private.h"
 #include "import_csv.h"
@@ -80,6 +81,16 @@ int slc_import_opts_set(struct slc_import_opts *o, const char *key, const char *
 		else
 			o->capacity_bytes = v;
 		return 0;
+	}
+	if (strcmp(key, "cell") == 0) {
+		static const char *const cells[] = { "slc", "mlc", "tlc", "qlc" };
+
+		for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++)
+			if (strcasecmp(value, cells[i]) == 0) {
+				strcpy(o->cell, cells[i]);
+				return 0;
+			}
+		return slc_errf(err, errlen, -EINVAL, "--cell: '%s' is not slc, mlc, tlc or qlc", value);
 	}
 	return slc_errf(err, errlen, -ENOENT, "unknown import option '%s'", key);
 }

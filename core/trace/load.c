@@ -29,6 +29,19 @@ static int is_hdf5(const char *path, int *yes)
 	return 0;
 }
 
+/* What the user says of the drive (--capacity, --cell), for an imported
+ * input that cannot say it; a trace's own records win. */
+static int apply_drive_opts(struct slc_input *in, const struct slc_import_opts *opts)
+{
+	if (!opts || in->format == SLC_INPUT_TRACE)
+		return 0;
+	if (opts->capacity_bytes && !in->meta.capacity_bytes)
+		in->meta.capacity_bytes = opts->capacity_bytes;
+	if (opts->cell[0] && !in->meta.cell_type && !(in->meta.cell_type = strdup(opts->cell)))
+		return -ENOMEM;
+	return 0;
+}
+
 int slc_input_load_opts(struct slc_input **out, const char *path, const struct slc_import_opts *opts, char *err,
 			size_t errlen)
 {
@@ -49,8 +62,8 @@ int slc_input_load_opts(struct slc_input **out, const char *path, const struct s
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	else if (hdf5)
 		rc = slc__trace_load_hdf5(in, path, err, errlen);
-	else
-		rc = slc__import_load_file(in, path, opts, err, errlen);
+	else if (!(rc = slc__import_load_file(in, path, opts, err, errlen)) && apply_drive_opts(in, opts))
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	if (rc) {
 		slc_input_free(in);
 		return rc;
@@ -84,6 +97,8 @@ int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t
 		rc = slc_input_load_opts(&parts[got], paths[got], opts, err, errlen);
 	if (!rc)
 		rc = slc__import_sum(in, parts, n, err, errlen);
+	if (!rc && apply_drive_opts(in, opts))
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 out:
 	for (size_t i = 0; i < got; i++)
 		slc_input_free(parts[i]);

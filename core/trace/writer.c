@@ -555,6 +555,8 @@ static int write_root_attrs(hid_t f, const struct slc_trace_meta *m)
 		rc |= slc__h5_put_str(f, "device_firmware", m->device_firmware);
 	rc |= slc__h5_put_u64(f, "capacity_bytes", m->capacity_bytes);
 	rc |= slc__h5_put_u32(f, "logical_block_bytes", m->logical_block_bytes);
+	if (m->cell_type)
+		rc |= slc__h5_put_str(f, "cell_type", m->cell_type);
 	return rc ? -EIO : 0;
 }
 

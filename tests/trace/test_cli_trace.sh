@@ -77,6 +77,21 @@ else
 	bad "export --json content"
 fi
 
+# What the user knows of the drive is kept in the trace and read back by the
+# analysis: --capacity and --cell on import.
+if "$bin" import "$data/import/t_ms_MBps.csv" -o "$tmp/drive.h5" --capacity 240GB --cell tlc >/dev/null &&
+	"$bin" export "$tmp/drive.h5" --json -o "$tmp/drive.json" &&
+	python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["meta"]; assert m["capacity_bytes"]==240000000000 and m["cell_type"]=="tlc", m' "$tmp/drive.json" &&
+	"$bin" analyze "$tmp/drive.h5" --json | python3 -c 'import json,sys; e=json.load(sys.stdin)["segments"][0]["model"]["evidence"]; assert e["capacity_bytes"]==240e9 and e["cell"]=="tlc", e'; then
+	ok "import --capacity --cell kept for the analysis"
+else
+	bad "import --capacity --cell not kept in the trace"
+fi
+python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["meta"]; assert m["cell_type"] is None' "$tmp/x.json" ||
+	bad "a trace imported without --cell has a cell type"
+"$bin" import "$data/import/t_ms_MBps.csv" -o "$tmp/y.h5" --cell plc >/dev/null 2>&1; [ $? = 2 ] || bad "import --cell plc"
+[ -e "$tmp/y.h5" ] && bad "import --cell plc left a trace"
+
 # Bad inputs: exit 1, exactly one line on stderr, no output and no temporary file left.
 for input in "$data"/import/bad/* "$tmp/missing.csv"; do
 	rm -f "$tmp/bad.h5"

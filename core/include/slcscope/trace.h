@@ -50,6 +50,7 @@ struct slc_trace_meta {
 	const char *device_firmware;      /* may be NULL */
 	uint64_t capacity_bytes;          /* 0 when unknown */
 	uint32_t logical_block_bytes;     /* 0 when unknown */
+	const char *cell_type;            /* "slc", "mlc", "tlc", "qlc"; NULL when unknown */
 };
 
 /* One run step = one segment group; every field is stored as an attribute. */
@@ -296,7 +297,9 @@ struct slc_import_opts {
 	char ddir_col[SLC_IMPORT_NAME_MAX]; /* --ddir-col NAME */
 	uint32_t block_bytes;             /* --bs: block size of an averaged fio IOPS log */
 	char device[64];                  /* --device: the device of iostat / diskstats records */
-	uint64_t capacity_bytes;          /* --capacity: for percent-of-capacity positions */
+	uint64_t capacity_bytes;          /* --capacity: for percent-of-capacity positions, and
+					   * the drive's size for an input that does not say it */
+	char cell[8];                     /* --cell: slc, mlc, tlc or qlc; "" when not given */
 };
 
 /** slc_import_opts_init() - all options unset. */
@@ -305,11 +308,12 @@ void slc_import_opts_init(struct slc_import_opts *o);
 /**
  * slc_import_opts_set() - set an import option by its command-line name.
  * @key:   "bin", "time-col", "rate-col", "bytes-col", "ddir-col", "bs",
- *         "device" or "capacity" (a leading "--" is allowed)
+ *         "device", "capacity" or "cell" (a leading "--" is allowed)
  * @value: "500ms"; "NAME:UNIT" for columns (NAME as in the header; UNIT a
  *         time unit s/ms/us/ns/min/h, a rate B/s kB/s MB/s MiB/s GB/s ...,
  *         a size B kB MB MiB GB GiB ... or % for percent of capacity);
- *         a size ("4k", "128KiB", "1TB") for bs and capacity
+ *         a size ("4k", "128KiB", "1TB") for bs and capacity; slc, mlc, tlc
+ *         or qlc for cell
  *
  * Return: 0, -ENOENT for an unknown key, -EINVAL for a bad value (reason in @err).
  */
