@@ -48,8 +48,8 @@ struct slc_session_drive {
 
 /*
  * What the user knows of the drive, for inputs that do not say it (an
- * imported log, a real device whose cell type no probe reports); a trace's
- * own records win where it has them.
+ * imported log, a real device whose cell type no probe reports); given,
+ * they win over what a trace records (its capacity, an import's cell type).
  */
 struct slc_session_hints {
 	double capacity_bytes;          /* 0: the input's (a trace's target), or unknown */
