@@ -6,7 +6,7 @@
 # run on them.  Prints one line per sweep and a count; exits non-zero when a
 # sweep fails.  Not part of ctest (the committed traces are sweep 0).
 #
-#   bench/noise_sweeps.sh [BUILD_DIR] [FIRST LAST]     (defaults: build 1 12)
+#   bench/noise_sweeps.sh [BUILD_DIR] [FIRST LAST]     (defaults: build/ 1 12)
 set -u
 
 case "${1:-}" in
@@ -16,7 +16,7 @@ case "${1:-}" in
 	;;
 esac
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
+build=${1:-$src/build}
 first=${2:-1}
 last=${3:-12}
 lib="$build/analysis/libslcscope_analysis.a"
@@ -25,7 +25,9 @@ if [ ! -f "$lib" ]; then
 	exit 2
 fi
 tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 pass=0
 total=0
 k=$first

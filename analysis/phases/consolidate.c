@@ -8,6 +8,18 @@
 #include <string.h>
 
 #include "phases_priv.h"
+/* The start of the @len samples before @at, not before @first; the end of
+ * the @len samples from @at, not past @last. */
+static size_t back(size_t at, size_t first, size_t len)
+{
+	return at - first > len ? at - len : first;
+}
+
+static size_t fwd(size_t at, size_t last, size_t len)
+{
+	return last - at > len ? at + len : last;
+}
+
 /*
  * Do drops to level lm recur in samples [i0, i1), one side of a drop?
  * Each side is judged alone: a drop between a cache and a comb phase is
@@ -52,7 +64,10 @@ static int same_or_tooth(const struct trace *tr, const struct block *x, double l
  * step to either side) and would be a later cache tier of la (as steady,
  * at least TIER_RATIO_MIN of it, closer to it than to lc, clearly faster than
  * lc): the end of a cache written at the SLC's speed once a write buffer
- * has filled (the link being faster).  A ramp's blocks slope.
+ * has filled (the link being faster).  A ramp's blocks slope.  Kept from
+ * the ramp rule only inside the tier prior's range (TIER_RATIO_MIN): the
+ * model reads tiers down to 0.44 at a cost, but a short block that slow
+ * between two levels is more likely a ramp's middle than a tier.
  */
 static int plateau(const struct trace *tr, const struct block *m, double la, double lc)
 {
@@ -170,8 +185,7 @@ static int coincident(const struct trace *tr, const struct block *m)
  * and correlation time from a few dozen autocorrelated samples come out
  * low */
 #define NOISE_SIDE_MIN 200
-static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, size_t hi,
-		      double *tmp)
+static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, size_t hi)
 {
 	double nm = (double)(m->i1 - m->i0), lm = slc__blevel(tr, m), zmin = INFINITY;
 	double tau_max = 1;
@@ -182,11 +196,9 @@ static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, 
 		double med, sig, tau, se, z;
 
 		if (n < TEXTURE_SIDE_MIN) continue;
-		memcpy(tmp, tr->v + a, n * sizeof(*tmp));
-		tau = slc__series_tau(tmp, n, n / 4 < LAG_MAX ? n / 4 : LAG_MAX);
-		sig = slc_mad_sigma(tmp, n);
-		memcpy(tmp, tr->v + a, n * sizeof(*tmp));
-		med = slc_median(tmp, n);
+		tau = slc__series_tau(tr->v + a, n, n / 4 < slc__max_lag(tr) ? n / 4 : slc__max_lag(tr));
+		sig = slc_mad_sigma(tr->v + a, n);
+		med = slc_median(tr->v + a, n);
 		se = sig * sqrt(fmin(1.0, tau / nm));
 		z = se > 0 ? (med - lm) / se : INFINITY;
 		if (z < zmin) zmin = z;
@@ -274,7 +286,7 @@ static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, 
 	ctx = TEXTURE_CONTEXT_LEN * len < TEXTURE_CONTEXT_MIN ? TEXTURE_CONTEXT_MIN : TEXTURE_CONTEXT_LEN * len;
 	for (l = j - 1; l > 0 && (b[l - 1].dip || slc__reldiff(slc__blevel(tr, b + l - 1), la) < DELTA_SAME); l--)
 		;
-	lo = b[j].i0 - b[l].i0 > ctx ? b[j].i0 - ctx : b[l].i0;
+	lo = back(b[j].i0, b[l].i0, ctx);
 	if (!recurs(tr, lo, b[j].i0, lm, tmp)) return 0;
 	mid = 0.5 * (slc__sample_quantile(tr, lo, b[j].i0, 0, 0, 0.5, tmp) + lm);
 	if (longest_run_below(tr, lo, b[j].i0, mid) < len) return 0;
@@ -378,12 +390,11 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			       b[r + 1].i0 - m->i1 < ctx &&
 			       (!inside || same_or_tooth(tr, b + r + 1, lc, lm, ctx)))
 				r++;
-			lo = m->i0 - b[l].i0 > ctx ? m->i0 - ctx : b[l].i0;
-			hi = b[r].i1 - m->i1 > ctx ? m->i1 + ctx : b[r].i1;
+			lo = back(m->i0, b[l].i0, ctx);
+			hi = fwd(m->i1, b[r].i1, ctx);
 			if (!recurs(tr, lo, m->i0, lm, tmp) && !recurs(tr, m->i1, hi, lm, tmp) &&
 			    !coincident(tr, m) &&
-			    !noise_drop(tr, m, m->i0 - a->i0 > nctx ? m->i0 - nctx : a->i0,
-					c->i1 - m->i1 > nctx ? m->i1 + nctx : c->i1, tmp)) {
+			    !noise_drop(tr, m, back(m->i0, a->i0, nctx), fwd(m->i1, c->i1, nctx))) {
 				m->dip = 1;
 				m->kind = lm < STALL_FRAC * la ?
 					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;

@@ -12,7 +12,7 @@
  * Does a group's speed fall as a decay does, beyond its noise?  Its
  * samples (in time order, its main blocks) fitted by least squares with an
  * exponential approach from its start, y = a + s exp(-i / tau) for each of
- * TREND_TAUS time constants (log-spaced from 2 samples to the group's
+ * FIT_TAUS time constants (log-spaced from 2 samples to the group's
  * length), against one flat level: the decay's fit must gain more than a
  * BIC penalty (2 ln n) in units of its residual variance inflated by the
  * residuals' autocorrelation time (the decay onset's test, onset.c), fall
@@ -20,7 +20,6 @@
  * little once its correlation is counted; an exponential that has reached
  * its asymptote in the group's second half still gains in full.
  */
-#define TREND_TAUS 24
 static int falls_steadily(const struct trace *tr, const struct block *b, const struct group *g,
 			  double *x)
 {
@@ -32,8 +31,8 @@ static int falls_steadily(const struct trace *tr, const struct block *b, const s
 		for (size_t i = b[j].i0; i < b[j].i1 && !b[j].dip; i++) x[m++] = tr->v[i];
 	my = slc__mean_of(x, n);
 	for (size_t i = 0; i < n; i++) sst += (x[i] - my) * (x[i] - my);
-	for (int k = 0; k < TREND_TAUS; k++) {
-		double tau = 2 * pow((double)n / 2, (double)k / (TREND_TAUS - 1)), e = exp(-1 / tau), f = 1;
+	for (int k = 0; k < FIT_TAUS; k++) {
+		double tau = 2 * pow((double)n / 2, (double)k / (FIT_TAUS - 1)), e = exp(-1 / tau), f = 1;
 		double sf = 0, sff = 0, sfy = 0, a, sl, sse, den;
 
 		for (size_t i = 0; i < n; i++, f *= e) {
@@ -53,13 +52,14 @@ static int falls_steadily(const struct trace *tr, const struct block *b, const s
 			bt = tau;
 		}
 	}
-	if (best == INFINITY || !(best > 0)) return best == 0;
+	if (best == INFINITY) return 0;
+	if (!(best > 0)) return 1;	/* the decay fits exactly */
 	{
 		double f = 1, e = exp(-1 / bt);
 
 		for (size_t i = 0; i < n; i++, f *= e) x[i] -= ba + bs * f;
 	}
-	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	max_lag = slc__max_lag(tr);
 	tau_r = slc__series_tau(x, n, max_lag < n / 4 ? max_lag : n / 4);
 	return (sst - best) / (best / (double)n * tau_r) > 2 * log((double)n);
 }
@@ -88,6 +88,7 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	}
 	g->cov = 0;
 	g->decay = 0;
+	g->falls = 0;
 	g->trend = 1;
 	g->p90 = m ? slc_quantile(tmp, m, 0.9) : 0;
 	if (m < 2) return;
@@ -205,7 +206,7 @@ size_t slc__make_groups(const struct trace *tr, struct block *b, size_t nb,
 			    slc__sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
 			g[q].decay = DECAY_HEAD;
 	}
-	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	max_lag = slc__max_lag(tr);
 	for (size_t q = 0; q < ng; q++) g[q].tau = group_tau(tr, b, g + q, max_lag);
 	return ng;
 }

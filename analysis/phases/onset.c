@@ -82,7 +82,7 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 		double mb = slc__mean_of(x, nb_), ma = slc__mean_of(x + best, na), vb = 0, va = 0;
 		double tb, ta, tau, se, t_need = STEP_T;
 
-		max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+		max_lag = slc__max_lag(tr);
 		for (size_t i = 0; i < nb_; i++) vb += (x[i] - mb) * (x[i] - mb);
 		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
 		tb = slc__series_tau(x, nb_, max_lag);
@@ -157,7 +157,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 	}
 	side = (np - n0) / 10 > TEXTURE_SIDE_MIN ? (np - n0) / 10 : TEXTURE_SIDE_MIN;
 	best = n >= n0 + 2 * side ? slc__best_split_in(x, n, n0 > side ? n0 : side, n - side) : 0;
-	max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	max_lag = slc__max_lag(tr);
 	if (!best || best == np || slc__mean_of(x + best, n - best) >= (1 - DELTA_ERASE) * slc__mean_of(x, best) ||
 	    slc__split_t(x, n, best, max_lag) < STEP_T_LARGE)
 		goto out;
@@ -238,7 +238,7 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
  * level, then a step and an exponential approach, fits the samples best
  * (least squares; the level, the step, the depth and
  * the time constant fitted for each candidate onset h, the time constant
- * over a log grid of DECAY_TAUS values from 2 samples to the window's
+ * over a log grid of FIT_TAUS values from 2 samples to the window's
  * length).  The curve gives the window: the decay has covered 63% of its
  * fall (from the native level to the median of the erase-bound phase's last
  * quarter) at i63.  Candidates run from DECAY_WIN lengths before
@@ -251,7 +251,6 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
 #define DECAY_WIN_MIN 20
 #define DECAY_FALL 1.1
 #define DECAY_GRID 256
-#define DECAY_TAUS 24
 
 /* Solve the normal equations m (3 x 4, augmented) in place; the
  * coefficients into @beta.  0 when singular. */
@@ -325,8 +324,8 @@ static size_t knee_search(const double *v, size_t lo, size_t hi, size_t h0, size
 		sy += v[i];
 		syy += v[i] * v[i];
 	}
-	for (int k = 0; k < DECAY_TAUS; k++) {
-		double tau = 2 * pow(n / 2, (double)k / (DECAY_TAUS - 1)), g = exp(-1 / tau);
+	for (int k = 0; k < FIT_TAUS; k++) {
+		double tau = 2 * pow(n / 2, (double)k / (FIT_TAUS - 1)), g = exp(-1 / tau);
 		double A = 0, B = 0, C = 0, Y = 0;
 		size_t i = hi;
 
@@ -414,7 +413,7 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 	 * the best fit's residual variance inflated by the residuals'
 	 * autocorrelation time (a wandering native speed fits knees anywhere) */
 	{
-		size_t nn = hi - lo, max_lag = (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+		size_t nn = hi - lo, max_lag = slc__max_lag(tr);
 		double co[3] = { 0, 0, 0 }, tau, gain;
 
 		bs = knee_sse(tr->v, lo, hi, best, bt, co);

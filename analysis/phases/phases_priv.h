@@ -126,6 +126,9 @@
  * second at 1000 lags. */
 #define LAG_WORK 1e8
 #define LAG_FLOOR 100
+/* Time constants an exponential fit tries: log-spaced from 2 samples to
+ * the fitted stretch's length (the decay onset's knee, a decay's start). */
+#define FIT_TAUS 24
 
 struct trace {
 	size_t n;
@@ -187,6 +190,7 @@ double slc__sample_quantile(const struct trace *tr, size_t i0, size_t i1,
 			      size_t j0, size_t j1, double q, double *tmp);
 double slc__welch_t(const struct trace *tr, const struct block *a, const struct block *c);
 double slc__series_tau(const double *x, size_t n, size_t max_lag);
+size_t slc__max_lag(const struct trace *tr);
 double slc__mean_of(const double *x, size_t n);
 double slc__batch_tau(const double *x, size_t n);
 int slc__quarters_on_side(const double *x, size_t n, double mid, int sign);

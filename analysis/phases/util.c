@@ -71,6 +71,12 @@ double slc__welch_t(const struct trace *tr, const struct block *a, const struct 
 	return se > 0 ? fabs(ma - mc) / se : INFINITY;
 }
 
+/* The most lags an autocorrelation sum over @tr's samples takes (LAG_*). */
+size_t slc__max_lag(const struct trace *tr)
+{
+	return (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+}
+
 /* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
 double slc__series_tau(const double *x, size_t n, size_t max_lag)
 {
