@@ -35,10 +35,8 @@ static void import_help(FILE *out)
 		"  --ddir-col NAME         CSV columns (s ms; MB/s KiB/s MiB/s; MiB GB %%)\n"
 		"  --bs SIZE               block size of an averaged fio IOPS log alone\n"
 		"  --device NAME           the device in iostat or diskstats records\n"
-		"  --capacity SIZE         the drive's size: for positions in %% of it, and kept in\n"
-		"                          the trace for the analysis (it bounds the cache)\n"
-		"  --cell TYPE             slc, mlc, tlc or qlc: the drive's cell type, kept in the\n"
-		"                          trace (it bounds the cache and names the native level)\n"
+		"  --capacity SIZE         the drive's size (for %% positions), kept for analyze\n"
+		"  --cell TYPE             its cell type, slc, mlc, tlc or qlc, kept for analyze\n"
 		"\n"
 		"Prints samples, bytes, mean speed, notes and warnings (what the file did not\n"
 		"say outright). Exit status: 0 success, 1 bad or unreadable input, 2 usage.\n");
