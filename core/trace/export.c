@@ -49,9 +49,30 @@ static const char *str_or_empty(const char *s)
 	return s ? s : "";
 }
 
+/* Bytes per second read (@read) or written in sample @j of @s: bytes_total
+ * counts both, read_bytes_total the reads (absent: none). */
+static double dir_bps(const struct slc_input_segment *s, size_t j, int read)
+{
+	double all = (double)(s->bytes_total[j] - (j ? s->bytes_total[j - 1] : 0)), rd = 0;
+
+	if (s->read_bytes_total)
+		rd = (double)(s->read_bytes_total[j] - (j ? s->read_bytes_total[j - 1] : 0));
+	return s->interval_s[j] > 0 ? (read ? rd : all - rd) / s->interval_s[j] : NAN;
+}
+
+/* dir_bps() for every sample, in a malloc'd array (NULL: out of memory). */
+static double *dir_column(const struct slc_input_segment *s, int read)
+{
+	double *x = malloc((s->n_samples ? s->n_samples : 1) * sizeof(*x));
+
+	for (size_t j = 0; x && j < s->n_samples; j++)
+		x[j] = dir_bps(s, j, read);
+	return x;
+}
+
 int slc_input_export_csv(const struct slc_input *in, FILE *out)
 {
-	char a[40], b[40], c[40], d[40], e[40], f[40], g[40], h[40];
+	char a[40], b[40], c[40], d[40], e[40], f[40], g[40], h[40], r[40];
 
 	fprintf(out, "# slcscope export of %s (%s)\n", str_or_empty(in->source), format_name(in->format));
 	if (in->import_notes)
@@ -72,17 +93,20 @@ int slc_input_export_csv(const struct slc_input *in, FILE *out)
 			str_or_empty(p->data_pattern), fmt_double(b, sizeof(b), p->interval_s), str_or_empty(p->clock));
 	}
 	fprintf(out, "segment,t_s,interval_s,bytes_total,ios,write_bytes_per_s,lat_p50_us,lat_p99_us,lat_p999_us,"
-		     "lat_max_us,temp_c\n");
+		     "lat_max_us,temp_c,read_bytes_total,read_ios,read_bytes_per_s\n");
 	for (size_t i = 0; i < in->n_segments; i++) {
 		const struct slc_input_segment *s = &in->segments[i];
 
 		for (size_t j = 0; j < s->n_samples; j++)
-			fprintf(out, "%zu,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s\n", i, fmt_double(a, sizeof(a), s->t_s[j]),
-				fmt_double(b, sizeof(b), s->interval_s[j]), (unsigned long long)s->bytes_total[j],
-				(unsigned long long)s->ios[j], fmt_double(c, sizeof(c), s->bw_bps[j]),
-				fmt_double(d, sizeof(d), s->lat_p50_us[j]), fmt_double(e, sizeof(e), s->lat_p99_us[j]),
-				fmt_double(f, sizeof(f), s->lat_p999_us[j]), fmt_double(g, sizeof(g), s->lat_max_us[j]),
-				fmt_double(h, sizeof(h), s->temp_c[j]));
+			fprintf(out, "%zu,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%llu,%llu,%s\n", i,
+				fmt_double(a, sizeof(a), s->t_s[j]), fmt_double(b, sizeof(b), s->interval_s[j]),
+				(unsigned long long)s->bytes_total[j], (unsigned long long)s->ios[j],
+				fmt_double(c, sizeof(c), dir_bps(s, j, 0)), fmt_double(d, sizeof(d), s->lat_p50_us[j]),
+				fmt_double(e, sizeof(e), s->lat_p99_us[j]), fmt_double(f, sizeof(f), s->lat_p999_us[j]),
+				fmt_double(g, sizeof(g), s->lat_max_us[j]), fmt_double(h, sizeof(h), s->temp_c[j]),
+				(unsigned long long)(s->read_bytes_total ? s->read_bytes_total[j] : 0),
+				(unsigned long long)(s->read_ios ? s->read_ios[j] : 0),
+				fmt_double(r, sizeof(r), dir_bps(s, j, 1)));
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -176,7 +200,17 @@ static json_t *segment_json(const struct slc_input_segment *s, size_t index, int
 
 		*rc |= set(cols, slc__trace_cols[c].name, column_json(data, slc__trace_cols[c].is_u64, s->n_samples));
 	}
-	*rc |= set(cols, "write_bytes_per_s", column_json(s->bw_bps, 0, s->n_samples));
+	{
+		double *w = dir_column(s, 0), *r = dir_column(s, 1);
+
+		if (!w || !r) *rc = -ENOMEM;
+		else {
+			*rc |= set(cols, "write_bytes_per_s", column_json(w, 0, s->n_samples));
+			*rc |= set(cols, "read_bytes_per_s", column_json(r, 0, s->n_samples));
+		}
+		free(w);
+		free(r);
+	}
 	*rc |= set(o, "samples", cols);
 	for (size_t i = 0; i < s->n_events; i++) {
 		json_t *e = json_object();

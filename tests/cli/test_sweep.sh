@@ -60,6 +60,26 @@ for s in exp["segments"][2:]:
     assert len(c["read_bytes_total"]) == s["n_samples"] > 0
     assert all(r <= b for r, b in zip(c["read_bytes_total"], c["bytes_total"]))
     assert s["params"]["queue_depth"] in (1, 2, 4, 8, 16, 32)
+    # the exported speeds are each direction's alone
+    rd = sum(x * t for x, t in zip(c["read_bytes_per_s"], c["interval_s"]))
+    wr = sum(x * t for x, t in zip(c["write_bytes_per_s"], c["interval_s"]))
+    assert abs(rd - c["read_bytes_total"][-1]) <= 1 + 1e-9 * rd, (rd, c["read_bytes_total"][-1])
+    assert abs(rd + wr - c["bytes_total"][-1]) <= 1 + 1e-9 * (rd + wr), s["params"]["workload"]
+    assert (wr == 0) == (s["params"]["workload"] == "rand_read"), (wr, s["params"]["workload"])
+PYEOF
+# ... and in the CSV: a read point's rows read, none written
+"$SLC" export --csv "$D/q.h5" > "$D/q.csv" || fail "export --csv"
+$PY - "$D/q.csv" <<'PYEOF' || fail "export --csv read columns"
+import csv, sys
+rows = list(csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#")))
+seg = {}
+for r in rows:
+    seg.setdefault(r["segment"], []).append(r)
+reads = [s for s in seg.values() if sum(float(r["read_bytes_per_s"]) for r in s) > 0]
+assert len(reads) == 6, len(reads)
+for s in reads:
+    assert all(float(r["write_bytes_per_s"]) == 0 for r in s)
+    assert int(s[-1]["read_bytes_total"]) == int(s[-1]["bytes_total"]) and int(s[-1]["read_ios"]) > 0
 PYEOF
 
 # A mix: the share of reads as the point asked, within a tolerance.
