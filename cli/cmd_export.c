@@ -24,10 +24,8 @@ static void export_help(FILE *out)
 		"                     read_bytes_per_s (bytes/s); unknown values are empty\n"
 		"  --json             one JSON document: metadata, segments with parameters,\n"
 		"                     sample columns (same names and units; unknown = null),\n"
-		"                     events, stored analysis results, and what an import\n"
-		"                     read (\"import\": format, columns, units, derived axes)\n"
-		"  -o, --output FILE  write to FILE (via a temporary name, renamed when\n"
-		"                     complete) instead of standard output\n"
+		"                     events, stored analyses, what an import read (\"import\")\n"
+		"  -o, --output FILE  write to FILE (via a temporary name) instead of stdout\n"
 		"  -h, --help         show this help\n"
 		"\n"
 		"Exit status: 0 success, 1 bad or unreadable input, 2 usage.\n");

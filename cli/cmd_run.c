@@ -443,6 +443,8 @@ static int cmd_run(int argc, char **argv)
 		return dry_run_new_file(&a, &plan, u.units);
 	if ((rc = slc_target_open(&t, a.target, &a.to, err, sizeof(err))))
 		return cli_fail("run", "%s", err);
+	if (slc_plan_fit_block(&plan, slc_target_logical_block(t), err, sizeof(err)))
+		fprintf(stderr, "slcscope run: note: %s\n", err);
 	rc = run_on(&a, &plan, t, &u);
 	slc_target_close(t);
 	if (rc == CLI_OK && a.report && !a.dry)

@@ -568,8 +568,15 @@ static int resolve_job(const struct slc_step *s, uint64_t cap, struct slc_job *j
 	if (slc_size_resolve(&job->max_bytes, &s->bytes, cap) ||
 	    slc_size_resolve(&job->offset_bytes, &s->offset, cap) ||
 	    slc_size_resolve(&job->range_bytes, &s->range, cap) ||
-	    job->offset_bytes + job->range_bytes > cap)
-		return slc_errf(err, errlen, -EINVAL, "step %s: size too large for this target", s->name);
+	    job->offset_bytes + job->range_bytes > cap) {
+		char r[32], t[32];
+		int sweep = s->role == SLC_ROLE_SWEEP || s->role == SLC_ROLE_SWEEP_PREP;
+
+		slc_format_bytes(r, sizeof(r), (double)(job->offset_bytes + job->range_bytes), SLC_UNITS_DECIMAL);
+		slc_format_bytes(t, sizeof(t), (double)cap, SLC_UNITS_DECIMAL);
+		return slc_errf(err, errlen, -EINVAL, "step %s: its region (%s from the start) is larger than the "
+				"target (%s)%s", s->name, r, t, sweep ? ": give a smaller --region" : "");
+	}
 	if (s->offset.bytes == 0 && s->offset.capacity_multiple == 0) {
 		job->offset_bytes = s->job.offset_bytes;
 		if (!(s->range.bytes || s->range.capacity_multiple > 0))
@@ -827,6 +834,36 @@ int slc_plan_step_job(const struct slc_plan *p, size_t i, uint64_t capacity, str
 	if (!IS_JOB(&p->step[i]))
 		return 0;
 	return resolve_job(&p->step[i], capacity, job, err, errlen);
+}
+
+size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note, size_t notelen)
+{
+	uint32_t lo = UINT32_MAX, hi = 0;
+	size_t n = 0, kept = 0;
+
+	if (note && notelen) note[0] = '\0';
+	if (!logical_block) logical_block = 512;
+	for (size_t i = 0; i < p->n; i++) {
+		uint32_t b = p->step[i].job.block_bytes;
+
+		if (p->step[i].role == SLC_ROLE_SWEEP && b && b % logical_block) {
+			lo = b < lo ? b : lo;
+			hi = b > hi ? b : hi;
+			n++;
+			continue;
+		}
+		p->step[kept++] = p->step[i];
+	}
+	p->n = kept;
+	if (n && note) {
+		char a[32], c[32];
+
+		slc_format_bytes(a, sizeof(a), lo, SLC_UNITS_BINARY);
+		slc_format_bytes(c, sizeof(c), hi, SLC_UNITS_BINARY);
+		snprintf(note, notelen, "%s: %zu point%s of %s to %s left out: the target's logical block is %u bytes",
+			 p->name, n, n > 1 ? "s" : "", a, c, logical_block);
+	}
+	return n;
 }
 
 int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logical_block, char *err, size_t errlen)

@@ -180,6 +180,18 @@ for bad in "--step-time 1ms" "--step-time x" "--region 0" "--plan nope"; do
 	[ "$(grep -vc '^Try ' "$D/err")" -eq 1 ] || fail "$bad: $(cat "$D/err")"
 done
 "$SLC" run sim:tiny-tlc --plan qd-sweep --region 8GiB -n > /dev/null 2> "$D/err" && fail "a region past the target ran"
-grep -q 'too large for this target' "$D/err" && [ "$(grep -vc '^Try ' "$D/err")" -eq 1 ] ||
-	fail "region too large: $(cat "$D/err")"
+grep -q 'is larger than the target (4.29 GB): give a smaller --region' "$D/err" &&
+	[ "$(grep -vc '^Try ' "$D/err")" -eq 1 ] || fail "region too large: $(cat "$D/err")"
+
+# On a file (O_DIRECT in 4 KiB units): the block-size sweep leaves out its
+# 512 B-2 KiB points and says so; the rest runs and is analysed.
+truncate -s 96M "$D/f.img"
+"$SLC" run "$D/f.img" --plan bs-sweep --region 32MiB --step-time 50ms --trim-wait 0 -o "$D/f.h5" --quiet \
+	2> "$D/ferr" || fail "bs-sweep on a file: $(cat "$D/ferr")"
+grep -q 'note: bs-sweep: 12 points of 512 B to 2 KiB left out: the target.s logical block is 4096 bytes' \
+	"$D/ferr" || fail "no note of the points left out: $(cat "$D/ferr")"
+"$SLC" analyze --json "$D/f.h5" | $PY -c 'import json,sys; sw=json.load(sys.stdin)["sweep"]; assert len(sw) == 34 and min(p["block_bytes"] for p in sw) == 4096, len(sw)' ||
+	fail "bs-sweep on a file: not 34 points from 4 KiB"
+"$SLC" run "$D/f.img" --plan basic -n > /dev/null 2> "$D/ferr" && fail "a 1 GiB region ran on a 96 MiB file"
+grep -q 'give a smaller --region' "$D/ferr" || fail "region on a small file: $(cat "$D/ferr")"
 echo "ok"

@@ -71,6 +71,20 @@ fi
 	&& "$bin" analyze --json "$tmp/hir.h5" | grep -q '"host_idle_recovery"' \
 	&& ok "hir plan on a loop device" || bad "hir plan on a loop device"
 
+# the sweep plans (the reviews' Iometer and CrystalDiskMark tests) on a
+# real device, scaled: a 32 MiB region, 100 ms points; the loop device
+# takes 512-byte I/O, so the block-size sweep keeps all its points
+for pp in qd-sweep:12 bs-sweep:46 mixed:12 basic:6 short:8; do
+	p=${pp%:*} want=${pp#*:}
+	if "$bin" run "$dev" --destructive --plan "$p" --region 32MiB --step-time 100ms --trim-wait 0 \
+		-o "$tmp/sw-$p.h5" --quiet 2>"$tmp/err"; then
+		got=$("$bin" analyze --json "$tmp/sw-$p.h5" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["sweep"]))')
+		[ "$got" = "$want" ] && ok "$p plan on a loop device: $got points" || bad "$p on a loop device: $got points, want $want"
+	else
+		bad "$p plan on a loop device: $(cat "$tmp/err")"
+	fi
+done
+
 # a filesystem on it: refused without --force, with the signature named
 mkfs.ext4 -q -F "$dev"
 "$bin" run "$dev" --destructive --plan seq -o "$tmp/b.h5" 2>"$tmp/err"; rc=$?

@@ -454,6 +454,16 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 const char *slc_plan_name(size_t i, const char **summary);
 
 /**
+ * slc_plan_fit_block() - leave out of @p the sweep points whose block size
+ * is no multiple of the target's @logical_block (0: 512): a 4Kn drive or a
+ * file read with O_DIRECT takes no 512-byte I/O, and the rest of the sweep
+ * still measures.  Writes what was left out to @note ("" when nothing).
+ *
+ * Return: how many points were left out.
+ */
+size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note, size_t notelen);
+
+/**
  * slc_plan_validate() - check every step of @p against a target of
  * @capacity bytes in @logical_block units (0: 512) without touching it:
  * sizes, ranges and blocks that fit, the engine's limits.  slc_plan_run()
