@@ -114,7 +114,7 @@ bad 1 'not a regular file' "$D/t.img" --plan basic --fio-job "$D"
 bad 1 'that is the target' "$D/t.img" --plan basic --fio-job "$D/t.img" --force
 bad 2 'drop -o' "$D/t.img" --plan basic --fio-job "$D/x.fio" -o "$D/x.h5"
 bad 1 'no such file' "$D/none.img" --plan basic --fio-job "$D/x.fio"
-bad 2 'too large' "$D/t.img" --plan qd-sweep --region 4GiB --fio-job "$D/x.fio"
+bad 2 'larger than the target (2.15 GB): give a smaller --region' "$D/t.img" --plan qd-sweep --region 4GiB --fio-job "$D/x.fio"
 [ ! -e "$D/x.fio" ] || fail "a refused job left a file"
 "$SLC" run "$D/none.img" --size 1GiB --plan basic --fio-job "$D/x.fio" --quiet || fail "--size for a new file"
 [ ! -e "$D/none.img" ] || fail "--fio-job created the target"
