@@ -82,6 +82,10 @@ static long read_field(struct slc__csv *c, size_t o, int *quoted)
 	const size_t cap = sizeof(c->buf) - 1;
 	size_t keep = o;
 
+	/* a record that filled the buffer leaves no room for this field's
+	 * terminator, even an empty field's */
+	if (o > cap)
+		return -E2BIG;
 	while (c->p < c->end && is_blank(*c->p, c->sep))
 		c->p++;
 	*quoted = c->p < c->end && *c->p == '"';
