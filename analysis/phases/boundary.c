@@ -27,10 +27,26 @@ static void local_level(const struct trace *tr, size_t i0, size_t i1,
  * an at-level sample let into the window costs a little noise, a
  * straddling sample left out costs up to a whole sample of bytes.
  */
+static int between_k(double x, double va, double sa, double vb, double sb, double k)
+{
+	return fabs(x - va) > k * sa && fabs(x - vb) > k * sb && x > fmin(va, vb) && x < fmax(va, vb);
+}
+
 static int between(double x, double va, double sa, double vb, double sb)
 {
-	return fabs(x - va) > BETWEEN_K * sa && fabs(x - vb) > BETWEEN_K * sb &&
-	       x > fmin(va, vb) && x < fmax(va, vb);
+	return between_k(x, va, sa, vb, sb, BETWEEN_K);
+}
+
+/*
+ * Is x, a sample beyond the one next to the edge, part of a ramp?  One
+ * sample straddles a step; the samples of a ramp stand out of both
+ * levels' noise (RAMP_K sigma), and a sample that strays from its level
+ * by less is noise.  Taking in such samples on the side they stray to
+ * would bias the balance: each adds its excess, none takes any away.
+ */
+static int in_ramp(double x, double va, double sa, double vb, double sb)
+{
+	return between_k(x, va, sa, vb, sb, RAMP_K);
 }
 
 /* Is x at level vx (within BETWEEN_K sigma) and not at the other level vo? */
@@ -104,14 +120,15 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 		for (size_t i = 0; i + 1 < EDGE_MIN; i++) tmp[i] = tr->v[j + 2 + i] - tr->v[j + 1 + i];
 		vbe = slc_median(tr->v + j + 1, EDGE_NEXT) - 2 * slc_median(tmp, EDGE_MIN - 1);
 	}
-	for (size_t d = 1; d <= BALANCE_SEEK; d++) {
-		if (j - d > a0 && between(tr->v[j - d], va, d == 1 ? da : sa, vb, d == 1 ? db : sb)) lo = j - d;
-		if (j + d < b1 && between(tr->v[j + d - 1], va, d == 1 ? da : sa, d == 1 ? vbe : vb, d == 1 ? db : sb))
-			hi = j + d;
+	if (j - 1 > a0 && between(tr->v[j - 1], va, da, vb, db)) lo = j - 1;
+	if (j + 1 < b1 && between(tr->v[j], va, da, vbe, db)) hi = j + 1;
+	for (size_t d = 2; d <= BALANCE_SEEK; d++) {
+		if (j - d > a0 && in_ramp(tr->v[j - d], va, sa, vb, sb)) lo = j - d;
+		if (j + d < b1 && in_ramp(tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
 	}
 	if (lo == hi) return;	/* the step falls on a sample edge */
-	while (lo > a0 + 1 && j - lo < wmax && between(tr->v[lo - 1], va, sa, vb, sb)) lo--;
-	while (hi + 1 < b1 && hi - j < wmax && between(tr->v[hi], va, sa, vb, sb)) hi++;
+	while (lo > a0 + 1 && j - lo < wmax && in_ramp(tr->v[lo - 1], va, sa, vb, sb)) lo--;
+	while (hi + 1 < b1 && hi - j < wmax && in_ramp(tr->v[hi], va, sa, vb, sb)) hi++;
 	/* the bytes balance needs expected speeds: means, teeth included */
 	va = slc__level(tr, lo - a0 > l ? lo - l : a0, lo);
 	vb = slc__level(tr, hi, b1 - hi > l ? hi + l : b1);

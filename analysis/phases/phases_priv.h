@@ -103,6 +103,8 @@
 /* Fewest samples for a trend (first vs last quarter) to mean anything. */
 #define TREND_MIN_SAMPLES 40
 #define BETWEEN_K 2.0
+/* ... and each further sample of a ramp, RAMP_K sigma from both */
+#define RAMP_K 3.0
 #define BALANCE_SEEK 2
 /* Samples (at most) each side used for the local speeds of a boundary. */
 #define BALANCE_REF_MAX 30

@@ -294,6 +294,33 @@ static void test_straddle_wander(void **state)
 	slc_analysis_free(&a);
 }
 
+/* An 8-sample cache at 1 s, 20% of the next sample at its speed, then
+ * native writing with 5% noise whose two samples after the straddler
+ * stray 2.5 sigma towards the cache's speed: they are the native level's
+ * noise, not a ramp, and do not move the cache's end (each would add a
+ * twentieth of a second of cache). */
+static void test_straddle_then_noise(void **state)
+{
+	enum { N = 300, FULL = 8 };
+	const double fast = 3e9, slow = 9e8, frac = 0.2, sd = 0.05;
+	double t[N], b[N], dt[N], want = (FULL + frac) * fast;
+	uint64_t r = 7;
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < N; i++) {
+		double f = i < FULL ? 1.0 : i == FULL ? frac : 0.0;
+		double e = i == FULL + 1 || i == FULL + 2 ? 2.5 * sd : i > FULL ? sd * gauss(&r) : 0;
+
+		t[i] = (double)(i + 1);
+		dt[i] = 1;
+		b[i] = f * fast + (1 - f) * slow * (1 + e);
+	}
+	analyze_bytes(&a, t, dt, b, N);
+	assert_cache_near(&a, want, 0.005);
+	slc_analysis_free(&a);
+}
+
 /* An 8-sample cache at 100 ms ending exactly on a sample edge, the native
  * speed then falling 160 -> 100 MB/s over 3 s: its first sample continues
  * the trend and is no straddler (the cache is not stretched into it). */
@@ -1038,6 +1065,7 @@ int main(void)
 		cmocka_unit_test(test_quantile_matches_sort),
 		cmocka_unit_test(test_straddle_exact),
 		cmocka_unit_test(test_straddle_wander),
+		cmocka_unit_test(test_straddle_then_noise),
 		cmocka_unit_test(test_edge_native_trend),
 		cmocka_unit_test(test_cache_then_drift),
 		cmocka_unit_test(test_comb_onset_in_run),
