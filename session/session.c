@@ -61,6 +61,40 @@ static void snap_health(const char *json_text, struct snap_figures *f)
 }
 
 /*
+ * The drive's host and NAND write counters of segment @s as three arrays
+ * (one allocation, *t first; free(*t)), for the phase model: pairs of
+ * events at the same time, as the run records them.  0 readings leaves
+ * them NULL.
+ */
+static int segment_counters(const struct slc_input_segment *s, double **t, double **h, double **nd, size_t *n)
+{
+	size_t nc = 0, nh = 0;
+
+	*t = *h = *nd = NULL;
+	*n = 0;
+	for (size_t i = 0; i < s->n_events; i++)
+		if (s->events[i].kind && slc_event_kind_from_name(s->events[i].kind) == SLC_EVK_SMART_HOST_BYTES) nc++;
+	if (!nc) return 0;
+	if (!(*t = malloc(3 * nc * sizeof(**t)))) return -ENOMEM;
+	*h = *t + nc;
+	*nd = *h + nc;
+	nc = 0;
+	for (size_t i = 0; i < s->n_events; i++) {
+		const struct slc_event *e = &s->events[i];
+		enum slc_event_kind kind = e->kind ? slc_event_kind_from_name(e->kind) : SLC_EVK_UNKNOWN;
+
+		if (kind == SLC_EVK_SMART_HOST_BYTES) {
+			(*t)[nc] = e->t_s;
+			(*h)[nc++] = e->value;
+		} else if (kind == SLC_EVK_SMART_NAND_BYTES && nh < nc && (*t)[nh] == e->t_s) {
+			(*nd)[nh++] = e->value;
+		}
+	}
+	*n = nh;
+	return 0;
+}
+
+/*
  * The drive's evidence for analysed segment @k (trace segment @si): the
  * counters before and after it, the readings during it; relabel throttling
  * and work out the write amplification of the segment and of each phase.
@@ -73,7 +107,7 @@ static int drive_evidence(struct slc_session *x, size_t k, size_t si)
 	struct slc_analysis *a = &x->a[k];
 	struct snap_figures before = { NAN, NAN, NAN }, after = { NAN, NAN, NAN }, ident = { NAN, NAN, NAN };
 	double *tt = NULL, *tc = NULL, *mt = NULL, *mv = NULL, *ct = NULL, *ch = NULL, *cn = NULL;
-	size_t nt = 0, nm = 0, nc = 0, nh = 0;
+	size_t nt = 0, nm = 0, nc = 0;
 	int rc = 0;
 
 	*d = (struct slc_session_drive){ .host_bytes = NAN, .nand_bytes = NAN, .wa = NAN, .cache_wa = NAN,
@@ -104,10 +138,7 @@ static int drive_evidence(struct slc_session *x, size_t k, size_t si)
 	tc = malloc((s->n_samples + 1) * sizeof(*tc));
 	mt = malloc((s->n_events + 1) * sizeof(*mt));
 	mv = malloc((s->n_events + 1) * sizeof(*mv));
-	ct = malloc((s->n_events + 1) * sizeof(*ct));
-	ch = malloc((s->n_events + 1) * sizeof(*ch));
-	cn = malloc((s->n_events + 1) * sizeof(*cn));
-	if (!tt || !tc || !mt || !mv || !ct || !ch || !cn) {
+	if (!tt || !tc || !mt || !mv || segment_counters(s, &ct, &ch, &cn, &nc)) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -118,23 +149,13 @@ static int drive_evidence(struct slc_session *x, size_t k, size_t si)
 			if (!(d->max_temp_c >= s->temp_c[i])) d->max_temp_c = s->temp_c[i];
 		}
 	d->n_temp = nt;
-	/* counters come as pairs of events at the same time */
 	for (size_t i = 0; i < s->n_events; i++) {
 		const struct slc_event *e = &s->events[i];
-		enum slc_event_kind kind;
-		if (!e->kind) continue;
-		kind = slc_event_kind_from_name(e->kind);
-		if (kind == SLC_EVK_THERMAL_TRANSITIONS) {
+		if (e->kind && slc_event_kind_from_name(e->kind) == SLC_EVK_THERMAL_TRANSITIONS) {
 			mt[nm] = e->t_s;
 			mv[nm++] = e->value;
-		} else if (kind == SLC_EVK_SMART_HOST_BYTES) {
-			ct[nc] = e->t_s;
-			ch[nc++] = e->value;
-		} else if (kind == SLC_EVK_SMART_NAND_BYTES && nh < nc && ct[nh] == e->t_s) {
-			cn[nh++] = e->value;
 		}
 	}
-	nc = nh;
 	{
 		struct slc_thermal_in th = { .temp_t_s = tt, .temp_c = tc, .n_temp = nt, .warn_c = d->warn_c,
 					     .tmt_t_s = mt, .tmt = mv, .n_tmt = nm,
@@ -159,7 +180,7 @@ static int drive_evidence(struct slc_session *x, size_t k, size_t si)
 		}
 	}
 out:
-	free(tt); free(tc); free(mt); free(mv); free(ct); free(ch); free(cn);
+	free(tt); free(tc); free(mt); free(mv); free(ct);
 	return rc;
 }
 
@@ -300,7 +321,7 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		const struct slc_input_segment *s = &x->in->segments[i];
 		struct slc_phase_evidence *ev = &x->ev[x->n];
 		struct slc_trace_in ti;
-		double *b;
+		double *b, *ct, *ch, *cn;
 
 		if (s->params.role == SLC_ROLE_TRIM || slc_role_after_trim(s->params.role, s->params.role_arg))
 			state = SLC_STATE_TRIMMED;
@@ -332,7 +353,20 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 					    .n = s->n_samples, .block_bytes = s->params.block_bytes };
 		x->bytes[x->n] = b;
 		x->seg[x->n] = i;
-		if ((rc = slc_analyze_ev(&x->a[x->n], &ti, opts, ev))) {
+		if ((rc = segment_counters(s, &ct, &ch, &cn, &ev->n_ctr))) {
+			slc_session_free(x);
+			return slc_errf(err, errlen, rc, "out of memory");
+		}
+		ev->ctr_t_s = ct;
+		ev->ctr_host = ch;
+		ev->ctr_nand = cn;
+		rc = slc_analyze_ev(&x->a[x->n], &ti, opts, ev);
+		/* the readings stay with the segment's events; the evidence
+		 * keeps what it says, not a pointer into them */
+		free(ct);
+		ev->ctr_t_s = ev->ctr_host = ev->ctr_nand = NULL;
+		ev->n_ctr = 0;
+		if (rc) {
 			x->n++;
 			slc_errf(err, errlen, rc, "%s: segment %zu (%s): cannot analyse: %s", path, i,
 				 s->params.step ? s->params.step : "-", strerror(-rc));

@@ -372,6 +372,50 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, doubl
 	}
 }
 
+/*
+ * Where the drive's counters show garbage collection begin, the onset goes
+ * there: they see it directly, the speed only once it costs (a sample or
+ * more later, and later still on a coarse interval).
+ *  - With an onset on the curve, the counters are read around it (within
+ *    COUNTER_NEAR of its bytes) and move it only earlier, by more than a
+ *    sample: a drive's NAND writing also steps up for other reasons
+ *    (folding a QLC cache, a second regime of GC later on).
+ *  - Without one, a lasting step becomes the onset only when the NAND
+ *    bytes it adds exceed the cache's size: folding the cache writes no
+ *    more than that.
+ * One that a freshly trimmed drive cannot have yet is left out, as from
+ * the curve.
+ */
+static void counter_onset(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
+			  const struct slc_phase_evidence *ev)
+{
+	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
+	double w0, w1, extra, cur = NAN, on, need, sample;
+	size_t len = strlen(out->model.explain), cap = sizeof(out->model.explain), i = 0;
+	char tail[64];
+
+	for (size_t j = 0; j < *nb && isnan(cur); j++)
+		if (!b[j].dip && b[j].kind == SLC_PHASE_ERASE_BOUND) cur = tr->cum[b[j].i0];
+	if (isfinite(cur))
+		on = slc__counter_onset(tr, ev, fmax(cache, (1 - COUNTER_NEAR) * cur), (1 + COUNTER_NEAR) * cur,
+					&w0, &w1, &extra);
+	else
+		on = slc__counter_onset(tr, ev, cache, tr->cum[tr->n], &w0, &w1, &extra);
+	if (!isfinite(on) || (isnan(cur) && !(extra > cache))) return;
+	need = slc__min_onset(ev, cache);
+	if (need > 0 && on < need) return;
+	while (i + 1 < tr->n && tr->cum[i + 1] < on) i++;
+	sample = tr->cum[i + 1] - tr->cum[i];
+	if (isfinite(cur) && !(on < cur - sample)) return;
+	set_onset(tr, b, nb, on);
+	if (isfinite(cur)) snprintf(tail, sizeof(tail), "; the speed alone put it at %.4g GB", cur / 1e9);
+	else snprintf(tail, sizeof(tail), "; the speed alone shows none");
+	if (len + 160 < cap)
+		snprintf(out->model.explain + len, cap - len,
+			 "onset from the drive's counters: %.4g GB written (NAND bytes per host byte %.2f before, "
+			 "%.2f after)%s\n", on / 1e9, w0, w1, tail);
+}
+
 /* The kind of the first main block after the cache's. */
 static int first_after_cache(const struct block *b, size_t nb)
 {
@@ -501,6 +545,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 			explain_add(out, "onset", on);
 		}
 	}
+	counter_onset(out, &tr, b, &nb, &ev);
 	/* a cache too short to measure: its samples are its phase (so that
 	 * the native level's figures leave them out), its size a bound */
 	{

@@ -272,6 +272,19 @@ struct slc__model_params {
 };
 extern const struct slc__model_params slc__model_defaults;
 double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes);
+/* The drive's counters: readings each side of a knee, and the least step
+ * in NAND bytes per host byte that is garbage collection (a tenth more
+ * flash writing per host byte; a random erase-bound regime costs 0.3-2). */
+#define COUNTER_SIDE_MIN 3
+#define COUNTER_WA_STEP 0.1
+/* Where the counters look for the onset around the curve's: GC starts
+ * before the speed shows it, by a few percent of the bytes at most. */
+#define COUNTER_NEAR 0.2
+/* The erase-bound onset in curve bytes from the counters read while the
+ * curve's bytes were in [@from_bytes, @to_bytes] (NAN: no lasting step),
+ * the slopes each side and the NAND bytes the step added after it. */
+double slc__counter_onset(const struct trace *tr, const struct slc_phase_evidence *ev, double from_bytes,
+			  double to_bytes, double *wa_before, double *wa_after, double *extra_bytes);
 /* Returns 1 with a cache, 0 without, -ENOMEM. */
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,

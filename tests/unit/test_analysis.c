@@ -1055,6 +1055,77 @@ static void test_flat_then_falling(void **state)
 	}
 }
 
+/*
+ * The drive's counters place the erase-bound onset.  A 20 s cache at
+ * 2 GB/s, native writing at 500 MB/s, and from @gc_s on garbage collection
+ * (NAND bytes 1.5 per host byte); the speed falls to @eb_bps only from
+ * @slow_s on.  Counters read every second.
+ */
+static void gc_curve(double *t, double *v, double *ct, double *ch, double *cn, size_t n, double gc_s,
+		     double slow_s, double eb_bps, double fold_to_s, uint64_t seed)
+{
+	double host = 0, nand = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double ts = (double)i, bps = i < 20 ? 2e9 : ts >= slow_s ? eb_bps : 5e8;
+
+		t[i] = ts + 1;
+		v[i] = bps * (1 + 0.03 * gauss(&seed));
+		host += v[i];
+		/* folding the cache after it (fold_to_s): a tenth more NAND
+		 * writing for a while; garbage collection: half more, lasting */
+		nand += v[i] * (ts >= gc_s ? 1.5 : i >= 20 && ts < fold_to_s ? 1.1 : 1.0);
+		ct[i] = t[i];
+		ch[i] = host;
+		cn[i] = nand;
+	}
+}
+
+static void test_counter_onset(void **state)
+{
+	enum { N = 1200 };
+	static double t[N], v[N], ct[N], ch[N], cn[N];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = N };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+	double want;
+	(void)state;
+
+	slc_phase_evidence_init(&ev);
+	ev.ctr_t_s = ct;
+	ev.ctr_host = ch;
+	ev.ctr_nand = cn;
+	ev.n_ctr = N;
+	/* the speed falls 30 s after GC began: the counters' onset wins */
+	gc_curve(t, v, ct, ch, cn, N, 600, 630, 3.5e8, 0, 3);
+	want = 0;
+	for (size_t i = 0; i < 600; i++) want += v[i];
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache);
+	if (!(fabs(a.erase_bound_start_bytes / want - 1) < 0.01))
+		fail_msg("onset %.4g B, the counters say %.4g B", a.erase_bound_start_bytes, want);
+	assert_non_null(strstr(a.model.explain, "drive's counters"));
+	slc_analysis_free(&a);
+	/* without them the speed's onset, 30 s later */
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+	assert_true(a.erase_bound_start_bytes > want * 1.02);
+	slc_analysis_free(&a);
+	/* the speed does not change at all: the counters alone give the onset */
+	gc_curve(t, v, ct, ch, cn, N, 600, 1e9, 0, 0, 4);
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, NULL), 0);
+	assert_true(isnan(a.erase_bound_start_bytes));
+	slc_analysis_free(&a);
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(has_kind(&a, SLC_PHASE_ERASE_BOUND));
+	slc_analysis_free(&a);
+	/* folding the cache (a tenth more for 200 s, less than the cache's
+	 * bytes) is no garbage collection */
+	gc_curve(t, v, ct, ch, cn, N, 1e9, 1e9, 0, 220, 5);
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_false(has_kind(&a, SLC_PHASE_ERASE_BOUND));
+	slc_analysis_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1081,6 +1152,7 @@ int main(void)
 		cmocka_unit_test(test_drop_beyond_noise),
 		cmocka_unit_test(test_tier_near_prior),
 		cmocka_unit_test(test_flat_then_falling),
+		cmocka_unit_test(test_counter_onset),
 		cmocka_unit_test(test_comb_cache_1s),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_kind_names),

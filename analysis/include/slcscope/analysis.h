@@ -215,6 +215,12 @@ struct slc_phase_evidence {
 	/* SNIA steady state counts only after this many bytes of the curve
 	 * (run --until-steady's rule; 0: twice the capacity when it is known) */
 	double steady_after_bytes;
+	/* The drive's cumulative host and NAND write counters, read at
+	 * segment times @ctr_t_s (ascending); NULL or n_ctr 0 when not read.
+	 * A lasting step in NAND bytes per host byte places the erase-bound
+	 * onset (docs/analysis.md, "The drive's counters"). */
+	const double *ctr_t_s, *ctr_host, *ctr_nand;
+	size_t n_ctr;
 };
 
 /** slc_phase_evidence_init() - nothing known. */
