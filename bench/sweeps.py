@@ -42,10 +42,12 @@ def section_step(name):
     return name.split("-", 1)[1].replace("pct", "%")
 
 
-def run_slcscope(a, plan, dev, work, log):
+def run_slcscope(a, plan, dev, work, log, point=None):
     out = os.path.join(work, "s.h5")
     cmd = [a.slcscope, "run", dev, "--destructive", "--force", "--no-probe", "--plan", plan,
            "--step-time", a.step_time, "--trim-wait", "0", "--region", a.region, "-o", out, "--quiet"]
+    if point:
+        cmd += ["--points", point]
     _, cpu, _, wall, _ = engine.timed(cmd, log)
     js = subprocess.run([a.slcscope, "analyze", "--json", out], stdout=subprocess.PIPE, text=True, check=True)
     steps = {p["step"]: p["read_bps"] + p["write_bps"] for p in json.loads(js.stdout)["sweep"]}
@@ -70,6 +72,42 @@ def run_fio(a, job, log):
     return {"steps": steps, "cpu": cpu, "ios": ios, "wall": wall}
 
 
+def job_points(job):
+    """The sweep points of a job file slcscope wrote: its sections but the TRIMs, preparations and waits."""
+    pts = []
+    for line in open(job):
+        line = line.strip()
+        if line.startswith("[") and line != "[global]":
+            step = section_step(line[1:-1])
+            if step not in ("trim", "prepare") and not step.endswith("wait"):
+                pts.append(step)
+    return pts
+
+
+def per_point(a, plan, job, loop, work, log, res):
+    """Each round: every point run by both tools back to back (the order alternating from point to
+    point and round to round), summed into one result per tool and round."""
+    pts = job_points(job)
+    for rnd in range(a.rounds):
+        acc = {t: {"steps": {}, "cpu": 0.0, "ios": 0, "wall": 0.0} for t in ("slcscope", "fio")}
+        for k, pt in enumerate(pts):
+            pjob = os.path.join(work, f"{plan}-point.fio")
+            subprocess.run([a.slcscope, "run", loop.dev, "--plan", plan, "--points", pt, "--step-time",
+                            a.step_time, "--trim-wait", "0", "--region", a.region, "--fio-job", pjob, "--quiet"],
+                           check=True)
+            for tool in (["slcscope", "fio"] if (rnd + k) % 2 == 0 else ["fio", "slcscope"]):
+                loop.discard()
+                r = run_slcscope(a, plan, loop.dev, work, log, pt) if tool == "slcscope" else run_fio(a, pjob, log)
+                acc[tool]["steps"].update(r["steps"])
+                for f in ("cpu", "ios", "wall"):
+                    acc[tool][f] += r[f]
+        for tool in ("slcscope", "fio"):
+            res[tool].append(acc[tool])
+            r = acc[tool]
+            print(f"sweeps: {plan} round {rnd + 1}/{a.rounds}: {tool}: {len(r['steps'])} points one by one, "
+                  f"{r['cpu'] / max(r['ios'], 1) * 1e6:.2f} µs CPU/IO, wall {r['wall']:.1f} s", file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(
         prog="bench/sweeps.sh",
@@ -82,6 +120,10 @@ def main():
     ap.add_argument("--step-time", default="3s", help="each point's length (default 3s; the plans' own is 30s)")
     ap.add_argument("--region", default="1GiB", help="the test region (default 1GiB, as the plans)")
     ap.add_argument("--loop-size", default="2GiB", help="the tmpfs file behind the loop device (default 2GiB)")
+    ap.add_argument("--per-point", action="store_true",
+                    help="pair the tools point by point (each point its own run of both, 'run --points'), "
+                         "not plan by plan: a machine whose speed drifts over a plan's minutes then "
+                         "hits both tools of a point alike")
     engine.add_tool_args(ap)
     a = ap.parse_args()
     engine.tool_setup(a, die)
@@ -106,6 +148,9 @@ def main():
             subprocess.run([a.slcscope, "run", loop.dev, "--plan", plan, "--step-time", a.step_time,
                             "--trim-wait", "0", "--region", a.region, "--fio-job", job, "--quiet"], check=True)
             res[plan] = {"slcscope": [], "fio": []}
+            if a.per_point:
+                per_point(a, plan, job, loop, work, log, res[plan])
+                continue
             for rnd in range(a.rounds):
                 order = ["slcscope", "fio"] if rnd % 2 == 0 else ["fio", "slcscope"]
                 for tool in order:
@@ -121,8 +166,10 @@ def main():
 
     out = ["### Sweeps against fio, step by step", "",
            f"- plans {', '.join(plans)}; --step-time {a.step_time} (the plans' default is 30 s), --region "
-           f"{a.region}, TRIM waits 0; {a.rounds} paired round(s) per plan, the order of the tools "
-           "alternating from round to round",
+           f"{a.region}, TRIM waits 0; {a.rounds} paired round(s) per plan, "
+           + ("each point run by both tools back to back (`run --points`, each with the plan's "
+              "preparation), the order alternating from point to point and round to round"
+              if a.per_point else "the order of the tools alternating from round to round"),
            f"- a loop device (direct I/O {'on' if loop.dio else 'off'}) over a {a.loop_size} tmpfs file, "
            "discarded before every run; fio runs the job file `slcscope run DEV --plan P --fio-job FILE` "
            "wrote for the same options",

@@ -64,6 +64,8 @@ static void run_help(FILE *out)
 		"                           point's length (default 30s; at least 10ms)\n"
 		"      --region SIZE        sweeps: the test region from offset 0, written once\n"
 		"                           before the reads (default 1GiB; 1x = the whole target)\n"
+		"      --points LIST        sweeps: run only these points (comma list of the step\n"
+		"                           names -n shows); the preparation and TRIMs stay\n"
 		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
 		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
 		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
@@ -141,7 +143,7 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 struct run_args {
 	struct slc_plan_opts po;
 	struct slc_target_opts to;
-	const char *out, *plan_name, *target, *report, *fio_job;
+	const char *out, *plan_name, *target, *report, *fio_job, *points;
 	int dry, purge, no_probe, until_steady, temp_every_set;
 	uint64_t temp_every_ns;
 	struct slc_size steady_after;
@@ -152,7 +154,7 @@ enum {
 	O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
 	O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
 	O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
-	O_REAP_BATCH, O_STEP_TIME, O_REGION, O_FIO_JOB,
+	O_REAP_BATCH, O_STEP_TIME, O_REGION, O_FIO_JOB, O_POINTS,
 };
 
 static const struct option run_opts[] = {
@@ -173,6 +175,7 @@ static const struct option run_opts[] = {
 	{ "purge", no_argument, NULL, O_PURGE }, { "temp-every", required_argument, NULL, O_TEMP_EVERY },
 	{ "no-probe", no_argument, NULL, O_NO_PROBE }, { "fio-job", required_argument, NULL, O_FIO_JOB },
 	{ "step-time", required_argument, NULL, O_STEP_TIME }, { "region", required_argument, NULL, O_REGION },
+	{ "points", required_argument, NULL, O_POINTS },
 	{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 	{ NULL, 0, NULL, 0 },
 };
@@ -229,6 +232,7 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 	case 'o': a->out = arg; break;
 	case 'r': a->report = arg; break;
 	case O_FIO_JOB: a->fio_job = arg; break;
+	case O_POINTS: a->points = arg; break;
 	case 'p': a->plan_name = arg; break;
 	case O_SIZE:
 		if (slc_parse_bytes(&a->to.file_size_bytes, arg, err, sizeof(err)))
@@ -284,6 +288,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 		return cli_usage("run", "--reap-batch %u is over the %u commands in flight (--qd x --jobs)",
 				 a->po.reap_batch, a->po.queue_depth * a->po.jobs);
 	if (slc_plan_build(plan, a->plan_name, &a->po, err, sizeof(err)) ||
+	    (a->points && slc_plan_keep_points(plan, a->points, err, sizeof(err))) ||
 	    slc_target_check_args(a->target, &a->to, err, sizeof(err)))
 		return cli_usage("run", "%s", err);
 	if (a->purge && a->no_probe)

@@ -866,6 +866,51 @@ size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note
 	return n;
 }
 
+/* Is @name one of the comma-separated names in @list? */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *q = list; *q;) {
+		const char *e = strchr(q, ',');
+		size_t len = e ? (size_t)(e - q) : strlen(q);
+		if (len == n && !strncmp(q, name, n))
+			return 1;
+		q += len + (e ? 1 : 0);
+	}
+	return 0;
+}
+
+int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t errlen)
+{
+	size_t kept = 0, points = 0;
+
+	if (!list || !*list)
+		return slc_errf(err, errlen, -EINVAL, "--points: give one or more of the plan's sweep points");
+	for (size_t i = 0; i < p->n; i++)
+		points += p->step[i].role == SLC_ROLE_SWEEP;
+	if (!points)
+		return slc_errf(err, errlen, -EINVAL, "--points: plan %s has no sweep points (the sweep plans have: "
+				"qd-sweep, bs-sweep, mixed, basic, short)", p->name);
+	for (const char *q = list; *q;) {
+		const char *e = strchr(q, ',');
+		size_t len = e ? (size_t)(e - q) : strlen(q), i;
+		for (i = 0; i < p->n; i++)
+			if (p->step[i].role == SLC_ROLE_SWEEP && strlen(p->step[i].name) == len &&
+			    !strncmp(p->step[i].name, q, len))
+				break;
+		if (i == p->n)
+			return slc_errf(err, errlen, -EINVAL, "--points: plan %s has no point '%.*s' "
+					"('slcscope run TARGET --plan %s -n' lists them)", p->name, (int)len, q, p->name);
+		q += len + (e ? 1 : 0);
+	}
+	for (size_t i = 0; i < p->n; i++)
+		if (p->step[i].role != SLC_ROLE_SWEEP || in_list(list, p->step[i].name))
+			p->step[kept++] = p->step[i];
+	p->n = kept;
+	return 0;
+}
+
 int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logical_block, char *err, size_t errlen)
 {
 	char why[256];

@@ -172,13 +172,25 @@ PYEOF
 	fail "old trace analysis"
 
 # Bad options: exit 2, the reason in one line (and where the help is).
-for bad in "--step-time 1ms" "--step-time x" "--region 0" "--plan nope"; do
+for bad in "--step-time 1ms" "--step-time x" "--region 0" "--plan nope" "--plan qd-sweep --points nope" \
+	"--plan seq --points x"; do
 	"$SLC" run sim:tiny-tlc $bad -n > /dev/null 2> "$D/err"
 	rc=$?
 	[ $rc -eq 2 ] || fail "$bad: exit $rc"
 	head -1 "$D/err" | grep -q '^slcscope run: --' || fail "$bad: $(cat "$D/err")"
 	[ "$(grep -vc '^Try ' "$D/err")" -eq 1 ] || fail "$bad: $(cat "$D/err")"
 done
+# --points: only the points named run (and their fio job has only them), the
+# preparation and TRIM stay.
+"$SLC" run sim:tiny-tlc --plan qd-sweep --points rand_read_4k_qd4,rand_write_4k_qd1 --step-time 50ms \
+	--trim-wait 0 --region 64MiB -o "$D/pts.h5" --quiet || fail "--points run"
+"$SLC" analyze --json "$D/pts.h5" | $PY -c 'import json,sys; sw=json.load(sys.stdin)["sweep"]; assert sorted(p["step"] for p in sw) == ["rand_read_4k_qd4", "rand_write_4k_qd1"], sw' ||
+	fail "--points: not the two points"
+truncate -s 96M "$D/fj.img"
+"$SLC" run "$D/fj.img" --plan qd-sweep --points rand_read_4k_qd4 --region 32MiB --fio-job - 2>/dev/null |
+	grep '^\[[0-9]' | sed 's/^\[[0-9]*-//; s/\]$//' | tr '\n' ' ' > "$D/sections"
+grep -qx 'trim trim-wait prepare rand_read_4k_qd4 ' "$D/sections" ||
+	fail "--points: the fio job's sections: $(cat "$D/sections")"
 "$SLC" run sim:tiny-tlc --plan qd-sweep --region 8GiB -n > /dev/null 2> "$D/err" && fail "a region past the target ran"
 grep -q 'is larger than the target (4.29 GB): give a smaller --region' "$D/err" &&
 	[ "$(grep -vc '^Try ' "$D/err")" -eq 1 ] || fail "region too large: $(cat "$D/err")"

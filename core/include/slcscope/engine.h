@@ -454,6 +454,16 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 const char *slc_plan_name(size_t i, const char **summary);
 
 /**
+ * slc_plan_keep_points() - keep of @p's sweep points only those named in
+ * @list (comma-separated step names, as 'run -n' lists them); its other
+ * steps (the preparation, the TRIMs) stay.  To rerun or cross-check one
+ * point without the whole sweep.
+ * Return: 0, or -EINVAL (a plan without sweep points, a name it lacks;
+ * the reason in @err).
+ */
+int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t errlen);
+
+/**
  * slc_plan_fit_block() - leave out of @p the sweep points whose block size
  * is no multiple of the target's @logical_block (0: 512): a 4Kn drive or a
  * file read with O_DIRECT takes no 512-byte I/O, and the rest of the sweep
