@@ -49,23 +49,20 @@ static void run_help(FILE *out)
 		"  -j, --jobs N             writers at once (default 1): sequential jobs each write\n"
 		"                           their own slice, random ones the whole target;\n"
 		"                           queue depth x jobs is at most 256\n"
-		"      --reap-batch N       refill the queue once N commands have completed\n"
-		"                           (default: queue depth x jobs / 8, at least 1;\n"
-		"                           1 refills after every completion)\n"
+		"      --reap-batch N       refill the queue once N commands have completed (default\n"
+		"                           queue depth x jobs / 8, at least 1; 1: after each)\n"
 		"  -i, --interval DURATION  sampling interval (default 1s, down to 10ms)\n"
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
 		"      --idle-list LIST     idle-sweep waits (default 5s,15s,30s,1m,2m,5m,15m)\n"
-		"      --trim-bytes SIZE    trim-response: the range deleted (default 32GB; at most\n"
-		"                           half the target)\n"
+		"      --trim-bytes SIZE    trim-response: the range deleted (default 32GB, at most half)\n"
 		"      --read-time DURATION trim-response: reads after the TRIM (default 30s)\n"
 		"      --hir-rounds N       hir: write/wait rounds per wait state (default 360)\n"
 		"      --step-time DURATION sweeps (qd-sweep, bs-sweep, mixed, basic, short): each\n"
 		"                           point's length (default 30s; at least 10ms)\n"
 		"      --region SIZE        sweeps: the test region from offset 0, written once\n"
 		"                           before the reads (default 1GiB; 1x = the whole target)\n"
-		"      --points LIST        sweeps: run only these points (comma list of the step\n"
-		"                           names -n shows); the preparation and TRIMs stay\n"
+		"      --points LIST        sweeps: only these points (step names, comma list)\n"
 		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
 		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
 		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
@@ -80,14 +77,12 @@ static void run_help(FILE *out)
 		"                           (phases.json, phases.csv, graphs, summary.md, index.html;\n"
 		"                           DIR is created first, so -o may point into it)\n"
 		"  -n, --dry-run            print the plan and what would be destroyed; write nothing\n"
-		"      --fio-job FILE       run nothing: write the plan as an fio job file, one job\n"
-		"                           section per step, sized for TARGET (- for stdout); an\n"
-		"                           existing FILE is replaced only when slcscope wrote it\n"
-		"                           (or with --force)\n"
-		"      --purge              before the plan, purge the drive: NVMe Sanitize (crypto,\n"
-		"                           then block erase) or Format with secure erase when the\n"
-		"                           drive supports it, otherwise a TRIM of all of it; the\n"
-		"                           trace records which\n"
+		"      --fio-job FILE       run nothing: write the plan as an fio job file, a section\n"
+		"                           per step, sized for TARGET (- for stdout); an existing\n"
+		"                           FILE is replaced only when slcscope wrote it (or --force)\n"
+		"      --purge              before the plan, purge the drive: NVMe Sanitize (crypto, then\n"
+		"                           block erase) or Format with secure erase when the drive\n"
+		"                           supports it, otherwise a TRIM of all of it (recorded)\n"
 		"      --temp-every DURATION  read the drive's temperature and write counters this\n"
 		"                           often (default 5s; every sample on a simulated drive;\n"
 		"                           the sample of that moment carries the temperature)\n"
@@ -168,14 +163,12 @@ static const struct option run_opts[] = {
 	{ "seed", required_argument, NULL, O_SEED }, { "size", required_argument, NULL, O_SIZE },
 	{ "destructive", no_argument, NULL, O_DESTRUCTIVE }, { "force", no_argument, NULL, O_FORCE },
 	{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
-	{ "report", required_argument, NULL, 'r' },
-	{ "idle-list", required_argument, NULL, O_IDLE_LIST },
-	{ "hir-rounds", required_argument, NULL, O_HIR_ROUNDS },
+	{ "report", required_argument, NULL, 'r' }, { "idle-list", required_argument, NULL, O_IDLE_LIST },
+	{ "hir-rounds", required_argument, NULL, O_HIR_ROUNDS }, { "temp-every", required_argument, NULL, O_TEMP_EVERY },
 	{ "trim-bytes", required_argument, NULL, O_TRIM_BYTES }, { "read-time", required_argument, NULL, O_READ_TIME },
-	{ "purge", no_argument, NULL, O_PURGE }, { "temp-every", required_argument, NULL, O_TEMP_EVERY },
 	{ "no-probe", no_argument, NULL, O_NO_PROBE }, { "fio-job", required_argument, NULL, O_FIO_JOB },
 	{ "step-time", required_argument, NULL, O_STEP_TIME }, { "region", required_argument, NULL, O_REGION },
-	{ "points", required_argument, NULL, O_POINTS },
+	{ "points", required_argument, NULL, O_POINTS }, { "purge", no_argument, NULL, O_PURGE },
 	{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
 	{ NULL, 0, NULL, 0 },
 };
