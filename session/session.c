@@ -96,18 +96,20 @@ static int segment_counters(const struct slc_input_segment *s, double **t, doubl
 
 /*
  * The drive's evidence for analysed segment @k (trace segment @si): the
- * counters before and after it, the readings during it; relabel throttling
- * and work out the write amplification of the segment and of each phase.
+ * counters before and after it, the readings during it (its write
+ * counters as @ev carries them to the model); relabel throttling and work
+ * out the write amplification of the segment and of each phase.
  */
-static int drive_evidence(struct slc_session *x, size_t k, size_t si)
+static int drive_evidence(struct slc_session *x, size_t k, size_t si, const struct slc_phase_evidence *ev)
 {
 	const struct slc_input *in = x->in;
 	const struct slc_input_segment *s = &in->segments[si];
 	struct slc_session_drive *d = &x->drive[k];
 	struct slc_analysis *a = &x->a[k];
 	struct snap_figures before = { NAN, NAN, NAN }, after = { NAN, NAN, NAN }, ident = { NAN, NAN, NAN };
-	double *tt = NULL, *tc = NULL, *mt = NULL, *mv = NULL, *ct = NULL, *ch = NULL, *cn = NULL;
-	size_t nt = 0, nm = 0, nc = 0;
+	double *tt = NULL, *tc = NULL, *mt = NULL, *mv = NULL;
+	const double *ct = ev->ctr_t_s, *ch = ev->ctr_host, *cn = ev->ctr_nand;
+	size_t nt = 0, nm = 0, nc = ev->n_ctr;
 	int rc = 0;
 
 	*d = (struct slc_session_drive){ .host_bytes = NAN, .nand_bytes = NAN, .wa = NAN, .cache_wa = NAN,
@@ -138,7 +140,7 @@ static int drive_evidence(struct slc_session *x, size_t k, size_t si)
 	tc = malloc((s->n_samples + 1) * sizeof(*tc));
 	mt = malloc((s->n_events + 1) * sizeof(*mt));
 	mv = malloc((s->n_events + 1) * sizeof(*mv));
-	if (!tt || !tc || !mt || !mv || segment_counters(s, &ct, &ch, &cn, &nc)) {
+	if (!tt || !tc || !mt || !mv) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -180,7 +182,7 @@ static int drive_evidence(struct slc_session *x, size_t k, size_t si)
 		}
 	}
 out:
-	free(tt); free(tc); free(mt); free(mv); free(ct);
+	free(tt); free(tc); free(mt); free(mv);
 	return rc;
 }
 
@@ -361,22 +363,20 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		ev->ctr_host = ch;
 		ev->ctr_nand = cn;
 		rc = slc_analyze_ev(&x->a[x->n], &ti, opts, ev);
+		x->n++;
+		if (!rc && (rc = drive_evidence(x, x->n - 1, i, ev)))
+			slc_errf(err, errlen, rc, "out of memory");
+		else if (rc)
+			slc_errf(err, errlen, rc, "%s: segment %zu (%s): cannot analyse: %s", path, i,
+				 s->params.step ? s->params.step : "-", strerror(-rc));
 		/* the readings stay with the segment's events; the evidence
 		 * keeps what it says, not a pointer into them */
 		free(ct);
 		ev->ctr_t_s = ev->ctr_host = ev->ctr_nand = NULL;
 		ev->n_ctr = 0;
 		if (rc) {
-			x->n++;
-			slc_errf(err, errlen, rc, "%s: segment %zu (%s): cannot analyse: %s", path, i,
-				 s->params.step ? s->params.step : "-", strerror(-rc));
 			slc_session_free(x);
 			return rc;
-		}
-		x->n++;
-		if ((rc = drive_evidence(x, x->n - 1, i))) {
-			slc_session_free(x);
-			return slc_errf(err, errlen, rc, "out of memory");
 		}
 	}
 	if (only >= 0) keep_only(x, (size_t)only);
