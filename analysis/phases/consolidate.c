@@ -25,15 +25,23 @@ static size_t fwd(size_t at, size_t last, size_t len)
  * Each side is judged alone: a drop between a cache and a comb phase is
  * texture of the comb even though the cache never drops.
  */
-static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp)
+static int recurs_below(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp, double *mid)
 {
 	size_t k = 0;
-	double mid;
 
 	if (i1 - i0 < TEXTURE_SIDE_MIN) return 0;
-	mid = 0.5 * (slc__sample_quantile(tr, i0, i1, 0, 0, 0.5, tmp) + lm);
-	for (size_t i = i0; i < i1; i++) k += tr->v[i] < mid;
+	*mid = 0.5 * (slc__sample_quantile(tr, i0, i1, 0, 0, 0.5, tmp) + lm);
+	for (size_t i = i0; i < i1; i++) k += tr->v[i] < *mid;
 	return (double)k > TEXTURE_FRAC * (double)(i1 - i0);
+}
+
+/* recurs_below() without the midpoint it counted drops below (halfway
+ * from the samples' median to lm). */
+static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp)
+{
+	double mid;
+
+	return recurs_below(tr, i0, i1, lm, tmp, &mid);
 }
 
 /*
@@ -196,7 +204,7 @@ static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, 
 		double med, sig, tau, se, z;
 
 		if (n < TEXTURE_SIDE_MIN) continue;
-		tau = slc__series_tau(tr->v + a, n, n / 4 < slc__max_lag(tr) ? n / 4 : slc__max_lag(tr));
+		tau = slc__series_tau(tr->v + a, n, slc__max_lag_in(tr, n));
 		sig = slc_mad_sigma(tr->v + a, n);
 		med = slc_median(tr->v + a, n);
 		se = sig * sqrt(fmin(1.0, tau / nm));
@@ -287,8 +295,7 @@ static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, 
 	for (l = j - 1; l > 0 && (b[l - 1].dip || slc__reldiff(slc__blevel(tr, b + l - 1), la) < DELTA_SAME); l--)
 		;
 	lo = back(b[j].i0, b[l].i0, ctx);
-	if (!recurs(tr, lo, b[j].i0, lm, tmp)) return 0;
-	mid = 0.5 * (slc__sample_quantile(tr, lo, b[j].i0, 0, 0, 0.5, tmp) + lm);
+	if (!recurs_below(tr, lo, b[j].i0, lm, tmp, &mid)) return 0;
 	if (longest_run_below(tr, lo, b[j].i0, mid) < len) return 0;
 	slc__merge_range(b, nb, j - 1, j);
 	return 1;

@@ -72,11 +72,11 @@ double slc__counter_onset(const struct trace *tr, const struct slc_phase_evidenc
 	s1 = slope(ev, k, e);
 	/* garbage collection lasts: both halves of the stretch after the knee
 	 * write more per host byte than before it by the margin (a burst of
-	 * folding after the cache rises and ends) */
+	 * folding after the cache rises and ends); the whole stretch, their
+	 * mean, then does too */
 	{
 		size_t m = k + (e - k) / 2;
-		double h1 = slope(ev, k, m), h2 = slope(ev, m, e);
-		if (!(s1 - s0 >= COUNTER_WA_STEP && h1 - s0 >= COUNTER_WA_STEP && h2 - s0 >= COUNTER_WA_STEP))
+		if (!(slope(ev, k, m) - s0 >= COUNTER_WA_STEP && slope(ev, m, e) - s0 >= COUNTER_WA_STEP))
 			return NAN;
 	}
 	*wa_before = s0;

@@ -23,7 +23,7 @@
 static int falls_steadily(const struct trace *tr, const struct block *b, const struct group *g,
 			  double *x)
 {
-	size_t m = 0, n = (size_t)g->cnt, max_lag;
+	size_t m = 0, n = (size_t)g->cnt;
 	double my = 0, sst = 0, best = INFINITY, ba = 0, bs = 0, bt = 1, tau_r;
 
 	if (n < TREND_MIN_SAMPLES) return 0;
@@ -59,8 +59,7 @@ static int falls_steadily(const struct trace *tr, const struct block *b, const s
 
 		for (size_t i = 0; i < n; i++, f *= e) x[i] -= ba + bs * f;
 	}
-	max_lag = slc__max_lag(tr);
-	tau_r = slc__series_tau(x, n, max_lag < n / 4 ? max_lag : n / 4);
+	tau_r = slc__series_tau(x, n, slc__max_lag_in(tr, n));
 	return (sst - best) / (best / (double)n * tau_r) > 2 * log((double)n);
 }
 

@@ -193,6 +193,7 @@ double slc__sample_quantile(const struct trace *tr, size_t i0, size_t i1,
 double slc__welch_t(const struct trace *tr, const struct block *a, const struct block *c);
 double slc__series_tau(const double *x, size_t n, size_t max_lag);
 size_t slc__max_lag(const struct trace *tr);
+size_t slc__max_lag_in(const struct trace *tr, size_t n);
 double slc__mean_of(const double *x, size_t n);
 double slc__batch_tau(const double *x, size_t n);
 int slc__quarters_on_side(const double *x, size_t n, double mid, int sign);

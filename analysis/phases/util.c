@@ -77,6 +77,14 @@ size_t slc__max_lag(const struct trace *tr)
 	return (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
 }
 
+/* ... over a stretch of @n of them: a quarter of it at most. */
+size_t slc__max_lag_in(const struct trace *tr, size_t n)
+{
+	size_t m = slc__max_lag(tr);
+
+	return n / 4 < m ? n / 4 : m;
+}
+
 /* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
 double slc__series_tau(const double *x, size_t n, size_t max_lag)
 {
