@@ -866,18 +866,21 @@ size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note
 	return n;
 }
 
+/* The name after the one at @q in a comma-separated list. */
+static const char *next_name(const char *q)
+{
+	q += strcspn(q, ",");
+	return *q ? q + 1 : q;
+}
+
 /* Is @name one of the comma-separated names in @list? */
 static int in_list(const char *list, const char *name)
 {
 	size_t n = strlen(name);
 
-	for (const char *q = list; *q;) {
-		const char *e = strchr(q, ',');
-		size_t len = e ? (size_t)(e - q) : strlen(q);
-		if (len == n && !strncmp(q, name, n))
+	for (const char *q = list; *q; q = next_name(q))
+		if (strcspn(q, ",") == n && !strncmp(q, name, n))
 			return 1;
-		q += len + (e ? 1 : 0);
-	}
 	return 0;
 }
 
@@ -892,9 +895,9 @@ int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t
 	if (!points)
 		return slc_errf(err, errlen, -EINVAL, "--points: plan %s has no sweep points (the sweep plans have: "
 				"qd-sweep, bs-sweep, mixed, basic, short)", p->name);
-	for (const char *q = list; *q;) {
-		const char *e = strchr(q, ',');
-		size_t len = e ? (size_t)(e - q) : strlen(q), i;
+	/* every name must be a point: a typo runs nothing rather than less */
+	for (const char *q = list; *q; q = next_name(q)) {
+		size_t len = strcspn(q, ","), i;
 		for (i = 0; i < p->n; i++)
 			if (p->step[i].role == SLC_ROLE_SWEEP && strlen(p->step[i].name) == len &&
 			    !strncmp(p->step[i].name, q, len))
@@ -902,7 +905,6 @@ int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t
 		if (i == p->n)
 			return slc_errf(err, errlen, -EINVAL, "--points: plan %s has no point '%.*s' "
 					"('slcscope run TARGET --plan %s -n' lists them)", p->name, (int)len, q, p->name);
-		q += len + (e ? 1 : 0);
 	}
 	for (size_t i = 0; i < p->n; i++)
 		if (p->step[i].role != SLC_ROLE_SWEEP || in_list(list, p->step[i].name))
