@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "slcscope/core.h"
 #include "private.h"
@@ -864,6 +865,31 @@ size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note
 			 p->name, n, n > 1 ? "s" : "", a, c, logical_block);
 	}
 	return n;
+}
+
+size_t slc_plan_fit_spec(struct slc_plan *p, const char *spec, const struct slc_target_opts *to,
+			 char *note, size_t notelen)
+{
+	uint32_t lbs = 4096;        /* a file: the unit the file target opens it in */
+	uint64_t bytes;
+	struct stat st;
+	int rc = 0;
+
+	if (!strncmp(spec, "sim:", 4) || !strncmp(spec, "null:", 5)) {
+		struct slc_target *t = NULL;
+
+		if (!(rc = slc_target_open(&t, spec, to, note, notelen)))
+			lbs = slc_target_logical_block(t);
+		slc_target_close(t);
+	} else if (stat(spec, &st) == 0 && S_ISBLK(st.st_mode)) {
+		rc = slc_blockdev_geometry(spec, &bytes, &lbs, note, notelen);
+	}
+	if (rc) {
+		if (note && notelen)
+			note[0] = '\0';
+		return 0;
+	}
+	return slc_plan_fit_block(p, lbs, note, notelen);
 }
 
 /* The name after the one at @q in a comma-separated list. */

@@ -526,14 +526,23 @@ int slc_file_check(const char *path, unsigned flags, char *what, size_t whatlen)
 	return r | (strlen(what) > n0 ? SLC_CHECK_FOUND : 0);
 }
 
-int slc_blockdev_size(const char *path, uint64_t *bytes, char *err, size_t errlen)
+int slc_blockdev_geometry(const char *path, uint64_t *bytes, uint32_t *logical_block, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0, lbs = 0;
 
 	if (fd < 0)
 		return slc_errf(err, errlen, -errno, "%s: cannot open: %s", path, strerror(errno));
 	if (ioctl(fd, BLKGETSIZE64, bytes))
 		rc = slc_errf(err, errlen, -errno, "%s: cannot read its size: %s", path, strerror(errno));
+	else if (logical_block && ioctl(fd, BLKSSZGET, &lbs))
+		rc = slc_errf(err, errlen, -errno, "%s: cannot read its logical block size: %s", path, strerror(errno));
+	if (logical_block && !rc)
+		*logical_block = (uint32_t)lbs;
 	close(fd);
 	return rc;
+}
+
+int slc_blockdev_size(const char *path, uint64_t *bytes, char *err, size_t errlen)
+{
+	return slc_blockdev_geometry(path, bytes, NULL, err, errlen);
 }

@@ -204,6 +204,15 @@ grep -q 'note: bs-sweep: 12 points of 512 B to 2 KiB left out: the target.s logi
 	"$D/ferr" || fail "no note of the points left out: $(cat "$D/ferr")"
 "$SLC" analyze --json "$D/f.h5" | $PY -c 'import json,sys; sw=json.load(sys.stdin)["sweep"]; assert len(sw) == 34 and min(p["block_bytes"] for p in sw) == 4096, len(sw)' ||
 	fail "bs-sweep on a file: not 34 points from 4 KiB"
+# The paths that run nothing list what a run would: the dry run and the fio job
+# leave the same points out, with the same note.
+for how in "-n" "--fio-job -" "-n --size 96MiB" "--fio-job - --size 96MiB"; do
+	case "$how" in *size*) tgt="$D/absent.img" ;; *) tgt="$D/f.img" ;; esac
+	"$SLC" run "$tgt" --plan bs-sweep --region 32MiB $how > "$D/fout" 2> "$D/ferr" || fail "bs-sweep $how on a file"
+	grep -q 'note: bs-sweep: 12 points of 512 B to 2 KiB left out' "$D/ferr" || fail "$how: no note: $(cat "$D/ferr")"
+	! grep -Eq '^bs=(512|1024|2048)$|_(512|1k|2k)( |$|\])| 512 B | 1 KiB | 2 KiB ' "$D/fout" ||
+		fail "$how on a file lists a point under 4 KiB: $(grep -E '512|1 KiB|2 KiB' "$D/fout" | head -3)"
+done
 "$SLC" run "$D/f.img" --plan basic -n > /dev/null 2> "$D/ferr" && fail "a 1 GiB region ran on a 96 MiB file"
 grep -q 'give a smaller --region' "$D/ferr" || fail "region on a small file: $(cat "$D/ferr")"
 echo "ok"

@@ -85,6 +85,22 @@ for pp in qd-sweep:12 bs-sweep:46 mixed:12 basic:6 short:8; do
 	fi
 done
 
+# a 4Kn device (4096-byte logical blocks): the block-size sweep leaves out its
+# 512 B-2 KiB points, and the dry run and the fio job list what the run does
+truncate -s 64M "$tmp/disk4k.img"
+if dev4=$(losetup -f --show --sector-size 4096 "$tmp/disk4k.img" 2>/dev/null); then
+	loops+=("$dev4")
+	for how in "-n" "--fio-job -" "--destructive --step-time 100ms --trim-wait 0 -o $tmp/sw4k.h5 --quiet"; do
+		"$bin" run "$dev4" --plan bs-sweep --region 32MiB $how >"$tmp/out" 2>"$tmp/err" &&
+			grep -q "12 points of 512 B to 2 KiB left out: the target's logical block is 4096 bytes" "$tmp/err" &&
+			! grep -Eq '^bs=(512|1024|2048)$| 512 B | 1 KiB | 2 KiB ' "$tmp/out" \
+			&& ok "4Kn loop device, bs-sweep ${how%% *}: the points under 4 KiB left out" \
+			|| bad "4Kn loop device, bs-sweep $how: $(cat "$tmp/err")"
+	done
+else
+	echo "note: no loop device with 4096-byte sectors here; the 4Kn check not exercised"
+fi
+
 # a filesystem on it: refused without --force, with the signature named
 mkfs.ext4 -q -F "$dev"
 "$bin" run "$dev" --destructive --plan seq -o "$tmp/b.h5" 2>"$tmp/err"; rc=$?

@@ -178,6 +178,9 @@ int slc_file_check(const char *path, unsigned flags, char *what, size_t whatlen)
 /** slc_blockdev_size() - the size of block device @path in bytes, read-only; 0 or -errno with a reason. */
 int slc_blockdev_size(const char *path, uint64_t *bytes, char *err, size_t errlen);
 
+/** slc_blockdev_geometry() - as slc_blockdev_size(), and the logical block in bytes (@logical_block may be NULL). */
+int slc_blockdev_geometry(const char *path, uint64_t *bytes, uint32_t *logical_block, char *err, size_t errlen);
+
 /* ---- data written ---- */
 
 enum slc_data_kind {
@@ -472,6 +475,19 @@ int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t
  * Return: how many points were left out.
  */
 size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note, size_t notelen);
+
+/**
+ * slc_plan_fit_spec() - slc_plan_fit_block() for the target @spec names,
+ * without opening it for writing: a block device's logical block read
+ * read-only, a simulated drive's from its model (opened with @to), a file's
+ * O_DIRECT unit of 4 KiB (whether it exists yet or not).  For the paths that
+ * run nothing (a dry run, an fio job file), so that they list what a run
+ * would do.  A target that cannot be read is left to the path's own error.
+ *
+ * Return: how many points were left out.
+ */
+size_t slc_plan_fit_spec(struct slc_plan *p, const char *spec, const struct slc_target_opts *to,
+			 char *note, size_t notelen);
 
 /**
  * slc_plan_validate() - check every step of @p against a target of
