@@ -433,7 +433,7 @@ static int cmd_run(int argc, char **argv)
 	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))
 		return rc;
-	if ((a.fio_job || a.dry) && slc_plan_fit_spec(&plan, a.target, &a.to, err, sizeof(err)))
+	if ((a.fio_job || a.dry) && slc_plan_fit_spec(&plan, a.target, err, sizeof(err)))
 		fprintf(stderr, "slcscope run: note: %s\n", err);
 	if (a.fio_job)
 		return write_fio_job(&a, &plan, &u);

@@ -867,28 +867,20 @@ size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note
 	return n;
 }
 
-size_t slc_plan_fit_spec(struct slc_plan *p, const char *spec, const struct slc_target_opts *to,
-			 char *note, size_t notelen)
+size_t slc_plan_fit_spec(struct slc_plan *p, const char *spec, char *note, size_t notelen)
 {
 	uint32_t lbs = 4096;        /* a file: the unit the file target opens it in */
 	uint64_t bytes;
 	struct stat st;
-	int rc = 0;
 
-	if (!strncmp(spec, "sim:", 4) || !strncmp(spec, "null:", 5)) {
-		struct slc_target *t = NULL;
-
-		if (!(rc = slc_target_open(&t, spec, to, note, notelen)))
-			lbs = slc_target_logical_block(t);
-		slc_target_close(t);
-	} else if (stat(spec, &st) == 0 && S_ISBLK(st.st_mode)) {
-		rc = slc_blockdev_geometry(spec, &bytes, &lbs, note, notelen);
-	}
-	if (rc) {
-		if (note && notelen)
-			note[0] = '\0';
+	if (note && notelen)
+		note[0] = '\0';
+	/* a simulated or null drive is fitted when it opens: opening one only
+	 * to read its block size would build its whole model twice */
+	if (!strncmp(spec, "sim:", 4) || !strncmp(spec, "null:", 5))
 		return 0;
-	}
+	if (stat(spec, &st) == 0 && S_ISBLK(st.st_mode) && slc_blockdev_geometry(spec, &bytes, &lbs, NULL, 0))
+		return 0;
 	return slc_plan_fit_block(p, lbs, note, notelen);
 }
 

@@ -479,15 +479,16 @@ size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note
 /**
  * slc_plan_fit_spec() - slc_plan_fit_block() for the target @spec names,
  * without opening it for writing: a block device's logical block read
- * read-only, a simulated drive's from its model (opened with @to), a file's
- * O_DIRECT unit of 4 KiB (whether it exists yet or not).  For the paths that
- * run nothing (a dry run, an fio job file), so that they list what a run
- * would do.  A target that cannot be read is left to the path's own error.
+ * read-only, a file's O_DIRECT unit of 4 KiB (whether it exists yet or
+ * not).  For the paths that open no target (a dry run of a block device or
+ * of a new file, an fio job file), so that they list what a run would do.
+ * Simulated and null targets are left as they are (they are fitted when
+ * they open), and so is a device that cannot be read (its path's own error
+ * says why).
  *
  * Return: how many points were left out.
  */
-size_t slc_plan_fit_spec(struct slc_plan *p, const char *spec, const struct slc_target_opts *to,
-			 char *note, size_t notelen);
+size_t slc_plan_fit_spec(struct slc_plan *p, const char *spec, char *note, size_t notelen);
 
 /**
  * slc_plan_validate() - check every step of @p against a target of
