@@ -125,8 +125,9 @@ static int fill(json_t *o, const struct slc_analysis *a)
 	e |= set(cache, "speed_bps", a->has_cache ? num(a->cache_bps) : json_null());
 	e |= set(cache, "end_s", a->has_cache ? num(a->cache_end_s) : json_null());
 	e |= set(cache, "bound", a->model.cache_bound ?
-		 json_pack("{s:o, s:o, s:i}", "min_bytes", num(a->model.cache_min_bytes), "max_bytes",
-			   num(a->model.cache_max_bytes), "samples", (int)a->model.cache_bound_samples) :
+		 json_pack("{s:o, s:o, s:i, s:b}", "min_bytes", num(a->model.cache_min_bytes), "max_bytes",
+			   num(a->model.cache_max_bytes), "samples", (int)a->model.cache_bound_samples,
+			   "stall_after", a->model.cache_bound_stall) :
 		 json_null());
 	e |= set(o, "cache", cache);
 	e |= set(o, "erase_bound_start_s", num(a->erase_bound_start_s));

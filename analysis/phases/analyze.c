@@ -86,8 +86,36 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
  * and its size cannot be measured: the host bytes at cache speed are at
  * least the excess over the level after and at most all the bytes of
  * those samples.
+ *
+ * Unless a stall follows them and such stalls recur in the writing after:
+ * a drive whose writing stalls again and again (a DRAM-less drive flushing
+ * its mapping journal every few hundred MB, cache or not) stalls inside
+ * its cache too, and may go on at cache speed after the stall.  Then the
+ * samples say only where the cache began; its end is bounded by the flash
+ * in SLC mode (slc__cache_limit()), and a finer interval must place it.
+ * Such stalls recur when more than TEXTURE_FRAC of the TEXTURE_CONTEXT_MIN
+ * samples after the stall are under STALL_FRAC of their median, as rule 4
+ * reads a comb's teeth; a stall after the cache that does not recur is
+ * the drive's pause once the cache is full (it ended before it).
  */
 #define SHORT_NEXT 5
+static int stall_hides_end(const struct trace *tr, size_t nf, double med, double *tmp)
+{
+	size_t i = 1, n = 0, low = 0;
+	double m;
+
+	/* the stall: in the bound's last sample (it may hold one that
+	 * straddles the cache's end) or right after it */
+	while (i <= nf && i < tr->n && !(tr->v[i] < STALL_FRAC * med)) i++;
+	if (i > nf || i >= tr->n) return 0;
+	while (i < tr->n && tr->v[i] < STALL_FRAC * med) i++;
+	if (i + TEXTURE_CONTEXT_MIN > tr->n) return 0;
+	for (n = 0; n < TEXTURE_CONTEXT_MIN; n++) tmp[n] = tr->v[i + n];
+	m = slc_median(tmp, n);
+	for (size_t j = 0; j < n; j++) low += tr->v[i + j] < STALL_FRAC * m;
+	return (double)low > TEXTURE_FRAC * (double)n;
+}
+
 static size_t short_cache(struct slc_analysis *out, const struct trace *tr, const struct slc_phase_evidence *ev,
 			  int one, double *tmp)
 {
@@ -121,6 +149,10 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, cons
 		out->model.cache_bound_samples = (unsigned)nf;
 		out->model.cache_min_bytes = excess;
 		out->model.cache_max_bytes = tr->cum[nf];
+		if (stall_hides_end(tr, nf, med, tmp)) {
+			out->model.cache_bound_stall = 1;
+			out->model.cache_max_bytes = fmax(tr->cum[nf], slc__cache_limit(ev));
+		}
 		return nf;
 	}
 	return 0;

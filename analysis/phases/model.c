@@ -264,7 +264,7 @@ static const struct mctx *ctx_of(const struct mctx *c, const struct cand *r)
  * (native writing wanders; SLC writes do not), after
  * native writing at least as long as the cache took to fill (folding the
  * cache's data takes longer than writing it did; a sawtooth's teeth come
- * far more often).
+ * far more often), and with sharp edges (sharp_edges()).
  */
 #define REC_OVER_NATIVE 3.0
 /* As steady as the first cache tier (native writing is noisier). */
@@ -280,18 +280,55 @@ static double cache_level(const struct group *g, const struct cand *r)
 	return r->merged ? slc__span_of(g, 0, r->k).level : g[0].level;
 }
 
-static int is_rec(const struct group *g, const struct cand *r, size_t q, double c1, double native)
+/* Samples each side of a cache back's edge, beyond the one that straddles
+ * it, whose median must lie on the native side. */
+#define REC_EDGE_SIDE 3
+
+/* The median of three. */
+static double med3(double a, double b, double x)
 {
+	return fmax(fmin(a, b), fmin(fmax(a, b), x));
+}
+
+/*
+ * Does group @q start and end as a step between the native speed and its
+ * own?  The drive switches to SLC mode when background folding has freed
+ * blocks and back when it has used them: each edge falls inside one sample,
+ * so beyond the sample that straddles it the writing outside runs at the
+ * native speed.  A wander of the native speed that rises as high ramps up
+ * and down over many samples, and the samples next to its flattest part
+ * are still far above the native level.  The test: the median of the
+ * REC_EDGE_SIDE samples beyond each edge's straddling sample lies below
+ * the geometric midpoint of the two speeds (an edge the trace does not
+ * have, at its start or end, passes).
+ */
+static int sharp_edges(const struct mctx *c, size_t q, double native)
+{
+	const struct trace *tr = c->tr;
+	const double *v = tr->v;
+	double mid = sqrt(c->g[q].level * native);
+	size_t i0 = c->b[c->g[q].first].i0, i1 = c->b[c->g[q].last].i1;
+
+	if (i0 >= REC_EDGE_SIDE + 1 && med3(v[i0 - 2], v[i0 - 3], v[i0 - 4]) >= mid) return 0;
+	if (i1 + REC_EDGE_SIDE + 1 <= tr->n && med3(v[i1 + 1], v[i1 + 2], v[i1 + 3]) >= mid) return 0;
+	return 1;
+}
+
+static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c1, double native)
+{
+	const struct group *g = c->g;
+
 	return q > r->k && g[q].level >= REC_FRAC * c1 && g[q].level > REC_OVER_NATIVE * native &&
-	       steady_as_cache(g, q);
+	       steady_as_cache(g, q) && sharp_edges(c, q, native);
 }
 
 /* The groups reading @r takes for the cache back, flagged in @mask (ng
- * entries); returns how many. */
-static size_t rec_mask(const struct group *g, size_t ng, const struct cand *r, unsigned char *mask)
+ * entries of @c's groups); returns how many. */
+static size_t rec_mask(const struct mctx *c, const struct cand *r, unsigned char *mask)
 {
+	const struct group *g = c->g;
+	size_t ng = c->ng, n = 0;
 	double c1, cache_s = 0, native_s = 0, after;
-	size_t n = 0;
 
 	memset(mask, 0, ng);
 	if (!r->rec || r->k == 0) return 0;
@@ -299,7 +336,7 @@ static size_t rec_mask(const struct group *g, size_t ng, const struct cand *r, u
 	after = slc__span_of(g, r->k, ng).level;
 	for (size_t q = 0; q < r->k; q++) cache_s += g[q].dur_s;
 	for (size_t q = r->k; q < ng; q++) {
-		if (native_s >= cache_s && is_rec(g, r, q, c1, after)) {
+		if (native_s >= cache_s && is_rec(c, r, q, c1, after)) {
 			mask[q] = 1;
 			n++;
 			native_s = 0;
@@ -330,10 +367,24 @@ static int tier_ok(const struct mctx *c, size_t q)
 /* Most the cache can be: every block of the flash in SLC mode, the spare
  * area included (at most spare_max of the capacity: 7% on consumer drives,
  * 28% on enterprise ones). */
+double slc__cache_limit(const struct slc_phase_evidence *ev)
+{
+	const struct slc__model_params *p = &slc__model_defaults;
+	double bits = ev->cell != SLC_CELL_UNKNOWN ? (double)ev->cell : p->slc_bits_unknown;
+
+	return ev->capacity_bytes > 0 ? ev->capacity_bytes * (1 + p->spare_max) / bits : INFINITY;
+}
+
 static double cache_limit(const struct mctx *c)
 {
-	double bits = c->ev->cell != SLC_CELL_UNKNOWN ? (double)c->ev->cell : c->p->slc_bits_unknown;
-	return c->ev->capacity_bytes > 0 ? c->ev->capacity_bytes * (1 + c->p->spare_max) / bits : INFINITY;
+	return slc__cache_limit(c->ev);
+}
+
+/* The bytes the first level wrote beyond what the second level's speed
+ * writes in its time: what a write buffer ran ahead (buffer_burst()). */
+static double buffer_excess(const struct group *g)
+{
+	return g[0].bytes - g[1].level * g[0].dur_s;
 }
 
 /* The reference term: how well a level matches the run's main curve. */
@@ -379,11 +430,11 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%+.1f)",
 		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, -p->buffer_cost);
 	} else if (ev->capacity_bytes > 0 && k >= 2 && !r->merged &&
-		   g_end_bytes(c, 0) < p->buffer_frac * ev->capacity_bytes) {
+		   buffer_excess(g) < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
-		exf(e, "  a first tier of %s is under %.1f%% of the capacity: a DRAM write buffer more likely "
-		       "than a tier (%+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"), 100 * p->buffer_frac,
-		    -p->buffer_cost);
+		exf(e, "  a first tier of %s (%s beyond the second's speed) is under %.1f%% of the capacity: "
+		       "a DRAM write buffer more likely than a tier (%+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, -p->buffer_cost);
 	}
 	if (c->decay_first) {
 		s -= p->decay_first;
@@ -475,7 +526,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	unsigned char *rec = c->rec;
 	size_t nrec = 0;
 
-	nrec = rec_mask(g, ng, r, rec);
+	nrec = rec_mask(c, r, rec);
 	for (size_t q = k; q < ng; q++)
 		if (!rec[q]) later = fmax(later, g[q].level);
 	if ((r->rec && !nrec) || (o < ng && rec[o])) return -INFINITY;
@@ -585,7 +636,10 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
  * of the capacity on the reviewed drives (2.3 GB of 240 GB, 3.5 GB per
  * 240 GB, 54 GB of 2 TB).  So with the capacity known, a first level under
  * buffer_frac of it and faster than the next may be read as the buffer's
- * burst: no phase of its own, its samples the next level's.  Readings of
+ * burst: no phase of its own, its samples the next level's.  What the
+ * buffer holds is the burst's excess over the next level (buffer_excess()),
+ * not all it wrote: sampled finely, the segmentation spreads a few MB of
+ * excess over a few samples that wrote several times as much.  Readings of
  * it as a cache or as a first tier pay buffer_cost (cache_terms()).
  */
 static int buffer_burst(const struct mctx *c)
@@ -593,7 +647,7 @@ static int buffer_burst(const struct mctx *c)
 	const struct slc_phase_evidence *ev = c->ev;
 
 	return c->ng >= 2 && ev->capacity_bytes > 0 &&
-	       g_end_bytes(c, 0) < c->p->buffer_frac * ev->capacity_bytes &&
+	       buffer_excess(c->g) < c->p->buffer_frac * ev->capacity_bytes &&
 	       c->g[0].level > (1 + DELTA_CACHE) * c->g[1].level;
 }
 
@@ -601,12 +655,13 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 {
 	struct cand r0 = *r;
 	double s;
-	char a[32], b[32];
+	char a[32], b[32], x[32];
 
 	if (!r->buf) return score_groups(c, r, e);
-	exf(e, "  %s at %s at the start, under %.1f%% of the capacity: a DRAM write buffer's burst, "
-	       "no phase of its own (+0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
-	    fmt_si(b, sizeof(b), c->g[0].level, "B/s"), 100 * c->p->buffer_frac);
+	exf(e, "  %s at %s at the start, %s of it beyond the next level's speed: under %.1f%% of the capacity, "
+	       "a DRAM write buffer's burst, no phase of its own (+0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+	    fmt_si(b, sizeof(b), c->g[0].level, "B/s"), fmt_si(x, sizeof(x), buffer_excess(c->g), "B"),
+	    100 * c->p->buffer_frac);
 	r0.buf = 0;
 	c->sub->excluded = 0;
 	c->sub->ignore_evidence = c->ignore_evidence;
@@ -717,7 +772,7 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 		free(map);
 		return c->onset[r->k];
 	}
-	rec_mask(g, ng, r, c->rec);
+	rec_mask(c, r, c->rec);
 	for (size_t q = 0; q < ng; q++) {
 		if (c->rec[q]) continue;
 		map[n] = q;
@@ -791,7 +846,7 @@ static void mask_of(const struct mctx *c, const struct cand *r, unsigned char *m
 {
 	const struct mctx *x = ctx_of(c, r);
 
-	rec_mask(x->g, x->ng, r, mask);
+	rec_mask(x, r, mask);
 }
 
 /* The kind (and in @tier the cache tier) reading @r gives group @q of all

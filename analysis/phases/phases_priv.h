@@ -273,6 +273,9 @@ struct slc__model_params {
 };
 extern const struct slc__model_params slc__model_defaults;
 double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes);
+/* Most the cache can be: every block of the flash in SLC mode, the spare
+ * area included; INFINITY with the capacity unknown. */
+double slc__cache_limit(const struct slc_phase_evidence *ev);
 /* The drive's counters: readings each side of a knee, and the least step
  * in NAND bytes per host byte that is garbage collection (a tenth more
  * flash writing per host byte; a random erase-bound regime costs 0.3-2). */

@@ -909,6 +909,134 @@ static void test_write_buffer(void **state)
 }
 
 /*
+ * The same burst sampled more finely: 60 ms at 246 MB/s before a 184 MB/s
+ * cache of 0.27 GB on a 4 GiB TLC drive, sampled every 10 ms (the DRAM-less
+ * test drive).  The level wrote 14.7 MB, over 0.1% of the capacity, but
+ * only 3.7 MB beyond the cache's speed: what the buffer ran ahead.  One
+ * tier, the burst no phase of its own.
+ */
+static void test_write_buffer_spread(void **state)
+{
+	static double t[2200], v[2200];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 2200 };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+	uint64_t seed = 5;
+
+	(void)state;
+	for (size_t i = 0; i < 2200; i++) {
+		t[i] = 0.01 * (double)(i + 1);
+		v[i] = (i < 6 ? 246e6 : i < 146 ? 184e6 : 44e6) * (1 + 0.02 * gauss(&seed));
+	}
+	slc_phase_evidence_init(&ev);
+	ev.capacity_bytes = 4294967296.0;
+	ev.cell = SLC_CELL_TLC;
+	ev.state = SLC_STATE_TRIMMED;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache);
+	assert_int_equal(a.model.best.tiers, 1);
+	assert_true(a.model.best.buffer_bytes > 10e6 && a.model.best.buffer_bytes < 20e6);
+	assert_true(fabs(a.cache_bytes - 0.2725e9) < 0.01e9);
+	slc_analysis_free(&a);
+}
+
+/*
+ * A cache back during a fill starts and ends as a step; the native speed's
+ * wander does not.  A 2 GB cache at 500 MB/s, 10 ms samples, then native
+ * writing at 80 MB/s (10% noise) with, 10 s in, 1.2 s at 300 MB/s (as
+ * steady as the cache): entered and left in one sample it is the cache
+ * back; reached and left over half a second each (a hump of the native
+ * speed, as the 240 GB TLC drive's at 10 ms) it is native writing.
+ */
+static void cache_back(double *t, double *v, size_t ramp, uint64_t seed)
+{
+	for (size_t i = 0; i < 4000; i++) {
+		double lv;
+		size_t j = i - 1400;	/* the hump's samples from its start */
+
+		t[i] = 0.01 * (double)(i + 1);
+		if (i < 400) lv = 500e6 * (1 + 0.01 * gauss(&seed));
+		else if (i < 1400 || j >= 120 + 2 * ramp) lv = 80e6 * (1 + 0.1 * gauss(&seed));
+		else if (j < ramp) lv = 80e6 + 220e6 * (double)j / (double)ramp;
+		else if (j < ramp + 120) lv = 300e6 * (1 + 0.02 * gauss(&seed));
+		else lv = 300e6 - 220e6 * (double)(j - ramp - 120) / (double)ramp;
+		v[i] = lv;
+	}
+}
+
+static size_t n_kind(const struct slc_analysis *a, enum slc_phase_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->n_phases; i++) n += a->phases[i].kind == k;
+	return n;
+}
+
+static void test_cache_back_edges(void **state)
+{
+	static double t[4000], v[4000];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 4000 };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+
+	(void)state;
+	slc_phase_evidence_init(&ev);
+	ev.capacity_bytes = 240e9;
+	ev.cell = SLC_CELL_TLC;
+	ev.state = SLC_STATE_TRIMMED;
+	cache_back(t, v, 0, 3);
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache && fabs(a.cache_bytes - 2e9) < 0.05e9);
+	assert_int_equal(n_kind(&a, SLC_PHASE_SLC_CACHE), 2);
+	slc_analysis_free(&a);
+	cache_back(t, v, 50, 3);
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache && fabs(a.cache_bytes - 2e9) < 0.05e9);
+	assert_int_equal(n_kind(&a, SLC_PHASE_SLC_CACHE), 1);
+	slc_analysis_free(&a);
+}
+
+/*
+ * A cache inside the first 1 s sample, then a stall.  On a drive whose
+ * writing stalls again and again (a DRAM-less drive under 4 KiB random
+ * writes: 1.6 s journal flushes every few hundred MB) the cache may go on
+ * after the stall, and only the flash in SLC mode bounds it; after a stall
+ * that does not recur it ended inside the sample.
+ */
+static void test_short_cache_stall(void **state)
+{
+	static const double comb[4] = { 60e6, 2e6, 45e6, 75e6 };
+	static double t[200], v[200];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 200 };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+	uint64_t seed = 9;
+
+	(void)state;
+	slc_phase_evidence_init(&ev);
+	ev.capacity_bytes = 4294967296.0;
+	ev.cell = SLC_CELL_TLC;
+	ev.state = SLC_STATE_TRIMMED;
+	for (int texture = 1; texture >= 0; texture--) {
+		for (size_t i = 0; i < 200; i++) {
+			t[i] = (double)(i + 1);
+			v[i] = i == 0 ? 164e6 : i == 1 ? 0 : texture ? comb[i % 4] * (1 + 0.1 * gauss(&seed))
+								 : 45e6 * (1 + 0.1 * gauss(&seed));
+		}
+		assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+		assert_false(a.has_cache);
+		assert_true(a.model.cache_bound);
+		assert_int_equal(a.model.cache_bound_stall, texture);
+		assert_true(a.model.cache_min_bytes > 100e6 && a.model.cache_min_bytes < 164e6);
+		if (texture)
+			assert_true(fabs(a.model.cache_max_bytes - 4294967296.0 * 1.28 / 3) < 1e6);
+		else
+			assert_true(fabs(a.model.cache_max_bytes - 164e6) < 1e3);
+		slc_analysis_free(&a);
+	}
+}
+
+/*
  * A DRAM-less drive's cache in bursts, sampled every 100 ms: 0.9 s at
  * 180 MB/s between 1.6 s stalls for 110 s, then the native writing in
  * the same rhythm at 90 MB/s for 500 s.  Each burst is a level of its own
@@ -1148,6 +1276,9 @@ int main(void)
 		cmocka_unit_test(test_plateau_not_ramp),
 		cmocka_unit_test(test_model_evidence),
 		cmocka_unit_test(test_write_buffer),
+		cmocka_unit_test(test_write_buffer_spread),
+		cmocka_unit_test(test_cache_back_edges),
+		cmocka_unit_test(test_short_cache_stall),
 		cmocka_unit_test(test_cache_in_bursts),
 		cmocka_unit_test(test_drop_beyond_noise),
 		cmocka_unit_test(test_tier_near_prior),

@@ -250,6 +250,9 @@ struct slc_model_info {
 					 * short to measure at this interval (no cache
 					 * phase; has_cache 0); only bounds */
 	unsigned cache_bound_samples;	/* how many samples it lasted at most */
+	int cache_bound_stall;		/* 1: a stall right after them, of a kind that
+					 * recurs, hides where it ended: at most the
+					 * flash in SLC mode (INFINITY, capacity unknown) */
 	double cache_min_bytes, cache_max_bytes;	/* the bounds; NAN otherwise */
 	enum slc_cell cell;		/* the cell type the labels assume */
 	int conflict;			/* 1: the evidence ruled out every reading that fits the curve */
