@@ -128,9 +128,7 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 		       : force ? " (--force given)" : " (refused without --force)");
 	else if (rc < 0)
 		printf("; could not check: %s", what);
-	printf("\n");
-	if (!destructive)
-		printf("needs --destructive to run\n");
+	printf("\n%s", destructive ? "" : "needs --destructive to run\n");
 	return CLI_OK;
 }
 
@@ -433,7 +431,9 @@ static int cmd_run(int argc, char **argv)
 	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))
 		return rc;
-	if ((a.fio_job || a.dry) && slc_plan_fit_spec(&plan, a.target, err, sizeof(err)))
+	/* a dry run of a file still to create without --size fails below: no note before that */
+	if ((a.fio_job || (a.dry && (a.to.file_size_bytes || stat(a.target, &st) == 0))) &&
+	    slc_plan_fit_spec(&plan, a.target, err, sizeof(err)))
 		fprintf(stderr, "slcscope run: note: %s\n", err);
 	if (a.fio_job)
 		return write_fio_job(&a, &plan, &u);

@@ -215,4 +215,8 @@ for how in "-n" "--fio-job -" "-n --size 96MiB" "--fio-job - --size 96MiB"; do
 done
 "$SLC" run "$D/f.img" --plan basic -n > /dev/null 2> "$D/ferr" && fail "a 1 GiB region ran on a 96 MiB file"
 grep -q 'give a smaller --region' "$D/ferr" || fail "region on a small file: $(cat "$D/ferr")"
+# a dry run of a file that does not exist, without --size, fails with its one line: no note first
+"$SLC" run "$D/absent.img" --plan bs-sweep -n > /dev/null 2> "$D/ferr" && fail "a dry run of an absent file ran"
+[ "$(wc -l < "$D/ferr")" -eq 1 ] && grep -q 'no such file (give --size' "$D/ferr" ||
+	fail "absent file without --size: not one line: $(cat "$D/ferr")"
 echo "ok"
