@@ -108,11 +108,11 @@ int slc__fig_axes(struct slc_plot_spec *sp, const struct slc_session *x, const s
 		sp->x_scale = 1;
 		sp->xlabel = "data written (multiples of the drive's capacity)";
 	} else {
-		sp->x_scale = o->binary ? 1073741824.0 : 1e9;
-		sp->xlabel = o->binary ? "data written (GiB)" : "data written (GB)";
+		sp->x_scale = FIG_SIZE_DIV(o);
+		sp->xlabel = FIG_SIZE_LABEL(o, "data written");
 	}
-	sp->y_scale = o->y_iops ? 1000 : (o->binary ? 1048576.0 : 1e6);
-	sp->ylabel = o->y_iops ? "write speed (thousand IOPS)" : (o->binary ? "write speed (MiB/s)" : "write speed (MB/s)");
+	sp->y_scale = o->y_iops ? 1000 : FIG_RATE_DIV(o);
+	sp->ylabel = o->y_iops ? "write speed (thousand IOPS)" : FIG_RATE_LABEL(o, "write speed");
 	sp->log_y = o->log_y;
 	return 0;
 }
@@ -152,7 +152,7 @@ double slc__fig_ma_window(char *label, size_t len, const double *xs, const struc
 			 w * 100, MA_SECONDS);
 	else
 		snprintf(label, len, "moving average over %s (%.0f s at the median speed), centred, within each phase",
-			 slc_format_bytes(b, sizeof(b), w, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL), MA_SECONDS);
+			 slc_format_bytes(b, sizeof(b), w, FIG_UNITS(o)), MA_SECONDS);
 	return w;
 }
 
@@ -166,7 +166,7 @@ struct curve_fig {
 static void band_label(char *buf, size_t len, const struct slc_phase *ph, enum slc_cell cell,
 		       const struct slc_figure_opts *o)
 {
-	enum slc_unit_system u = o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL;
+	enum slc_unit_system u = FIG_UNITS(o);
 	char sp[32], a[32];
 
 	if (o->y_iops && isfinite(ph->iops_mean))
@@ -213,7 +213,7 @@ static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const s
 			snprintf(c->zoom, sizeof(c->zoom), "zoom: the first %.2g%% of the capacity", sp->zoom_x1 * 100);
 		else
 			snprintf(c->zoom, sizeof(c->zoom), "zoom: the first %s", slc_format_bytes(b, sizeof(b), sp->zoom_x1,
-				 o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL));
+				 FIG_UNITS(o)));
 		sp->zoom_label = c->zoom;
 	}
 	return nb;
@@ -396,10 +396,10 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 	snprintf(title, sizeof(title), "%s: recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	bs.title = title;
 	bs.subtitle = "SLC cache found and burst speed: the fresh drive, after idling without TRIM, after a TRIM of the whole drive";
-	bs.left_label = o->binary ? "SLC cache found (GiB)" : "SLC cache found (GB)";
-	bs.right_label = o->binary ? "burst speed (MiB/s)" : "burst speed (MB/s)";
-	bs.left_scale = o->binary ? 1073741824.0 : 1e9;
-	bs.right_scale = o->binary ? 1048576.0 : 1e6;
+	bs.left_label = FIG_SIZE_LABEL(o, "SLC cache found");
+	bs.right_label = FIG_RATE_LABEL(o, "burst speed");
+	bs.left_scale = FIG_SIZE_DIV(o);
+	bs.right_scale = FIG_RATE_DIV(o);
 	bs.width = o->width;
 	bs.height = o->height;
 	bs.groups = g;
@@ -434,9 +434,9 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 	sp.title = title;
 	sp.subtitle = "SLC cache found by a burst after each idle wait (the burst before it used the cache up)";
 	sp.xlabel = "idle time (seconds)";
-	sp.ylabel = o->binary ? "cache recovered (GiB)" : "cache recovered (GB)";
+	sp.ylabel = FIG_SIZE_LABEL(o, "cache recovered");
 	sp.x_scale = 1;
-	sp.y_scale = o->binary ? 1073741824.0 : 1e9;
+	sp.y_scale = FIG_SIZE_DIV(o);
 	sp.width = o->width;
 	sp.height = o->height;
 	sp.series = sr;

@@ -186,7 +186,7 @@ int slc__figure_bars(const char *path, const struct slc_session *xs, size_t n, c
 	struct slc_curve_figures cf[8];
 	const char *names[8];
 	char labels[8][160], title[256], sub[256], wl[64], h[32], l[5][96];
-	double v[5][8], horizon = HORIZON_S, spd = o->binary ? 1048576.0 : 1e6, sz = o->binary ? 1073741824.0 : 1e9;
+	double v[5][8], horizon = HORIZON_S, spd = FIG_RATE_DIV(o), sz = FIG_SIZE_DIV(o);
 	struct slc_bar_panel p[5];
 	struct slc_bar_chart c = { 0 };
 	struct slc_plot_layout lay;
@@ -217,15 +217,15 @@ int slc__figure_bars(const char *path, const struct slc_session *xs, size_t n, c
 		v[3][i] = cf[i].erase_bps / div;
 		v[4][i] = w.written_bytes;
 	}
-	snprintf(wl, sizeof(wl), iops ? "thousand IOPS" : o->binary ? "MiB/s" : "MB/s");
+	snprintf(wl, sizeof(wl), iops ? "thousand IOPS" : FIG_RATE_UNIT(o));
 	snprintf(h, sizeof(h), "%s", horizon >= HORIZON_S ? "2 h" : "");
 	if (!h[0]) slc_duration_words(h, sizeof(h), horizon);
 	{
-		snprintf(l[0], sizeof(l[0]), "SLC cache (%s)", o->binary ? "GiB" : "GB");
+		snprintf(l[0], sizeof(l[0]), "SLC cache (%s)", FIG_SIZE_UNIT(o));
 		snprintf(l[1], sizeof(l[1]), "cache speed, first tier (%s)", wl);
 		snprintf(l[2], sizeof(l[2]), "direct-to-TLC speed (%s)", wl);
 		snprintf(l[3], sizeof(l[3]), "erase-bound speed (%s)", wl);
-		snprintf(l[4], sizeof(l[4]), "data written in %s (%s)", h, o->binary ? "GiB" : "GB");
+		snprintf(l[4], sizeof(l[4]), "data written in %s (%s)", h, FIG_SIZE_UNIT(o));
 		for (int i = 0; i < 5; i++)
 			p[i] = (struct slc_bar_panel){ l[i], i == 0 || i == 4 ? sz : spd, v[i] };
 	}

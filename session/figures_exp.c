@@ -232,14 +232,14 @@ int slc__figure_trim_response(const char *path, const struct slc_session *x, con
 	sr[3] = (struct slc_plot_series){ .label = "longest read", .x = s->t_s, .y = s->lat_max_us, .n = s->lat_max_us ? s->n_samples : 0,
 					  .line_only = 1, .colour = SLC_COL_PURPLE + 1 };
 	ps[0] = (struct slc_plot_spec){ .title = "read throughput", .xlabel = "time since the TRIM (seconds)",
-					.ylabel = o->binary ? "read speed (MiB/s)" : "read speed (MB/s)", .x_scale = 1,
-					.y_scale = o->binary ? 1048576.0 : 1e6, .series = sr, .n_series = 2 };
+					.ylabel = FIG_RATE_LABEL(o, "read speed"), .x_scale = 1,
+					.y_scale = FIG_RATE_DIV(o), .series = sr, .n_series = 2 };
 	ps[1] = (struct slc_plot_spec){ .title = "read latency", .xlabel = ps[0].xlabel, .ylabel = "latency (log scale)",
 					.x_scale = 1, .y_scale = 1, .series = sr + 2, .n_series = s->lat_p99_us ? 2 : 0,
 					.log_y = 1, .y_format = SLC_YFMT_US };
 	snprintf(sub, sizeof(sub), "%s; stalled %.2f s, then %.1f s at %.0f%% of the %s before the TRIM; longest read %.1f ms",
 		 s->params.block_bytes ? "random reads" : "reads", tr.stall_s, tr.slow_s, tr.slow_frac * 100,
-		 slc_format_rate(a, sizeof(a), tr.baseline_bps, o->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL),
+		 slc_format_rate(a, sizeof(a), tr.baseline_bps, FIG_UNITS(o)),
 		 tr.max_latency_us / 1000);
 	m = (struct slc_plot_multi){ .title = title_of(title, sizeof(title), x, o, "reads right after a TRIM"),
 				     .subtitle = sub, .panels = ps, .n_panels = ps[1].n_series ? 2 : 1, .own_y = 1,
@@ -293,8 +293,8 @@ int slc__figure_fill_levels(const char *path, const struct slc_session *x, const
 		cache[i] = fl[i].cache_bytes;
 		speed[i] = fl[i].mean_bps;
 	}
-	p[0] = (struct slc_bar_panel){ o->binary ? "SLC cache found (GiB)" : "SLC cache found (GB)", o->binary ? 1073741824.0 : 1e9, cache };
-	p[1] = (struct slc_bar_panel){ o->binary ? "burst speed (MiB/s)" : "burst speed (MB/s)", o->binary ? 1048576.0 : 1e6, speed };
+	p[0] = (struct slc_bar_panel){ FIG_SIZE_LABEL(o, "SLC cache found"), FIG_SIZE_DIV(o), cache };
+	p[1] = (struct slc_bar_panel){ FIG_RATE_LABEL(o, "burst speed"), FIG_RATE_DIV(o), speed };
 	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "cache and speed against fill level"),
 				    .subtitle = "a random-write burst after each sequential fill, and once more after a TRIM of everything",
 				    .groups = g, .n_groups = (size_t)n, .panels = p, .n_panels = 2 };
@@ -313,7 +313,7 @@ int slc__figure_compress(const char *path, const struct slc_session *x, const st
 	if (slc_session_compressibility(x, &v[0], &v[1]) != 1)
 		return slc_errf(err, errlen, -EINVAL, "%s has no bursts of random and repeating data (run --plan compress)",
 				x->in->source);
-	p = (struct slc_bar_panel){ o->binary ? "mean write speed (MiB/s)" : "mean write speed (MB/s)", o->binary ? 1048576.0 : 1e6, v };
+	p = (struct slc_bar_panel){ FIG_RATE_LABEL(o, "mean write speed"), FIG_RATE_DIV(o), v };
 	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "compressible against random data"),
 				    .subtitle = "the same burst twice: a controller that compresses writes repeating data faster",
 				    .groups = g, .n_groups = 2, .panels = &p, .n_panels = 1 };

@@ -192,7 +192,7 @@ int slc__figure_sweep(const char *path, enum slc_figure_kind k, const struct slc
 		sp.xlabel = k == SLC_FIG_SWEEP_QD ? "queue depth (log2 axis)" : "block size (bytes, log2 axis)";
 	}
 	sp.title = title;
-	sp.ylabel = k == SLC_FIG_SWEEP_QD ? "IOPS" : o->binary ? "throughput (MiB/s)" : "throughput (MB/s)";
+	sp.ylabel = k == SLC_FIG_SWEEP_QD ? "IOPS" : FIG_RATE_LABEL(o, "throughput");
 	sp.log_y = o->log_y;
 	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
 		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);

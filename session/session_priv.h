@@ -29,6 +29,18 @@ int slc__fig_samples(double **xo, double **yo, const struct slc_session *x, size
 double slc__fig_ma_window(char *label, size_t len, const double *xs, const struct slc_input_segment *s,
 		     const struct slc_figure_opts *o);
 
+/* The figures' units, chosen in one place: a speed label ("what (MB/s)" or
+ * "what (MiB/s)", a string literal), the unit, the bytes per second of it
+ * and the unit system for the figures' words. */
+#define FIG_RATE_LABEL(o, what) ((o)->binary ? what " (MiB/s)" : what " (MB/s)")
+#define FIG_RATE_UNIT(o) ((o)->binary ? "MiB/s" : "MB/s")
+#define FIG_RATE_DIV(o) ((o)->binary ? 1048576.0 : 1e6)
+#define FIG_UNITS(o) ((o)->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL)
+/* ... and the same for an amount of data (GB or GiB) */
+#define FIG_SIZE_LABEL(o, what) ((o)->binary ? what " (GiB)" : what " (GB)")
+#define FIG_SIZE_UNIT(o) ((o)->binary ? "GiB" : "GB")
+#define FIG_SIZE_DIV(o) ((o)->binary ? 1073741824.0 : 1e9)
+
 /* The figures of the plans' experiments (figures_exp.c). */
 int slc__figure_latency_cdf(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 			   char *err, size_t errlen);
