@@ -37,21 +37,9 @@ static void print_cache_onset(FILE *f, const struct slc_analysis *an, enum slc_u
 			fprintf(f, " (ends within %s-%s)", slc_format_bytes(c, sizeof(c), p->end_lo_bytes, u),
 				slc_format_bytes(d, sizeof(d), p->end_hi_bytes, u));
 		fprintf(f, "\n");
-	} else if (an->model.cache_bound && an->model.cache_bound_stall) {
-		fprintf(f, "  SLC cache: at least %s in the first %s; a stall follows, as they do all along, and the cache "
-			   "may go on after it: at most %s%s; sample finer (--interval) to measure it\n",
-			slc_format_bytes(a, sizeof(a), an->model.cache_min_bytes, u),
-			an->model.cache_bound_samples > 1 ?
-			(snprintf(d, sizeof(d), "%u samples", an->model.cache_bound_samples), d) : "sample",
-			isfinite(an->model.cache_max_bytes) ? slc_format_bytes(b, sizeof(b), an->model.cache_max_bytes, u) :
-			"what the flash holds in SLC mode", isfinite(an->model.cache_max_bytes) ?
-			" (the flash in SLC mode)" : " (give --capacity to bound it)");
 	} else if (an->model.cache_bound) {
-		fprintf(f, "  SLC cache: ended inside the first %s: at least %s, at most %s; sample finer (--interval) "
-			   "to measure it\n", an->model.cache_bound_samples > 1 ?
-			(snprintf(d, sizeof(d), "%u samples", an->model.cache_bound_samples), d) : "sample",
-			slc_format_bytes(a, sizeof(a), an->model.cache_min_bytes, u),
-			slc_format_bytes(b, sizeof(b), an->model.cache_max_bytes, u));
+		char w[320];
+		fprintf(f, "  SLC cache: %s\n", slc_cache_bound_words(w, sizeof(w), an, u));
 	} else if (an->model.best.buffer_bytes > 0) {
 		fprintf(f, "  SLC cache: none seen (the first %s were a write buffer's burst: too few bytes for an "
 			   "SLC cache on this capacity)\n", slc_format_bytes(a, sizeof(a), an->model.best.buffer_bytes, u));

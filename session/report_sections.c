@@ -248,10 +248,19 @@ static void headline_section(struct doc *d, const struct slc_session *x, enum sl
 			 slc_format_rate(t2, sizeof(t2), cf.cache2_bps, u));
 	else if (isfinite(cf.cache_bytes))
 		slc_format_bytes(v, sizeof(v), cf.cache_bytes, u);
+	else if (x->a[k].model.cache_bound && isfinite(x->a[k].model.cache_max_bytes))
+		snprintf(v, sizeof(v), "%s to %s (too short for this interval)",
+			 slc_format_bytes(a, sizeof(a), x->a[k].model.cache_min_bytes, u),
+			 slc_format_bytes(b, sizeof(b), x->a[k].model.cache_max_bytes, u));
+	else if (x->a[k].model.cache_bound)
+		snprintf(v, sizeof(v), "at least %s (too short for this interval)",
+			 slc_format_bytes(a, sizeof(a), x->a[k].model.cache_min_bytes, u));
 	else
 		snprintf(v, sizeof(v), "none seen");
 	headline_row(d, "SLC cache (host data written at cache speed)", v);
 	speed_text(v, cf.cache_bps, cf.block_bytes, u);
+	if (!isfinite(cf.cache_bps) && x->a[k].model.cache_bound)
+		snprintf(v, sizeof(v), "not measurable at this interval");
 	headline_row(d, isfinite(cf.cache2_bytes) ? "cache speed, first tier" : "cache speed", v);
 	speed_text(v, cf.native_bps, cf.block_bytes, u);
 	{
@@ -277,12 +286,14 @@ static void curve_text(struct doc *d, const struct slc_session *x, size_t i, enu
 {
 	const struct slc_analysis *an = &x->a[i];
 	const struct slc_session_drive *dr = &x->drive[i];
-	char p[1024] = "", a[32], b[32];
+	char p[1024] = "", a[32], b[32], w[320];
 	size_t n = 0;
 
 	if (an->has_cache)
 		n += (size_t)snprintf(p + n, sizeof(p) - n, "SLC cache: \x01%s\x02 at %s. ", slc_format_bytes(a, sizeof(a), an->cache_bytes, u),
 				      slc_format_rate(b, sizeof(b), an->cache_bps, u));
+	else if (an->model.cache_bound)
+		n += (size_t)snprintf(p + n, sizeof(p) - n, "SLC cache: %s. ", slc_cache_bound_words(w, sizeof(w), an, u));
 	else
 		n += (size_t)snprintf(p + n, sizeof(p) - n, "No SLC cache seen. ");
 	if (isfinite(an->erase_bound_start_bytes) && n < sizeof(p))

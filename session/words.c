@@ -14,6 +14,25 @@
 
 #include "session_priv.h"
 
+char *slc_cache_bound_words(char *buf, size_t len, const struct slc_analysis *an, enum slc_unit_system u)
+{
+	char a[32], b[32], n[32];
+	const double mx = an->model.cache_max_bytes;
+
+	slc_format_bytes(a, sizeof(a), an->model.cache_min_bytes, u);
+	if (an->model.cache_bound_stall)
+		snprintf(buf, len, "at least %s at the start; a stall follows, as the drive's stalls do all along, so the "
+			 "cache may go on after it: at most %s%s; sample finer (--interval) to measure it", a,
+			 isfinite(mx) ? slc_format_bytes(b, sizeof(b), mx, u) : "what the flash holds in SLC mode",
+			 isfinite(mx) ? " (the flash in SLC mode)" : " (give --capacity to bound it)");
+	else
+		snprintf(buf, len, "ended inside the first %s: at least %s, at most %s; sample finer (--interval) to "
+			 "measure it", an->model.cache_bound_samples > 1 ?
+			 (snprintf(n, sizeof(n), "%u samples", an->model.cache_bound_samples), n) : "sample", a,
+			 slc_format_bytes(b, sizeof(b), mx, u));
+	return buf;
+}
+
 char *slc_duration_words(char *buf, size_t len, double s)
 {
 	if (!isfinite(s) || s < 0)

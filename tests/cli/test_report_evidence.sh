@@ -29,6 +29,26 @@ refuse() {
 	if [ $rc -eq 2 ] && [ "$(grep -c 'slcscope report:' "$tmp/err")" -eq 1 ]; then ok "$what refused"
 	else bad "$what: exit $rc, $(head -n 2 "$tmp/err")"; fi
 }
+# A cache inside the first 1 s sample is a bound in the report as in the
+# text, never "no cache"; a stall after it that recurs leaves only the
+# flash in SLC mode above it.
+for comb in 1 0; do
+	"$py" -c 'import sys
+comb = sys.argv[2] == "1"
+with open(sys.argv[1], "w") as f:
+    f.write("t_s,bps\n")
+    for i in range(200):
+        v = 164e6 if i == 0 else 0 if i == 1 else ((60e6, 2e6, 45e6, 75e6)[i % 4] if comb else 45e6 + (i % 5) * 1e6)
+        f.write("%d,%.0f\n" % (i + 1, v))' "$tmp/short.csv" "$comb"
+	"$bin" report "$tmp/short.csv" -o "$tmp/s$comb" --quiet --capacity 4GiB --cell tlc --state trimmed ||
+		bad "report of a short cache"
+	want="ended inside the first"
+	[ "$comb" = 1 ] && want="at most 1.83 GB (the flash in SLC mode)"
+	if grep -q "too short for this interval" "$tmp/s$comb/summary.md" && grep -qF "$want" "$tmp/s$comb/summary.md" &&
+		! grep -q "No SLC cache seen" "$tmp/s$comb/summary.md"; then ok "short cache (stalls: $comb) is a bound in the report"
+	else bad "short cache (stalls: $comb): $(grep -i -m 3 'cache' "$tmp/s$comb/summary.md" | tr '\n' ' ')"; fi
+done
+
 refuse "a cell type that is none" "$csv" -o "$tmp/x" --cell xlc
 refuse "a state that is none" "$csv" -o "$tmp/x" --state new
 refuse "a capacity that is no size" "$csv" -o "$tmp/x" --capacity 2x

@@ -1033,6 +1033,12 @@ static void test_short_cache_stall(void **state)
 		else
 			assert_true(fabs(a.model.cache_max_bytes - 164e6) < 1e3);
 		slc_analysis_free(&a);
+		/* without the capacity nothing bounds it from above */
+		assert_int_equal(slc_analyze(&a, &in, NULL), 0);
+		assert_true(a.model.cache_bound);
+		assert_int_equal(a.model.cache_bound_stall, texture);
+		assert_true(texture ? isinf(a.model.cache_max_bytes) : fabs(a.model.cache_max_bytes - 164e6) < 1e3);
+		slc_analysis_free(&a);
 	}
 }
 

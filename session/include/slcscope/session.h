@@ -214,6 +214,13 @@ char *slc_segment_words(char *buf, size_t len, const struct slc_input_segment *s
 /** slc_segment_heading() - a heading from the step's role: "Burst after 15 min idle (4 KiB random writes, QD32)". */
 char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment *s);
 
+/**
+ * slc_cache_bound_words() - a cache too short for the sampling, in words (an
+ * analysis with model.cache_bound set): "ended inside the first sample: at
+ * least 299 MB, at most 1.80 GB; sample finer (--interval) to measure it".
+ */
+char *slc_cache_bound_words(char *buf, size_t len, const struct slc_analysis *an, enum slc_unit_system u);
+
 /** slc_duration_words() - "30 s", "15 min", "2 h", "1 h 53 min". */
 char *slc_duration_words(char *buf, size_t len, double seconds);
 
