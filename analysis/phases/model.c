@@ -322,6 +322,34 @@ static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c
 	       steady_as_cache(g, q) && sharp_edges(c, q, native);
 }
 
+/*
+ * A burst of the native writing at the cache back's speed: a level at
+ * least REC_FRAC of the cache's speed and REC_OVER_NATIVE times that of
+ * all the writing after the cache (as is_rec() asks), shorter than the
+ * levels each side of it, which run below that share of the cache's speed
+ * (native writing, not more parts of a noisy cache), and after native
+ * writing at least as long as the cache took to fill, that is no cache back (its edges ramp, or it is
+ * not steady).  The consolidation keeps such a burst for the model to
+ * read; when it is not the cache back it is an excursion of the native
+ * speed (the simulated native speed wanders up to the controller's limit
+ * for a second or so), not writing that the cache must outrun: the cache's
+ * step is judged against the levels after it without such bursts.
+ */
+static int native_burst(const struct group *g, size_t ng, size_t k, size_t q, double c1, double after)
+{
+	double cache_s = 0, native_s = 0;
+
+	if (!(q > k && q + 1 < ng && g[q].dur_s < fmin(g[q - 1].dur_s, g[q + 1].dur_s) &&
+	      g[q].level >= REC_FRAC * c1 && g[q].level > REC_OVER_NATIVE * after &&
+	      fmax(g[q - 1].level, g[q + 1].level) < REC_FRAC * c1))
+		return 0;
+	/* as far from the cache as a cache back must be: the parts of a
+	 * noisy cache that follow a reading's first part are no bursts */
+	for (size_t i = 0; i < k; i++) cache_s += g[i].dur_s;
+	for (size_t i = k; i < q; i++) native_s += g[i].dur_s;
+	return native_s >= cache_s;
+}
+
 /* The groups reading @r takes for the cache back, flagged in @mask (ng
  * entries of @c's groups); returns how many. */
 static size_t rec_mask(const struct mctx *c, const struct cand *r, unsigned char *mask)
@@ -517,7 +545,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	const struct group *g = c->g;
 	const struct slc__model_params *p = c->p;
 	size_t ng = c->ng, k = r->k, o = r->o, od = r->od;
-	double s = 0, later = 0, t, c1 = k > 0 ? cache_level(g, r) : 0;
+	double s = 0, later = 0, t, c1 = k > 0 ? cache_level(g, r) : 0, after;
 	char a[32], b2[32], c2[32];
 	const struct slc_phase_evidence *ev = c->ev;
 
@@ -527,8 +555,9 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	size_t nrec = 0;
 
 	nrec = rec_mask(c, r, rec);
+	after = k > 0 && k < ng ? slc__span_of(g, k, ng).level : 0;
 	for (size_t q = k; q < ng; q++)
-		if (!rec[q]) later = fmax(later, g[q].level);
+		if (!rec[q] && !(k > 0 && native_burst(g, ng, k, q, c1, after))) later = fmax(later, g[q].level);
 	if ((r->rec && !nrec) || (o < ng && rec[o])) return -INFINITY;
 	if (r->merged) {
 		double top = 0;

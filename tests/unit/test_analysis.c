@@ -997,6 +997,45 @@ static void test_cache_back_edges(void **state)
 }
 
 /*
+ * A burst of the native speed up to the cache's, far from the cache: 100 ms
+ * samples, a 2.3 GB cache at 328 MB/s, then native writing at 85 MB/s that
+ * wanders (AR(1), 25%), and 200 s in, 1.8 s that ramp to 325 MB/s and back
+ * (the controller's limit; the 240 GB TLC drive's random curve at 244 GB).
+ * Not the cache back (its edges ramp), so native writing's excursion: the
+ * cache is still the first level, not ruled out by a later one as fast.
+ */
+static void test_native_burst(void **state)
+{
+	static double t[3000], v[3000];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = 3000 };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+	uint64_t seed = 7;
+	double e = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 3000; i++) {
+		size_t j = i - 2000;
+
+		t[i] = 0.1 * (double)(i + 1);
+		e = 0.9 * e + 0.436 * 0.25 * gauss(&seed);
+		v[i] = i < 70 ? 328e6 * (1 + 0.01 * gauss(&seed)) : fmax(1e6, 85e6 * (1 + e));
+		if (i >= 2000 && j < 5) v[i] = 100e6 + 220e6 * (double)j / 5;
+		else if (i >= 2000 && j < 13) v[i] = 325e6 * (1 + 0.05 * gauss(&seed));
+		else if (i >= 2000 && j < 18) v[i] = 320e6 - 220e6 * (double)(j - 13) / 5;
+	}
+	slc_phase_evidence_init(&ev);
+	ev.capacity_bytes = 240e9;
+	ev.cell = SLC_CELL_TLC;
+	ev.state = SLC_STATE_TRIMMED;
+	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+	assert_true(a.has_cache);
+	assert_true(fabs(a.cache_bytes - 2.296e9) < 0.05e9);
+	assert_int_equal(n_kind(&a, SLC_PHASE_SLC_CACHE), 1);
+	slc_analysis_free(&a);
+}
+
+/*
  * A cache inside the first 1 s sample, then a stall.  On a drive whose
  * writing stalls again and again (a DRAM-less drive under 4 KiB random
  * writes: 1.6 s journal flushes every few hundred MB) the cache may go on
@@ -1284,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(test_write_buffer),
 		cmocka_unit_test(test_write_buffer_spread),
 		cmocka_unit_test(test_cache_back_edges),
+		cmocka_unit_test(test_native_burst),
 		cmocka_unit_test(test_short_cache_stall),
 		cmocka_unit_test(test_cache_in_bursts),
 		cmocka_unit_test(test_drop_beyond_noise),
