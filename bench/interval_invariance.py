@@ -27,7 +27,9 @@ Short phases: a true phase (between the drive's events) shorter than 3
 samples at an interval is flagged "short": the samples cannot resolve it,
 and the analysis should give a bound instead of a point figure.  The flag
 says whether the analysis's JSON carries any bound (a non-null key naming a
-bound, an uncertainty or a lower/upper figure in `cache` or in the phases).
+bound, a range, an uncertainty or a lower/upper figure in `cache` or in
+the phases: a phase's `end_range_bytes`, the interval its end lies in,
+is one).
 A cache given as a bound (`cache.bound`) passes the cache criterion when
 the drive's figure lies inside it, and counts as a cache among the main
 phases.
@@ -59,7 +61,7 @@ import analysis_vs_sim as avs  # noqa: E402
 
 CACHE_TOL, ONSET_TOL = 0.01, 0.03
 MIN_SAMPLES = 3
-BOUND_KEY = re.compile(r"bound|uncert|_lo$|_hi$|_lower|_upper|_min$|_max$|^min_|^max_")
+BOUND_KEY = re.compile(r"bound|uncert|range|_lo$|_hi$|_lower|_upper|_min$|_max$|^min_|^max_")
 
 
 def dur_s(txt):
