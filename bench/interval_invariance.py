@@ -173,8 +173,10 @@ def score(cell_in):
     if bnd and tr["cache"] is not None:
         # a cache too short for the interval: the answer is a bound, right
         # when it holds the drive's figure
-        c_ok = bnd["min_bytes"] <= tr["cache"] <= bnd["max_bytes"]
-        c_txt = f"{tr['cache'] / 1e9:.3g} / {bnd['min_bytes'] / 1e9:.3g}-{bnd['max_bytes'] / 1e9:.3g}"
+        # (no upper bound: null, the capacity unknown)
+        hi = bnd["max_bytes"] if bnd["max_bytes"] is not None else float("inf")
+        c_ok = bnd["min_bytes"] <= tr["cache"] <= hi
+        c_txt = f"{tr['cache'] / 1e9:.3g} / {bnd['min_bytes'] / 1e9:.3g}-{hi / 1e9:.3g}"
         c_err = "bound holds" if c_ok else "bound FAIL"
     o_txt, o_err, o_ok = avs.cell(an["erase_bound_start_bytes"], tr["onset"], ONSET_TOL, 1e9, "")
     found_on = an["erase_bound_start_bytes"]

@@ -249,11 +249,11 @@ static void headline_section(struct doc *d, const struct slc_session *x, enum sl
 	else if (isfinite(cf.cache_bytes))
 		slc_format_bytes(v, sizeof(v), cf.cache_bytes, u);
 	else if (x->a[k].model.cache_bound && isfinite(x->a[k].model.cache_max_bytes))
-		snprintf(v, sizeof(v), "%s to %s (too short for this interval)",
-			 slc_format_bytes(a, sizeof(a), x->a[k].model.cache_min_bytes, u),
-			 slc_format_bytes(b, sizeof(b), x->a[k].model.cache_max_bytes, u));
+		snprintf(v, sizeof(v), "%s to %s (%s)", slc_format_bytes(a, sizeof(a), x->a[k].model.cache_min_bytes, u),
+			 slc_format_bytes(b, sizeof(b), x->a[k].model.cache_max_bytes, u),
+			 x->a[k].model.cache_bound_stall ? "its end hidden by a stall" : "too short for this interval");
 	else if (x->a[k].model.cache_bound)
-		snprintf(v, sizeof(v), "at least %s (too short for this interval)",
+		snprintf(v, sizeof(v), "at least %s (its end hidden by a stall)",
 			 slc_format_bytes(a, sizeof(a), x->a[k].model.cache_min_bytes, u));
 	else
 		snprintf(v, sizeof(v), "none seen");

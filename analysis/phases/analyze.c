@@ -94,7 +94,8 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
  * samples say only where the cache began; its end is bounded by the flash
  * in SLC mode (slc__cache_limit()), and a finer interval must place it.
  * Such stalls recur when more than TEXTURE_FRAC of the TEXTURE_CONTEXT_MIN
- * samples after the stall are under STALL_FRAC of their median, as rule 4
+ * samples after the stall (as many as the trace has, at least
+ * TEXTURE_SIDE_MIN) are under STALL_FRAC of their median, as rule 4
  * reads a comb's teeth; a stall after the cache that does not recur is
  * the drive's pause once the cache is full (it ended before it).
  */
@@ -109,8 +110,9 @@ static int stall_hides_end(const struct trace *tr, size_t nf, double med, double
 	while (i <= nf && i < tr->n && !(tr->v[i] < STALL_FRAC * med)) i++;
 	if (i > nf || i >= tr->n) return 0;
 	while (i < tr->n && tr->v[i] < STALL_FRAC * med) i++;
-	if (i + TEXTURE_CONTEXT_MIN > tr->n) return 0;
-	for (n = 0; n < TEXTURE_CONTEXT_MIN; n++) tmp[n] = tr->v[i + n];
+	/* a short trace: what it has, if enough to tell a texture */
+	if (i + TEXTURE_SIDE_MIN > tr->n) return 0;
+	for (n = 0; n < TEXTURE_CONTEXT_MIN && i + n < tr->n; n++) tmp[n] = tr->v[i + n];
 	m = slc_median(tmp, n);
 	for (size_t j = 0; j < n; j++) low += tr->v[i + j] < STALL_FRAC * m;
 	return (double)low > TEXTURE_FRAC * (double)n;

@@ -281,36 +281,83 @@ static double cache_level(const struct group *g, const struct cand *r)
 }
 
 /* Samples each side of a cache back's edge, beyond the one that straddles
- * it, whose median must lie on the native side. */
+ * it: outside, on the native side of the midpoint; inside, at its level;
+ * and of the 2 x (REC_EDGE_SIDE + 1) samples around the edge, at most
+ * REC_EDGE_BETWEEN between the two (the straddler and one noisy sample). */
 #define REC_EDGE_SIDE 3
+#define REC_EDGE_BETWEEN 2
 
-/* The median of three. */
-static double med3(double a, double b, double x)
+/* The median of the first min(@n, REC_EDGE_SIDE) samples from @x, @step
+ * apart (the mean of two). */
+static double edge_median(const double *x, ptrdiff_t step, size_t n)
 {
-	return fmax(fmin(a, b), fmin(fmax(a, b), x));
+	double a = x[0], b, c;
+
+	if (n < 2) return a;
+	b = x[step];
+	if (n < 3) return (a + b) / 2;
+	c = x[2 * step];
+	return fmax(fmin(a, b), fmin(fmax(a, b), c));
 }
+
+/* How many of samples [@a, @e) lie strictly between @lo and @hi. */
+static size_t n_between(const double *v, size_t a, size_t e, double lo, double hi)
+{
+	size_t n = 0;
+
+	for (size_t i = a; i < e; i++) n += v[i] > lo && v[i] < hi;
+	return n;
+}
+
+/* How far from a group's first or last sample its edge is looked for: the
+ * segmentation and the consolidation place a block's end a sample or two
+ * off a step. */
+#define REC_EDGE_SEEK 5
 
 /*
  * Does group @q start and end as a step between the native speed and its
  * own?  The drive switches to SLC mode when background folding has freed
- * blocks and back when it has used them: each edge falls inside one sample,
- * so beyond the sample that straddles it the writing outside runs at the
- * native speed.  A wander of the native speed that rises as high ramps up
- * and down over many samples, and the samples next to its flattest part
- * are still far above the native level.  The test: the median of the
- * REC_EDGE_SIDE samples beyond each edge's straddling sample lies below
- * the geometric midpoint of the two speeds (an edge the trace does not
- * have, at its start or end, passes).
+ * blocks and back when it has used them: each edge falls inside one sample.
+ * So beyond the sample that straddles it the writing outside runs at the
+ * native speed and the writing inside at the level's.  A wander of the
+ * native speed that rises as high ramps up and down over many samples.
+ * At each edge the trace has, the edge's sample on the level's side is
+ * found from the data: the first (at the start; the last at the end) of
+ * the samples within REC_EDGE_SEEK of the group's first (last) one that
+ * runs within DELTA_SAME of the level.  Then the median of the
+ * REC_EDGE_SIDE samples from it inwards must be within DELTA_SAME of the
+ * level too, the median of the REC_EDGE_SIDE samples outside beyond the
+ * straddler below the geometric midpoint of the two speeds, and at most
+ * REC_EDGE_BETWEEN of the samples around the edge in between.  A ramp of
+ * five samples or more puts the samples outside the straddler above the
+ * midpoint.
  */
 static int sharp_edges(const struct mctx *c, size_t q, double native)
 {
 	const struct trace *tr = c->tr;
 	const double *v = tr->v;
-	double mid = sqrt(c->g[q].level * native);
-	size_t i0 = c->b[c->g[q].first].i0, i1 = c->b[c->g[q].last].i1;
+	double lv = c->g[q].level, mid = sqrt(lv * native), near = (1 - DELTA_SAME) * lv;
+	size_t i0 = c->b[c->g[q].first].i0, i1 = c->b[c->g[q].last].i1, w = REC_EDGE_SIDE + 1, f, l, lo, hi;
 
-	if (i0 >= REC_EDGE_SIDE + 1 && med3(v[i0 - 2], v[i0 - 3], v[i0 - 4]) >= mid) return 0;
-	if (i1 + REC_EDGE_SIDE + 1 <= tr->n && med3(v[i1 + 1], v[i1 + 2], v[i1 + 3]) >= mid) return 0;
+	/* the start: f the first sample at the level's speed */
+	lo = i0 >= 2 ? i0 - 2 : 0;
+	hi = i0 + REC_EDGE_SEEK < i1 ? i0 + REC_EDGE_SEEK : i1;
+	for (f = lo; f < hi && v[f] < near; f++) continue;
+	if (f == hi) return 0;
+	if (f >= w && f + REC_EDGE_SIDE <= tr->n &&
+	    (edge_median(v + f - 2, -1, REC_EDGE_SIDE) >= mid || edge_median(v + f, 1, REC_EDGE_SIDE) < near ||
+	     n_between(v, f - w, f + REC_EDGE_SIDE < tr->n ? f + REC_EDGE_SIDE : tr->n, mid, near) > REC_EDGE_BETWEEN))
+		return 0;
+	/* the end: l the last sample at the level's speed */
+	lo = i1 > REC_EDGE_SEEK + 1 && i1 - REC_EDGE_SEEK - 1 > f ? i1 - REC_EDGE_SEEK - 1 : f;
+	hi = i1 + 2 < tr->n ? i1 + 2 : tr->n;
+	for (l = hi; l > lo && v[l - 1] < near; l--) continue;
+	if (l == lo) return 0;
+	l--;
+	if (l + w + 1 <= tr->n && l >= REC_EDGE_SIDE - 1 &&
+	    (edge_median(v + l + 2, 1, REC_EDGE_SIDE) >= mid || edge_median(v + l, -1, REC_EDGE_SIDE) < near ||
+	     n_between(v, l + 1 - REC_EDGE_SIDE, l + w + 1, mid, near) > REC_EDGE_BETWEEN))
+		return 0;
 	return 1;
 }
 
@@ -323,31 +370,37 @@ static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c
 }
 
 /*
- * A burst of the native writing at the cache back's speed: a level at
- * least REC_FRAC of the cache's speed and REC_OVER_NATIVE times that of
- * all the writing after the cache (as is_rec() asks), shorter than the
- * levels each side of it, which run below that share of the cache's speed
- * (native writing, not more parts of a noisy cache), and after native
- * writing at least as long as the cache took to fill, that is no cache back (its edges ramp, or it is
- * not steady).  The consolidation keeps such a burst for the model to
- * read; when it is not the cache back it is an excursion of the native
- * speed (the simulated native speed wanders up to the controller's limit
- * for a second or so), not writing that the cache must outrun: the cache's
- * step is judged against the levels after it without such bursts.
+ * A burst of the native writing at the cache back's speed: a level of
+ * REC_FRAC to 1 + DELTA_CACHE times the cache's speed and REC_OVER_NATIVE
+ * times that of all the writing after the cache (the speeds is_rec() asks
+ * for) that the reading does not take for the cache back.  With the
+ * levels next to it above the geometric midpoint of its speed and the
+ * native one (its ramps, however the segmentation cut them), it must
+ * last less than the cache did and come after native writing at least as
+ * long as the cache took to fill.  Such a burst is an excursion of the
+ * native speed (the simulated native speed wanders up to the controller's
+ * limit for a second or so), not writing that the cache must outrun: the
+ * cache's step is judged against the levels after it without it.  The
+ * parts of a noisy cache after a reading's first part are none: the
+ * levels between them run above the midpoint, so their span reaches back
+ * to the cache.
  */
 static int native_burst(const struct group *g, size_t ng, size_t k, size_t q, double c1, double after)
 {
-	double cache_s = 0, native_s = 0;
+	double cache_s = 0, native_s = 0, span_s = 0, mid;
+	size_t qa = q, qb = q;
 
-	if (!(q > k && q + 1 < ng && g[q].dur_s < fmin(g[q - 1].dur_s, g[q + 1].dur_s) &&
-	      g[q].level >= REC_FRAC * c1 && g[q].level > REC_OVER_NATIVE * after &&
-	      fmax(g[q - 1].level, g[q + 1].level) < REC_FRAC * c1))
+	if (!(q > k && g[q].level >= REC_FRAC * c1 && g[q].level <= (1 + DELTA_CACHE) * c1 &&
+	      g[q].level > REC_OVER_NATIVE * after))
 		return 0;
-	/* as far from the cache as a cache back must be: the parts of a
-	 * noisy cache that follow a reading's first part are no bursts */
+	mid = sqrt(g[q].level * after);
+	while (qa > k && g[qa - 1].level > mid) qa--;
+	while (qb + 1 < ng && g[qb + 1].level > mid) qb++;
+	if (qa == k || qb + 1 == ng) return 0;
 	for (size_t i = 0; i < k; i++) cache_s += g[i].dur_s;
-	for (size_t i = k; i < q; i++) native_s += g[i].dur_s;
-	return native_s >= cache_s;
+	for (size_t i = k; i < qa; i++) native_s += g[i].dur_s;
+	for (size_t i = qa; i <= qb; i++) span_s += g[i].dur_s;
+	return span_s < cache_s && native_s >= cache_s;
 }
 
 /* The groups reading @r takes for the cache back, flagged in @mask (ng
@@ -458,7 +511,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%+.1f)",
 		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, -p->buffer_cost);
 	} else if (ev->capacity_bytes > 0 && k >= 2 && !r->merged &&
-		   buffer_excess(g) < p->buffer_frac * ev->capacity_bytes) {
+		   g[0].level > g[1].level && buffer_excess(g) < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
 		exf(e, "  a first tier of %s (%s beyond the second's speed) is under %.1f%% of the capacity: "
 		       "a DRAM write buffer more likely than a tier (%+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
