@@ -282,7 +282,7 @@ static double cache_level(const struct group *g, const struct cand *r)
 
 /* Samples each side of a cache back's edge, beyond the one that straddles
  * it: outside, on the native side of the midpoint; inside, at its level;
- * and of the 2 x (REC_EDGE_SIDE + 1) samples around the edge, at most
+ * and of the 2 x REC_EDGE_SIDE + 1 samples around the edge, at most
  * REC_EDGE_BETWEEN between the two (the straddler and one noisy sample). */
 #define REC_EDGE_SIDE 3
 #define REC_EDGE_BETWEEN 2
