@@ -332,41 +332,47 @@ static size_t n_between(const double *v, size_t a, size_t e, double lo, double h
  * five samples or more puts the samples outside the straddler above the
  * midpoint.
  */
+/* The test at one edge: @e the edge's sample at the level's speed, @dir the
+ * way out of the group (-1 at its start, +1 at its end).  An edge the trace
+ * does not have all around passes. */
+static int edge_ok(const double *v, size_t n, size_t e, int dir, double mid, double near)
+{
+	size_t lo = dir < 0 ? e - REC_EDGE_SIDE - 1 : e - (REC_EDGE_SIDE - 1);
+	size_t hi = dir < 0 ? e + REC_EDGE_SIDE : e + REC_EDGE_SIDE + 2;	/* [lo, hi) */
+
+	if (e < (dir < 0 ? REC_EDGE_SIDE + 1 : REC_EDGE_SIDE - 1) || hi > n) return 1;
+	return edge_median(v + e + 2 * dir, dir, REC_EDGE_SIDE) < mid &&
+	       edge_median(v + e, -dir, REC_EDGE_SIDE) >= near && n_between(v, lo, hi, mid, near) <= REC_EDGE_BETWEEN;
+}
+
 static int sharp_edges(const struct mctx *c, size_t q, double native)
 {
-	const struct trace *tr = c->tr;
-	const double *v = tr->v;
+	const double *v = c->tr->v;
+	size_t n = c->tr->n, i0 = c->b[c->g[q].first].i0, i1 = c->b[c->g[q].last].i1, f, l, lo, hi;
 	double lv = c->g[q].level, mid = sqrt(lv * native), near = (1 - DELTA_SAME) * lv;
-	size_t i0 = c->b[c->g[q].first].i0, i1 = c->b[c->g[q].last].i1, w = REC_EDGE_SIDE + 1, f, l, lo, hi;
 
 	/* the start: f the first sample at the level's speed */
 	lo = i0 >= 2 ? i0 - 2 : 0;
 	hi = i0 + REC_EDGE_SEEK < i1 ? i0 + REC_EDGE_SEEK : i1;
 	for (f = lo; f < hi && v[f] < near; f++) continue;
-	if (f == hi) return 0;
-	if (f >= w && f + REC_EDGE_SIDE <= tr->n &&
-	    (edge_median(v + f - 2, -1, REC_EDGE_SIDE) >= mid || edge_median(v + f, 1, REC_EDGE_SIDE) < near ||
-	     n_between(v, f - w, f + REC_EDGE_SIDE < tr->n ? f + REC_EDGE_SIDE : tr->n, mid, near) > REC_EDGE_BETWEEN))
-		return 0;
+	if (f == hi || !edge_ok(v, n, f, -1, mid, near)) return 0;
 	/* the end: l the last sample at the level's speed */
 	lo = i1 > REC_EDGE_SEEK + 1 && i1 - REC_EDGE_SEEK - 1 > f ? i1 - REC_EDGE_SEEK - 1 : f;
-	hi = i1 + 2 < tr->n ? i1 + 2 : tr->n;
+	hi = i1 + 2 < n ? i1 + 2 : n;
 	for (l = hi; l > lo && v[l - 1] < near; l--) continue;
-	if (l == lo) return 0;
-	l--;
-	if (l + w + 1 <= tr->n && l >= REC_EDGE_SIDE - 1 &&
-	    (edge_median(v + l + 2, 1, REC_EDGE_SIDE) >= mid || edge_median(v + l, -1, REC_EDGE_SIDE) < near ||
-	     n_between(v, l + 1 - REC_EDGE_SIDE, l + w + 1, mid, near) > REC_EDGE_BETWEEN))
-		return 0;
-	return 1;
+	return l > lo && edge_ok(v, n, l - 1, 1, mid, near);
+}
+
+/* The cache back's speed: at least REC_FRAC of the cache's (@c1) and
+ * REC_OVER_NATIVE times that of all the writing after the cache. */
+static int at_rec_speed(const struct group *g, size_t q, double c1, double native)
+{
+	return g[q].level >= REC_FRAC * c1 && g[q].level > REC_OVER_NATIVE * native;
 }
 
 static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c1, double native)
 {
-	const struct group *g = c->g;
-
-	return q > r->k && g[q].level >= REC_FRAC * c1 && g[q].level > REC_OVER_NATIVE * native &&
-	       steady_as_cache(g, q) && sharp_edges(c, q, native);
+	return q > r->k && at_rec_speed(c->g, q, c1, native) && steady_as_cache(c->g, q) && sharp_edges(c, q, native);
 }
 
 /*
@@ -377,10 +383,12 @@ static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c
  * levels next to it above the geometric midpoint of its speed and the
  * native one (its ramps, however the segmentation cut them), it must
  * last less than the cache did and come after native writing at least as
- * long as the cache took to fill.  Such a burst is an excursion of the
- * native speed (the simulated native speed wanders up to the controller's
- * limit for a second or so), not writing that the cache must outrun: the
- * cache's step is judged against the levels after it without it.  The
+ * long as the cache took to fill.  Such a burst is an excursion inside the
+ * native writing: a little cache recovered during a pause (on a dynamic
+ * cache any pause, even a second, lets some come back: methodology.md), or
+ * the native speed's wander up to the controller's limit.  It is not
+ * writing that the cache must outrun: the cache's step is judged against
+ * the levels after it without it.  The
  * parts of a noisy cache after a reading's first part are none: the
  * levels between them run above the midpoint, so their span reaches back
  * to the cache.
@@ -390,8 +398,7 @@ static int native_burst(const struct group *g, size_t ng, size_t k, size_t q, do
 	double cache_s = 0, native_s = 0, span_s = 0, mid;
 	size_t qa = q, qb = q;
 
-	if (!(q > k && g[q].level >= REC_FRAC * c1 && g[q].level <= (1 + DELTA_CACHE) * c1 &&
-	      g[q].level > REC_OVER_NATIVE * after))
+	if (!(q > k && at_rec_speed(g, q, c1, after) && g[q].level <= (1 + DELTA_CACHE) * c1))
 		return 0;
 	mid = sqrt(g[q].level * after);
 	while (qa > k && g[qa - 1].level > mid) qa--;
@@ -456,11 +463,6 @@ double slc__cache_limit(const struct slc_phase_evidence *ev)
 	return ev->capacity_bytes > 0 ? ev->capacity_bytes * (1 + p->spare_max) / bits : INFINITY;
 }
 
-static double cache_limit(const struct mctx *c)
-{
-	return slc__cache_limit(c->ev);
-}
-
 /* The bytes the first level wrote beyond what the second level's speed
  * writes in its time: what a write buffer ran ahead (buffer_burst()). */
 static double buffer_excess(const struct group *g)
@@ -494,7 +496,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 	size_t ng = c->ng, k = r->k;
 	double s = 0, t;
 	char a[32], b2[32], c2[32];
-	double cb = g_end_bytes(c, k - 1), lim = cache_limit(c);
+	double cb = g_end_bytes(c, k - 1), lim = slc__cache_limit(c->ev);
 
 	if (cb > lim) {
 		exf(e, "  a cache of %s cannot be: %s of %s flash hold at most %s in SLC mode",
