@@ -740,6 +740,16 @@ static void two_levels(double *t, double *v, size_t n1, double v1, size_t n2, do
 	}
 }
 
+/* What a run knows of its drive: capacity, cell type and state. */
+static void drive_evidence(struct slc_phase_evidence *ev, double capacity, enum slc_cell cell,
+			   enum slc_drive_state state)
+{
+	slc_phase_evidence_init(ev);
+	ev->capacity_bytes = capacity;
+	ev->cell = cell;
+	ev->state = state;
+}
+
 static int phase_kind(const struct slc_analysis *a, size_t i)
 {
 	return i < a->n_phases ? (int)a->phases[i].kind : -1;
@@ -763,10 +773,7 @@ static void test_model_evidence(void **state)
 	(void)state;
 	/* idle burst: 7 s at 328 MB/s, then 48 MB/s; main curve 77 / 58 MB/s */
 	two_levels(t, v, 7, 328e6, 53, 48e6, 3);
-	slc_phase_evidence_init(&ev);
-	ev.capacity_bytes = 240e9;
-	ev.cell = SLC_CELL_TLC;
-	ev.state = SLC_STATE_USED;
+	drive_evidence(&ev, 240e9, SLC_CELL_TLC, SLC_STATE_USED);
 	ev.ref_cache_bps = 328e6;
 	ev.ref_native_bps = 77e6;
 	ev.ref_erase_bps = 55e6;
@@ -839,10 +846,7 @@ static void test_model_evidence(void **state)
 	 * a confident reading */
 	in.n = 200;
 	two_levels(t, v, 45, 1e9, 155, 0.3e9, 7);
-	slc_phase_evidence_init(&ev);
-	ev.capacity_bytes = 100e9;
-	ev.cell = SLC_CELL_TLC;
-	ev.state = SLC_STATE_TRIMMED;
+	drive_evidence(&ev, 100e9, SLC_CELL_TLC, SLC_STATE_TRIMMED);
 	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
 	assert_true(a.model.conflict);
 	assert_true(a.model.confidence == 0);
@@ -871,10 +875,7 @@ static void test_write_buffer(void **state)
 		t[i] = 0.01 * (double)(i + 1);
 		v[i] = (i < 4 ? 275e6 : 135e6) * (1 + 0.005 * gauss(&seed));
 	}
-	slc_phase_evidence_init(&ev);
-	ev.capacity_bytes = 120e9;
-	ev.cell = SLC_CELL_MLC;
-	ev.state = SLC_STATE_TRIMMED;
+	drive_evidence(&ev, 120e9, SLC_CELL_MLC, SLC_STATE_TRIMMED);
 	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
 	assert_false(a.has_cache);
 	assert_false(a.model.cache_bound);
@@ -928,10 +929,7 @@ static void test_write_buffer_spread(void **state)
 		t[i] = 0.01 * (double)(i + 1);
 		v[i] = (i < 6 ? 246e6 : i < 146 ? 184e6 : 44e6) * (1 + 0.02 * gauss(&seed));
 	}
-	slc_phase_evidence_init(&ev);
-	ev.capacity_bytes = 4294967296.0;
-	ev.cell = SLC_CELL_TLC;
-	ev.state = SLC_STATE_TRIMMED;
+	drive_evidence(&ev, 4294967296.0, SLC_CELL_TLC, SLC_STATE_TRIMMED);
 	assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
 	assert_true(a.has_cache);
 	assert_int_equal(a.model.best.tiers, 1);
@@ -984,10 +982,7 @@ static void test_cache_back_edges(void **state)
 	unsigned wrong = 0;
 
 	(void)state;
-	slc_phase_evidence_init(&ev);
-	ev.capacity_bytes = 240e9;
-	ev.cell = SLC_CELL_TLC;
-	ev.state = SLC_STATE_TRIMMED;
+	drive_evidence(&ev, 240e9, SLC_CELL_TLC, SLC_STATE_TRIMMED);
 	for (size_t r = 0; r < sizeof(ramps) / sizeof(ramps[0]); r++)
 		for (uint64_t seed = 1; seed <= 8; seed++) {
 			cache_back(t, v, ramps[r], seed);
@@ -1022,10 +1017,7 @@ static void test_native_burst(void **state)
 	unsigned wrong = 0;
 
 	(void)state;
-	slc_phase_evidence_init(&ev);
-	ev.capacity_bytes = 240e9;
-	ev.cell = SLC_CELL_TLC;
-	ev.state = SLC_STATE_TRIMMED;
+	drive_evidence(&ev, 240e9, SLC_CELL_TLC, SLC_STATE_TRIMMED);
 	for (uint64_t seed = 1; seed <= 64; seed++) {
 		uint64_t r = seed;
 		double e = 0;
@@ -1068,10 +1060,7 @@ static void test_short_cache_stall(void **state)
 	uint64_t seed = 9;
 
 	(void)state;
-	slc_phase_evidence_init(&ev);
-	ev.capacity_bytes = 4294967296.0;
-	ev.cell = SLC_CELL_TLC;
-	ev.state = SLC_STATE_TRIMMED;
+	drive_evidence(&ev, 4294967296.0, SLC_CELL_TLC, SLC_STATE_TRIMMED);
 	for (int texture = 1; texture >= 0; texture--) {
 		for (size_t i = 0; i < 200; i++) {
 			t[i] = (double)(i + 1);
