@@ -73,13 +73,14 @@ def run_fio(a, job, log):
 
 
 def job_points(job):
-    """The sweep points of a job file slcscope wrote: its sections but the TRIMs, preparations and waits."""
+    """The sweep points of a job file slcscope wrote: its sections but the TRIMs (trim, trim_between),
+    preparations (prepare, prepare_seq, prepare_rand) and waits."""
     pts = []
     for line in open(job):
         line = line.strip()
         if line.startswith("[") and line != "[global]":
             step = section_step(line[1:-1])
-            if step not in ("trim", "prepare") and not step.endswith("wait"):
+            if not step.startswith(("trim", "prepare")) and not step.endswith("wait"):
                 pts.append(step)
     return pts
 

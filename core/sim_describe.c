@@ -26,6 +26,9 @@ void slc_sim_model_describe(FILE *f, const struct slc_sim_model *m)
 	       slc_format_bytes(c, sizeof(c), (double)(units + slots) * 4, SLC_UNITS_BINARY));
 	fprintf(f, "controller   %.0f IOPS per command, link %s, %.0f us a command beside that\n", m->max_iops,
 	       slc_format_rate(a, sizeof(a), m->link_bps, SLC_UNITS_DECIMAL), m->latency_ns / 1e3);
+	if (m->duplex_penalty > 0)
+		fprintf(f, "duplex       a command that turns from reads to writes or back takes %.1fx its controller time\n",
+			1 + m->duplex_penalty);
 	fprintf(f, "dies         %u channels x %u dies, %s pages: program %.0f us (SLC %.0f us), read %.0f us (SLC %.0f us), channels %s\n",
 	       m->channels, m->dies_per_channel, slc_format_bytes(b, sizeof(b), (double)m->page_bytes, SLC_UNITS_BINARY),
 	       m->prog_native_ns / 1e3, m->prog_slc_ns / 1e3, m->read_native_ns / 1e3, m->read_slc_ns / 1e3,

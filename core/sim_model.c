@@ -54,6 +54,7 @@ static const struct field fields[] = {
 	{ "controller", "link_MBps", F_DBL, M(link_bps), 1, 1e6, 1e6, 1, 0 },
 	{ "controller", "write_buffer_ms", F_DBL, M(write_buffer_ns), 0, 10000, 1e6, 0, 20 },
 	{ "controller", "latency_us", F_DBL, M(latency_ns), 0, 100000, 1e3, 0, 20 },
+	{ "controller", "duplex_penalty", F_DBL, M(duplex_penalty), 0, 100, 1, 0, 0 },
 	{ "speed_MBps", "slc_static", F_DBL, M(slc_static_bps), 0.001, 1e6, 1e6, 0, -1 },
 	{ "speed_MBps", "slc_dynamic", F_DBL, M(slc_dynamic_bps), 0.001, 1e6, 1e6, 0, -1 },
 	{ "speed_MBps", "native", F_DBL, M(native_bps), 0.001, 1e6, 1e6, 1, 0 },

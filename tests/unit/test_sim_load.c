@@ -210,6 +210,33 @@ static void test_tlc_mix_falls_with_writes(void **state)
 	slc_sim_close(s);
 }
 
+/* On a fresh MLC drive reads and writes alone both run at the link, and
+ * the mixes dip in the middle: the controller's duplex cost (the 850 Pro
+ * review's U shape, down to half).  A TLC drive's model has none: its
+ * mixes are set by its programs. */
+static void test_mlc_mix_u_shape(void **state)
+{
+	static const unsigned pct[] = { 100, 80, 50, 20, 0 };
+	struct slc_sim *s = open_preset("tiny-mlc");
+	struct load l = { .qd = 2, .bs = 131072, .range = 512u << 20, .ns = 1000000000ull };
+	uint64_t clock = 0;
+	double x[5], ends;
+	(void)state;
+
+	fill(s, &clock, 512u << 20, 0);       /* reads of written data, writes that stay well clear of GC */
+	for (int i = 0; i < 5; i++) {
+		l.read_pct = pct[i];
+		x[i] = run_load(s, &clock, &l);
+		print_message("tiny-mlc 128K mix, %3u%% reads: %.0f MB/s\n", pct[i], x[i] / 1e6);
+	}
+	ends = x[0] < x[4] ? x[0] : x[4];
+	assert_true(x[0] > 450e6 && x[4] > 450e6);
+	assert_true(x[2] < ends * 0.6);       /* the bottom of the U */
+	assert_true(x[1] < ends * 0.9 && x[3] < ends * 0.9);
+	assert_true(x[1] > x[2] && x[3] > x[2]);
+	slc_sim_close(s);
+}
+
 /* Reads wait for the program in progress on their die: the same reads are
  * slower beside writes than alone, far more on TLC than on MLC. */
 static void test_reads_blocked_by_programs(void **state)
@@ -279,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_qd_random_reads),
 		cmocka_unit_test(test_sequential_block_sizes),
 		cmocka_unit_test(test_tlc_mix_falls_with_writes),
+		cmocka_unit_test(test_mlc_mix_u_shape),
 		cmocka_unit_test(test_reads_blocked_by_programs),
 		cmocka_unit_test(test_default_dies_keep_speeds),
 	};

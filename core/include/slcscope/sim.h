@@ -99,6 +99,10 @@ struct slc_sim_model {
 
 	/* Controller compression (zlib-estimated) */
 	int compression;
+
+	/* Host interface: extra controller time of a command that goes the
+	 * other way from the one before it, in multiples of its own */
+	double duplex_penalty;
 };
 
 /* One shipped preset. */
