@@ -12,6 +12,7 @@ struct slc_job;
 /* Check @j against a target of @capacity bytes in @logical_block units (0:
  * 512), filling in the engine's defaults (engine.c); 0 or -EINVAL with the
  * reason. */
+uint64_t slc__engine_poll_ns(uint32_t inflight_max);
 int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_job *j, char *err, size_t errlen);
 
 /* Record in @fd's extended attributes that slcscope wrote it as a target, as

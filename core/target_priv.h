@@ -66,6 +66,8 @@ struct slc_target {
 	int fd;                       /* -1 when the kind has none (sim, null) */
 	void *priv;                   /* the kind's own state */
 	unsigned caps;                /* capabilities of this target beyond its kind's */
+	uint64_t poll_ns;             /* set by the engine for a job: how long a reap may poll
+				       * for completions before it sleeps (0: sleeps at once) */
 };
 
 /*

@@ -34,7 +34,12 @@ struct uring_priv {
 	void **bufs;                  /* registered buffers, by slot */
 	unsigned nbufs;
 	int abandoned;                /* commands were given up: see uring_abandon() */
+	unsigned poll_misses;         /* polls in a row that ended without the completions */
+	unsigned poll_rest;           /* reaps left that sleep at once after those */
 };
+
+#define POLL_MISSES 8u                /* after this many misses in a row ... */
+#define POLL_REST 1024u               /* ... this many reaps do not poll */
 
 static int uring_submit(struct slc_target *t, struct slc_io *io, void *buf)
 {
@@ -95,6 +100,46 @@ static unsigned take_cqes(struct uring_priv *u, struct slc_io **done, unsigned m
 	return n;
 }
 
+/*
+ * Before sleeping for @min completions, submit what is queued and poll for
+ * them for up to t->poll_ns (the engine's choice for a shallow queue).  A
+ * ring whose completions run as deferred task work shows them only when
+ * asked, so each poll enters the kernel for them (io_uring_get_events).
+ * A device slower than the poll keeps missing it: it then sleeps at once
+ * for POLL_REST reaps before trying again.
+ * Return: 1 when the completions are there (everything submitted).
+ */
+static int poll_first(struct slc_target *t, struct uring_priv *u, unsigned min)
+{
+	uint64_t end;
+
+	if (!t->poll_ns || !min)
+		return 0;
+	if (u->poll_rest) {
+		u->poll_rest--;
+		return 0;
+	}
+	if (u->queued) {
+		if (io_uring_submit(&u->ring) < 0)
+			return 0;           /* the wait below submits again and says why */
+		u->queued = 0;
+	}
+	end = slc__target_mono_ns() + t->poll_ns;
+	while (io_uring_cq_ready(&u->ring) < min) {
+		if (slc__target_mono_ns() >= end) {
+			if (++u->poll_misses >= POLL_MISSES) {
+				u->poll_misses = 0;
+				u->poll_rest = POLL_REST;
+			}
+			return 0;
+		}
+		if (io_uring_get_events(&u->ring) < 0)
+			return 0;
+	}
+	u->poll_misses = 0;
+	return 1;
+}
+
 static int uring_reap(struct slc_target *t, struct slc_io **done, unsigned max, unsigned min)
 {
 	struct uring_priv *u = t->priv;
@@ -102,6 +147,8 @@ static int uring_reap(struct slc_target *t, struct slc_io **done, unsigned max, 
 
 	if (u->abandoned)
 		return -ECANCELED;
+	if (poll_first(t, u, min))
+		return (int)take_cqes(u, done, max);
 	do {
 		rc = io_uring_submit_and_wait(&u->ring, min);
 	} while (rc == -EINTR && min == 0);

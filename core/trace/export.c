@@ -154,6 +154,7 @@ static json_t *params_json(const struct slc_segment_params *p, int *rc)
 	*rc |= set(o, "queue_depth", ju64(p->queue_depth));
 	*rc |= set(o, "jobs", ju64(p->jobs));
 	*rc |= set(o, "reap_batch", ju64(p->reap_batch));
+	*rc |= set(o, "poll_us", ju64(p->poll_us));
 	*rc |= set(o, "offset_bytes", ju64(p->offset_bytes));
 	*rc |= set(o, "range_bytes", ju64(p->range_bytes));
 	*rc |= set(o, "idle_before_s", jreal(p->idle_before_s));

@@ -127,6 +127,7 @@ static int read_params(hid_t g, struct slc_segment_params *p)
 	slc__h5_get_num(g, "queue_depth", H5T_NATIVE_UINT32, &p->queue_depth);
 	slc__h5_get_num(g, "jobs", H5T_NATIVE_UINT32, &p->jobs);
 	slc__h5_get_num(g, "reap_batch", H5T_NATIVE_UINT32, &p->reap_batch);
+	slc__h5_get_num(g, "poll_us", H5T_NATIVE_UINT32, &p->poll_us);
 	slc__h5_get_num(g, "offset_bytes", H5T_NATIVE_UINT64, &p->offset_bytes);
 	slc__h5_get_num(g, "range_bytes", H5T_NATIVE_UINT64, &p->range_bytes);
 	slc__h5_get_num(g, "idle_before_s", H5T_NATIVE_DOUBLE, &p->idle_before_s);

@@ -686,6 +686,7 @@ static int write_params(hid_t g, const struct slc_segment_params *p, size_t inde
 	rc |= slc__h5_put_u32(g, "queue_depth", p->queue_depth);
 	rc |= slc__h5_put_u32(g, "jobs", p->jobs);
 	rc |= slc__h5_put_u32(g, "reap_batch", p->reap_batch);
+	rc |= slc__h5_put_u32(g, "poll_us", p->poll_us);
 	rc |= slc__h5_put_u64(g, "offset_bytes", p->offset_bytes);
 	rc |= slc__h5_put_u64(g, "range_bytes", p->range_bytes);
 	rc |= slc__h5_put_f64(g, "idle_before_s", p->idle_before_s);

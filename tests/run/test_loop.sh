@@ -84,6 +84,16 @@ for pp in qd-sweep:12 bs-sweep:46 mixed:12 basic:6 short:8; do
 		bad "$p plan on a loop device: $(cat "$tmp/err")"
 	fi
 done
+# a loop device's sweep plots and reports as a simulated one does
+"$bin" plot "$tmp/sw-bs-sweep.h5" -o "$tmp/bs.svg" --kind bs-sweep 2>"$tmp/err" && [ -s "$tmp/bs.svg" ] \
+	&& ok "bs-sweep of a loop device plotted" || bad "bs-sweep plot of a loop device: $(cat "$tmp/err")"
+if "$bin" report "$tmp/sw-mixed.h5" -o "$tmp/rep-mixed" >/dev/null 2>"$tmp/err" &&
+	[ "$(wc -l < "$tmp/rep-mixed/sweep.csv")" -eq 13 ] && [ -s "$tmp/rep-mixed/mixed.svg" ] &&
+	grep -q '^## Sweeps' "$tmp/rep-mixed/summary.md"; then
+	ok "mixed sweep of a loop device reported: 12 rows, its graph"
+else
+	bad "mixed sweep report of a loop device: $(cat "$tmp/err"; ls "$tmp/rep-mixed" 2>&1)"
+fi
 
 # a 4Kn device (4096-byte logical blocks): the block-size sweep leaves out its
 # 512 B-2 KiB points, and the dry run and the fio job list what the run does

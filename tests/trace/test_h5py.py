@@ -47,6 +47,7 @@ with tempfile.TemporaryDirectory() as d:
         check(g1.attrs["data_pattern"] == "compressible:2.0", "segment 1 data_pattern")
         check(float(g1.attrs["idle_before_s"]) == 900.5 and int(g1.attrs["jobs"]) == 4, "segment 1 idle/jobs")
         check(int(g1.attrs["reap_batch"]) == 16, "segment 1 reap_batch")
+        check(int(g1.attrs["poll_us"]) == 20 and int(g0.attrs["poll_us"]) == 0, "poll_us")
         check(int(g1.attrs["offset_bytes"]) == 4096 and int(g1.attrs["range_bytes"]) == 1 << 30, "segment 1 region")
         check(g1.attrs["clock"] == "monotonic" and float(g1.attrs["interval_s"]) == 0.5, "segment 1 clock/interval")
         n = 10000

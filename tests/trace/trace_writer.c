@@ -66,9 +66,9 @@ static int fixed(const char *path)
 {
 	static const struct slc_segment_params p[2] = {
 		{ "seq_fill", "seq_write", 131072, 32, 1, 0, 240057409536ull, 0, 7, "random", 1.0, "virtual", 1,
-		  SLC_ROLE_FILL, 0, 0, "" },
+		  SLC_ROLE_FILL, 0, 0, "", 0 },
 		{ "idle_recovery", "rand_write", 4096, 32, 4, 4096, 1073741824ull, 900.5, 8, "compressible:2.0", 0.5,
-		  "monotonic", 16, SLC_ROLE_IDLE_BURST, 0, 0, "" },
+		  "monotonic", 16, SLC_ROLE_IDLE_BURST, 0, 0, "", 20 },
 	};
 	struct slc_trace *t;
 	char err[256];
@@ -108,7 +108,7 @@ static int fixed(const char *path)
 static int small(const char *path, unsigned long n)
 {
 	static const struct slc_segment_params p = { "seq_fill", "seq_write", 131072, 32, 1, 0, 1073741824ull, 30, 1,
-						     "random", 1.0, "virtual", 4, SLC_ROLE_FILL, 0, 0, "" };
+						     "random", 1.0, "virtual", 4, SLC_ROLE_FILL, 0, 0, "", 0 };
 	struct slc_event e = { 2.5, 250000000ull, "cache_exhausted", 0 };
 	struct slc_trace *t;
 	char err[256];
@@ -145,7 +145,7 @@ static int hostile(const char *path)
 	};
 	static const struct slc_segment_params p = { "../../*x*_y_/`z`|[w]", "seq_write", 131072, 32, 1, 0,
 						     240057409536ull, 0, 1, "random <u>|</u>", 1.0, "virtual", 4,
-						     SLC_ROLE_CURVE, 0, 0, "" };
+						     SLC_ROLE_CURVE, 0, 0, "", 0 };
 	struct slc_trace *t;
 	char err[256];
 	uint64_t bytes = 0;
@@ -176,7 +176,7 @@ static int hostile(const char *path)
 static int loop(const char *path, unsigned long flush_every, double flush_s)
 {
 	static const struct slc_segment_params p = { "rand_curve", "rand_write", 4096, 32, 1, 0, 0, 0, 1, "random",
-						     1.0, "monotonic", 4, SLC_ROLE_CURVE, 0, 0, "" };
+						     1.0, "monotonic", 4, SLC_ROLE_CURVE, 0, 0, "", 0 };
 	struct slc_trace *t;
 	struct timespec pause = { 0, 1000000 };
 	char err[256];

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "slcscope/core.h"
+#include "private.h"          /* slc__engine_poll_ns */
 #include "target_priv.h"      /* the failing target below implements the ops */
 
 /* Written blocks: zlib cannot shrink them and no two 4 KiB blocks are equal. */
@@ -171,6 +172,20 @@ static void test_reap_batch(void **state)
 	assert_int_equal(slc_engine_reap_batch(NULL, &j), 1);
 }
 
+/* Up to 4 commands in flight (queue depth x jobs) poll before sleeping;
+ * deeper queues, which reap in batches, sleep at once. */
+static void test_poll_shallow(void **state)
+{
+	(void)state;
+	assert_true(slc__engine_poll_ns(1) > 0);
+	assert_true(slc__engine_poll_ns(4) == slc__engine_poll_ns(1));
+	assert_true(slc__engine_poll_ns(4) <= 100000);       /* bounded: tens of microseconds */
+	assert_true(slc__engine_poll_ns(0) == 0);
+	assert_true(slc__engine_poll_ns(5) == 0);
+	assert_true(slc__engine_poll_ns(8) == 0);
+	assert_true(slc__engine_poll_ns(32) == 0);
+}
+
 /* A stop request ends the job with -ECANCELED and keeps what was sampled. */
 static void test_engine_stop(void **state)
 {
@@ -250,6 +265,15 @@ static void test_engine_file_uring(void **state)
 	job.max_bytes = 777 * 4096;
 	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.ios, 777);
+	/* shallow queues poll before they sleep: the counts stay exact, and
+	 * the target sleeps at once again after the job */
+	for (uint32_t qd = 1; qd <= 4; qd *= 2) {
+		job = (struct slc_job){ .kind = SLC_JOB_RAND_WRITE, .queue_depth = qd, .max_bytes = 301 * 4096,
+					.seed = 7 + qd };
+		assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+		assert_int_equal(res.ios, 301);
+		assert_true(t->poll_ns == 0);
+	}
 	/* then the whole file once, sequentially in 128 KiB at QD8 */
 	job = (struct slc_job){ .kind = SLC_JOB_SEQ_WRITE, .queue_depth = 8, .max_bytes = SIZE, .seed = 6 };
 	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
@@ -905,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_engine_byte_limit),
 		cmocka_unit_test(test_engine_time_limit_sim),
 		cmocka_unit_test(test_reap_batch),
+		cmocka_unit_test(test_poll_shallow),
 		cmocka_unit_test(test_engine_seq_jobs),
 		cmocka_unit_test(test_engine_stop),
 		cmocka_unit_test(test_engine_file_uring),

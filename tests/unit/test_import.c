@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "slcscope/analysis.h"
 #include "slcscope/trace.h"
 
 struct file_case {
@@ -231,12 +232,45 @@ static void test_bin_option(void **state)
 	slc_input_free(in);
 }
 
+/* The import's --cell takes exactly the cell types the analysis knows by
+ * name (the two libraries keep their own lists: core does not link the
+ * analysis), and stores the analysis's spelling. */
+static void test_cell_names_agree(void **state)
+{
+	static const char *const others[] = { "unknown", "plc", "", "tlc2", "s" };
+	struct slc_import_opts o;
+	char err[256], upper[16];
+	int accepted = 0;
+	(void)state;
+
+	for (int c = SLC_CELL_SLC; c <= SLC_CELL_QLC; c++) {
+		const char *name = slc_cell_name((enum slc_cell)c);
+		size_t i;
+
+		for (i = 0; name[i] && i + 1 < sizeof(upper); i++)
+			upper[i] = (char)(name[i] - 'a' + 'A');
+		upper[i] = 0;
+		slc_import_opts_init(&o);
+		assert_int_equal(slc_import_opts_set(&o, "cell", upper, err, sizeof(err)), 0);
+		assert_string_equal(o.cell, name);
+		assert_int_equal(slc_cell_from_name(o.cell), c);
+		accepted++;
+	}
+	assert_int_equal(accepted, 4);
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		slc_import_opts_init(&o);
+		assert_int_not_equal(slc_import_opts_set(&o, "cell", others[i], err, sizeof(err)), 0);
+		assert_non_null(strstr(err, "--cell"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bin_option),
+		cmocka_unit_test(test_cell_names_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

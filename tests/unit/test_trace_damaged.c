@@ -43,7 +43,7 @@ static const struct slc_trace_meta meta = {
 
 static const struct slc_segment_params params = {
 	"seq_fill", "seq_write", 131072, 32, 1, 0, 4294967296ull, 30, 1, "random", 1.0, "virtual", 4,
-	SLC_ROLE_FILL, 0, 0, "",
+	SLC_ROLE_FILL, 0, 0, "", 0,
 };
 
 #define N_SAMPLES 50

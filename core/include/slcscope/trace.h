@@ -75,6 +75,8 @@ struct slc_segment_params {
 	const char *read_state;           /* what the reads find: "written" (the plan wrote
 					   * it since its last TRIM), "trimmed" (nothing written
 					   * since), "partly", "unknown"; "" for no reads */
+	uint32_t poll_us;                 /* each reap polled this long for completions before
+					   * it slept (0: it slept at once, or unknown) */
 };
 
 /* struct slc_sample (one sampling interval) is in slcscope/sample.h. */
