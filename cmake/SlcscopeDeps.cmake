@@ -19,7 +19,7 @@ slcscope_require(HDF5 hdf5 libhdf5-dev)
 slcscope_require(ZLIB zlib zlib1g-dev)
 slcscope_require(NVME libnvme libnvme-dev)
 slcscope_require(ATASMART libatasmart libatasmart-dev)
-slcscope_require(URING liburing liburing-dev)
+slcscope_require(URING "liburing>=2.3" liburing-dev)   # io_uring_get_events: the shallow-queue poll
 slcscope_require(CAIRO cairo libcairo2-dev)
 slcscope_require(JANSSON jansson libjansson-dev)
 slcscope_require(BLKID blkid libblkid-dev)

@@ -119,9 +119,12 @@ static int poll_first(struct slc_target *t, struct uring_priv *u, unsigned min)
 		u->poll_rest--;
 		return 0;
 	}
-	if (u->queued) {
-		if (io_uring_submit(&u->ring) < 0)
-			return 0;           /* the wait below submits again and says why */
+	if (u->queued || io_uring_sq_ready(&u->ring)) {
+		/* a partial submission leaves the rest in the ring: polling
+		 * would only miss, so the wait below sends them (and says why
+		 * when it cannot) */
+		if (io_uring_submit(&u->ring) < 0 || io_uring_sq_ready(&u->ring))
+			return 0;
 		u->queued = 0;
 	}
 	end = slc__target_mono_ns() + t->poll_ns;
