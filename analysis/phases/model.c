@@ -314,6 +314,19 @@ static size_t n_between(const double *v, size_t a, size_t e, double lo, double h
  * off a step. */
 #define REC_EDGE_SEEK 5
 
+/* The test at one edge: @e the edge's sample at the level's speed, @dir the
+ * way out of the group (-1 at its start, +1 at its end).  An edge the trace
+ * does not have all around passes. */
+static int edge_ok(const double *v, size_t n, size_t e, int dir, double mid, double near)
+{
+	size_t lo = dir < 0 ? e - REC_EDGE_SIDE - 1 : e - (REC_EDGE_SIDE - 1);
+	size_t hi = dir < 0 ? e + REC_EDGE_SIDE : e + REC_EDGE_SIDE + 2;	/* [lo, hi) */
+
+	if (e < (dir < 0 ? REC_EDGE_SIDE + 1 : REC_EDGE_SIDE - 1) || hi > n) return 1;
+	return edge_median(v + e + 2 * dir, dir, REC_EDGE_SIDE) < mid &&
+	       edge_median(v + e, -dir, REC_EDGE_SIDE) >= near && n_between(v, lo, hi, mid, near) <= REC_EDGE_BETWEEN;
+}
+
 /*
  * Does group @q start and end as a step between the native speed and its
  * own?  The drive switches to SLC mode when background folding has freed
@@ -329,22 +342,9 @@ static size_t n_between(const double *v, size_t a, size_t e, double lo, double h
  * level too, the median of the REC_EDGE_SIDE samples outside beyond the
  * straddler below the geometric midpoint of the two speeds, and at most
  * REC_EDGE_BETWEEN of the samples around the edge in between.  A ramp of
- * five samples or more puts the samples outside the straddler above the
- * midpoint.
+ * seven samples or more puts too many of them between the two; one of two
+ * to six can pass, as a step with a noisy sample does.
  */
-/* The test at one edge: @e the edge's sample at the level's speed, @dir the
- * way out of the group (-1 at its start, +1 at its end).  An edge the trace
- * does not have all around passes. */
-static int edge_ok(const double *v, size_t n, size_t e, int dir, double mid, double near)
-{
-	size_t lo = dir < 0 ? e - REC_EDGE_SIDE - 1 : e - (REC_EDGE_SIDE - 1);
-	size_t hi = dir < 0 ? e + REC_EDGE_SIDE : e + REC_EDGE_SIDE + 2;	/* [lo, hi) */
-
-	if (e < (dir < 0 ? REC_EDGE_SIDE + 1 : REC_EDGE_SIDE - 1) || hi > n) return 1;
-	return edge_median(v + e + 2 * dir, dir, REC_EDGE_SIDE) < mid &&
-	       edge_median(v + e, -dir, REC_EDGE_SIDE) >= near && n_between(v, lo, hi, mid, near) <= REC_EDGE_BETWEEN;
-}
-
 static int sharp_edges(const struct mctx *c, size_t q, double native)
 {
 	const double *v = c->tr->v;

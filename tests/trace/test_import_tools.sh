@@ -123,7 +123,7 @@ if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null && truncate -s 2G "$tmp/l
 import re, sys
 last = open(sys.argv[1]).read().replace("\r", "\n").strip().split("\n")[-1]
 m = re.match(r"(\d+) bytes .* copied, ([0-9.]+) s, ([0-9.]+) (\w)B/s", last)
-b, t, v, p = int(m[1]), float(m[2]), float(m[3]), m[4]
+b, t = int(m[1]), float(m[2])
 print(b, t, b / t)
 PY
 )"
