@@ -221,6 +221,22 @@ struct fio_bin {
 };
 
 /*
+ * The time an averaged line's value covers.  fio divides what completed
+ * since its previous line by the time since that line, so on a busy
+ * machine a late line covers more than log_avg_msec and its value times
+ * the spacing is what was written.  The first line covers the time from
+ * the job's start (log_unix_epoch times have none: one step).  fio writes
+ * no line for a window without writes and starts the next window there, so
+ * a gap of more than a step and a half is such windows: the line covers one.
+ */
+static double fio_span_ms(const struct fio_job *job, size_t i, double g_ms)
+{
+	double d = i ? job->r[i].t_ms - job->r[i - 1].t_ms : job->r[0].t_ms;
+
+	return d > 0 && d <= 1.5 * g_ms ? d : g_ms;
+}
+
+/*
  * Sum the write records of every job into @bins of @g_ms from @base_ms;
  * @bs_opt is the block size of averaged IOPS logs without a _bw log.
  * Returns the block size when every I/O has the same one, else 0.
@@ -240,15 +256,16 @@ static uint64_t fio_fill_bins(struct fio_bin *bins, size_t nbins, const struct f
 			double t = r->t_ms - base_ms;
 			size_t k = averaged ? (size_t)llround(t / g_ms) : (size_t)floor(t / g_ms) + 1;
 			uint64_t bs = r->bs ? r->bs : bs_opt;
+			double span_s = averaged ? fio_span_ms(&jobs[j], i, g_ms) / 1e3 : 0;
 
 			if (k >= nbins)
 				k = nbins - 1;
 			if (averaged && jobs[j].is_iops) {
-				bins[k].ios += r->value * g_ms / 1e3;
+				bins[k].ios += r->value * span_s;
 				if (!have_bw)
-					bins[k].bytes += r->value * g_ms / 1e3 * (double)bs;
+					bins[k].bytes += r->value * span_s * (double)bs;
 			} else if (averaged) {
-				bins[k].bytes += r->value * 1024.0 * g_ms / 1e3;
+				bins[k].bytes += r->value * 1024.0 * span_s;
 				continue;
 			} else {
 				bins[k].bytes += (double)r->bs;

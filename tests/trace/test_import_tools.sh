@@ -61,6 +61,33 @@ print(b, b / rt, rt)
 PY
 }
 
+# fio_avg_ref LOG KIND BLOCK RATE_BPS GRID_MS BYTES RUNTIME_S: "bytes bytes_tol mean mean_tol" for an
+# averaged log (KIND bw: KiB/s, iops: I/Os per second of BLOCK bytes).  fio writes no line for the
+# writes after its last one: the bytes are fio's JSON total, less at most what the time after the
+# last line could hold, at the faster of the job's mean and its rate limit (+20%: the limiter catches
+# up).  The mean is the log's own: each line's value over the time since the line before, up to
+# the last line, as the import's last row time (that line's step) states it.
+fio_avg_ref() {
+	$py - "$@" <<'PY'
+import sys
+log, kind, block, rate, g, b, rt = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), \
+    float(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
+lines = [[float(x) for x in l.split(",")[:3]] for l in open(log) if l.strip()]
+lines = [(t, v) for t, v, d in lines if d == 1]
+unit = 1024.0 if kind == "bw" else block
+prev, logged = 0.0, 0.0
+for t, v in lines:
+    logged += v * unit * (t - prev) / 1e3
+    prev = t
+t_n = lines[-1][0] / 1e3
+row_t = round(lines[-1][0] / g) * g / 1e3
+tail = max(rt - t_n, 0) * max(b / rt, rate) * 1.2
+# the interval [b - tail, b] (+-0.5% for fio's integer rates) as its middle and half-width
+mid = b - tail / 2
+print(mid, (tail / 2 + 0.005 * b) / mid, logged / row_t, abs(row_t - t_n) / row_t + 0.005)
+PY
+}
+
 if command -v fio >/dev/null; then
 	cd "$tmp" || exit 1
 	base=(--filename="$tmp/fio.dat" --size=160M --bs=128k --iodepth=4 --ioengine=libaio --direct=1 --rw=write
@@ -75,10 +102,12 @@ if command -v fio >/dev/null; then
 	fio --name=st "${base[@]}" --status-interval=1 --output=st.json >/dev/null 2>&1 || bad "fio runs failed"
 	cd - >/dev/null || exit 1
 	read -r b m rt <<<"$(fio_sum "$tmp/avg.json")"
-	# log_avg_msec: fio writes no line for the last partial window (up to 0.5 s of writes missing)
-	check fio_avg_bw "$tmp/avg_bw.1.log" "$b" "$($py -c "print(0.5 * $m * 1.2 / $b)")" "$m" 0.05
+	# log_avg_msec: fio writes no line for the last partial window
+	read -r wb btol wm mtol <<<"$(fio_avg_ref "$tmp/avg_bw.1.log" bw 131072 $((64 << 20)) 500 "$b" "$rt")"
+	check fio_avg_bw "$tmp/avg_bw.1.log" "$wb" "$btol" "$wm" "$mtol"
 	cp "$tmp/avg_iops.1.log" "$tmp/alone_iops.1.log"
-	check fio_avg_iops_alone "$tmp/alone_iops.1.log" "$b" "$($py -c "print(0.5 * $m * 1.2 / $b)")" "$m" 0.05 --bs 128k
+	read -r wb btol wm mtol <<<"$(fio_avg_ref "$tmp/alone_iops.1.log" iops 131072 $((64 << 20)) 500 "$b" "$rt")"
+	check fio_avg_iops_alone "$tmp/alone_iops.1.log" "$wb" "$btol" "$wm" "$mtol" --bs 128k
 	read -r b m rt <<<"$(fio_sum "$tmp/raw.json")"
 	# per-I/O: every byte; the last 100 ms bin ends up to 100 ms after the last I/O
 	check fio_raw_offset "$tmp/raw_bw.1.log" "$b" 0 "$m" "$($py -c "print(0.1 / $rt + 0.01)")" --bin 100ms

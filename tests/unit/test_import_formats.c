@@ -72,6 +72,12 @@ static const struct tcase cases[] = {
 	/* fio: an averaged log with its block sizes filled in is told by its grid, with a warning */
 	{ "x_bw.1.log", "1000, 1914062, 1, 131072, 0\n2000, 1914062, 1, 131072, 0\n3000, 1914062, 1, 131072, 0\n"
 	  "4000, 1914062, 1, 131072, 0\n", { 0 }, 0, "read as an averaged log", 4, 4 * 1914062 * 1024.0, 1914062 * 1024.0 },
+	/* averaged lines cover the time since the line before: a late line holds more, a gap of over
+	 * a step and a half is windows without writes (no line) */
+	{ "x_bw.1.log", "500, 1000, 1, 0, 0\n1000, 1000, 1, 0, 0\n1650, 1000, 1, 0, 0\n2150, 1000, 1, 0, 0\n", { 0 }, 0,
+	  NULL, 4, 2150 * 1024.0, 1000 * 1024.0 },
+	{ "x_bw.1.log", "500, 1000, 1, 0, 0\n1000, 1000, 1, 0, 0\n1500, 1000, 1, 0, 0\n3000, 1000, 1, 0, 0\n", { 0 }, 0,
+	  NULL, 6, 2000 * 1024.0, 1000 * 1024.0 },
 	/* a per-I/O log on a grid (one I/O per interval, each as long as it) reads the same both ways */
 	{ "x_bw.1.log", "1000, 128, 1, 131072, 0\n2000, 128, 1, 131072, 0\n3000, 128, 1, 131072, 0\n", { 0 }, 0,
 	  "per-I/O", 4, 3 * 131072.0, 131072 },
