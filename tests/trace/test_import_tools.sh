@@ -90,9 +90,11 @@ PY
 
 if command -v fio >/dev/null; then
 	cd "$tmp" || exit 1
-	base=(--filename="$tmp/fio.dat" --size=160M --bs=128k --iodepth=4 --ioengine=libaio --direct=1 --rw=write
-	      --rate=64m --output-format=json)
-	fio --name=avg "${base[@]}" --write_bw_log=avg --write_iops_log=avg --log_avg_msec=500 --output=avg.json >/dev/null 2>&1 &&
+	# the block size, rate limit and averaging window, in bytes and ms, for the checks below too
+	bs=131072 rate=$((64 << 20)) avg_ms=500
+	base=(--filename="$tmp/fio.dat" --size=160M --bs=$bs --iodepth=4 --ioengine=libaio --direct=1 --rw=write
+	      --rate=$rate --output-format=json)
+	fio --name=avg "${base[@]}" --write_bw_log=avg --write_iops_log=avg --log_avg_msec=$avg_ms --output=avg.json >/dev/null 2>&1 &&
 	fio --name=raw "${base[@]}" --write_bw_log=raw --log_offset=1 --output=raw.json >/dev/null 2>&1 &&
 	fio --name=iops "${base[@]}" --write_iops_log=iops --output=iops.json >/dev/null 2>&1 &&
 	fio --name=prio "${base[@]}" --write_bw_log=prio --log_prio=1 --cmdprio_percentage=50 --cmdprio_class=2 \
@@ -103,11 +105,11 @@ if command -v fio >/dev/null; then
 	cd - >/dev/null || exit 1
 	read -r b m rt <<<"$(fio_sum "$tmp/avg.json")"
 	# log_avg_msec: fio writes no line for the last partial window
-	read -r wb btol wm mtol <<<"$(fio_avg_ref "$tmp/avg_bw.1.log" bw 131072 $((64 << 20)) 500 "$b" "$rt")"
+	read -r wb btol wm mtol <<<"$(fio_avg_ref "$tmp/avg_bw.1.log" bw $bs $rate $avg_ms "$b" "$rt")"
 	check fio_avg_bw "$tmp/avg_bw.1.log" "$wb" "$btol" "$wm" "$mtol"
 	cp "$tmp/avg_iops.1.log" "$tmp/alone_iops.1.log"
-	read -r wb btol wm mtol <<<"$(fio_avg_ref "$tmp/alone_iops.1.log" iops 131072 $((64 << 20)) 500 "$b" "$rt")"
-	check fio_avg_iops_alone "$tmp/alone_iops.1.log" "$wb" "$btol" "$wm" "$mtol" --bs 128k
+	read -r wb btol wm mtol <<<"$(fio_avg_ref "$tmp/alone_iops.1.log" iops $bs $rate $avg_ms "$b" "$rt")"
+	check fio_avg_iops_alone "$tmp/alone_iops.1.log" "$wb" "$btol" "$wm" "$mtol" --bs $bs
 	read -r b m rt <<<"$(fio_sum "$tmp/raw.json")"
 	# per-I/O: every byte; the last 100 ms bin ends up to 100 ms after the last I/O
 	check fio_raw_offset "$tmp/raw_bw.1.log" "$b" 0 "$m" "$($py -c "print(0.1 / $rt + 0.01)")" --bin 100ms
