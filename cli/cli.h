@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "slcscope/output.h"
+
 enum {
 	CLI_OK = 0,
 	CLI_FAIL = 1,

@@ -29,6 +29,7 @@ static void analyze_help(FILE *out)
 		"Options:\n"
 		"  -j, --json            print the slcscope.phases/2 JSON document\n"
 		"  -o, --output FILE     write the output to FILE instead of stdout\n"
+		"      --force           replace FILE even when it holds another format\n"
 		"      --store           also store the JSON in the trace (/analysis/phases)\n"
 		"  -s, --segment N       analyse trace segment N only (see 'slcscope export')\n"
 		"      --penalty P       mbic (default), bic, aic, or a number (cost units)\n"
@@ -45,24 +46,25 @@ static void analyze_help(FILE *out)
 
 static int cmd_analyze(int argc, char **argv)
 {
-	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE, O_STEADY_AFTER };
+	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE, O_STEADY_AFTER, O_FORCE };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
 		{ "store", no_argument, NULL, O_STORE }, { "segment", required_argument, NULL, 's' },
 		{ "penalty", required_argument, NULL, O_PENALTY }, { "binary", no_argument, NULL, O_BINARY },
 		{ "explain", no_argument, NULL, O_EXPLAIN }, { "cell", required_argument, NULL, O_CELL },
 		{ "state", required_argument, NULL, O_STATE }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
-		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
+		{ "force", no_argument, NULL, O_FORCE }, CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_cpd_opts co;
 	struct slc_import_opts io = { .bin_s = 0 };
 	struct slc_session x = { 0 };
-	const char *out = NULL;
+	struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .stdout_ok = 1 };
+	const char *out = "-";
 	long only = -1;
+	uint64_t seg;
 	int opt, li, json = 0, store = 0, rc = CLI_OK;
 	enum slc_unit_system u = SLC_UNITS_DECIMAL;
 	char *text = NULL, err[512];
-	FILE *f = stdout;
 
 	slc_cpd_opts_init(&co);
 	while ((opt = getopt_long(argc, argv, "jo:s:", opts, &li)) != -1) {
@@ -70,13 +72,12 @@ static int cmd_analyze(int argc, char **argv)
 		case 'j': json = 1; break;
 		case 'o': out = optarg; break;
 		case O_STORE: store = 1; break;
-		case 's': {
-			uint64_t v;
-			if ((rc = cli_parse_uint("analyze", "--segment", optarg, 0, 1000000, &v)))
+		case O_FORCE: oo.force = 1; break;
+		case 's':
+			if ((rc = cli_parse_uint("analyze", "--segment", optarg, 0, 1000000, &seg)))
 				return rc;
-			only = (long)v;
+			only = (long)seg;
 			break;
-		}
 		case O_PENALTY:
 			if (slc_cpd_opts_set_penalty(&co, optarg))
 				return cli_usage("analyze", "--penalty: '%s' is not mbic, bic, aic or a positive number", optarg);
@@ -99,6 +100,11 @@ static int cmd_analyze(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage("analyze", "needs an INPUT (trace, fio log or JSON, CSV, iostat, diskstats, dd)");
+	oo.inputs = (const char *const *)argv + optind;
+	oo.n_inputs = (size_t)(argc - optind);
+	/* a refused output is known before the analysis */
+	if (slc_output_check(out, &oo, err, sizeof(err)))
+		return cli_fail("analyze", "%s", err);
 	x.allow_no_curve = 1;
 	x.hints.capacity_bytes = (double)io.capacity_bytes;
 	if ((rc = cli_load(&x, "analyze", (const char *const *)argv + optind, (size_t)(argc - optind), &io, only, &co)))
@@ -107,20 +113,8 @@ static int cmd_analyze(int argc, char **argv)
 		slc_session_free(&x);
 		return cli_fail("analyze", "cannot build the JSON: %s", strerror(-rc));
 	}
-	if (out && !(f = fopen(out, "we"))) {
-		rc = cli_fail("analyze", "cannot write '%s': %s", out, strerror(errno));
-		goto done;
-	}
-	if (json)
-		fprintf(f, "%s\n", text);
-	else
-		slc_session_print(f, &x, u);
-	if (f != stdout && fclose(f)) {
-		rc = cli_fail("analyze", "writing '%s' failed", out);
-		goto done;
-	}
-	if (fflush(stdout)) {
-		rc = cli_fail("analyze", "writing the output failed");
+	if (slc_session_write(out, &oo, &x, json ? text : NULL, u, err, sizeof(err))) {
+		rc = cli_fail("analyze", "%s", err);
 		goto done;
 	}
 	rc = CLI_OK;

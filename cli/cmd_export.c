@@ -26,9 +26,10 @@ static void export_help(FILE *out)
 		"                     sample columns (same names and units; unknown = null),\n"
 		"                     events, stored analyses, what an import read (\"import\")\n"
 		"  -o, --output FILE  write to FILE (via a temporary name) instead of stdout\n"
+		"      --force        replace FILE even when it holds another format\n"
 		"  -h, --help         show this help\n"
 		"\n"
-		"Exit status: 0 success, 1 bad or unreadable input, 2 usage.\n");
+		"Exit status: 0 success, 1 bad or unreadable input or output refused, 2 usage.\n");
 }
 
 static int export_run(int argc, char **argv)
@@ -36,9 +37,11 @@ static int export_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' }, CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
+		{ "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'F' },
+		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
-	const char *out_path = NULL;
+	struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .stdout_ok = 1 };
+	const char *out_path = "-";
 	struct slc_input *in = NULL;
 	char err[256];
 	struct slc_import_opts io = { .bin_s = 0 };
@@ -53,9 +56,8 @@ static int export_run(int argc, char **argv)
 				return cli_usage("export", "--csv and --json exclude each other");
 			fmt = c;
 			break;
-		case 'o':
-			out_path = optarg;
-			break;
+		case 'o': out_path = optarg; break;
+		case 'F': oo.force = 1; break;
 		case CLI_OPT_IMPORT:
 			if ((rc = cli_import_opt("export", &io, opts[li].name, optarg)))
 				return rc;
@@ -70,7 +72,9 @@ static int export_run(int argc, char **argv)
 		return cli_usage("export", "choose --csv or --json");
 	if (slc_input_load_opts(&in, argv[optind], &io, err, sizeof(err)))
 		return cli_fail("export", "%s", err);
-	rc = slc_input_export_file(in, out_path, fmt == 'j', err, sizeof(err));
+	oo.inputs = (const char *const *)argv + optind;
+	oo.n_inputs = 1;
+	rc = slc_input_export_file(in, out_path, fmt == 'j', &oo, err, sizeof(err));
 	slc_input_free(in);
 	return rc ? cli_fail("export", "%s", err) : CLI_OK;
 }

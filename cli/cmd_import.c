@@ -30,6 +30,7 @@ static void import_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE       trace to write (required; via a temporary name)\n"
+		"      --force             replace FILE even when it is not a trace\n"
 		"  -b, --bin DURATION      per-I/O fio logs, iostat without -t: interval (1s)\n"
 		"  --time-col NAME[:UNIT]  --rate-col NAME:UNIT  --bytes-col NAME:UNIT\n"
 		"  --ddir-col NAME         CSV columns (s ms; MB/s KiB/s MiB/s; MiB GB %%)\n"
@@ -46,9 +47,11 @@ static int import_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "cell", required_argument, NULL, CLI_OPT_IMPORT },
+		{ "force", no_argument, NULL, 'F' },
 		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_import_opts io;
+	struct slc_output_opts oo = { .kind = SLC_OUTPUT_TRACE };
 	const char *out_path = NULL;
 	struct slc_input *in = NULL;
 	char err[256], cmdline[4096];
@@ -60,6 +63,8 @@ static int import_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "o:b:", opts, &li)) != -1) {
 		if (c == 'o')
 			out_path = optarg;
+		else if (c == 'F')
+			oo.force = 1;
 		else if (c == 'b' || c == CLI_OPT_IMPORT)
 			rc = cli_import_opt("import", &io, c == 'b' ? "bin" : opts[li].name, optarg);
 		else
@@ -71,15 +76,20 @@ static int import_run(int argc, char **argv)
 		return cli_usage("import", "give at least one INPUT");
 	if (!out_path)
 		return cli_usage("import", "-o FILE.h5 is required");
-	if (slc_input_load_many(&in, (const char *const *)argv + optind, (size_t)(argc - optind), &io, err,
-				sizeof(err)) ||
-	    slc_input_write_trace(in, out_path, cmdline, err, sizeof(err))) {
+	oo.inputs = (const char *const *)argv + optind;
+	oo.n_inputs = (size_t)(argc - optind);
+	if (slc_output_check(out_path, &oo, err, sizeof(err)))
+		return cli_fail("import", "%s", err);
+	if (slc_input_load_many(&in, oo.inputs, oo.n_inputs, &io, err, sizeof(err))) {
 		slc_input_free(in);
 		return cli_fail("import", "%s", err);
 	}
-	slc_input_print_summary(stdout, in, out_path);
+	if ((rc = slc_input_write_trace_opts(in, out_path, cmdline, &oo, err, sizeof(err))))
+		rc = cli_fail("import", "%s", err);
+	else
+		slc_input_print_summary(stdout, in, out_path);
 	slc_input_free(in);
-	return CLI_OK;
+	return rc;
 }
 
 const struct cli_cmd cli_cmd_import = {

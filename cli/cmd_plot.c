@@ -43,6 +43,7 @@ static void plot_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE        .png, .svg or .pdf\n"
+		"      --force              replace FILE even when it is not a graph\n"
 		"  -k, --kind KIND          one of the kinds above\n"
 		"      --x bytes|time|fraction  x: data written (default), time, or data written\n"
 		"                           as a fraction of the drive's capacity\n"
@@ -66,8 +67,9 @@ static int cmd_plot(int argc, char **argv)
 		{ "y", required_argument, NULL, 0 }, { "label", required_argument, NULL, 'l' },
 		{ "title", required_argument, NULL, 't' }, { "binary", no_argument, NULL, 0 },
 		{ "width", required_argument, NULL, 0 }, { "height", required_argument, NULL, 0 },
-		{ "layout-json", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
+		{ "layout-json", required_argument, NULL, 0 }, { "force", no_argument, NULL, 'F' }, { NULL, 0, NULL, 0 },
 	};
+	struct slc_output_opts oo = { .kind = SLC_OUTPUT_GRAPH };
 	struct slc_figure_opts co = { 0 };
 	struct slc_session *xs = NULL;
 	const char *out = NULL, *ext;
@@ -77,8 +79,9 @@ static int cmd_plot(int argc, char **argv)
 	char err[512], *end;
 
 	while ((opt = getopt_long(argc, argv, "o:k:s:l:t:", opts, &idx)) != -1) {
-		if (opt == 'o') {
-			out = optarg;
+		if (opt == 'o' || opt == 'F') {
+			out = opt == 'o' ? optarg : out;
+			oo.force |= opt == 'F';
 		} else if (opt == 'k') {
 			if ((kind = slc_figure_kind_from_name(optarg)) < 0)
 				return cli_usage("plot", "--kind: '%s' is not a kind of graph (see slcscope help plot)", optarg);
@@ -105,6 +108,10 @@ static int cmd_plot(int argc, char **argv)
 				 slc_figure_kind_inputs(kind) > 1 ? "at most 8 inputs" : "one INPUT");
 	if (n > 1 && seg >= 0)
 		return cli_usage("plot", "--segment N goes with one INPUT; give a role (fill, curve, ...) for several");
+	oo.inputs = (const char *const *)argv + optind;
+	oo.n_inputs = n;
+	if (slc_output_check(out, &oo, err, sizeof(err)))
+		return cli_fail("plot", "%s", err);
 	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("plot", "out of memory");
 	for (k = 0; k < n; k++) {
@@ -113,7 +120,7 @@ static int cmd_plot(int argc, char **argv)
 		if ((rc = cli_load(&xs[k], "plot", (const char *const *)&argv[optind + (int)k], 1, NULL, seg, NULL)))
 			goto out;
 	}
-	rc = slc_figure_draw(out, kind, xs, n, &co, err, sizeof(err)) ? cli_fail("plot", "%s", err) : CLI_OK;
+	rc = slc_figure_write(out, &oo, kind, xs, n, &co, err, sizeof(err)) ? cli_fail("plot", "%s", err) : CLI_OK;
 out:
 	for (size_t i = 0; i < k; i++)
 		slc_session_free(&xs[i]);

@@ -57,9 +57,7 @@ static int emit(int json, const struct slc_identity *id, const struct slc_health
 static int probe_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "ata-blob", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
+		{ "json", no_argument, NULL, 'j' }, { "ata-blob", required_argument, NULL, 'b' }, { NULL, 0, NULL, 0 },
 	};
 	const char *blob = NULL;
 	struct slc_probe *p = NULL;
@@ -71,12 +69,10 @@ static int probe_run(int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'j')
-			json = 1;
-		else if (c == 'b')
-			blob = optarg;
-		else
+		if (c != 'j' && c != 'b')
 			return cli_usage("probe", "unknown option '%s'", argv[optind - 1]);
+		json |= c == 'j';
+		blob = c == 'b' ? optarg : blob;
 	}
 	if (blob) {
 		struct slc_identity id;

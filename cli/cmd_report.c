@@ -21,7 +21,7 @@ static void report_help(FILE *out)
 		"comparison report (the curves compared, small multiples, the phase figures).\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output DIR     the report directory (created if missing)\n"
+		"  -o, --output DIR     the report directory: new, empty, or an earlier report\n"
 		"  -l, --label TEXT     the next INPUT's name (comparison; default: model, capacity)\n"
 		"  -t, --title TEXT     the comparison's title\n"
 		"  -s, --segment ROLE   compare the first curve of ROLE (default: the random curve)\n"
@@ -70,6 +70,8 @@ static int cmd_report(int argc, char **argv)
 		return cli_usage("report", !dir ? "needs -o DIR" : "takes 1 to 8 INPUTs");
 	if (drive_hint && n > 1)
 		return cli_usage("report", "--capacity, --cell and --state describe one drive: give them with one INPUT");
+	if (slc_report_dir_check(dir, (const char *const *)argv + optind, n, err, sizeof(err)))
+		return cli_fail("report", "-o %s", err);
 	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("report", "out of memory");
 	for (k = 0; k < n && !rc; k++) {

@@ -311,6 +311,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 		.trace_path = a->out, .command_line = a->cmdline, .probe = !a->no_probe, .purge = a->purge,
 		.temp_every_ns = a->temp_every_set ? a->temp_every_ns : 0, .interval_ns = a->po.interval_ns,
 		.until_steady = a->until_steady, .steady_after_bytes = steady_after_bytes, .ui = &rui, .plan = plan,
+		.force = a->to.force,
 	};
 	struct slc_job_result res = { 0 };
 	struct slc_run *r;
@@ -355,6 +356,7 @@ static int write_report(const struct run_args *a, const struct slc_run_console *
 	int rc;
 
 	x.allow_no_curve = 1;             /* a sweep alone reports its table */
+	slc_output_signals();             /* the I/O is over: a signal now removes the unfinished report */
 	if ((rc = cli_load(&x, "run", &a->out, 1, NULL, -1, NULL)))
 		return rc;
 	rc = slc_report_write(a->report, &x, 0, u->quiet ? NULL : stderr, err, sizeof(err));
@@ -388,8 +390,6 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 			printf("destroys: the contents of %s\n", a->target);
 		return CLI_OK;
 	}
-	if (a->report && mkdir(a->report, 0755) && errno != EEXIST)
-		return cli_fail("run", "cannot create '%s': %s", a->report, strerror(errno));
 	return run_plan(a, plan, t, steady_after_bytes, u);
 }
 
@@ -437,6 +437,10 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "slcscope run: note: %s\n", err);
 	if (a.fio_job)
 		return write_fio_job(&a, &plan, &u);
+	/* a typo in --report is found now, not after hours of writing */
+	if (a.report && (a.dry ? slc_report_dir_check(a.report, &a.out, 1, err, sizeof(err))
+		       : slc_report_dir_prepare(a.report, &a.out, 1, err, sizeof(err))))
+		return cli_fail("run", "--report %s", err);
 	if (a.dry && stat(a.target, &st) == 0 && S_ISBLK(st.st_mode))
 		return dry_run_blockdev(a.target, &plan, a.to.destructive, a.to.force, u.units);
 	if (a.dry && strncmp(a.target, "sim:", 4) && strncmp(a.target, "null:", 5) && stat(a.target, &st) != 0)

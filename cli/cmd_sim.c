@@ -126,49 +126,23 @@ static int parse_sim_args(int argc, char **argv, struct sim_args *a)
 		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'Q' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, rc;
+	int opt, rc = 0;
 
-	while ((opt = getopt_long(argc, argv, "w:b:q:s:t:i:o:", opts, NULL)) != -1) {
+	while (!rc && (opt = getopt_long(argc, argv, "w:b:q:s:t:i:o:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
 			if (strcmp(optarg, "seq") == 0) a->w.kind = SLC_JOB_SEQ_WRITE;
 			else if (strcmp(optarg, "rand") == 0) a->w.kind = SLC_JOB_RAND_WRITE;
 			else return cli_usage("sim", "--workload: '%s' is not seq or rand", optarg);
 			break;
-		case 'b':
-			if ((rc = cli_parse_block("sim", "--bs", optarg, &a->w.block_bytes)))
-				return rc;
-			break;
-		case 'q':
-			if ((rc = cli_parse_u32("sim", "--qd", optarg, 1, 256, &a->w.queue_depth)))
-				return rc;
-			break;
-		case 's':
-			if ((rc = cli_parse_size("sim", "--bytes", optarg, &a->bytes)))
-				return rc;
-			a->have_bytes = 1;
-			break;
-		case 't':
-			if ((rc = cli_parse_duration("sim", "--time", optarg, &a->w.max_ns)))
-				return rc;
-			a->have_time = 1;
-			break;
-		case 'i':
-			if ((rc = cli_parse_interval("sim", optarg, &a->w.interval_ns)))
-				return rc;
-			break;
-		case 'S':
-			if ((rc = cli_parse_uint("sim", "--seed", optarg, 0, UINT64_MAX, &a->w.seed)))
-				return rc;
-			break;
-		case 'I':
-			if ((rc = cli_parse_duration("sim", "--idle", optarg, &a->idle_ns)))
-				return rc;
-			break;
-		case 'P':
-			if ((rc = cli_parse_size("sim", "--prefill", optarg, &a->prefill)))
-				return rc;
-			break;
+		case 'b': rc = cli_parse_block("sim", "--bs", optarg, &a->w.block_bytes); break;
+		case 'q': rc = cli_parse_u32("sim", "--qd", optarg, 1, 256, &a->w.queue_depth); break;
+		case 's': rc = cli_parse_size("sim", "--bytes", optarg, &a->bytes); a->have_bytes = 1; break;
+		case 't': rc = cli_parse_duration("sim", "--time", optarg, &a->w.max_ns); a->have_time = 1; break;
+		case 'i': rc = cli_parse_interval("sim", optarg, &a->w.interval_ns); break;
+		case 'S': rc = cli_parse_uint("sim", "--seed", optarg, 0, UINT64_MAX, &a->w.seed); break;
+		case 'I': rc = cli_parse_duration("sim", "--idle", optarg, &a->idle_ns); break;
+		case 'P': rc = cli_parse_size("sim", "--prefill", optarg, &a->prefill); break;
 		case 'R': a->w.data = SLC_DATA_REPEATING; break;
 		case 'o': a->out_path = optarg; break;
 		case 'Q': a->quiet = 1; break;
@@ -176,6 +150,8 @@ static int parse_sim_args(int argc, char **argv, struct sim_args *a)
 			return cli_usage("sim", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (rc)
+		return rc;
 	if (optind != argc - 1)
 		return cli_usage("sim", optind >= argc ? "run needs a MODEL" : "run takes one MODEL");
 	if (!a->w.seed) a->w.seed = 1;
@@ -195,6 +171,7 @@ static int cmd_run(int argc, char **argv)
 	struct slc_sim_counters c;
 	struct run_out o = { stdout, 0, 0 };
 	const char *out_path = NULL;
+	struct slc_output *ow = NULL;
 	uint64_t idle_ns;
 	char err[256], a[32], b[32];
 	int rc;
@@ -221,8 +198,10 @@ static int cmd_run(int argc, char **argv)
 	}
 	s = NULL;
 	cb.arg = &o;
-	if (out_path && !(o.f = fopen(out_path, "we"))) {
-		rc = cli_fail("sim", "cannot write '%s': %s", out_path, strerror(errno));
+	if (out_path && (slc_output_begin(&ow, out_path, &(struct slc_output_opts){ .kind = SLC_OUTPUT_TEXT,
+			.inputs = (const char *const *)&argv[optind], .n_inputs = 1 }, err, sizeof(err)) ||
+			 !(o.f = slc_output_stream(ow)))) {
+		rc = cli_fail("sim", "%s", ow ? strerror(errno) : err);
 		goto out;
 	}
 	signal(SIGINT, on_signal);
@@ -260,8 +239,11 @@ static int cmd_run(int argc, char **argv)
 	}
 	rc = CLI_OK;
 out:
-	if (o.f && o.f != stdout && fclose(o.f) && rc == CLI_OK)
-		rc = cli_fail("sim", "writing '%s' failed", out_path);
+	/* an interrupted run keeps the samples it wrote */
+	if (ow && (rc == CLI_OK || rc > 128))
+		rc = slc_output_commit(ow, err, sizeof(err)) ? cli_fail("sim", "%s", err) : rc;
+	else
+		slc_output_abort(ow);
 	slc_target_close(t);
 	return rc;
 }

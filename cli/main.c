@@ -106,16 +106,14 @@ int main(int argc, char **argv)
 		return CLI_OK;
 	}
 	if (strcmp(argv[1], "help") == 0) {
-		if (argc < 3) {
-			main_help(stdout);
-			return CLI_OK;
-		}
 		if (argc > 3)
 			return cli_usage("help", "takes one command name");
-		cmd = find_command(argv[2]);
-		if (!cmd)
+		if (argc == 3 && !(cmd = find_command(argv[2])))
 			return cli_usage(NULL, "unknown command '%s'", argv[2]);
-		cmd->help(stdout);
+		if (argc == 3)
+			cmd->help(stdout);
+		else
+			main_help(stdout);
 		return CLI_OK;
 	}
 	if (argv[1][0] == '-')
@@ -132,5 +130,6 @@ int main(int argc, char **argv)
 		}
 	}
 	optind = 1;
+	slc_output_signals();      /* run, sim and emulate set their own */
 	return cmd->run(argc - 1, argv + 1);
 }

@@ -30,6 +30,7 @@
 
 #include "slcscope/core.h"
 #include "private.h"
+#include "output_priv.h"
 
 __attribute__((format(printf, 3, 4)))
 static void add(char *what, size_t len, const char *fmt, ...)
@@ -545,4 +546,16 @@ int slc_blockdev_geometry(const char *path, uint64_t *bytes, uint32_t *logical_b
 int slc_blockdev_size(const char *path, uint64_t *bytes, char *err, size_t errlen)
 {
 	return slc_blockdev_geometry(path, bytes, NULL, err, errlen);
+}
+
+int slc__file_in_use(const struct stat *st, const char *path, char *what, size_t len)
+{
+	struct subject s = { .dev = st->st_dev, .ino = st->st_ino };
+	struct opener op[16];
+	size_t nop;
+
+	what[0] = '\0';
+	s.name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	nop = find_openers(&s, op, sizeof(op) / sizeof(op[0]));
+	return (check_in_use(&s, op, nop, what, len) | check_loops(&s, what, len)) != 0;
 }

@@ -50,14 +50,22 @@ int slc_figure_kind_inputs(enum slc_figure_kind k)
 
 int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen)
 {
+	const struct slc_output_opts o = { .kind = SLC_OUTPUT_TEXT, .option = "--layout-json" };
+	struct slc_output *w;
 	FILE *f;
+	int rc;
 
 	if (!path)
 		return 0;
-	if (!(f = fopen(path, "we")))
-		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if ((rc = slc_output_begin(&w, path, &o, err, errlen)))
+		return rc;
+	if (!(f = slc_output_stream(w))) {
+		rc = slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		slc_output_abort(w);
+		return rc;
+	}
 	slc_plot_layout_json(f, l);
-	return fclose(f) ? slc_errf(err, errlen, -EIO, "%s: cannot write", path) : 0;
+	return slc_output_commit(w, err, errlen);
 }
 
 const char *slc__fig_phase_words(const struct slc_phase *p, enum slc_cell cell)
@@ -517,4 +525,25 @@ int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct sl
 	case SLC_FIG_TEMPERATURE: return slc__figure_temperature(path, xs, k, o, err, errlen);
 	default: return slc_figure_curve(path, xs, k, o, err, errlen);
 	}
+}
+
+struct drawn {
+	enum slc_figure_kind kind;
+	const struct slc_session *xs;
+	size_t n;
+	const struct slc_figure_opts *o;
+};
+
+static int draw_tmp(const char *tmp, FILE *f, void *arg, char *err, size_t errlen)
+{
+	const struct drawn *d = arg;
+
+	(void)f;
+	return slc_figure_draw(tmp, d->kind, d->xs, d->n, d->o, err, errlen);
+}
+
+int slc_figure_write(const char *path, const struct slc_output_opts *oo, enum slc_figure_kind kind,
+		     const struct slc_session *xs, size_t n, const struct slc_figure_opts *o, char *err, size_t errlen)
+{
+	return slc_output_write(path, oo, draw_tmp, &(struct drawn){ kind, xs, n, o }, err, errlen);
 }

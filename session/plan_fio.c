@@ -209,11 +209,16 @@ int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum
 
 int slc_fio_job_check(const char *path, const char *target, int force, char *err, size_t errlen)
 {
+	const struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .inputs = &target, .n_inputs = 1,
+		.force = force, .option = "--fio-job" };
 	struct stat st, ts;
 	char line[sizeof(FIO_MARK)];
 	size_t n;
 	FILE *f;
+	int rc;
 
+	if ((rc = slc_output_check(path, &oo, err, errlen)))
+		return rc;
 	if (stat(path, &st) != 0)
 		return errno == ENOENT ? 0 : (snprintf(err, errlen, "--fio-job %s: %s", path, strerror(errno)), -errno);
 	if (!S_ISREG(st.st_mode))
@@ -273,7 +278,10 @@ static int fio_capacity(const struct slc_fio_job_opts *o, enum slc_target_kind *
 int slc_fio_job_write(const struct slc_fio_job_opts *o, const struct slc_plan *p, int *usage,
 		      char *err, size_t errlen)
 {
+	const struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .inputs = &o->target, .n_inputs = 1,
+		.force = o->force, .stdout_ok = 1, .option = "--fio-job" };
 	int to_stdout = strcmp(o->path, "-") == 0, rc;
+	struct slc_output *w;
 	enum slc_target_kind kind;
 	uint64_t cap = 0;
 	FILE *f;
@@ -287,10 +295,16 @@ int slc_fio_job_write(const struct slc_fio_job_opts *o, const struct slc_plan *p
 	}
 	if (!to_stdout && (rc = slc_fio_job_check(o->path, o->target, o->force, err, errlen)))
 		return rc;
-	if (!(f = to_stdout ? stdout : fopen(o->path, "w")))
-		return snprintf(err, errlen, "cannot create %s: %s", o->path, strerror(errno)), -errno;
-	rc = slc_plan_write_fio(f, p, o->target, kind, cap, o->command_line, err, errlen);
-	if ((to_stdout ? fflush(f) : fclose(f)) && !rc)
-		rc = (snprintf(err, errlen, "cannot write %s: %s", o->path, strerror(errno)), -EIO);
-	return rc;
+	if ((rc = slc_output_begin(&w, o->path, &oo, err, errlen)))
+		return rc;
+	if (!(f = slc_output_stream(w))) {
+		rc = slc_errf(err, errlen, -errno, "cannot create %s: %s", o->path, strerror(errno));
+		slc_output_abort(w);
+		return rc;
+	}
+	if ((rc = slc_plan_write_fio(f, p, o->target, kind, cap, o->command_line, err, errlen))) {
+		slc_output_abort(w);
+		return rc;
+	}
+	return slc_output_commit(w, err, errlen);
 }

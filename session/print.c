@@ -206,3 +206,27 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 	slc_session_print_experiments(f, x, u);
 	slc_sweep_print(f, x->in, u);
 }
+
+struct printed {
+	const struct slc_session *x;
+	const char *json;
+	enum slc_unit_system u;
+};
+
+static int print_tmp(const char *tmp, FILE *f, void *arg, char *err, size_t errlen)
+{
+	const struct printed *p = arg;
+
+	(void)tmp, (void)err, (void)errlen;
+	if (p->json)
+		fprintf(f, "%s\n", p->json);
+	else
+		slc_session_print(f, p->x, p->u);
+	return 0;
+}
+
+int slc_session_write(const char *path, const struct slc_output_opts *oo, const struct slc_session *x,
+		      const char *json_text, enum slc_unit_system u, char *err, size_t errlen)
+{
+	return slc_output_write(path, oo, print_tmp, &(struct printed){ x, json_text, u }, err, errlen);
+}

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,17 +19,17 @@
 #define MAX_FILES (3 + 2 * MAX_FIGS + 2)
 
 /*
- * A report is written into a hidden directory inside its own and moved in
- * file by file only once every file is complete: a disk filling up halfway
- * then leaves the previous report (or none), not a page embedding a
+ * A report is written into a staging directory (slc_report_dir_begin()) and
+ * moved in file by file only once every file is complete: a disk filling up
+ * halfway then leaves the previous report (or none), not a page embedding a
  * truncated graph.
  */
 struct stage {
 	const char *dir;              /* the report directory */
-	char tmp[4096];               /* the staging directory inside it */
+	char tmp[4096];               /* the staging directory */
 	char names[MAX_FILES][160];   /* the files written, in the order they are moved */
 	size_t n;
-	int made;                     /* @dir was created for this report */
+	struct slc_report_dir *rd;
 	FILE *log;
 };
 
@@ -136,13 +135,6 @@ static int write_sweep_csv(const char *path, const struct slc_session *x)
 	rc = slc__sweep_csv(f, x->in);
 	c = close_w(f);
 	return c ? c : rc;
-}
-
-/* "wrote PATH" on the log, when there is one. */
-static void wrote(FILE *log, const char *path)
-{
-	if (log)
-		fprintf(log, "wrote %s\n", path);
 }
 
 /* phases.json, phases.csv and samples.csv. */
@@ -329,56 +321,37 @@ static int write_docs(struct stage *st, const char *title, void (*fn)(struct doc
 	return 0;
 }
 
-/* Create @dir if missing and a staging directory in it. */
-static int stage_begin(struct stage *st, const char *dir, FILE *log, char *err, size_t errlen)
+/* The report directory checked, locked and a staging directory made (slcscope/output.h). */
+static int stage_begin(struct stage *st, const char *dir, const char *const *inputs, size_t n_inputs, FILE *log,
+		       char *err, size_t errlen)
 {
+	int rc;
+
 	st->dir = dir;
 	st->log = log;
 	st->n = 0;
-	st->made = !mkdir(dir, 0755);
-	if (!st->made && errno != EEXIST)
-		return slc_errf(err, errlen, -errno, "cannot create '%s': %s", dir, strerror(errno));
-	if ((size_t)snprintf(st->tmp, sizeof(st->tmp), "%s/.slcscope-report.XXXXXX", dir) >= sizeof(st->tmp))
-		return slc_errf(err, errlen, -ENAMETOOLONG, "%s: name too long", dir);
-	if (!mkdtemp(st->tmp)) {
-		int e = errno;
-		if (st->made)
-			rmdir(dir);
-		return slc_errf(err, errlen, -e, "%s: cannot write: %s", dir, strerror(e));
-	}
+	if ((rc = slc_report_dir_begin(&st->rd, dir, inputs, n_inputs, err, errlen)))
+		return rc;
+	snprintf(st->tmp, sizeof(st->tmp), "%s", slc_report_dir_staging(st->rd));
 	return 0;
 }
 
 /*
  * After @rc == 0, move the staged files into the report directory (the page
- * last: it is what a reader opens), one "wrote" line each; then remove the
- * staging directory and whatever a failure left in it.
+ * last: it is what a reader opens), one "wrote" line each; on failure remove
+ * the staging directory and whatever it holds.
  */
 static int stage_end(struct stage *st, int rc, char *err, size_t errlen)
 {
-	char from[4096], to[4096];
-	DIR *d;
+	const char *names[MAX_FILES];
 
-	for (size_t i = 0; !rc && i < st->n; i++) {
-		if (staged(from, sizeof(from), st, st->names[i]) ||
-		    (size_t)snprintf(to, sizeof(to), "%s/%s", st->dir, st->names[i]) >= sizeof(to))
-			rc = slc_errf(err, errlen, -ENAMETOOLONG, "%s/%s: name too long", st->dir, st->names[i]);
-		else if (rename(from, to))
-			rc = slc_errf(err, errlen, -errno, "%s: %s", to, strerror(errno));
-		else
-			wrote(st->log, to);
+	if (rc) {
+		slc_report_dir_abort(st->rd);
+		return rc;
 	}
-	if ((d = opendir(st->tmp))) {
-		for (struct dirent *e; (e = readdir(d));)
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-			    !staged(from, sizeof(from), st, e->d_name))
-				unlink(from);
-		closedir(d);
-	}
-	rmdir(st->tmp);
-	if (rc && st->made)
-		rmdir(st->dir);
-	return rc;
+	for (size_t i = 0; i < st->n; i++)
+		names[i] = st->names[i];
+	return slc_report_dir_commit(st->rd, names, st->n, st->log, err, errlen);
 }
 
 struct one {
@@ -403,7 +376,7 @@ int slc_report_write(const char *dir, const struct slc_session *x, int binary, F
 
 	if (!fs || !st)
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
-	else if (!(rc = stage_begin(st, dir, log, err, errlen))) {
+	else if (!(rc = stage_begin(st, dir, (const char *const *)&x->in->source, 1, log, err, errlen))) {
 		if (!(rc = write_data(st, x, err, errlen)) && !(rc = write_graphs(fs, st, x, binary, err, errlen)))
 			rc = write_docs(st, slc_session_drive_name(title, sizeof(title), x), one_sections, &o, err, errlen);
 		rc = stage_end(st, rc, err, errlen);
@@ -470,6 +443,16 @@ static void many_sections(struct doc *d, const void *arg)
 		slc__doc_para(d, "%zu. %s", i + 1, m->xs[i].in->source);
 }
 
+static int stage_begin_many(struct stage *st, const char *dir, const struct slc_session *xs, size_t n, FILE *log,
+			    char *err, size_t errlen)
+{
+	const char *inputs[8];
+
+	for (size_t i = 0; i < n && i < 8; i++)
+		inputs[i] = xs[i].in->source;
+	return stage_begin(st, dir, inputs, n < 8 ? n : 8, log, err, errlen);
+}
+
 int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
 			     const struct slc_figure_opts *o, FILE *log, char *err, size_t errlen)
 {
@@ -488,7 +471,7 @@ int slc_report_compare_write(const char *dir, const struct slc_session *xs, size
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	else if (n < 2 || n > 8)
 		rc = slc_errf(err, errlen, -EINVAL, "a comparison report takes 2 to 8 inputs (%zu given)", n);
-	else if (!(rc = stage_begin(st, dir, log, err, errlen))) {
+	else if (!(rc = stage_begin_many(st, dir, xs, n, log, err, errlen))) {
 		for (size_t i = 0; !rc && i < sizeof(figs) / sizeof(figs[0]); i++) {
 			struct slc_figure_opts co = *o;
 			co.log_y = i == 1;

@@ -310,26 +310,14 @@ static int purge(struct slc_run *r, char *err, size_t errlen)
 /* Who holds the trace's lock, as the holder wrote it there. */
 #define WRITER_XATTR "user.slcscope.writer"
 
-/* What may not become the trace: not a regular file, the target itself,
- * a file in use or holding a filesystem (an old trace is what -o replaces). */
-static int check_output(const struct slc_target *t, const char *path, char *err, size_t errlen)
+/* What may not become the trace: what no output may be (slcscope/output.h),
+ * and the target itself; an old trace is what -o replaces. */
+static int check_output(const struct slc_target *t, const char *path, int force, char *err, size_t errlen)
 {
-	char what[1024];
-	struct stat st, ts;
-	int rc;
+	const char *target = slc_target_spec(t);
+	const struct slc_output_opts o = { .kind = SLC_OUTPUT_TRACE, .inputs = &target, .n_inputs = 1, .force = force };
 
-	if (stat(path, &st) != 0)
-		return errno == ENOENT ? 0 : slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return slc_errf(err, errlen, -EINVAL, "-o %s: not a regular file: the trace is written to one", path);
-	if (stat(slc_target_spec(t), &ts) == 0 && ts.st_dev == st.st_dev && ts.st_ino == st.st_ino)
-		return slc_errf(err, errlen, -EINVAL, "-o %s: that is the target: the trace needs a file of its own", path);
-	if ((rc = slc_file_check(path, SLC_CHECK_AS_OUTPUT, what, sizeof(what))) < 0)
-		return slc_errf(err, errlen, rc, "-o %s: cannot check whether it is in use: %s", path, what);
-	if (rc)
-		return slc_errf(err, errlen, -EBUSY, "-o %s: refusing to replace it with the trace: %s; remove it "
-				"or choose another name", path, what);
-	return 0;
+	return slc_output_check(path, &o, err, errlen);
 }
 
 /* Lock the trace's path for this run: two runs writing one trace would mix
@@ -343,7 +331,7 @@ static int lock_output(struct slc_run *r, const char *path, char *err, size_t er
 	ssize_t n;
 	int rc;
 
-	if ((rc = check_output(r->target, path, err, errlen)))
+	if ((rc = check_output(r->target, path, r->o.force, err, errlen)))
 		return rc;
 	r->lock_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	r->lock_created = r->lock_fd >= 0;

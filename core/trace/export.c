@@ -13,6 +13,7 @@
 #include "../private.h"
 #include "columns.h"
 #include "publish.h"
+#include "slcscope/output.h"
 #include "writer.h"
 
 static const char *format_name(enum slc_input_format f)
@@ -320,22 +321,27 @@ static void sample_at(const struct slc_input_segment *seg, size_t i, struct slc_
 	}
 }
 
-int slc_input_write_trace(const struct slc_input *in, const char *path, const char *command_line, char *err,
-			  size_t errlen)
+struct trace_out {
+	const struct slc_input *in;
+	const char *command_line, *path;
+};
+
+/* The trace into @tmp (slc_output_write() renames it into place). */
+static int write_trace_tmp(const char *tmp, FILE *f, void *arg, char *err, size_t errlen)
 {
+	const struct trace_out *a = arg;
+	const struct slc_input *in = a->in;
+	const char *command_line = a->command_line, *path = a->path;
 	struct slc_trace_meta meta = in->meta;
 	struct slc_trace *t = NULL;
-	char *tmp;
 	int rc;
 
-	tmp = slc__tmp_name_beside(path);
-	if (!tmp)
-		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	(void)f;
 	if (command_line)
 		meta.command_line = command_line;
 	rc = slc_trace_create(&t, tmp, &meta, err, errlen);
 	if (rc)
-		goto out;
+		return rc;
 	if ((in->import_notes && slc__trace_put_root_str(t, "import_notes", in->import_notes)) ||
 	    (in->import_warnings && slc__trace_put_root_str(t, "import_warnings", in->import_warnings)) ||
 	    (in->import_record && slc__trace_put_root_str(t, "import", in->import_record)))
@@ -368,10 +374,23 @@ int slc_input_write_trace(const struct slc_input *in, const char *path, const ch
 	}
 	if (slc_trace_close(t) && !rc)
 		rc = slc_errf(err, errlen, -EIO, "cannot close %s", path);
-out:
-	rc = slc__publish_tmp(tmp, path, rc, err, errlen);
-	free(tmp);
 	return rc;
+}
+
+int slc_input_write_trace_opts(const struct slc_input *in, const char *path, const char *command_line,
+			       const struct slc_output_opts *o, char *err, size_t errlen)
+{
+	const char *source = in->source;
+	const struct slc_output_opts def = { .kind = SLC_OUTPUT_TRACE, .inputs = &source, .n_inputs = source ? 1 : 0 };
+
+	return slc_output_write(path, o ? o : &def, write_trace_tmp, &(struct trace_out){ in, command_line, path },
+				err, errlen);
+}
+
+int slc_input_write_trace(const struct slc_input *in, const char *path, const char *command_line, char *err,
+			  size_t errlen)
+{
+	return slc_input_write_trace_opts(in, path, command_line, NULL, err, errlen);
 }
 
 void slc_input_print_summary(FILE *out, const struct slc_input *in, const char *label)
@@ -399,30 +418,22 @@ void slc_input_print_summary(FILE *out, const struct slc_input *in, const char *
 		fprintf(out, "warning: %s\n", in->import_warnings);
 }
 
-int slc_input_export_file(const struct slc_input *in, const char *path, int json, char *err, size_t errlen)
+static int export_tmp(const char *tmp, FILE *f, void *arg, char *err, size_t errlen)
 {
-	char *tmp = path ? slc__tmp_name_beside(path) : NULL;
-	FILE *out = stdout;
-	int rc;
+	const struct trace_out *a = arg;
+	int rc = a->command_line ? slc_input_export_json(a->in, f) : slc_input_export_csv(a->in, f);
 
-	if (path && !tmp)
-		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	if (path && !(out = fopen(tmp, "w"))) {
-		rc = -errno;
-		free(tmp);
-		return slc_errf(err, errlen, rc, "cannot create %s: %s", path, strerror(-rc));
-	}
-	rc = json ? slc_input_export_json(in, out) : slc_input_export_csv(in, out);
-	if (path) {
-		if (fclose(out) != 0 && !rc)
-			rc = -EIO;
-		if (rc)
-			slc_errf(err, errlen, rc, "cannot write %s: %s", path, strerror(-rc));
-		rc = slc__publish_tmp(tmp, path, rc, err, errlen);
-		free(tmp);
-		return rc;
-	}
-	if (fflush(stdout) != 0 && !rc)
-		rc = -EIO;
-	return rc ? slc_errf(err, errlen, rc, "cannot write standard output: %s", strerror(-rc)) : 0;
+	(void)tmp;
+	return rc ? slc_errf(err, errlen, rc, "cannot write the export: %s", strerror(-rc)) : 0;
+}
+
+int slc_input_export_file(const struct slc_input *in, const char *path, int json, const struct slc_output_opts *o,
+			  char *err, size_t errlen)
+{
+	const char *source = in->source;
+	const struct slc_output_opts def = { .kind = SLC_OUTPUT_TEXT, .inputs = &source, .n_inputs = source ? 1 : 0,
+		.stdout_ok = 1 };
+
+	return slc_output_write(path ? path : "-", o ? o : &def, export_tmp,
+				&(struct trace_out){ in, json ? "json" : NULL, path }, err, errlen);
 }

@@ -45,6 +45,7 @@
 #include "columns.h"
 #include "h5util.h"
 #include "publish.h"
+#include "../output_priv.h"
 
 #define CHUNK_SAMPLES 4096
 #define CHUNK_EVENTS 256
@@ -931,14 +932,23 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 	char *tmp = NULL;
 	hid_t f = H5I_INVALID_HID;
 	char why[160];
-	int rc;
+	struct stat st;
+	int rc, lockfd;
 
 	slc__h5_quiet();
 	if (!valid_json_name(name))
 		return slc_errf(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
-	tmp = slc__tmp_name_beside(path);
-	if (!tmp)
-		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	/* a trace a run still writes is the run's: its lock keeps us out until it ends */
+	if ((lockfd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (fstat(lockfd, &st) || !S_ISREG(st.st_mode)) {
+		close(lockfd);
+		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file", path);
+	}
+	if ((rc = slc__take_lock(lockfd, path, err, errlen)) || !(tmp = slc__tmp_name_beside(path))) {
+		close(lockfd);
+		return rc ? rc : slc_errf(err, errlen, -ENOMEM, "out of memory");
+	}
 	rc = copy_file(path, tmp);
 	if (rc) {
 		slc_errf(err, errlen, rc, "cannot copy %s: %s", path, strerror(-rc));
@@ -958,5 +968,6 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 out:
 	rc = slc__publish_tmp(tmp, path, rc, err, errlen);
 	free(tmp);
+	close(lockfd);
 	return rc;
 }

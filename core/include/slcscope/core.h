@@ -14,5 +14,6 @@
 #include "slcscope/engine.h"
 #include "slcscope/trace.h"
 #include "slcscope/emu_stats.h"
+#include "slcscope/output.h"
 
 #endif

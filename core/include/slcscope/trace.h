@@ -357,12 +357,17 @@ int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t
  */
 void slc_input_print_summary(FILE *out, const struct slc_input *in, const char *label);
 
+struct slc_output_opts;
+
 /**
  * slc_input_export_file() - slc_input_export_csv() or _json() (@json) to
- * @path through a temporary name renamed when complete, or to stdout when
- * @path is NULL.  Return: 0 or -errno (reason in @err).
+ * @path through the output module (slcscope/output.h: checked, written to a
+ * temporary name renamed when complete), or to stdout when @path is NULL
+ * or "-".  @o: the output's options; NULL: text, @in's file its input.
+ * Return: 0 or -errno (reason in @err).
  */
-int slc_input_export_file(const struct slc_input *in, const char *path, int json, char *err, size_t errlen);
+int slc_input_export_file(const struct slc_input *in, const char *path, int json, const struct slc_output_opts *o,
+			  char *err, size_t errlen);
 
 /**
  * slc_input_parse_text() - parse an importable text held in memory (one
@@ -382,8 +387,10 @@ void slc_input_free(struct slc_input *in);
  * slc_input_write_trace() - write an input (all segments, events and stored
  * analysis results) to a new trace file.
  * @in:   the input
- * @path: destination; written to a temporary name beside it and renamed
- *        into place, so nothing is left half-written on failure
+ * @path: destination, through the output module (slcscope/output.h):
+ *        refused when it is @in's file, a device, ... or not a trace;
+ *        written to a temporary name beside it and renamed into place, so
+ *        nothing is left half-written on failure
  * @command_line: stored as the root attribute command_line; NULL keeps
  *        the input's own
  *
@@ -391,6 +398,10 @@ void slc_input_free(struct slc_input *in);
  */
 int slc_input_write_trace(const struct slc_input *in, const char *path, const char *command_line,
 			  char *err, size_t errlen);
+
+/* slc_input_write_trace() with the output's options @o (NULL: as there). */
+int slc_input_write_trace_opts(const struct slc_input *in, const char *path, const char *command_line,
+			       const struct slc_output_opts *o, char *err, size_t errlen);
 
 /**
  * slc_input_export_csv() - print the samples of every segment as CSV.

@@ -120,6 +120,14 @@ int slc_session_json(char **out, const struct slc_session *x);
  */
 void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_system u);
 
+/*
+ * slc_session_write() - @json_text (when not NULL) or slc_session_print()'s
+ * words to @path ("-": stdout) through the output module with @oo.
+ * Return: 0 or -errno with the reason in @err.
+ */
+int slc_session_write(const char *path, const struct slc_output_opts *oo, const struct slc_session *x,
+		      const char *json_text, enum slc_unit_system u, char *err, size_t errlen);
+
 /* ---- the experiments -------------------------------------------------- */
 
 /*
@@ -319,6 +327,10 @@ int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char 
 int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct slc_session *xs, size_t n,
 		    const struct slc_figure_opts *o, char *err, size_t errlen);
 
+/* slc_figure_draw() through the output module (slcscope/output.h) with @oo. */
+int slc_figure_write(const char *path, const struct slc_output_opts *oo, enum slc_figure_kind kind,
+		     const struct slc_session *xs, size_t n, const struct slc_figure_opts *o, char *err, size_t errlen);
+
 /*
  * slc_figure_curve() - graph analysed segment @k of @x (every sample a dot,
  * the centred moving average, phase bands with their figures, a zoomed
@@ -393,6 +405,7 @@ struct slc_run_opts {
 	const struct slc_run_ui *ui;  /* may be NULL */
 	const struct slc_plan *plan;  /* may be NULL; else checked against the target
 				       * (slc_plan_validate()) before anything is written */
+	int force;                    /* replace a trace path holding another format */
 };
 
 struct slc_run;
@@ -402,8 +415,8 @@ struct slc_run;
  * slc_run_close()): check @o->plan against @t; lock the trace's path
  * (flock, held until slc_run_close(): a second run on the same path is
  * refused with -EBUSY, naming the first when the filesystem keeps extended
- * attributes) after refusing a path that is not a regular file, is the
- * target, or that slc_file_check() finds in use or holding a signature;
+ * attributes) after refusing what slc_output_check() refuses (the target
+ * being the input; another format unless @o->force);
  * open the drive's probe (a warning when there is none), create the trace
  * with the drive's identity, take the identity and health snapshot, and
  * purge the drive when asked.
