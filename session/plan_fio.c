@@ -209,14 +209,16 @@ int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum
 
 int slc_fio_job_check(const char *path, const char *target, int force, char *err, size_t errlen)
 {
-	const struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .inputs = &target, .n_inputs = 1,
-		.force = force, .option = "--fio-job" };
+	const struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .force = force, .option = "--fio-job" };
 	struct stat st, ts;
 	char line[sizeof(FIO_MARK)];
 	size_t n;
 	FILE *f;
 	int rc;
 
+	if (stat(path, &st) == 0 && stat(target, &ts) == 0 && ts.st_dev == st.st_dev && ts.st_ino == st.st_ino)
+		return snprintf(err, errlen, "--fio-job %s: that is the target: the job needs a file of its own",
+				path), -EINVAL;
 	if ((rc = slc_output_check(path, &oo, err, errlen)))
 		return rc;
 	if (stat(path, &st) != 0)
@@ -224,9 +226,6 @@ int slc_fio_job_check(const char *path, const char *target, int force, char *err
 	if (!S_ISREG(st.st_mode))
 		return snprintf(err, errlen, "--fio-job %s: not a regular file: the job is written to one", path),
 		       -EINVAL;
-	if (stat(target, &ts) == 0 && ts.st_dev == st.st_dev && ts.st_ino == st.st_ino)
-		return snprintf(err, errlen, "--fio-job %s: that is the target: the job needs a file of its own",
-				path), -EINVAL;
 	if (st.st_size == 0 || force)
 		return 0;
 	if (!(f = fopen(path, "r")))

@@ -314,9 +314,11 @@ static int purge(struct slc_run *r, char *err, size_t errlen)
  * and the target itself; an old trace is what -o replaces. */
 static int check_output(const struct slc_target *t, const char *path, int force, char *err, size_t errlen)
 {
-	const char *target = slc_target_spec(t);
-	const struct slc_output_opts o = { .kind = SLC_OUTPUT_TRACE, .inputs = &target, .n_inputs = 1, .force = force };
+	const struct slc_output_opts o = { .kind = SLC_OUTPUT_TRACE, .force = force };
+	struct stat st, ts;
 
+	if (stat(path, &st) == 0 && stat(slc_target_spec(t), &ts) == 0 && ts.st_dev == st.st_dev && ts.st_ino == st.st_ino)
+		return slc_errf(err, errlen, -EINVAL, "-o %s: that is the target: the trace needs a file of its own", path);
 	return slc_output_check(path, &o, err, errlen);
 }
 

@@ -110,7 +110,7 @@ bad() {                              # want-exit pattern args...
 	[ "$(printf '%s\n' "$out" | grep -vc "^Try 'slcscope help run'")" -eq 1 ] || fail "$*: not one line: $out"
 	printf '%s' "$out" | grep -q -- "$pat" || fail "$*: message: $out"
 }
-bad 1 'not a regular file' "$D/t.img" --plan basic --fio-job "$D"
+bad 1 'it is a directory' "$D/t.img" --plan basic --fio-job "$D"
 bad 1 'that is the target' "$D/t.img" --plan basic --fio-job "$D/t.img" --force
 bad 2 'drop -o' "$D/t.img" --plan basic --fio-job "$D/x.fio" -o "$D/x.h5"
 bad 1 'no such file' "$D/none.img" --plan basic --fio-job "$D/x.fio"

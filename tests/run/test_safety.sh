@@ -34,7 +34,7 @@ if command -v mkfs.ext4 >/dev/null; then
 		&& ok "an ext4 image is refused" || bad "ext4 image: rc $rc $(cat "$tmp/err")"
 	# ... and as the trace: not replaced either
 	"$bin" run null:1GB --plan rand --rand-time 1s "${q[@]}" -o "$tmp/fs.img" 2>"$tmp/err"; rc=$?
-	[ $rc = 1 ] && grep -q "refusing to replace it with the trace: a ext4 signature" "$tmp/err" \
+	[ $rc = 1 ] && grep -q "it holds a ext4 filesystem signature; refusing to replace it" "$tmp/err" \
 		&& blkid -p "$tmp/fs.img" | grep -q ext4 && ok "an ext4 image is not replaced by a trace" \
 		|| bad "ext4 image as -o: rc $rc $(cat "$tmp/err")"
 else
@@ -105,7 +105,7 @@ sleep 1
 sleep 1
 kill -INT $first; wait $first; rc1=$?
 n=$(samples "$tmp/both.h5")
-[ $rc = 1 ] && grep -q "another slcscope run is writing this trace (pid $first, the run of sim:sata240-tlc" "$tmp/err" \
+[ $rc = 1 ] && grep -q "another slcscope is writing it (pid $first, the run of sim:sata240-tlc" "$tmp/err" \
 	&& [ $rc1 = 130 ] && [ "$n" -ge 10 ] && "$bin" export "$tmp/both.h5" --csv | grep -q 'range_bytes=240' \
 	&& ok "second run on one trace refused, naming the first; the first's trace intact ($n samples)" \
 	|| bad "two runs: second rc $rc, first rc $rc1, $n samples: $(cat "$tmp/err" "$tmp/err1")"
