@@ -51,7 +51,7 @@ static void run_help(FILE *out)
 		"                           queue depth x jobs is at most 256\n"
 		"      --reap-batch N       refill the queue once N commands have completed (default\n"
 		"                           queue depth x jobs / 8, at least 1; 1: after each)\n"
-		"  -i, --interval DURATION  sampling interval (default 1s, down to 10ms)\n"
+		"  -i, --interval DURATION  sampling interval (default 1s; 10ms to 1h)\n"
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
 		"      --idle-list LIST     idle-sweep waits (default 5s,15s,30s,1m,2m,5m,15m)\n"
@@ -236,8 +236,8 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 	case O_TEMP_EVERY:
 		if ((rc = cli_parse_duration("run", "--temp-every", arg, &a->temp_every_ns)))
 			return rc;
-		if (a->temp_every_ns < 100000000ull)
-			return cli_usage("run", "--temp-every: at least 100ms");
+		if (a->temp_every_ns < 100000000ull || a->temp_every_ns > SLC_PLAN_MAX_INTERVAL_NS)
+			return cli_usage("run", "--temp-every: from 100ms to 1h, not '%s'", arg);
 		a->temp_every_set = 1;
 		break;
 	case O_DESTRUCTIVE: a->to.destructive = 1; break;

@@ -441,16 +441,47 @@ static int check_limits(const struct slc_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The options' ranges, checked before anything is opened: a typo (99999h)
+ * must not start a run that ends in years.  The interval: 10 ms is the
+ * finest the sampler keeps up with; over an hour, no curve has the two
+ * samples the analysis wants.  A step of over a week is no test anyone
+ * waits for.
+ */
+#define MAX_STEP_NS (7 * 86400000000000ull)
+
+static int check_ranges(const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	const struct { const char *opt; uint64_t ns; } t[] = {
+		{ "--rand-time", o->rand_ns }, { "--idle", o->idle_ns }, { "--burst", o->burst_ns },
+		{ "--trim-wait", o->trim_wait_ns }, { "--read-time", o->read_ns }, { "--step-time", o->step_ns },
+	};
+
+	if (o->interval_ns && (o->interval_ns < SLC_PLAN_MIN_INTERVAL_NS || o->interval_ns > SLC_PLAN_MAX_INTERVAL_NS))
+		return slc_errf(err, errlen, -ERANGE, "--interval: from 10ms to 1h, not %.6g s", (double)o->interval_ns * 1e-9);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].ns > MAX_STEP_NS)
+			return slc_errf(err, errlen, -ERANGE, "%s: at most 7 days (168h), not %.6g h", t[i].opt,
+					(double)t[i].ns / 3.6e12);
+	for (size_t i = 0; i < o->n_idle_sweep && i < sizeof(o->idle_sweep_ns) / sizeof(o->idle_sweep_ns[0]); i++)
+		if (o->idle_sweep_ns[i] > MAX_STEP_NS)
+			return slc_errf(err, errlen, -ERANGE, "--idle-list: each wait at most 7 days (168h)");
+	return 0;
+}
+
 int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
 		   char *err, size_t errlen)
 {
 	char names[256] = "";
+	int rc;
 
 	memset(p, 0, sizeof(*p));
+	if ((rc = check_ranges(o, err, errlen)))
+		return rc;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	for (size_t i = 0; i < N_PLANS; i++) {
 		if (strcmp(name, plans[i].name) == 0) {
-			int rc = plans[i].build(p, o, err, errlen);
+			rc = plans[i].build(p, o, err, errlen);
 			return rc ? rc : check_limits(p, err, errlen);
 		}
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", plans[i].name);

@@ -19,4 +19,7 @@ int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_
  * it is now (safety.c); 0 or -errno (-ENOTSUP where xattrs are not kept). */
 int slc__target_mark(int fd);
 
+/* 1 when a new file at @path would land under /dev or on a devtmpfs (safety.c). */
+int slc__path_in_devfs(const char *path);
+
 #endif

@@ -17,6 +17,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "slcscope/core.h"
@@ -358,6 +359,22 @@ static int refuse(const char *path, int rc, const char *what, const struct slc_t
 	return 0;
 }
 
+/* A read-only device (a loop device attached -r, a write-protected card)
+ * is refused before the checks and the probe, not at the first write. */
+static int blockdev_writable(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ro = 0;
+
+	if (fd < 0)
+		return slc_errf(err, errlen, -errno, "%s: cannot open: %s", path, strerror(errno));
+	if (ioctl(fd, BLKROGET, &ro) != 0)
+		ro = 0;                   /* not known: the read-write open still tells */
+	close(fd);
+	if (ro)
+		return slc_errf(err, errlen, -EROFS, "%s: the device is read-only (BLKROGET); nothing was written", path);
+	return 0;
+}
+
 static int blockdev_open(struct slc_target *t, const char *path, const struct slc_target_opts *o,
 			 char *err, size_t errlen)
 {
@@ -370,6 +387,8 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 	if (!o->destructive)
 		return slc_errf(err, errlen, -EPERM, "%s is a block device: writing it destroys everything on it; "
 			    "add --destructive to do that", path);
+	if ((rc = blockdev_writable(path, err, errlen)))
+		return rc;
 	if ((rc = refuse(path, slc_blockdev_check(path, what, sizeof(what)), what, o, err, errlen)))
 		return rc;
 	t->fd = open(path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
@@ -389,6 +408,60 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 	return uring_setup(t, o->max_queue_depth, err, errlen);
 }
 
+/* The filesystem that holds (or would hold) @path is not read-only: said
+ * before the checks, not as a failed open after them. */
+static int file_fs_writable(const char *path, int exists, char *err, size_t errlen)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct statvfs sv;
+
+	if (exists)
+		snprintf(dir, sizeof(dir), "%s", path);
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+		return slc_errf(err, errlen, -EROFS, "%s: on a read-only filesystem; nothing was written", path);
+	return 0;
+}
+
+/*
+ * The plan may write every byte of the file, and its TRIMs punch holes
+ * that later writes fill again, so the file's whole size must fit in what
+ * it holds already plus the filesystem's free space, less a margin for the
+ * trace and the filesystem's own metadata (5% of the filesystem, at most
+ * 64 MiB): a sparse file larger than that
+ * would fill the filesystem half-way through the run (and whatever else
+ * writes there).  Copy-on-write filesystems with snapshots may need more.
+ */
+#define FREE_MARGIN_BYTES (64ull << 20)
+
+static int file_space(const char *path, int fd, uint64_t size, char *err, size_t errlen)
+{
+	struct statvfs sv;
+	struct stat st;
+	uint64_t have, avail, margin;
+	char a[32], b[32], c[32], d[32];
+
+	if (fstat(fd, &st) != 0 || fstatvfs(fd, &sv) != 0)
+		return 0;                 /* not known: the writes still report ENOSPC */
+	have = (uint64_t)st.st_blocks * 512;
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	margin = (uint64_t)sv.f_blocks * sv.f_frsize / 20;
+	if (margin > FREE_MARGIN_BYTES)
+		margin = FREE_MARGIN_BYTES;
+	if (have >= size || avail >= size - have + margin)
+		return 0;
+	return slc_errf(err, errlen, -ENOSPC, "%s: not enough free space: the run may write all %s of it, %s more "
+			"than it holds now, and the filesystem has %s free (%s kept for the trace); "
+			"nothing was written", path, slc_format_bytes(a, sizeof(a), (double)size, SLC_UNITS_DECIMAL),
+			slc_format_bytes(b, sizeof(b), (double)(size - have), SLC_UNITS_DECIMAL),
+			slc_format_bytes(c, sizeof(c), (double)avail, SLC_UNITS_DECIMAL),
+			slc_format_bytes(d, sizeof(d), (double)margin, SLC_UNITS_DECIMAL));
+}
+
 /* Open the file, creating it when the options give a size and it does not
  * exist; existing files pass the checks first.  @st: the file as checked. */
 static int file_create_or_check(struct slc_target *t, const char *path, const struct slc_target_opts *o,
@@ -396,12 +469,18 @@ static int file_create_or_check(struct slc_target *t, const char *path, const st
 {
 	struct uring_priv *u = t->priv;
 	char what[1024];
-	int rc, exists = stat(path, st) == 0;
+	int rc, exists = stat(path, st) == 0, missing = !exists && errno == ENOENT;
 
-	if (exists && S_ISREG(st->st_mode) && (rc = refuse(path, slc_file_check(path, 0, what, sizeof(what)),
-							   what, o, err, errlen)))
+	if (missing && slc__path_in_devfs(path))
+		return slc_errf(err, errlen, -ENODEV, "%s: no such device", path);
+	/* opening some character devices acts (a watchdog arms itself, a tape rewinds) */
+	if (exists && !S_ISREG(st->st_mode))
+		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
+	if ((rc = file_fs_writable(path, exists, err, errlen)))
 		return rc;
-	if (!exists && errno == ENOENT && o->file_size_bytes) {
+	if (exists && (rc = refuse(path, slc_file_check(path, 0, what, sizeof(what)), what, o, err, errlen)))
+		return rc;
+	if (missing && o->file_size_bytes) {
 		t->fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
 		u->created = t->fd >= 0;
 		if (t->fd < 0 && errno == EINVAL)
@@ -442,6 +521,9 @@ static int file_open(struct slc_target *t, const char *path, const struct slc_ta
 		return rc;
 	if (!S_ISREG(st.st_mode))
 		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
+	if ((rc = file_space(path, t->fd, (uint64_t)st.st_size > o->file_size_bytes ? (uint64_t)st.st_size :
+			     o->file_size_bytes, err, errlen)))
+		return rc;
 	if (o->file_size_bytes && (uint64_t)st.st_size < o->file_size_bytes) {
 		/* allocate the extents now, as unwritten: the filesystem's own
 		 * allocation stays out of the measured writes; a filesystem

@@ -364,6 +364,10 @@ struct slc_step {
 
 #define SLC_PLAN_MAX_STEPS 64
 
+/* The sampling interval's range (--interval): 10 ms to 1 h. */
+#define SLC_PLAN_MIN_INTERVAL_NS 10000000ull
+#define SLC_PLAN_MAX_INTERVAL_NS 3600000000000ull
+
 struct slc_plan {
 	char name[16];
 	size_t n;
