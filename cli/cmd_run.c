@@ -311,6 +311,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 		.trace_path = a->out, .command_line = a->cmdline, .probe = !a->no_probe, .purge = a->purge,
 		.temp_every_ns = a->temp_every_set ? a->temp_every_ns : 0, .interval_ns = a->po.interval_ns,
 		.until_steady = a->until_steady, .steady_after_bytes = steady_after_bytes, .ui = &rui, .plan = plan,
+		.stop = &stop_sig,
 	};
 	struct slc_job_result res = { 0 };
 	struct slc_run *r;
@@ -318,8 +319,10 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 	size_t failed = 0;
 	int rc;
 
-	if ((rc = slc_run_open(&r, t, &ro, err, sizeof(err))))
+	if ((rc = slc_run_open(&r, t, &ro, err, sizeof(err))) && !stop_sig)
 		return cli_fail("run", "%s", err);
+	if (rc)
+		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "before the plan began (in --purge)");
 	if (!u->quiet && slc_target_kind(t) == SLC_TARGET_BLOCKDEV)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(b, sizeof(b), (double)slc_target_capacity(t), u->units), slc_target_spec(t));
@@ -377,11 +380,8 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 		return cli_usage("run", "%s", err);
 	if (slc_size_resolve(&steady_after_bytes, &a->steady_after, slc_target_capacity(t)))
 		steady_after_bytes = UINT64_MAX;      /* more than this target holds: never steady */
-	if (stop_sig) {
-		fprintf(stderr, "slcscope run: interrupted by %s before anything was written\n",
-			SLC_STOP_REASON(stop_sig) == SIGTERM ? "SIGTERM" : "SIGINT");
-		return 128 + SLC_STOP_REASON(stop_sig);
-	}
+	if (stop_sig)
+		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "before anything was written");
 	if (a->dry) {
 		slc_plan_print(stdout, plan, slc_target_spec(t), slc_target_capacity(t), u->virtual_clock, u->units);
 		if (slc_target_kind(t) == SLC_TARGET_FILE)
@@ -441,8 +441,10 @@ static int cmd_run(int argc, char **argv)
 		return dry_run_blockdev(a.target, &plan, a.to.destructive, a.to.force, u.units);
 	if (a.dry && strncmp(a.target, "sim:", 4) && strncmp(a.target, "null:", 5) && stat(a.target, &st) != 0)
 		return dry_run_new_file(&a, &plan, u.units);
+	a.to.stop = &stop_sig;
 	if ((rc = slc_target_open(&t, a.target, &a.to, err, sizeof(err))))
-		return cli_fail("run", "%s", err);
+		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks; nothing was "
+						      "written") : cli_fail("run", "%s", err);
 	if (slc_plan_fit_block(&plan, slc_target_logical_block(t), err, sizeof(err)))
 		fprintf(stderr, "slcscope run: note: %s\n", err);
 	rc = run_on(&a, &plan, t, &u);

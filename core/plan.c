@@ -735,7 +735,9 @@ static int run_trim(const struct slc_step *s, struct slc_target *t, struct slc_t
 	if ((s->bytes.bytes || s->bytes.capacity_multiple > 0) &&
 	    (slc_size_resolve(&len, &s->bytes, cap) || len > cap))
 		return slc_errf(err, errlen, -EINVAL, "step %s: TRIM range larger than the target", s->name);
-	if ((rc = slc_target_discard(t, 0, len)))
+	if ((rc = slc_target_discard_stoppable(t, 0, len, stop)) == -ECANCELED)
+		return rc;
+	if (rc)
 		return slc_errf(err, errlen, rc, "step %s: TRIM failed: %s", s->name, strerror(-rc));
 	if (trace) {
 		struct slc_event ev = { (double)(slc_target_now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };

@@ -28,6 +28,7 @@ struct uring_priv {
 	int ring_ready;
 	int created;                  /* files: this open made it */
 	int touched;                  /* files: written or discarded */
+	int discard_left;             /* files: a stop left a TRIM behind in a child (apart.c) */
 	struct io_uring ring;
 	unsigned queued;              /* prepared, not yet submitted */
 	int fixed_file;
@@ -230,9 +231,12 @@ static void file_done(struct slc_target *t, struct uring_priv *u)
 {
 	struct stat a, b;
 
-	if (u->touched)
-		slc__target_mark(t->fd);   /* without xattrs, the file is checked as any other */
-	else if (u->created && fstat(t->fd, &a) == 0 && stat(t->spec, &b) == 0 &&
+	/* a TRIM left in the kernel may hold the file's lock, which setting
+	 * the mark takes: unmarked, the next run checks the file as any other */
+	if (u->touched) {
+		if (!u->discard_left)
+			slc__target_mark(t->fd);   /* without xattrs, the file is checked as any other */
+	} else if (u->created && fstat(t->fd, &a) == 0 && stat(t->spec, &b) == 0 &&
 		 a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		unlink(t->spec);
 }
@@ -291,6 +295,17 @@ static int file_discard(struct slc_target *t, uint64_t offset, uint64_t len)
 	return fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)len) ? -errno : 0;
 }
 
+static int file_discard_stoppable(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop)
+{
+	struct uring_priv *u = t->priv;
+	int rc;
+
+	u->touched = 1;               /* the child's note of it stays in the child */
+	if ((rc = slc__target_discard_apart(t, offset, len, stop)) == -ECANCELED)
+		u->discard_left = 1;
+	return rc;
+}
+
 static const struct slc_target_ops blockdev_ops = {
 	.name = "blockdev",
 	.caps = SLC_TARGET_CAP_DESTROYS_DATA,
@@ -300,6 +315,7 @@ static const struct slc_target_ops blockdev_ops = {
 	.abandon = uring_abandon,
 	.now_ns = slc__target_mono_now,
 	.discard = blk_discard,
+	.discard_stoppable = slc__target_discard_apart,
 	.idle = slc__target_mono_idle,
 	.register_buffers = uring_register_buffers,
 	.close = uring_close,
@@ -313,6 +329,7 @@ static const struct slc_target_ops file_ops = {
 	.abandon = uring_abandon,
 	.now_ns = slc__target_mono_now,
 	.discard = file_discard,
+	.discard_stoppable = file_discard_stoppable,
 	.idle = slc__target_mono_idle,
 	.register_buffers = uring_register_buffers,
 	.close = uring_close,
@@ -346,9 +363,33 @@ static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t
 	return 0;
 }
 
+struct check_job {
+	const char *path;
+	int blk;
+};
+
+static int check_in_child(void *arg, char *what, size_t len)
+{
+	const struct check_job *j = arg;
+
+	return j->blk ? slc_blockdev_check(j->path, what, len) : slc_file_check(j->path, 0, what, len);
+}
+
+/* slc_blockdev_check() or slc_file_check() in a child process: the reads
+ * of libblkid, queued behind a command the drive holds, would keep this
+ * process in the kernel past any Ctrl-C (apart.c). */
+static int check(const char *path, int blk, const struct slc_target_opts *o, char *what, size_t len)
+{
+	struct check_job j = { path, blk };
+
+	return slc__apart(check_in_child, &j, what, len, o->stop);
+}
+
 /* What the checks' result @rc means for the open: 0 to go on, or the refusal. */
 static int refuse(const char *path, int rc, const char *what, const struct slc_target_opts *o, char *err, size_t errlen)
 {
+	if (rc == -ECANCELED)
+		return slc_errf(err, errlen, rc, "%s: stopped during the safety checks; nothing was written", path);
 	if (rc < 0)
 		return slc_errf(err, errlen, rc, "%s: cannot check whether it is in use: %s", path, what);
 	if (rc & SLC_CHECK_IN_USE)
@@ -389,7 +430,7 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 			    "add --destructive to do that", path);
 	if ((rc = blockdev_writable(path, err, errlen)))
 		return rc;
-	if ((rc = refuse(path, slc_blockdev_check(path, what, sizeof(what)), what, o, err, errlen)))
+	if ((rc = refuse(path, check(path, 1, o, what, sizeof(what)), what, o, err, errlen)))
 		return rc;
 	t->fd = open(path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
 	if (t->fd < 0) {
@@ -430,36 +471,32 @@ static int file_fs_writable(const char *path, int exists, char *err, size_t errl
 /*
  * The plan may write every byte of the file, and its TRIMs punch holes
  * that later writes fill again, so the file's whole size must fit in what
- * it holds already plus the filesystem's free space, less a margin for the
- * trace and the filesystem's own metadata (5% of the filesystem, at most
- * 64 MiB): a sparse file larger than that
- * would fill the filesystem half-way through the run (and whatever else
- * writes there).  Copy-on-write filesystems with snapshots may need more.
+ * it holds already plus the filesystem's free space: a sparse file larger
+ * than that would fill the filesystem half-way through the run (and fail
+ * whatever else writes there).  No margin is kept: a trace that then finds
+ * the disk full is closed with what it holds (a filesystem of only the
+ * target, as the emulator's, would otherwise never fit).  Copy-on-write
+ * filesystems with snapshots may need more than this.
  */
-#define FREE_MARGIN_BYTES (64ull << 20)
 
 static int file_space(const char *path, int fd, uint64_t size, char *err, size_t errlen)
 {
 	struct statvfs sv;
 	struct stat st;
-	uint64_t have, avail, margin;
-	char a[32], b[32], c[32], d[32];
+	uint64_t have, avail;
+	char a[32], b[32], c[32];
 
 	if (fstat(fd, &st) != 0 || fstatvfs(fd, &sv) != 0)
 		return 0;                 /* not known: the writes still report ENOSPC */
 	have = (uint64_t)st.st_blocks * 512;
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-	margin = (uint64_t)sv.f_blocks * sv.f_frsize / 20;
-	if (margin > FREE_MARGIN_BYTES)
-		margin = FREE_MARGIN_BYTES;
-	if (have >= size || avail >= size - have + margin)
+	if (have >= size || avail >= size - have)
 		return 0;
 	return slc_errf(err, errlen, -ENOSPC, "%s: not enough free space: the run may write all %s of it, %s more "
-			"than it holds now, and the filesystem has %s free (%s kept for the trace); "
+			"than it holds now, and the filesystem has %s free; "
 			"nothing was written", path, slc_format_bytes(a, sizeof(a), (double)size, SLC_UNITS_DECIMAL),
 			slc_format_bytes(b, sizeof(b), (double)(size - have), SLC_UNITS_DECIMAL),
-			slc_format_bytes(c, sizeof(c), (double)avail, SLC_UNITS_DECIMAL),
-			slc_format_bytes(d, sizeof(d), (double)margin, SLC_UNITS_DECIMAL));
+			slc_format_bytes(c, sizeof(c), (double)avail, SLC_UNITS_DECIMAL));
 }
 
 /* Open the file, creating it when the options give a size and it does not
@@ -478,7 +515,7 @@ static int file_create_or_check(struct slc_target *t, const char *path, const st
 		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
 	if ((rc = file_fs_writable(path, exists, err, errlen)))
 		return rc;
-	if (exists && (rc = refuse(path, slc_file_check(path, 0, what, sizeof(what)), what, o, err, errlen)))
+	if (exists && (rc = refuse(path, check(path, 0, o, what, sizeof(what)), what, o, err, errlen)))
 		return rc;
 	if (missing && o->file_size_bytes) {
 		t->fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC | O_CREAT | O_EXCL, 0644);

@@ -227,6 +227,11 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	pthread_mutex_unlock(&e->mu);
 	fi->direct_io = 1;                      /* never cached: every I/O reaches the model */
 	fi->keep_cache = 0;
+	/* a close sends no FLUSH (op_flush does nothing anyway): the kernel
+	 * takes the inode's lock for a FLUSH, and a TRIM the model holds (a
+	 * fallocate, under that lock) would then hold every close of drive.img,
+	 * a disk's close never waits for its TRIMs */
+	fi->noflush = 1;
 	fuse_reply_open(req, fi);
 }
 
@@ -458,7 +463,7 @@ static void op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off, of
 	done = slc_sim_trim(e->sim, vnow(e, now), o, l);
 	e->trimmed_bytes += l;
 	slc_sim_mark(e->sim, done);     /* the cache may be back: exhaustion can fire again */
-	extra = spike(e);
+	extra = spike(e) + e->o.trim_delay_ns;
 	slc__emu_drain_events(e);
 	pthread_mutex_unlock(&e->mu);
 	if (fallocate(e->store_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)o, (off_t)l)) {

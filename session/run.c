@@ -296,8 +296,9 @@ static int purge(struct slc_run *r, char *err, size_t errlen)
 	     k == SLC_PURGE_TRIM ? "a TRIM of all of it (the drive offers no Sanitize or Format erase)" :
 	     slc_purge_kind_name(k));
 	if (k == SLC_PURGE_TRIM) {
-		if ((rc = slc_target_discard(t, 0, slc_target_capacity(t))))
-			return slc_errf(err, errlen, rc, "TRIM of the whole target failed: %s", strerror(-rc));
+		if ((rc = slc_target_discard_stoppable(t, 0, slc_target_capacity(t), r->o.stop)))
+			return slc_errf(err, errlen, rc, "TRIM of the whole target %s: %s",
+					rc == -ECANCELED ? "stopped" : "failed", strerror(-rc));
 	} else if ((rc = slc_probe_purge(r->probe, k, err, errlen))) {
 		return rc;
 	}

@@ -46,6 +46,9 @@ struct slc_target_opts {
 				       * slc_file_check() found; never a mount or swap */
 	uint64_t seed;                /* simulated drive noise */
 	uint32_t max_queue_depth;     /* ring size; default 256 */
+	const volatile int *stop;     /* may be NULL; non-zero: the safety checks, which
+				       * a stalled drive can hold in the kernel, are
+				       * left behind and the open fails with -ECANCELED */
 };
 
 /* One command in flight. */
@@ -119,6 +122,15 @@ uint32_t slc_target_logical_block(const struct slc_target *t);      /* bytes; 0 
 uint64_t slc_target_now_ns(struct slc_target *t);                   /* the target's clock */
 /** slc_target_discard() - TRIM @len bytes at @offset; 0 or -errno. */
 int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len);
+/**
+ * slc_target_discard_stoppable() - as slc_target_discard(), in chunks of at
+ * most 1 GiB, and back within 0.1 s of *@stop becoming non-zero (NULL:
+ * never) with -ECANCELED.  On a block device or a file the TRIM runs in a
+ * child process: a TRIM the drive does not answer blocks its caller in the
+ * kernel, where no signal reaches it.  A stopped child is killed; it ends
+ * when the chunk in flight completes, holding the device (O_EXCL) until then.
+ */
+int slc_target_discard_stoppable(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop);
 /** slc_target_idle() - do nothing until @until_ns on the target's clock. */
 void slc_target_idle(struct slc_target *t, uint64_t until_ns);
 /** slc_target_sim() - the simulated drive behind a sim: target, else NULL (borrowed). */

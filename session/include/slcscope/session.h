@@ -393,6 +393,8 @@ struct slc_run_opts {
 	const struct slc_run_ui *ui;  /* may be NULL */
 	const struct slc_plan *plan;  /* may be NULL; else checked against the target
 				       * (slc_plan_validate()) before anything is written */
+	const volatile int *stop;     /* may be NULL; non-zero: the purge's TRIM stops
+				       * (slc_run_open() returns -ECANCELED) */
 };
 
 struct slc_run;
@@ -447,6 +449,14 @@ void slc_run_console_init(struct slc_run_console *c, FILE *f, const char *prog, 
 
 /** slc_run_console_ui() - its callbacks, for struct slc_run_opts.ui. */
 struct slc_run_ui slc_run_console_ui(struct slc_run_console *c);
+
+/**
+ * slc_run_interrupted() - say on @f that a stop request (@stop as the signal
+ * handler set it: SIGINT or SIGTERM, maybe | SLC_STOP_NOW) ended the run
+ * @when ("before anything was written"), as "PROG: interrupted by SIGINT WHEN".
+ * Return: the exit status, 128 + the signal.
+ */
+int slc_run_interrupted(FILE *f, const char *prog, int stop, const char *when);
 
 /** slc_run_console_clear() - erase the progress line (before other output). */
 void slc_run_console_clear(struct slc_run_console *c);
