@@ -427,6 +427,7 @@ static int cmd_run(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	slc_host_watch_install();     /* a stop (SIGSTOP, Ctrl-Z) is the host's pause, not the drive's */
 	memset(&a, 0, sizeof(a));
 	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))

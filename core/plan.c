@@ -544,6 +544,25 @@ static void on_draining(void *arg, const struct slc_drain *d)
 	c->h->draining(c->h->arg, c->i, c->p, d);
 }
 
+/* A host pause: an event in the segment (its length in seconds as the
+ * value), so that the gap in the samples reads as the host's, not the drive's. */
+static int on_host_pause(void *arg, uint64_t at_ns, uint64_t paused_ns, int suspended, uint64_t t0)
+{
+	struct step_ctx *c = arg;
+	struct slc_event ev = {
+		.t_s = (at_ns >= t0 ? (double)(at_ns - t0) * 1e-9 : 0) + c->t_offset_s,
+		.host_bytes = 0,
+		.kind = slc_event_kind_name(SLC_EVK_HOST_PAUSE),
+		.value = (double)paused_ns * 1e-9,
+	};
+
+	if (c->trace && (c->trace_rc = slc_trace_event(c->trace, &ev)))
+		return c->trace_rc;
+	if (c->h && c->h->host_pause)
+		c->h->host_pause(c->h->arg, c->i, c->p, ev.value, suspended);
+	return 0;
+}
+
 static void on_progress(void *arg, const struct slc_progress *pr)
 {
 	struct step_ctx *c = arg;
@@ -792,7 +811,7 @@ static struct step_end run_step_work(const struct slc_step *s, struct slc_target
 				    hooks && hooks->temperature ? on_temperature : NULL,
 				    hooks ? hooks->temperature_every_ns : 0,
 				    hooks && hooks->draining ? on_draining : NULL,
-				    hooks ? hooks->drain_timeout_ns : 0 };
+				    hooks ? hooks->drain_timeout_ns : 0, on_host_pause };
 	struct step_end e = { 0, 0 };
 
 	switch (s->kind) {

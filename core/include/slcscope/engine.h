@@ -311,6 +311,11 @@ struct slc_engine_cb {
 	 * come back (on targets with a real clock) */
 	void (*draining)(void *arg, const struct slc_drain *d);
 	uint64_t drain_timeout_ns;    /* 0: SLC_ENGINE_DRAIN_TIMEOUT_NS */
+	/* the host was away (targets with a real clock): stopped from @at_ns
+	 * for @paused_ns (no sample covers that time), or suspended for
+	 * @paused_ns at @at_ns (the monotonic clock did not run); times on the
+	 * target clock, the job's start @job_t0_ns; may return non-zero to stop */
+	int (*host_pause)(void *arg, uint64_t at_ns, uint64_t paused_ns, int suspended, uint64_t job_t0_ns);
 };
 
 /* Where a job stopped, for the report. */
@@ -325,6 +330,8 @@ struct slc_job_result {
 				       * the step's when stopped */
 	uint32_t abandoned;           /* commands left unanswered after a stop; the target
 				       * takes no more I/O then, only slc_target_close() */
+	uint64_t host_paused_ns;      /* time the process was stopped (SIGSTOP) during the
+				       * job; a time limit is extended by it */
 };
 
 /**
@@ -544,6 +551,9 @@ struct slc_plan_hooks {
 	/* a stopped step's commands are slow to come back, as in struct slc_engine_cb */
 	void (*draining)(void *arg, size_t i, const struct slc_plan *p, const struct slc_drain *d);
 	uint64_t drain_timeout_ns;
+	/* the host was away for @paused_s (stopped, or @suspended), after the
+	 * trace has its host_pause event */
+	void (*host_pause)(void *arg, size_t i, const struct slc_plan *p, double paused_s, int suspended);
 };
 
 /**
