@@ -449,6 +449,7 @@ static int check_limits(const struct slc_plan *p, char *err, size_t errlen)
  * waits for.
  */
 #define MAX_STEP_NS (7 * 86400000000000ull)
+#define MAX_WRITES_X 1000u            /* a step writes at most this many times the target */
 
 static int check_ranges(const struct slc_plan_opts *o, char *err, size_t errlen)
 {
@@ -1009,6 +1010,11 @@ int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logi
 			return rc;
 		if ((rc = slc__engine_check_job(capacity, logical_block, &job, why, sizeof(why))))
 			return slc_errf(err, errlen, rc, "step %s: %s", s->name, why);
+		/* a typo in a size (TB for GB) would wear the drive out for weeks */
+		if (job.max_bytes / MAX_WRITES_X > capacity)
+			return slc_errf(err, errlen, -ERANGE, "step %s: writes %llu bytes, over %u times the target's %llu",
+					s->name, (unsigned long long)job.max_bytes, MAX_WRITES_X,
+					(unsigned long long)capacity);
 	}
 	return 0;
 }

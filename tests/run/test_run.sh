@@ -180,6 +180,16 @@ then
 else
 	bad "SIGSTOP: exit $rc: $(cat "$tmp/pause.out" "$tmp/pause.err")"
 fi
+# the analysis leaves the pause out of the speeds: the longest phase's mean
+# (its bytes over its time) near its median sample, not 2 s of nothing lower
+"$bin" analyze --json "$tmp/pause.h5" | /usr/bin/python3 -c '
+import json, sys
+seg = json.load(sys.stdin)["segments"][-1]
+p = max(seg["phases"], key=lambda p: p["end_s"] - p["start_s"])
+r = p["mean_bps"] / p["median_bps"]
+print("phase %s %.1f-%.1f s: mean/median %.2f" % (p["label"], p["start_s"], p["end_s"], r))
+sys.exit(not 0.75 < r < 1.33)' >"$tmp/pause.an" 2>&1 \
+	&& ok "SIGSTOP: analysis: $(cat "$tmp/pause.an")" || bad "SIGSTOP: analysis: $(cat "$tmp/pause.an")"
 
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]
