@@ -319,10 +319,8 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 	size_t failed = 0;
 	int rc;
 
-	if ((rc = slc_run_open(&r, t, &ro, err, sizeof(err))) && !stop_sig)
-		return cli_fail("run", "%s", err);
-	if (rc)
-		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "before the plan began (in --purge)");
+	if ((rc = slc_run_open(&r, t, &ro, err, sizeof(err))))
+		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "in --purge") : cli_fail("run", "%s", err);
 	if (!u->quiet && slc_target_kind(t) == SLC_TARGET_BLOCKDEV)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(b, sizeof(b), (double)slc_target_capacity(t), u->units), slc_target_spec(t));
@@ -415,19 +413,13 @@ static int cmd_run(int argc, char **argv)
 	static struct slc_plan plan;
 	struct slc_target *t = NULL;
 	struct slc_run_console u;
-	struct sigaction sa;
 	char err[512];
 	struct stat st;
 	int rc;
 
 	/* first thing: a Ctrl-C while the target opens (a simulated drive
 	 * allocates its tables) must not be lost or kill us half-way */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	slc_host_watch_install();     /* a stop (SIGSTOP, Ctrl-Z) is the host's pause, not the drive's */
+	slc_run_signals(on_signal);
 	memset(&a, 0, sizeof(a));
 	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))
@@ -444,8 +436,7 @@ static int cmd_run(int argc, char **argv)
 		return dry_run_new_file(&a, &plan, u.units);
 	a.to.stop = &stop_sig;
 	if ((rc = slc_target_open(&t, a.target, &a.to, err, sizeof(err))))
-		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks; nothing was "
-						      "written") : cli_fail("run", "%s", err);
+		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks") : cli_fail("run", "%s", err);
 	if (slc_plan_fit_block(&plan, slc_target_logical_block(t), err, sizeof(err)))
 		fprintf(stderr, "slcscope run: note: %s\n", err);
 	rc = run_on(&a, &plan, t, &u);

@@ -5,6 +5,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,4 +126,16 @@ int slc_run_interrupted(FILE *f, const char *prog, int stop, const char *when)
 
 	fprintf(f, "%s: interrupted by %s %s\n", prog, sig == SIGTERM ? "SIGTERM" : "SIGINT", when);
 	return 128 + sig;
+}
+
+void slc_run_signals(void (*on_stop)(int sig))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	slc_host_watch_install();
 }

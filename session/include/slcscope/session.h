@@ -451,6 +451,14 @@ void slc_run_console_init(struct slc_run_console *c, FILE *f, const char *prog, 
 struct slc_run_ui slc_run_console_ui(struct slc_run_console *c);
 
 /**
+ * slc_run_signals() - what a run does first: SIGINT and SIGTERM to
+ * @on_stop (which sets the stop flag the run is given), and a stop
+ * (SIGSTOP, Ctrl-Z) watched for, so that it is recorded as the host's
+ * pause, not the drive's (slc_host_watch_install()).
+ */
+void slc_run_signals(void (*on_stop)(int sig));
+
+/**
  * slc_run_interrupted() - say on @f that a stop request (@stop as the signal
  * handler set it: SIGINT or SIGTERM, maybe | SLC_STOP_NOW) ended the run
  * @when ("before anything was written"), as "PROG: interrupted by SIGINT WHEN".
