@@ -123,12 +123,13 @@ uint64_t slc_target_now_ns(struct slc_target *t);                   /* the targe
 /** slc_target_discard() - TRIM @len bytes at @offset; 0 or -errno. */
 int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len);
 /**
- * slc_target_discard_stoppable() - as slc_target_discard(), in chunks of at
- * most 1 GiB, and back within 0.1 s of *@stop becoming non-zero (NULL:
- * never) with -ECANCELED.  On a block device or a file the TRIM runs in a
- * child process: a TRIM the drive does not answer blocks its caller in the
+ * slc_target_discard_stoppable() - as slc_target_discard(), and back within
+ * 0.1 s of *@stop becoming non-zero (NULL: never) with -ECANCELED.  On a
+ * block device or a file the TRIM runs in a child process, in chunks of at
+ * most 1 GiB: a TRIM the drive does not answer blocks its caller in the
  * kernel, where no signal reaches it.  A stopped child is killed; it ends
- * when the chunk in flight completes, holding the device (O_EXCL) until then.
+ * when the chunk in flight completes, holding the device (O_EXCL) until
+ * then.  The other kinds (simulated, null) TRIM at once, in one call.
  */
 int slc_target_discard_stoppable(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop);
 /** slc_target_idle() - do nothing until @until_ns on the target's clock. */
