@@ -60,6 +60,13 @@ static size_t get_all(int fd, void *buf, size_t len)
 	return got;
 }
 
+static int start_failed(int rc, char *out, size_t outlen)
+{
+	if (out && outlen)
+		snprintf(out, outlen, "cannot start a process for it: %s", strerror(-rc));
+	return rc;
+}
+
 int slc__apart(slc__apart_fn *fn, void *arg, char *out, size_t outlen, const volatile int *stop)
 {
 	pid_t parent = getpid(), pid;
@@ -71,13 +78,12 @@ int slc__apart(slc__apart_fn *fn, void *arg, char *out, size_t outlen, const vol
 	if (stop && *stop)
 		return -ECANCELED;
 	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	fflush(NULL);                 /* nothing buffered is written twice */
+		return start_failed(-errno, out, outlen);
 	if ((pid = fork()) < 0) {
 		rc = -errno;
 		close(pfd[0]);
 		close(pfd[1]);
-		return rc;
+		return start_failed(rc, out, outlen);
 	}
 	if (pid == 0) {
 		/* the parent alone decides when to stop (a Ctrl-C reaches the
