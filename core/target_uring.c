@@ -545,6 +545,27 @@ static int file_create_or_check(struct slc_target *t, const char *path, const st
 	return fstat(t->fd, st) ? slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno)) : 0;
 }
 
+/* --size: the file's extents allocated (fallocate), else a sparse file (ftruncate). */
+struct extend_job {
+	int fd;
+	uint64_t size;
+};
+
+/* In a child process (apart.c): a filesystem without unwritten extents
+ * (exFAT, some network ones) writes every byte of the allocation, which
+ * takes minutes for a large file and does not stop for a signal. */
+static int extend_in_child(void *arg, char *out, size_t outlen)
+{
+	const struct extend_job *j = arg;
+
+	(void)out; (void)outlen;
+	if (fallocate(j->fd, 0, 0, (off_t)j->size) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP)
+		return -errno;
+	return ftruncate(j->fd, (off_t)j->size) ? -errno : 0;
+}
+
 static int file_open(struct slc_target *t, const char *path, const struct slc_target_opts *o,
 		     char *err, size_t errlen)
 {
@@ -566,14 +587,13 @@ static int file_open(struct slc_target *t, const char *path, const struct slc_ta
 		 * allocation stays out of the measured writes; a filesystem
 		 * without fallocate gets a sparse file, but one without the
 		 * space is refused now rather than half-way through a fill */
-		rc = fallocate(t->fd, 0, 0, (off_t)o->file_size_bytes) ? errno : 0;
-		if (rc == EOPNOTSUPP && ftruncate(t->fd, (off_t)o->file_size_bytes))
-			rc = errno;
-		else if (rc == EOPNOTSUPP)
-			rc = 0;
+		struct extend_job j = { t->fd, o->file_size_bytes };
+		if ((rc = slc__apart(extend_in_child, &j, NULL, 0, o->stop)) == -ECANCELED)
+			return slc_errf(err, errlen, rc, "%s: stopped while it was extended to %" PRIu64 " bytes", path,
+					o->file_size_bytes);
 		if (rc)
-			return slc_errf(err, errlen, -rc, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
-				    o->file_size_bytes, strerror(rc));
+			return slc_errf(err, errlen, rc, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
+				    o->file_size_bytes, strerror(-rc));
 		st.st_size = (off_t)o->file_size_bytes;
 	}
 	if (st.st_size <= 0)
