@@ -2,9 +2,10 @@
 # Ctrl-C (or SIGTERM) ends a run within 2 s at any stage, even while the
 # drive holds a TRIM for 30 s: the TRIM runs in a child process that the
 # run leaves behind in the kernel; the trace is closed and readable.
-# Stages tried: the checks and the open (SIGINT at once), the stalled TRIM
-# on a loop device (SIGINT) and on drive.img as a file (SIGTERM), and, with
-# a TRIM answered at once, the wait after it and the fill.
+# Stages tried: the checks held by the drive, the stalled TRIM on a loop
+# device (SIGINT) and on drive.img as a file (SIGTERM), --purge's stalled
+# TRIM, and, with a TRIM answered at once, the start (SIGTERM at once), the
+# wait after the TRIM and the fill.
 # Needs root, /dev/fuse, losetup; exits 77 with the reason otherwise.
 bin=$1
 source "$(dirname "$0")/lib.sh"
@@ -35,7 +36,7 @@ readable() {
 stop_run() {
 	local name=$1 sig=$2 want=$3 target=$4 when=$5 t0
 	shift 5
-	"$bin" run "$target" --destructive --plan seq --interval 100ms --no-probe -o "$tmp/$name.h5" "$@" \
+	"$bin" run "$target" --destructive --plan seq --interval 100ms -o "$tmp/$name.h5" "$@" \
 		2>"$tmp/$name.err" &
 	run_pid=$!
 	for _ in $(seq 1 200); do eval "$when" && break; sleep 0.05; done
@@ -60,7 +61,7 @@ s=$mnt
 loop_attach "$s/drive.img"; dev=$loop
 
 # during the stalled TRIM on the loop device
-stop_run trim_loop INT 130 "$dev" '[ "$(trims "$s")" -ge 1 ]' --trim-wait 0
+stop_run trim_loop INT 130 "$dev" '[ "$(trims "$s")" -ge 1 ]' --trim-wait 0 --no-probe
 sleep 0.5
 kill -0 "$run_pid" 2>/dev/null && bad "trim_loop: the run's process is still there"
 grep -q "interrupted by SIGINT during step trim" "$tmp/trim_loop.err" \
@@ -95,8 +96,18 @@ loop_detach "$dev"    # cleared once the TRIM left behind ends (the emulator's e
 # a drive of its own: the TRIM left behind above holds drive.img's lock
 emu_start stallf tiny-tlc --size-scale 1/4 --trim-ms 30000
 f=$mnt
-stop_run trim_file TERM 143 "$f/drive.img" '[ "$(trims "$f")" -ge 1 ]' --trim-wait 0
+stop_run trim_file TERM 143 "$f/drive.img" '[ "$(trims "$f")" -ge 1 ]' --trim-wait 0 --no-probe
 readable trim_file
+
+# during --purge's TRIM (a loop device offers no Sanitize or Format): the
+# run has only its identity snapshot in the trace then
+emu_start stallp tiny-tlc --size-scale 1/4 --trim-ms 30000
+p=$mnt
+loop_attach "$p/drive.img"
+stop_run purge INT 130 "$loop" '[ "$(trims "$p")" -ge 1 ]' --purge
+grep -q "interrupted by SIGINT in --purge" "$tmp/purge.err" && ok "purge: the stop is said: $(tail -1 "$tmp/purge.err")" \
+	|| bad "purge: no word of the stop in --purge: $(cat "$tmp/purge.err")"
+readable purge
 
 # --- a drive that answers TRIM at once: the wait after it and the fill ---
 emu_start quick tiny-tlc --size-scale 1/4
@@ -104,15 +115,16 @@ q=$mnt
 loop_attach "$q/drive.img"; dev=$loop
 # at once (SIGTERM: a background job ignores SIGINT until slcscope sets its
 # handler): whichever stage it reached, the checks, the open, the TRIM
-stop_run early TERM 143 "$dev" '[ "$(cat /proc/$run_pid/comm 2>/dev/null)" = slcscope ]' --trim-wait 0
+stop_run early TERM 143 "$dev" '[ "$(cat /proc/$run_pid/comm 2>/dev/null)" = slcscope ]' --trim-wait 0 --no-probe
 n0=$(trims "$q")
-stop_run wait INT 130 "$dev" '[ "$(trims "$q")" -gt "$n0" ]' --trim-wait 30s
+stop_run wait INT 130 "$dev" '[ "$(trims "$q")" -gt "$n0" ]' --trim-wait 30s --no-probe
 readable wait
 w0=$(stat_of "$q" host_write_bytes)
-stop_run fill INT 130 "$dev" "[ \"\$(stat_of $q host_write_bytes 2>/dev/null || echo 0)\" -gt $w0 ]" --trim-wait 0 --seq-bytes 900MiB
+stop_run fill INT 130 "$dev" "[ \"\$(stat_of $q host_write_bytes 2>/dev/null || echo 0)\" -gt $w0 ]" --trim-wait 0 --seq-bytes 900MiB --no-probe
 readable fill
 
 emu_stop "$emu_pid" "$q"
 emu_stop "$(cat "$tmp/stall.pid")" "$s"
 emu_stop "$(cat "$tmp/stallf.pid")" "$f"
+emu_stop "$(cat "$tmp/stallp.pid")" "$p"
 finish
