@@ -62,8 +62,9 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 		tr->cum[i + 1] = tr->cum[i] + bytes;
 		tr->sv[i + 1] = tr->sv[i] + tr->v[i];
 		tr->sv2[i + 1] = tr->sv2[i] + tr->v[i] * tr->v[i];
-		/* a step in t_s beyond the interval: time the host was away
-		 * (a stopped run), not the drive's */
+		/* a step in t_s beyond the interval: time nothing was written
+		 * (a stopped run's host pause, the waits between a duty step's
+		 * rounds), not the drive's writing time */
 		tr->gap[i] = i && in->interval_s && in->t_s[i] - dt - in->t_s[i - 1] > 1e-6 * dt ?
 			tr->gap[i - 1] + (in->t_s[i] - dt - in->t_s[i - 1]) : (i ? tr->gap[i - 1] : 0);
 	}
