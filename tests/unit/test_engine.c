@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <cmocka.h>
@@ -688,6 +689,39 @@ static void test_sampler_reads_apart(void **state)
 	assert_true(fabs(v.s[0].write_lat_mean_us - 50.0) < 1e-9);
 }
 
+/* A TRIM through slc_target_discard_stoppable(): done in a child process,
+ * which a stop set before it never starts; the file keeps its data then. */
+static void test_discard_stoppable(void **state)
+{
+	enum { SIZE = 8 << 20 };
+	struct slc_target_opts o = { .file_size_bytes = SIZE };
+	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .queue_depth = 8, .max_bytes = SIZE, .seed = 3 };
+	struct slc_job_result res;
+	struct slc_target *t;
+	volatile int stop = 1;
+	char err[256], path[64];
+	struct stat st;
+	int rc;
+	(void)state;
+
+	t = open_test_file("trim", &o, path, sizeof(path));
+	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_blocks * 512 >= SIZE);
+	assert_int_equal(slc_target_discard_stoppable(t, 0, SIZE, &stop), -ECANCELED);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_blocks * 512 >= SIZE);
+	stop = 0;
+	rc = slc_target_discard_stoppable(t, 0, SIZE, &stop);
+	if (rc != -EOPNOTSUPP) {            /* a filesystem without hole punching */
+		assert_int_equal(rc, 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true((uint64_t)st.st_blocks * 512 < SIZE / 2);
+	}
+	slc_target_close(t);
+	unlink(path);
+}
+
 /* A host pause: no sample covers it, nothing of it counts as an interval
  * without I/O, the bytes carry on, and the samples after it start at its end. */
 static void test_sampler_pause(void **state)
@@ -985,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_sampler_short_last_merged),
 		cmocka_unit_test(test_sampler_reads_apart),
 		cmocka_unit_test(test_sampler_pause),
+		cmocka_unit_test(test_discard_stoppable),
 		cmocka_unit_test(test_host_watch),
 		cmocka_unit_test(test_engine_mixed),
 		cmocka_unit_test(test_sweep_plans),
