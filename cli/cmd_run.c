@@ -278,9 +278,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 	if (a->po.reap_batch > a->po.queue_depth * a->po.jobs)
 		return cli_usage("run", "--reap-batch %u is over the %u commands in flight (--qd x --jobs)",
 				 a->po.reap_batch, a->po.queue_depth * a->po.jobs);
+	if ((rc = slc_target_check_args(a->target, &a->to, err, sizeof(err))))
+		return rc == -ENODEV ? cli_fail("run", "%s", err) : cli_usage("run", "%s", err);
 	if (slc_plan_build(plan, a->plan_name, &a->po, err, sizeof(err)) ||
-	    (a->points && slc_plan_keep_points(plan, a->points, err, sizeof(err))) ||
-	    slc_target_check_args(a->target, &a->to, err, sizeof(err)))
+	    (a->points && slc_plan_keep_points(plan, a->points, err, sizeof(err))))
 		return cli_usage("run", "%s", err);
 	if (a->purge && a->no_probe)
 		return cli_usage("run", "--purge needs the drive's probe: drop --no-probe");

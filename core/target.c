@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slcscope/core.h"
 #include "private.h"
@@ -83,6 +84,9 @@ int slc_target_check_args(const char *spec, const struct slc_target_opts *o, cha
 		return slc_errf(err, errlen, -EINVAL, "no target given");
 	if (is_null(spec) && slc__target_null_size(spec, &bytes, err, errlen))
 		return -EINVAL;
+	/* a mistyped device (/dev/sdz) is no file to create, dry run or not */
+	if (!is_sim(spec) && !is_null(spec) && access(spec, F_OK) != 0 && errno == ENOENT && slc__path_in_devfs(spec))
+		return slc_errf(err, errlen, -ENODEV, "%s: no such device", spec);
 	/* a file smaller than one O_DIRECT block holds nothing to write; Linux
 	 * keeps no file of 8 EiB or more */
 	if (o && o->file_size_bytes && (o->file_size_bytes < 4096 || o->file_size_bytes > (uint64_t)INT64_MAX))

@@ -130,9 +130,10 @@ newloop "$tmp/ro.img" 16M -r; rodev=$loop
 "$bin" run "$rodev" --destructive "${q[@]}" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "$rodev: the device is read-only (BLKROGET); nothing was written" "$tmp/err" \
 	&& ok "read-only loop device refused" || bad "read-only device: rc $rc $(cat "$tmp/err")"
-# a device that does not exist: no file in /dev, with --size or without
+# a device that does not exist: no file in /dev, with --size or without, dry run too
 nodev=/dev/slcscope-no-such-device-$$
-for size in "" "--size 1G"; do
+for size in "" "--size 1G" "--size 1G -n"; do
+	# shellcheck disable=SC2086
 	"$bin" run "$nodev" $size "${q[@]}" 2>"$tmp/err"; rc=$?
 	[ $rc = 1 ] && grep -qx "slcscope run: $nodev: no such device" "$tmp/err" && [ ! -e "$nodev" ] \
 		&& ok "missing device ${size:-(no --size)}: no such device, nothing created" \

@@ -85,8 +85,10 @@ int slc_target_open(struct slc_target **out, const char *spec, const struct slc_
 /**
  * slc_target_check_args() - what can be said of @spec and @o before
  * anything is opened: a "null:" size that parses and is at least 4 KiB, a
- * file size (@o->file_size_bytes) from 4 KiB to 8 EiB less one byte.
- * Return: 0, or -EINVAL with the reason in @err (a usage error).
+ * file size (@o->file_size_bytes) from 4 KiB to 8 EiB less one byte, and a
+ * path that is not there under /dev (or on a devtmpfs): no such device.
+ * Return: 0, -EINVAL with the reason in @err (a usage error), or -ENODEV
+ * ("PATH: no such device": a device that is not there, no file to create).
  */
 int slc_target_check_args(const char *spec, const struct slc_target_opts *o, char *err, size_t errlen);
 
