@@ -122,7 +122,8 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 		return cli_usage("run", "%s", what);
 	slc_plan_print(stdout, p, path, capacity, 0, units);
 	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)capacity, units), path);
-	rc = slc_blockdev_check(path, what, sizeof(what));
+	if ((rc = slc_blockdev_check_stoppable(path, what, sizeof(what), &stop_sig)) == -ECANCELED)
+		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks");
 	if (rc > 0)
 		printf("; found: %s%s", what, rc & SLC_CHECK_IN_USE ? " (refused: --force does not override a mount or swap)"
 		       : force ? " (--force given)" : " (refused without --force)");

@@ -655,3 +655,15 @@ int slc__path_in_devfs(const char *path)
 	fclose(f);
 	return found;
 }
+
+static int blockdev_check_child(void *arg, char *what, size_t len)
+{
+	return slc_blockdev_check(arg, what, len);
+}
+
+int slc_blockdev_check_stoppable(const char *path, char *what, size_t whatlen, const volatile int *stop)
+{
+	/* libblkid's reads of a drive that holds a command keep the reader
+	 * in the kernel past any signal: read from a child (apart.c) */
+	return slc__apart(blockdev_check_child, (void *)path, what, whatlen, stop);
+}

@@ -171,6 +171,13 @@ enum {
  */
 int slc_blockdev_check(const char *path, char *what, size_t whatlen);
 
+/**
+ * slc_blockdev_check_stoppable() - slc_blockdev_check() in a child process,
+ * back within 0.1 s of *@stop becoming non-zero with -ECANCELED (the child,
+ * maybe held in the kernel by the drive, is killed and left behind).
+ */
+int slc_blockdev_check_stoppable(const char *path, char *what, size_t whatlen, const volatile int *stop);
+
 /* slc_file_check() flags */
 enum {
 	SLC_CHECK_AS_OUTPUT = 1u << 0, /* a trace to replace: an HDF5 file and readers are expected */
