@@ -51,8 +51,8 @@ int cli_parse_interval(const char *cmd, const char *arg, uint64_t *out_ns)
 {
 	int rc = cli_parse_duration(cmd, "--interval", arg, out_ns);
 
-	if (!rc && *out_ns < 10000000ull)
-		return cli_usage(cmd, "--interval: the shortest interval is 10ms");
+	if (!rc && (*out_ns < SLC_PLAN_MIN_INTERVAL_NS || *out_ns > SLC_PLAN_MAX_INTERVAL_NS))
+		return cli_usage(cmd, "--interval: from 10ms to 1h, not '%s'", arg);
 	return rc;
 }
 

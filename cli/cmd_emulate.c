@@ -58,6 +58,7 @@ static void emulate_help(FILE *out)
 		"                               offsets fails (EIO), every time (at most %d)\n"
 		"      --spike-every N          every Nth command (reads, writes, TRIMs) completes\n"
 		"      --spike-ms MS            ... MS milliseconds later (real time; default 100)\n"
+		"      --trim-ms MS             every TRIM completes MS ms later (a stalled TRIM)\n"
 		"      --vanish-after-bytes SIZE  once SIZE has been written the drive disappears:\n"
 		"                               the next write and everything after it fail, the\n"
 		"                               FUSE connection is closed and DIR unmounted\n"
@@ -157,7 +158,7 @@ static int emulate_run(int argc, char **argv)
 {
 	enum {
 		O_CAPACITY = 256, O_STORE, O_SEED, O_PIDFILE, O_LOG, O_QUIET, O_FAIL_AFTER, O_FAIL_AT,
-		O_SPIKE_EVERY, O_SPIKE_MS, O_VANISH,
+		O_SPIKE_EVERY, O_SPIKE_MS, O_VANISH, O_TRIM_MS,
 	};
 	static const struct option opts[] = {
 		{ "time-scale", required_argument, NULL, 't' }, { "size-scale", required_argument, NULL, 's' },
@@ -167,7 +168,7 @@ static int emulate_run(int argc, char **argv)
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "fail-after-bytes", required_argument, NULL, O_FAIL_AFTER }, { "fail-at", required_argument, NULL, O_FAIL_AT },
 		{ "spike-every", required_argument, NULL, O_SPIKE_EVERY }, { "spike-ms", required_argument, NULL, O_SPIKE_MS },
-		{ "vanish-after-bytes", required_argument, NULL, O_VANISH },
+		{ "trim-ms", required_argument, NULL, O_TRIM_MS }, { "vanish-after-bytes", required_argument, NULL, O_VANISH },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slc_emu_opts o;
@@ -213,6 +214,8 @@ static int emulate_run(int argc, char **argv)
 			o.spike_ns = v * 1000000ull;
 			spike_ms_given = 1;
 			break;
+		case O_TRIM_MS: if ((rc = cli_parse_uint("emulate", "--trim-ms", optarg, 1, 3600000, &v))) return rc;
+			o.trim_delay_ns = v * 1000000ull; break;
 		case O_VANISH:
 			if (slc_parse_bytes(&o.vanish_after_bytes, optarg, err, sizeof(err)))
 				return cli_usage("emulate", "--vanish-after-bytes: %s", err);

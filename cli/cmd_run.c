@@ -51,7 +51,7 @@ static void run_help(FILE *out)
 		"                           queue depth x jobs is at most 256\n"
 		"      --reap-batch N       refill the queue once N commands have completed (default\n"
 		"                           queue depth x jobs / 8, at least 1; 1: after each)\n"
-		"  -i, --interval DURATION  sampling interval (default 1s, down to 10ms)\n"
+		"  -i, --interval DURATION  sampling interval (default 1s; 10ms to 1h)\n"
 		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
 		"      --burst DURATION     length of each recovery burst (default 60s)\n"
 		"      --idle-list LIST     idle-sweep waits (default 5s,15s,30s,1m,2m,5m,15m)\n"
@@ -122,7 +122,8 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 		return cli_usage("run", "%s", what);
 	slc_plan_print(stdout, p, path, capacity, 0, units);
 	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)capacity, units), path);
-	rc = slc_blockdev_check(path, what, sizeof(what));
+	if ((rc = slc_blockdev_check_stoppable(path, what, sizeof(what), &stop_sig)) == -ECANCELED)
+		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks");
 	if (rc > 0)
 		printf("; found: %s%s", what, rc & SLC_CHECK_IN_USE ? " (refused: --force does not override a mount or swap)"
 		       : force ? " (--force given)" : " (refused without --force)");
@@ -236,8 +237,8 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 	case O_TEMP_EVERY:
 		if ((rc = cli_parse_duration("run", "--temp-every", arg, &a->temp_every_ns)))
 			return rc;
-		if (a->temp_every_ns < 100000000ull)
-			return cli_usage("run", "--temp-every: at least 100ms");
+		if (a->temp_every_ns < 100000000ull || a->temp_every_ns > SLC_PLAN_MAX_INTERVAL_NS)
+			return cli_usage("run", "--temp-every: from 100ms to 1h, not '%s'", arg);
 		a->temp_every_set = 1;
 		break;
 	case O_DESTRUCTIVE: a->to.destructive = 1; break;
@@ -278,9 +279,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 	if (a->po.reap_batch > a->po.queue_depth * a->po.jobs)
 		return cli_usage("run", "--reap-batch %u is over the %u commands in flight (--qd x --jobs)",
 				 a->po.reap_batch, a->po.queue_depth * a->po.jobs);
+	if ((rc = slc_target_check_args(a->target, &a->to, err, sizeof(err))))
+		return rc == -ENODEV ? cli_fail("run", "%s", err) : cli_usage("run", "%s", err);
 	if (slc_plan_build(plan, a->plan_name, &a->po, err, sizeof(err)) ||
-	    (a->points && slc_plan_keep_points(plan, a->points, err, sizeof(err))) ||
-	    slc_target_check_args(a->target, &a->to, err, sizeof(err)))
+	    (a->points && slc_plan_keep_points(plan, a->points, err, sizeof(err))))
 		return cli_usage("run", "%s", err);
 	if (a->purge && a->no_probe)
 		return cli_usage("run", "--purge needs the drive's probe: drop --no-probe");
@@ -312,6 +314,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 		.temp_every_ns = a->temp_every_set ? a->temp_every_ns : 0, .interval_ns = a->po.interval_ns,
 		.until_steady = a->until_steady, .steady_after_bytes = steady_after_bytes, .ui = &rui, .plan = plan,
 		.force = a->to.force,
+		.stop = &stop_sig,
 	};
 	struct slc_job_result res = { 0 };
 	struct slc_run *r;
@@ -320,7 +323,7 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 	int rc;
 
 	if ((rc = slc_run_open(&r, t, &ro, err, sizeof(err))))
-		return cli_fail("run", "%s", err);
+		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "in --purge") : cli_fail("run", "%s", err);
 	if (!u->quiet && slc_target_kind(t) == SLC_TARGET_BLOCKDEV)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(b, sizeof(b), (double)slc_target_capacity(t), u->units), slc_target_spec(t));
@@ -379,11 +382,8 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 		return cli_usage("run", "%s", err);
 	if (slc_size_resolve(&steady_after_bytes, &a->steady_after, slc_target_capacity(t)))
 		steady_after_bytes = UINT64_MAX;      /* more than this target holds: never steady */
-	if (stop_sig) {
-		fprintf(stderr, "slcscope run: interrupted by %s before anything was written\n",
-			SLC_STOP_REASON(stop_sig) == SIGTERM ? "SIGTERM" : "SIGINT");
-		return 128 + SLC_STOP_REASON(stop_sig);
-	}
+	if (stop_sig)
+		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "before anything was written");
 	if (a->dry) {
 		slc_plan_print(stdout, plan, slc_target_spec(t), slc_target_capacity(t), u->virtual_clock, u->units);
 		if (slc_target_kind(t) == SLC_TARGET_FILE)
@@ -415,18 +415,13 @@ static int cmd_run(int argc, char **argv)
 	static struct slc_plan plan;
 	struct slc_target *t = NULL;
 	struct slc_run_console u;
-	struct sigaction sa;
 	char err[512];
 	struct stat st;
 	int rc;
 
 	/* first thing: a Ctrl-C while the target opens (a simulated drive
 	 * allocates its tables) must not be lost or kill us half-way */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	slc_run_signals(on_signal);
 	memset(&a, 0, sizeof(a));
 	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))
@@ -445,8 +440,9 @@ static int cmd_run(int argc, char **argv)
 		return dry_run_blockdev(a.target, &plan, a.to.destructive, a.to.force, u.units);
 	if (a.dry && strncmp(a.target, "sim:", 4) && strncmp(a.target, "null:", 5) && stat(a.target, &st) != 0)
 		return dry_run_new_file(&a, &plan, u.units);
+	a.to.stop = &stop_sig;
 	if ((rc = slc_target_open(&t, a.target, &a.to, err, sizeof(err))))
-		return cli_fail("run", "%s", err);
+		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks") : cli_fail("run", "%s", err);
 	if (slc_plan_fit_block(&plan, slc_target_logical_block(t), err, sizeof(err)))
 		fprintf(stderr, "slcscope run: note: %s\n", err);
 	rc = run_on(&a, &plan, t, &u);

@@ -197,6 +197,9 @@ struct loop {
 	int rc, submitting, reads;
 	int ignores_data;            /* the target never looks at the payload: no fresh data */
 	int draining, told, abandoned; /* after a stop: see drain_stopped() */
+	int watch;                    /* real clock: host pauses are looked for (hostpause.c) */
+	struct slc_host_watch hw;
+	uint64_t pass_ns;             /* the loop's last wait began: the process ran then */
 	uint64_t drain_t0, drain_last; /* its start, its last completion (monotonic) */
 };
 
@@ -248,6 +251,46 @@ static void start_job(struct loop *l)
 	if (t->ops->mark)
 		t->ops->mark(t, l->r.t0);
 	slc_sampler_init(&l->smp, l->r.t0, l->j.interval_ns);
+	l->watch = !(slc_target_caps(t) & SLC_TARGET_CAP_VIRTUAL_CLOCK);
+	l->pass_ns = l->r.t0;
+	if (l->watch)
+		slc_host_watch_init(&l->hw);
+}
+
+/* Less than this between two passes of the loop is no pause worth a record
+ * (a SIGCONT sent to a running process). */
+#define PAUSE_MIN_NS 1000000ull
+
+/*
+ * Was the host away since the loop's last wait began?  A stop: the samples skip
+ * it (slc_sampler_pause()), a time limit is extended by it, the callback
+ * records it.  A suspend: only recorded, the clock did not run.
+ */
+static void host_check(struct loop *l, uint64_t now)
+{
+	uint64_t susp, from = l->pass_ns;
+	unsigned what = slc_host_watch_check(&l->hw, &susp);
+	const struct slc_engine_cb *cb = l->r.cb;
+	int rc = 0;
+
+	l->pass_ns = now;
+	if ((what & SLC_HOST_CONTINUED) && now > from && now - from >= PAUSE_MIN_NS) {
+		l->res->host_paused_ns += now - from;
+		if (l->deadline != UINT64_MAX)
+			l->deadline += now - from;
+		rc = slc_sampler_pause(&l->smp, from, now, on_interval, &l->r);
+		if (!rc && cb->host_pause)
+			rc = cb->host_pause(cb->arg, from, now - from, 0, l->r.t0);
+	}
+	if (!rc && (what & SLC_HOST_SUSPENDED) && cb->host_pause)
+		rc = cb->host_pause(cb->arg, now, susp, 1, l->r.t0);
+	if (rc == SLC_ENGINE_DONE) {
+		l->res->done_early = 1;
+		l->submitting = 0;
+	} else if (rc && !l->rc) {
+		l->rc = rc;
+		l->submitting = 0;
+	}
 }
 
 /* Where @io goes: sequential jobs take turns, each in its own slice;
@@ -403,6 +446,8 @@ static void run_loop(struct loop *l, char *err, size_t errlen)
 		uint64_t now = t->ops->now_ns(t);
 		int n;
 
+		l->pass_ns = now;
+
 		if (l->submitting && ((l->stop && *l->stop) || now >= l->deadline ||
 				      (j->max_bytes && l->submitted >= j->max_bytes)))
 			l->submitting = 0;
@@ -418,6 +463,11 @@ static void run_loop(struct loop *l, char *err, size_t errlen)
 			n = drain_stopped(l);
 		else
 			n = t->ops->reap(t, l->done, l->qd, l->submitting && l->inflight >= l->batch ? l->batch : 1);
+		/* before the completions reach the sampler: a stop inside that
+		 * wait must not become intervals of nothing (the resume's SIGCONT
+		 * may also have cut the wait short: -EINTR) */
+		if (l->watch)
+			host_check(l, n > 0 ? l->done[0]->complete_ns : t->ops->now_ns(t));
 		if (l->abandoned)
 			break;
 		if (n < 0) {

@@ -441,16 +441,48 @@ static int check_limits(const struct slc_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The options' ranges, checked before anything is opened: a typo (99999h)
+ * must not start a run that ends in years.  The interval: 10 ms is the
+ * finest the sampler keeps up with; over an hour, no curve has the two
+ * samples the analysis wants.  A step of over a week is no test anyone
+ * waits for.
+ */
+#define MAX_STEP_NS (7 * 86400000000000ull)
+#define MAX_WRITES_X 1000u            /* a step writes at most this many times the target */
+
+static int check_ranges(const struct slc_plan_opts *o, char *err, size_t errlen)
+{
+	const struct { const char *opt; uint64_t ns; } t[] = {
+		{ "--rand-time", o->rand_ns }, { "--idle", o->idle_ns }, { "--burst", o->burst_ns },
+		{ "--trim-wait", o->trim_wait_ns }, { "--read-time", o->read_ns }, { "--step-time", o->step_ns },
+	};
+
+	if (o->interval_ns && (o->interval_ns < SLC_PLAN_MIN_INTERVAL_NS || o->interval_ns > SLC_PLAN_MAX_INTERVAL_NS))
+		return slc_errf(err, errlen, -ERANGE, "--interval: from 10ms to 1h, not %.6g s", (double)o->interval_ns * 1e-9);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].ns > MAX_STEP_NS)
+			return slc_errf(err, errlen, -ERANGE, "%s: at most 7 days (168h), not %.6g h", t[i].opt,
+					(double)t[i].ns / 3.6e12);
+	for (size_t i = 0; i < o->n_idle_sweep && i < sizeof(o->idle_sweep_ns) / sizeof(o->idle_sweep_ns[0]); i++)
+		if (o->idle_sweep_ns[i] > MAX_STEP_NS)
+			return slc_errf(err, errlen, -ERANGE, "--idle-list: each wait at most 7 days (168h)");
+	return 0;
+}
+
 int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
 		   char *err, size_t errlen)
 {
 	char names[256] = "";
+	int rc;
 
 	memset(p, 0, sizeof(*p));
+	if ((rc = check_ranges(o, err, errlen)))
+		return rc;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	for (size_t i = 0; i < N_PLANS; i++) {
 		if (strcmp(name, plans[i].name) == 0) {
-			int rc = plans[i].build(p, o, err, errlen);
+			rc = plans[i].build(p, o, err, errlen);
 			return rc ? rc : check_limits(p, err, errlen);
 		}
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", plans[i].name);
@@ -511,6 +543,25 @@ static void on_draining(void *arg, const struct slc_drain *d)
 	struct step_ctx *c = arg;
 
 	c->h->draining(c->h->arg, c->i, c->p, d);
+}
+
+/* A host pause: an event in the segment (its length in seconds as the
+ * value), so that the gap in the samples reads as the host's, not the drive's. */
+static int on_host_pause(void *arg, uint64_t at_ns, uint64_t paused_ns, int suspended, uint64_t t0)
+{
+	struct step_ctx *c = arg;
+	struct slc_event ev = {
+		.t_s = (at_ns >= t0 ? (double)(at_ns - t0) * 1e-9 : 0) + c->t_offset_s,
+		.host_bytes = 0,
+		.kind = slc_event_kind_name(SLC_EVK_HOST_PAUSE),
+		.value = (double)paused_ns * 1e-9,
+	};
+
+	if (c->trace && (c->trace_rc = slc_trace_event(c->trace, &ev)))
+		return c->trace_rc;
+	if (c->h && c->h->host_pause)
+		c->h->host_pause(c->h->arg, c->i, c->p, ev.value, suspended);
+	return 0;
 }
 
 static void on_progress(void *arg, const struct slc_progress *pr)
@@ -704,7 +755,9 @@ static int run_trim(const struct slc_step *s, struct slc_target *t, struct slc_t
 	if ((s->bytes.bytes || s->bytes.capacity_multiple > 0) &&
 	    (slc_size_resolve(&len, &s->bytes, cap) || len > cap))
 		return slc_errf(err, errlen, -EINVAL, "step %s: TRIM range larger than the target", s->name);
-	if ((rc = slc_target_discard(t, 0, len)))
+	if ((rc = slc_target_discard_stoppable(t, 0, len, stop)) == -ECANCELED)
+		return rc;
+	if (rc)
 		return slc_errf(err, errlen, rc, "step %s: TRIM failed: %s", s->name, strerror(-rc));
 	if (trace) {
 		struct slc_event ev = { (double)(slc_target_now_ns(t) - t0) * 1e-9, 0, slc_event_kind_name(SLC_EVK_TRIM), (double)len };
@@ -759,7 +812,7 @@ static struct step_end run_step_work(const struct slc_step *s, struct slc_target
 				    hooks && hooks->temperature ? on_temperature : NULL,
 				    hooks ? hooks->temperature_every_ns : 0,
 				    hooks && hooks->draining ? on_draining : NULL,
-				    hooks ? hooks->drain_timeout_ns : 0 };
+				    hooks ? hooks->drain_timeout_ns : 0, on_host_pause };
 	struct step_end e = { 0, 0 };
 
 	switch (s->kind) {
@@ -957,6 +1010,11 @@ int slc_plan_validate(const struct slc_plan *p, uint64_t capacity, uint32_t logi
 			return rc;
 		if ((rc = slc__engine_check_job(capacity, logical_block, &job, why, sizeof(why))))
 			return slc_errf(err, errlen, rc, "step %s: %s", s->name, why);
+		/* a typo in a size (TB for GB) would wear the drive out for weeks */
+		if (job.max_bytes / MAX_WRITES_X > capacity)
+			return slc_errf(err, errlen, -ERANGE, "step %s: writes %llu bytes, over %u times the target's %llu",
+					s->name, (unsigned long long)job.max_bytes, MAX_WRITES_X,
+					(unsigned long long)capacity);
 	}
 	return 0;
 }

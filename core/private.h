@@ -19,4 +19,17 @@ int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_
  * it is now (safety.c); 0 or -errno (-ENOTSUP where xattrs are not kept). */
 int slc__target_mark(int fd);
 
+/*
+ * Run @fn(@arg, @out, @outlen) in a child process (apart.c): its return and
+ * what it wrote to @out come back.  Waits in slices that see *@stop (NULL:
+ * never): once it is set the child is killed and left to end when the
+ * kernel lets it, and -ECANCELED returned at once.  @fn may only use what
+ * survives a fork: memory, descriptors, system calls.
+ */
+typedef int slc__apart_fn(void *arg, char *out, size_t outlen);
+int slc__apart(slc__apart_fn *fn, void *arg, char *out, size_t outlen, const volatile int *stop);
+
+/* 1 when a new file at @path would land under /dev or on a devtmpfs (safety.c). */
+int slc__path_in_devfs(const char *path);
+
 #endif

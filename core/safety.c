@@ -179,6 +179,77 @@ static size_t find_openers(const struct subject *s, struct opener *op, size_t ma
 	return n;
 }
 
+/* Is descriptor @fd of process @pid open for writing (the flags fdinfo gives, in octal)? */
+static int fd_writes(int pid, const char *fd)
+{
+	char path[320], line[128];
+	unsigned long flags;
+	int w = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, fd);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "flags: %lo", &flags) == 1) {
+			w = (flags & O_ACCMODE) == O_WRONLY || (flags & O_ACCMODE) == O_RDWR;
+			break;
+		}
+	fclose(f);
+	return w;
+}
+
+/* Does process @pid have the subject open for writing? */
+static int writes_subject(const struct subject *s, int pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int has = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!has && (de = readdir(d))) {
+		char fd[320];
+		struct stat st;
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
+		if (stat(fd, &st) == 0 && is_subject(s, &st) && fd_writes(pid, de->d_name))
+			has = 1;
+	}
+	closedir(d);
+	return has;
+}
+
+/*
+ * Another process that holds the subject open for writing (a database on
+ * the raw device, a VM's disk, dd) would have its data destroyed and would
+ * disturb the measurement; readers (udev, blkid, a monitor) are harmless.
+ * Named in @what; 1 when one was found.
+ */
+static int check_writers(const struct subject *s, char *what, size_t len)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int self = (int)getpid(), found = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && found < 4) {
+		int pid = atoi(de->d_name);
+		char comm[32];
+		if (pid <= 0 || pid == self || !writes_subject(s, pid))
+			continue;
+		read_comm(pid, comm, sizeof(comm));
+		add(what, len, "open for writing in %s (pid %d)", comm, pid);
+		found++;
+	}
+	closedir(d);
+	return found > 0;
+}
+
 /* Is the mount whose source is @src (fstype @type) made from the subject? */
 static int source_is_subject(const struct subject *s, const char *type, const char *src,
 			     const struct opener *op, size_t nop)
@@ -360,6 +431,7 @@ int slc_blockdev_check(const char *path, char *what, size_t whatlen)
 	nop = find_openers(&s, op, sizeof(op) / sizeof(op[0]));
 	in_use = check_in_use(&s, op, nop, what, whatlen);
 	n0 = strlen(what);
+	check_writers(&s, what, whatlen);
 	check_sysfs(st.st_rdev, what, whatlen);
 	if ((rc = check_signatures(path, what, whatlen)) < 0) {
 		snprintf(what, whatlen, "libblkid cannot read it: %s", strerror(-rc));
@@ -558,4 +630,53 @@ int slc__file_in_use(const struct stat *st, const char *path, char *what, size_t
 	s.name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	nop = find_openers(&s, op, sizeof(op) / sizeof(op[0]));
 	return (check_in_use(&s, op, nop, what, len) | check_loops(&s, what, len)) != 0;
+}
+
+/*
+ * Would a file at @path (which does not exist) be created among the
+ * device nodes: under /dev, or on a devtmpfs mounted elsewhere?  A
+ * mistyped device name (/dev/sdz) must not become a regular file there:
+ * it would fill the RAM that devtmpfs lives in and shadow the device
+ * that appears under that name later.
+ */
+int slc__path_in_devfs(const char *path)
+{
+	char dir[4096], real[4096], line[8192];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	FILE *f;
+	int found = 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+	if (!realpath(dir, real))
+		return strncmp(path, "/dev/", 5) == 0;
+	if (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0)
+		return 1;
+	if (stat(real, &st) != 0 || !(f = fopen("/proc/self/mountinfo", "re")))
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		char type[64];
+		const char *sep = strstr(line, " - ");
+		if (sscanf(line, "%*u %*u %u:%u", &maj, &min) == 2 && sep && sscanf(sep + 3, "%63s", type) == 1 &&
+		    maj == major(st.st_dev) && min == minor(st.st_dev) && strcmp(type, "devtmpfs") == 0)
+			found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+static int blockdev_check_child(void *arg, char *what, size_t len)
+{
+	return slc_blockdev_check(arg, what, len);
+}
+
+int slc_blockdev_check_stoppable(const char *path, char *what, size_t whatlen, const volatile int *stop)
+{
+	/* libblkid's reads of a drive that holds a command keep the reader
+	 * in the kernel past any signal: read from a child (apart.c) */
+	return slc__apart(blockdev_check_child, (void *)path, what, whatlen, stop);
 }

@@ -270,3 +270,13 @@ int slc_sampler_finish(struct slc_sampler *s, uint64_t t_end_ns, slc_sample_fn f
 	s->edge_ns = t_end_ns + s->interval_ns;
 	return rc;
 }
+
+int slc_sampler_pause(struct slc_sampler *s, uint64_t from_ns, uint64_t to_ns, slc_sample_fn fn, void *arg)
+{
+	/* what came before the pause ends as a run would; what follows
+	 * starts a fresh grid, its samples handed on as before */
+	int rc = slc_sampler_finish(s, from_ns, fn, arg);
+
+	s->edge_ns = (to_ns > from_ns ? to_ns : from_ns) + s->interval_ns;
+	return rc;
+}

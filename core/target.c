@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "slcscope/core.h"
 #include "private.h"
@@ -83,6 +84,9 @@ int slc_target_check_args(const char *spec, const struct slc_target_opts *o, cha
 		return slc_errf(err, errlen, -EINVAL, "no target given");
 	if (is_null(spec) && slc__target_null_size(spec, &bytes, err, errlen))
 		return -EINVAL;
+	/* a mistyped device (/dev/sdz) is no file to create, dry run or not */
+	if (!is_sim(spec) && !is_null(spec) && access(spec, F_OK) != 0 && errno == ENOENT && slc__path_in_devfs(spec))
+		return slc_errf(err, errlen, -ENODEV, "%s: no such device", spec);
 	/* a file smaller than one O_DIRECT block holds nothing to write; Linux
 	 * keeps no file of 8 EiB or more */
 	if (o && o->file_size_bytes && (o->file_size_bytes < 4096 || o->file_size_bytes > (uint64_t)INT64_MAX))
@@ -139,6 +143,64 @@ uint32_t slc_target_logical_block(const struct slc_target *t) { return t->logica
 uint64_t slc_target_now_ns(struct slc_target *t) { return t->ops->now_ns(t); }
 int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len) { return t->ops->discard(t, offset, len); }
 void slc_target_idle(struct slc_target *t, uint64_t until_ns) { t->ops->idle(t, until_ns); }
+
+/* ---- a TRIM that a stop request can leave behind ---- */
+
+/*
+ * A whole-drive TRIM took minutes on a large drive, and one the drive does
+ * not answer holds the ioctl (or fallocate) in the kernel, where a signal
+ * does not interrupt it.  So the range goes in chunks (a stop is seen
+ * between them; kernels since 6.10 also end a killed BLKDISCARD between its
+ * commands), and a real device's chunks are sent by a child process that a
+ * stop leaves behind (apart.c).
+ */
+#define DISCARD_CHUNK_BYTES (1ull << 30)
+
+static int discard_chunks(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop)
+{
+	while (len) {
+		uint64_t n = len < DISCARD_CHUNK_BYTES ? len : DISCARD_CHUNK_BYTES;
+		int rc;
+		if (stop && *stop)
+			return -ECANCELED;
+		if ((rc = t->ops->discard(t, offset, n)))
+			return rc;
+		offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+struct discard_job {
+	struct slc_target *t;
+	uint64_t offset, len;
+};
+
+static int discard_in_child(void *arg, char *out, size_t outlen)
+{
+	struct discard_job *j = arg;
+
+	(void)out; (void)outlen;
+	return discard_chunks(j->t, j->offset, j->len, NULL);
+}
+
+int slc__target_discard_apart(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop)
+{
+	struct discard_job j = { t, offset, len };
+
+	return slc__apart(discard_in_child, &j, NULL, 0, stop);
+}
+
+int slc_target_discard_stoppable(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop)
+{
+	if (t->ops->discard_stoppable)
+		return t->ops->discard_stoppable(t, offset, len, stop);
+	/* the other kinds TRIM in memory, at once: one command, as the
+	 * simulated drive's timing of a TRIM depends on how it is split */
+	if (stop && *stop)
+		return -ECANCELED;
+	return t->ops->discard(t, offset, len);
+}
 
 size_t slc_target_events(struct slc_target *t, struct slc_sim_event *ev, size_t max)
 {

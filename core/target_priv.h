@@ -39,6 +39,10 @@ struct slc_target_ops {
 	uint64_t (*now_ns)(struct slc_target *t);
 	/* discard a range (TRIM); whole device when len covers it */
 	int (*discard)(struct slc_target *t, uint64_t offset, uint64_t len);
+	/* optional, for kinds whose TRIM the kernel does in the caller's
+	 * thread, uninterruptibly: slc_target_discard_stoppable() by
+	 * slc__target_discard_apart() (after the kind's own bookkeeping) */
+	int (*discard_stoppable)(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop);
 	/* idle until @until_ns on the target clock (sleep, or virtual time) */
 	void (*idle)(struct slc_target *t, uint64_t until_ns);
 	/* optional: a command at @offset comes soon */
@@ -76,6 +80,10 @@ struct slc_target {
  * @err; on failure the kind has released whatever it took, and the caller
  * only frees @t.
  */
+/* ops->discard in chunks in a child process, waited for in slices that see
+ * *@stop (target.c): slc_target_discard_stoppable() for real devices */
+int slc__target_discard_apart(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop);
+
 typedef int slc__target_open_fn(struct slc_target *t, const char *spec, const struct slc_target_opts *o,
 				char *err, size_t errlen);
 

@@ -17,6 +17,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "slcscope/core.h"
@@ -27,6 +28,7 @@ struct uring_priv {
 	int ring_ready;
 	int created;                  /* files: this open made it */
 	int touched;                  /* files: written or discarded */
+	int discard_left;             /* files: a stop left a TRIM behind in a child (apart.c) */
 	struct io_uring ring;
 	unsigned queued;              /* prepared, not yet submitted */
 	int fixed_file;
@@ -229,9 +231,12 @@ static void file_done(struct slc_target *t, struct uring_priv *u)
 {
 	struct stat a, b;
 
-	if (u->touched)
-		slc__target_mark(t->fd);   /* without xattrs, the file is checked as any other */
-	else if (u->created && fstat(t->fd, &a) == 0 && stat(t->spec, &b) == 0 &&
+	/* a TRIM left in the kernel may hold the file's lock, which setting
+	 * the mark takes: unmarked, the next run checks the file as any other */
+	if (u->touched) {
+		if (!u->discard_left)
+			slc__target_mark(t->fd);   /* without xattrs, the file is checked as any other */
+	} else if (u->created && fstat(t->fd, &a) == 0 && stat(t->spec, &b) == 0 &&
 		 a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		unlink(t->spec);
 }
@@ -290,6 +295,17 @@ static int file_discard(struct slc_target *t, uint64_t offset, uint64_t len)
 	return fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)len) ? -errno : 0;
 }
 
+static int file_discard_stoppable(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop)
+{
+	struct uring_priv *u = t->priv;
+	int rc;
+
+	u->touched = 1;               /* the child's note of it stays in the child */
+	if ((rc = slc__target_discard_apart(t, offset, len, stop)) == -ECANCELED)
+		u->discard_left = 1;
+	return rc;
+}
+
 static const struct slc_target_ops blockdev_ops = {
 	.name = "blockdev",
 	.caps = SLC_TARGET_CAP_DESTROYS_DATA,
@@ -299,6 +315,7 @@ static const struct slc_target_ops blockdev_ops = {
 	.abandon = uring_abandon,
 	.now_ns = slc__target_mono_now,
 	.discard = blk_discard,
+	.discard_stoppable = slc__target_discard_apart,
 	.idle = slc__target_mono_idle,
 	.register_buffers = uring_register_buffers,
 	.close = uring_close,
@@ -312,6 +329,7 @@ static const struct slc_target_ops file_ops = {
 	.abandon = uring_abandon,
 	.now_ns = slc__target_mono_now,
 	.discard = file_discard,
+	.discard_stoppable = file_discard_stoppable,
 	.idle = slc__target_mono_idle,
 	.register_buffers = uring_register_buffers,
 	.close = uring_close,
@@ -345,9 +363,33 @@ static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t
 	return 0;
 }
 
+struct check_job {
+	const char *path;
+	int blk;
+};
+
+static int check_in_child(void *arg, char *what, size_t len)
+{
+	const struct check_job *j = arg;
+
+	return j->blk ? slc_blockdev_check(j->path, what, len) : slc_file_check(j->path, 0, what, len);
+}
+
+/* slc_blockdev_check() or slc_file_check() in a child process: the reads
+ * of libblkid, queued behind a command the drive holds, would keep this
+ * process in the kernel past any Ctrl-C (apart.c). */
+static int check(const char *path, int blk, const struct slc_target_opts *o, char *what, size_t len)
+{
+	struct check_job j = { path, blk };
+
+	return slc__apart(check_in_child, &j, what, len, o->stop);
+}
+
 /* What the checks' result @rc means for the open: 0 to go on, or the refusal. */
 static int refuse(const char *path, int rc, const char *what, const struct slc_target_opts *o, char *err, size_t errlen)
 {
+	if (rc == -ECANCELED)
+		return slc_errf(err, errlen, rc, "%s: stopped during the safety checks; nothing was written", path);
 	if (rc < 0)
 		return slc_errf(err, errlen, rc, "%s: cannot check whether it is in use: %s", path, what);
 	if (rc & SLC_CHECK_IN_USE)
@@ -355,6 +397,22 @@ static int refuse(const char *path, int rc, const char *what, const struct slc_t
 				"swap: unmount it (or swapoff) first", path, what);
 	if (rc && !o->force)
 		return slc_errf(err, errlen, -EBUSY, "%s: refusing to write: %s (add --force to destroy it anyway)", path, what);
+	return 0;
+}
+
+/* A read-only device (a loop device attached -r, a write-protected card)
+ * is refused before the checks and the probe, not at the first write. */
+static int blockdev_writable(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ro = 0;
+
+	if (fd < 0)
+		return slc_errf(err, errlen, -errno, "%s: cannot open: %s", path, strerror(errno));
+	if (ioctl(fd, BLKROGET, &ro) != 0)
+		ro = 0;                   /* not known: the read-write open still tells */
+	close(fd);
+	if (ro)
+		return slc_errf(err, errlen, -EROFS, "%s: the device is read-only (BLKROGET); nothing was written", path);
 	return 0;
 }
 
@@ -370,7 +428,9 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 	if (!o->destructive)
 		return slc_errf(err, errlen, -EPERM, "%s is a block device: writing it destroys everything on it; "
 			    "add --destructive to do that", path);
-	if ((rc = refuse(path, slc_blockdev_check(path, what, sizeof(what)), what, o, err, errlen)))
+	if ((rc = blockdev_writable(path, err, errlen)))
+		return rc;
+	if ((rc = refuse(path, check(path, 1, o, what, sizeof(what)), what, o, err, errlen)))
 		return rc;
 	t->fd = open(path, O_RDWR | O_DIRECT | O_EXCL | O_CLOEXEC);
 	if (t->fd < 0) {
@@ -389,6 +449,56 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 	return uring_setup(t, o->max_queue_depth, err, errlen);
 }
 
+/* The filesystem that holds (or would hold) @path is not read-only: said
+ * before the checks, not as a failed open after them. */
+static int file_fs_writable(const char *path, int exists, char *err, size_t errlen)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct statvfs sv;
+
+	if (exists)
+		snprintf(dir, sizeof(dir), "%s", path);
+	else if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (statvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+		return slc_errf(err, errlen, -EROFS, "%s: on a read-only filesystem; nothing was written", path);
+	return 0;
+}
+
+/*
+ * The plan may write every byte of the file, and its TRIMs punch holes
+ * that later writes fill again, so the file's whole size must fit in what
+ * it holds already plus the filesystem's free space: a sparse file larger
+ * than that would fill the filesystem half-way through the run (and fail
+ * whatever else writes there).  No margin is kept: a trace that then finds
+ * the disk full is closed with what it holds (a filesystem of only the
+ * target, as the emulator's, would otherwise never fit).  Copy-on-write
+ * filesystems with snapshots may need more than this.
+ */
+
+static int file_space(const char *path, int fd, uint64_t size, char *err, size_t errlen)
+{
+	struct statvfs sv;
+	struct stat st;
+	uint64_t have, avail;
+	char a[32], b[32], c[32];
+
+	if (fstat(fd, &st) != 0 || fstatvfs(fd, &sv) != 0)
+		return 0;                 /* not known: the writes still report ENOSPC */
+	have = (uint64_t)st.st_blocks * 512;
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (have >= size || avail >= size - have)
+		return 0;
+	return slc_errf(err, errlen, -ENOSPC, "%s: not enough free space: the run may write all %s of it, %s more "
+			"than it holds now, and the filesystem has %s free; "
+			"nothing was written", path, slc_format_bytes(a, sizeof(a), (double)size, SLC_UNITS_DECIMAL),
+			slc_format_bytes(b, sizeof(b), (double)(size - have), SLC_UNITS_DECIMAL),
+			slc_format_bytes(c, sizeof(c), (double)avail, SLC_UNITS_DECIMAL));
+}
+
 /* Open the file, creating it when the options give a size and it does not
  * exist; existing files pass the checks first.  @st: the file as checked. */
 static int file_create_or_check(struct slc_target *t, const char *path, const struct slc_target_opts *o,
@@ -396,12 +506,18 @@ static int file_create_or_check(struct slc_target *t, const char *path, const st
 {
 	struct uring_priv *u = t->priv;
 	char what[1024];
-	int rc, exists = stat(path, st) == 0;
+	int rc, exists = stat(path, st) == 0, missing = !exists && errno == ENOENT;
 
-	if (exists && S_ISREG(st->st_mode) && (rc = refuse(path, slc_file_check(path, 0, what, sizeof(what)),
-							   what, o, err, errlen)))
+	if (missing && slc__path_in_devfs(path))
+		return slc_errf(err, errlen, -ENODEV, "%s: no such device", path);
+	/* opening some character devices acts (a watchdog arms itself, a tape rewinds) */
+	if (exists && !S_ISREG(st->st_mode))
+		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
+	if ((rc = file_fs_writable(path, exists, err, errlen)))
 		return rc;
-	if (!exists && errno == ENOENT && o->file_size_bytes) {
+	if (exists && (rc = refuse(path, check(path, 0, o, what, sizeof(what)), what, o, err, errlen)))
+		return rc;
+	if (missing && o->file_size_bytes) {
 		t->fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
 		u->created = t->fd >= 0;
 		if (t->fd < 0 && errno == EINVAL)
@@ -429,6 +545,27 @@ static int file_create_or_check(struct slc_target *t, const char *path, const st
 	return fstat(t->fd, st) ? slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno)) : 0;
 }
 
+/* --size: the file's extents allocated (fallocate), else a sparse file (ftruncate). */
+struct extend_job {
+	int fd;
+	uint64_t size;
+};
+
+/* In a child process (apart.c): a filesystem without unwritten extents
+ * (exFAT, some network ones) writes every byte of the allocation, which
+ * takes minutes for a large file and does not stop for a signal. */
+static int extend_in_child(void *arg, char *out, size_t outlen)
+{
+	const struct extend_job *j = arg;
+
+	(void)out; (void)outlen;
+	if (fallocate(j->fd, 0, 0, (off_t)j->size) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP)
+		return -errno;
+	return ftruncate(j->fd, (off_t)j->size) ? -errno : 0;
+}
+
 static int file_open(struct slc_target *t, const char *path, const struct slc_target_opts *o,
 		     char *err, size_t errlen)
 {
@@ -442,19 +579,21 @@ static int file_open(struct slc_target *t, const char *path, const struct slc_ta
 		return rc;
 	if (!S_ISREG(st.st_mode))
 		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
+	if ((rc = file_space(path, t->fd, (uint64_t)st.st_size > o->file_size_bytes ? (uint64_t)st.st_size :
+			     o->file_size_bytes, err, errlen)))
+		return rc;
 	if (o->file_size_bytes && (uint64_t)st.st_size < o->file_size_bytes) {
 		/* allocate the extents now, as unwritten: the filesystem's own
 		 * allocation stays out of the measured writes; a filesystem
 		 * without fallocate gets a sparse file, but one without the
 		 * space is refused now rather than half-way through a fill */
-		rc = fallocate(t->fd, 0, 0, (off_t)o->file_size_bytes) ? errno : 0;
-		if (rc == EOPNOTSUPP && ftruncate(t->fd, (off_t)o->file_size_bytes))
-			rc = errno;
-		else if (rc == EOPNOTSUPP)
-			rc = 0;
+		struct extend_job j = { t->fd, o->file_size_bytes };
+		if ((rc = slc__apart(extend_in_child, &j, NULL, 0, o->stop)) == -ECANCELED)
+			return slc_errf(err, errlen, rc, "%s: stopped while it was extended to %" PRIu64 " bytes", path,
+					o->file_size_bytes);
 		if (rc)
-			return slc_errf(err, errlen, -rc, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
-				    o->file_size_bytes, strerror(rc));
+			return slc_errf(err, errlen, rc, "%s: cannot extend to %" PRIu64 " bytes: %s", path,
+				    o->file_size_bytes, strerror(-rc));
 		st.st_size = (off_t)o->file_size_bytes;
 	}
 	if (st.st_size <= 0)

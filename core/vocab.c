@@ -59,6 +59,7 @@ static const char *const event_names[SLC_EVK__COUNT] = {
 	[SLC_EVK_SMART_HOST_BYTES] = "smart_host_bytes",
 	[SLC_EVK_SMART_NAND_BYTES] = "smart_nand_bytes",
 	[SLC_EVK_THERMAL_TRANSITIONS] = "thermal_transitions",
+	[SLC_EVK_HOST_PAUSE] = "host_pause",
 	[SLC_EVK_UNKNOWN] = "unknown",
 };
 

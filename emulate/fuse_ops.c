@@ -227,6 +227,11 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	pthread_mutex_unlock(&e->mu);
 	fi->direct_io = 1;                      /* never cached: every I/O reaches the model */
 	fi->keep_cache = 0;
+	/* a close sends no FLUSH (op_flush does nothing anyway): the kernel
+	 * takes the inode's lock for a FLUSH, and a TRIM the model holds (a
+	 * fallocate, under that lock) would then hold every close of drive.img,
+	 * a disk's close never waits for its TRIMs */
+	fi->noflush = 1;
 	fuse_reply_open(req, fi);
 }
 
@@ -458,7 +463,7 @@ static void op_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off, of
 	done = slc_sim_trim(e->sim, vnow(e, now), o, l);
 	e->trimmed_bytes += l;
 	slc_sim_mark(e->sim, done);     /* the cache may be back: exhaustion can fire again */
-	extra = spike(e);
+	extra = spike(e) + e->o.trim_delay_ns;
 	slc__emu_drain_events(e);
 	pthread_mutex_unlock(&e->mu);
 	if (fallocate(e->store_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)o, (off_t)l)) {
@@ -487,11 +492,16 @@ static void op_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	struct slc_emu *e = emu_of(req);
 	struct statvfs sv;
+	struct stat ss;
 
 	(void)ino;
 	memset(&sv, 0, sizeof(sv));
 	sv.f_bsize = sv.f_frsize = 4096;
 	sv.f_blocks = e->m.capacity_bytes / 4096;
+	/* drive.img is all the filesystem holds: what its store does not hold
+	 * yet is free, so a run on drive.img finds the room it needs */
+	if (fstat(e->store_fd, &ss) == 0 && (uint64_t)ss.st_blocks / 8 < sv.f_blocks)
+		sv.f_bfree = sv.f_bavail = sv.f_blocks - (uint64_t)ss.st_blocks / 8;
 	sv.f_files = 3;
 	sv.f_namemax = 255;
 	fuse_reply_statfs(req, &sv);

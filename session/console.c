@@ -3,7 +3,9 @@
  * A run on a terminal: a progress line (step, elapsed, written, speed, ETA)
  * redrawn in place, one line per finished step, notes on their own line.
  */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,4 +118,24 @@ void slc_run_console_clear(struct slc_run_console *c)
 {
 	if (c->tty && !c->quiet)
 		fprintf(c->f, "\r\033[K");
+}
+
+int slc_run_interrupted(FILE *f, const char *prog, int stop, const char *when)
+{
+	int sig = SLC_STOP_REASON(stop) ? SLC_STOP_REASON(stop) : SIGINT;
+
+	fprintf(f, "%s: interrupted by %s %s\n", prog, sig == SIGTERM ? "SIGTERM" : "SIGINT", when);
+	return 128 + sig;
+}
+
+void slc_run_signals(void (*on_stop)(int sig))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	slc_host_watch_install();
 }

@@ -226,6 +226,16 @@ static void draining(void *arg, size_t i, const struct slc_plan *p, const struct
 	     (unsigned long long)d->oldest_offset, slc_format_duration(b, sizeof(b), d->timeout_ns));
 }
 
+static void host_pause(void *arg, size_t i, const struct slc_plan *p, double paused_s, int suspended)
+{
+	struct slc_run *r = arg;
+	char a[32];
+
+	note(r, "%s: the %s for %s; recorded as a host pause (host_pause event), not a drive stall",
+	     p->step[i].name, suspended ? "machine was suspended" : "process was stopped",
+	     slc_format_duration(a, sizeof(a), (uint64_t)(paused_s * 1e9)));
+}
+
 static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *res)
 {
 	struct slc_run *r = arg;
@@ -296,8 +306,9 @@ static int purge(struct slc_run *r, char *err, size_t errlen)
 	     k == SLC_PURGE_TRIM ? "a TRIM of all of it (the drive offers no Sanitize or Format erase)" :
 	     slc_purge_kind_name(k));
 	if (k == SLC_PURGE_TRIM) {
-		if ((rc = slc_target_discard(t, 0, slc_target_capacity(t))))
-			return slc_errf(err, errlen, rc, "TRIM of the whole target failed: %s", strerror(-rc));
+		if ((rc = slc_target_discard_stoppable(t, 0, slc_target_capacity(t), r->o.stop)))
+			return slc_errf(err, errlen, rc, "TRIM of the whole target %s: %s",
+					rc == -ECANCELED ? "stopped" : "failed", strerror(-rc));
 	} else if ((rc = slc_probe_purge(r->probe, k, err, errlen))) {
 		return rc;
 	}
@@ -450,7 +461,7 @@ int slc_run_execute(struct slc_run *r, const struct slc_plan *p, const volatile 
 	struct slc_plan_hooks hooks = {
 		.step_begin = step_begin, .sample = steady_sample, .progress = progress, .step_end = step_end,
 		.arg = r, .segment_open = segment_open, .segment_close = segment_close,
-		.temperature = r->probe ? read_temperature : NULL, .draining = draining,
+		.temperature = r->probe ? read_temperature : NULL, .draining = draining, .host_pause = host_pause,
 	};
 
 	if (!every)

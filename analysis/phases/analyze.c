@@ -42,7 +42,8 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 	tr->cum = malloc((n + 1) * sizeof(double));
 	tr->sv = malloc((n + 1) * sizeof(double));
 	tr->sv2 = malloc((n + 1) * sizeof(double));
-	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2) return -ENOMEM;
+	tr->gap = malloc(n * sizeof(double));
+	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2 || !tr->gap) return -ENOMEM;
 	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dt, bytes;
@@ -61,6 +62,11 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 		tr->cum[i + 1] = tr->cum[i] + bytes;
 		tr->sv[i + 1] = tr->sv[i] + tr->v[i];
 		tr->sv2[i + 1] = tr->sv2[i] + tr->v[i] * tr->v[i];
+		/* a step in t_s beyond the interval: time nothing was written
+		 * (a stopped run's host pause, the waits between a duty step's
+		 * rounds), not the drive's writing time */
+		tr->gap[i] = i && in->interval_s && in->t_s[i] - dt - in->t_s[i - 1] > 1e-6 * dt ?
+			tr->gap[i - 1] + (in->t_s[i] - dt - in->t_s[i - 1]) : (i ? tr->gap[i - 1] : 0);
 	}
 	return 0;
 }
@@ -601,6 +607,7 @@ out:
 	free(tr.cum);
 	free(tr.sv);
 	free(tr.sv2);
+	free(tr.gap);
 	free(ends);
 	free(tmp);
 	free(b);

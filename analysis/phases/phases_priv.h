@@ -139,6 +139,8 @@ struct trace {
 	double *v;		/* bytes per second */
 	double *cum;		/* bytes written before sample i; n + 1 entries */
 	double *sv, *sv2;	/* prefix sums of v and v^2; n + 1 entries */
+	double *gap;		/* time no sample covers before sample i (a host pause,
+				 * a duty step's waits: t_s jumps over it); n entries */
 	double dip_prob;	/* probability that a sample dips (slc__dip_prob) */
 	double block_bytes;
 };

@@ -23,6 +23,9 @@ static void phase_stats(const struct trace *tr, struct slc_phase *p, size_t i0,
 		lo = i0;
 		hi = i1;
 	}
+	/* time no sample covers is the host's, not the drive's: a stopped
+	 * process leaves a gap in t_s (a host_pause event, docs/trace-format.md) */
+	dur -= tr->gap[i1 - 1] - tr->gap[i0];
 	m = hi - lo;
 	for (size_t i = lo; i < hi; i++) {
 		tmp[i - lo] = tr->v[i];

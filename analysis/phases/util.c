@@ -13,10 +13,11 @@ double slc__t_start(const struct trace *tr, size_t i)
 	return tr->t[i] - tr->dt[i];
 }
 
-/* Mean speed (bytes / time) of samples [i0, i1). */
+/* Mean speed (bytes / time) of samples [i0, i1); time no sample covers
+ * (a host pause) is not the drive's. */
 double slc__level(const struct trace *tr, size_t i0, size_t i1)
 {
-	double dur = tr->t[i1 - 1] - slc__t_start(tr, i0);
+	double dur = tr->t[i1 - 1] - slc__t_start(tr, i0) - (tr->gap[i1 - 1] - tr->gap[i0]);
 
 	return dur > 0 ? (tr->cum[i1] - tr->cum[i0]) / dur : tr->v[i0];
 }
@@ -28,7 +29,7 @@ double slc__blevel(const struct trace *tr, const struct block *b)
 
 double slc__bdur(const struct trace *tr, const struct block *b)
 {
-	return tr->t[b->i1 - 1] - slc__t_start(tr, b->i0);
+	return tr->t[b->i1 - 1] - slc__t_start(tr, b->i0) - (tr->gap[b->i1 - 1] - tr->gap[b->i0]);
 }
 
 double slc__reldiff(double a, double b)

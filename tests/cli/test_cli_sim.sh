@@ -34,7 +34,7 @@ check 2 stderr '^slcscope sim: --bytes: size too large \(over 2\^64\)' -- sim ru
 check 2 stderr '^slcscope sim: --bs: .*bits' -- sim run tiny-tlc --bs 4kb
 check 2 stderr '^slcscope sim: --qd: ' -- sim run tiny-tlc --qd 0
 check 2 stderr '^slcscope sim: --time: unknown duration unit' -- sim run tiny-tlc --time 5parsecs
-check 2 stderr '^slcscope sim: --interval: the shortest interval is 10ms' -- sim run tiny-tlc --interval 1ms
+check 2 stderr '^slcscope sim: --interval: from 10ms to 1h' -- sim run tiny-tlc --interval 1ms
 check 2 stderr '^slcscope sim: run needs a MODEL' -- sim run
 check 2 stderr "^slcscope sim: unknown option '--frob'" -- sim run tiny-tlc --frob
 # a malformed model file: one line naming the field, exit 1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # slcscope run on targets that need no privileges: simulated drives, null,
-# regular files; dry runs, argument errors, Ctrl-C and SIGTERM mid-run.
+# regular files; dry runs, argument errors, Ctrl-C and SIGTERM mid-run, SIGSTOP.
 set -u
 bin=$1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/slcscope-run.XXXXXX")
@@ -152,6 +152,44 @@ for sig in INT TERM; do
 		bad "SIG$sig: exit $rc, stderr: $(cat "$tmp/err")"
 	fi
 done
+
+# a stopped process (SIGSTOP for 2 s) is the host's pause, not a drive stall:
+# a host_pause event of about 2 s, no sample without I/O, the samples
+# jumping over it, the random curve's 3 s extended by it
+"$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 3s --trim-wait 0 --interval 100ms --no-probe \
+	-o "$tmp/pause.h5" 2>"$tmp/pause.err" &
+pid=$!
+for _ in $(seq 1 100); do grep -q "1/2 trim" "$tmp/pause.err" 2>/dev/null && break; sleep 0.05; done
+sleep 1
+kill -STOP $pid; sleep 2; kill -CONT $pid
+wait $pid; rc=$?
+"$bin" export "$tmp/pause.h5" --json >"$tmp/pause.json" 2>&1
+if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/pause.json" >"$tmp/pause.out" <<'PY'
+import json, sys
+seg = json.load(open(sys.argv[1]))["segments"][-1]
+pauses = [e["value"] for e in seg["events"] if e["kind"] == "host_pause"]
+s = seg["samples"]
+gaps = [b - a for a, b in zip(s["t_s"], s["t_s"][1:])]
+print("pauses", pauses, "largest step between samples %.2f s" % max(gaps),
+      "samples without I/O", sum(1 for n in s["ios"] if n == 0), "last t_s %.2f" % s["t_s"][-1])
+sys.exit(not (len(pauses) == 1 and 1.8 < pauses[0] < 3 and 1.8 < max(gaps) < 3.1
+              and all(n > 0 for n in s["ios"]) and s["t_s"][-1] > 4.5))
+PY
+then
+	ok "SIGSTOP: a host pause, not a stall: $(cat "$tmp/pause.out"); $(grep -o 'the process was stopped.*' "$tmp/pause.err")"
+else
+	bad "SIGSTOP: exit $rc: $(cat "$tmp/pause.out" "$tmp/pause.err")"
+fi
+# the analysis leaves the pause out of the speeds: the longest phase's mean
+# (its bytes over its time) near its median sample, not 2 s of nothing lower
+"$bin" analyze --json "$tmp/pause.h5" | /usr/bin/python3 -c '
+import json, sys
+seg = json.load(sys.stdin)["segments"][-1]
+p = max(seg["phases"], key=lambda p: p["end_s"] - p["start_s"])
+r = p["mean_bps"] / p["median_bps"]
+print("phase %s %.1f-%.1f s: mean/median %.2f" % (p["label"], p["start_s"], p["end_s"], r))
+sys.exit(not 0.75 < r < 1.33)' >"$tmp/pause.an" 2>&1 \
+	&& ok "SIGSTOP: analysis: $(cat "$tmp/pause.an")" || bad "SIGSTOP: analysis: $(cat "$tmp/pause.an")"
 
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]

@@ -129,5 +129,20 @@ line=$(grep 'then waited' "$tmp/err")
 [ $rc = 130 ] && echo "$line" | grep -Eq 'then waited [0-9.]+ (ms|s) of 1m 00s' \
 	&& ok "interrupted TRIM wait: '$line'" || bad "interrupted TRIM wait: rc $rc, '$line' $(cat "$tmp/err")"
 
+# options out of range: usage errors naming the option, before anything is opened
+while IFS='|' read -r args want; do
+	# shellcheck disable=SC2086
+	"$bin" run "$tmp/range.img" --size 64MiB $args -o "$tmp/range.h5" 2>"$tmp/err"; rc=$?
+	[ $rc = 2 ] && grep -q -- "$want" "$tmp/err" && [ ! -e "$tmp/range.img" ] && [ ! -e "$tmp/range.h5" ] \
+		&& ok "$args: $(head -1 "$tmp/err")" || bad "$args: rc $rc $(cat "$tmp/err")"
+done <<'EOF2'
+--interval 99999h|--interval: from 10ms to 1h, not '99999h'
+--interval 5ms|--interval: from 10ms to 1h
+--idle 99999h|--idle: at most 7 days
+--rand-time 8d|--rand-time: at most 7 days
+--temp-every 2h|--temp-every: from 100ms to 1h
+--plan seq --seq-bytes 99999TB|step seq_fill: writes 99999000000000000 bytes, over 1000 times the target
+EOF2
+
 echo "$passes passed, $fails failed"
 [ $fails = 0 ]

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # slcscope run's refusals of what is in use: mounted devices (the kernel's
 # mounts and FUSE ones such as fuse2fs, a partition's), swap, files behind
-# loop devices, swap files: refused whatever the flags, --force included.
+# loop devices, swap files: refused whatever the flags, --force included;
+# and, before the first write: a device open for writing elsewhere, a
+# read-only one, a missing one under /dev, a file over the free space.
 # Needs root and loop devices; exits 77 (skipped) with the reason otherwise.
 set -u
 bin=$1
@@ -106,6 +108,56 @@ if mkswap -q "$tmp/swapfile" && swapon "$tmp/swapfile" 2>/dev/null; then
 else
 	echo "note: swapon refused a swap file here; swap files not exercised"
 fi
+
+# refused before the first write, the victim unchanged (checksums):
+sum() { md5sum <"$1" | cut -d' ' -f1; }
+# a device another process holds open for writing, named; a reader is no matter
+( exec 3<>"$dev"; exec sleep 30 ) & wpid=$!
+for _ in $(seq 1 50); do [ "$(cat /proc/$wpid/comm 2>/dev/null)" = sleep ] && break; sleep 0.1; done
+before=$(sum "$dev")
+"$bin" run "$dev" --destructive "${q[@]}" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "refusing to write: open for writing in sleep (pid $wpid).*add --force" "$tmp/err" \
+	&& [ "$(sum "$dev")" = "$before" ] && ok "device open for writing elsewhere refused: $(cat "$tmp/err")" \
+	|| bad "device open for writing: rc $rc $(cat "$tmp/err")"
+kill $wpid; wait $wpid 2>/dev/null
+( exec 3<"$dev"; exec sleep 30 ) & rpid=$!
+for _ in $(seq 1 50); do [ "$(cat /proc/$rpid/comm 2>/dev/null)" = sleep ] && break; sleep 0.1; done
+"$bin" run "$dev" --destructive -n >"$tmp/dry" 2>&1
+! grep -q "open for writing" "$tmp/dry" && ok "a reader of the device is not a writer" || bad "reader taken for a writer: $(cat "$tmp/dry")"
+kill $rpid; wait $rpid 2>/dev/null
+# a read-only loop device: refused before the checks
+newloop "$tmp/ro.img" 16M -r; rodev=$loop
+"$bin" run "$rodev" --destructive "${q[@]}" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "$rodev: the device is read-only (BLKROGET); nothing was written" "$tmp/err" \
+	&& ok "read-only loop device refused" || bad "read-only device: rc $rc $(cat "$tmp/err")"
+# a device that does not exist: no file in /dev, with --size or without, dry run too
+nodev=/dev/slcscope-no-such-device-$$
+for size in "" "--size 1G" "--size 1G -n"; do
+	# shellcheck disable=SC2086
+	"$bin" run "$nodev" $size "${q[@]}" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -qx "slcscope run: $nodev: no such device" "$tmp/err" && [ ! -e "$nodev" ] \
+		&& ok "missing device ${size:-(no --size)}: no such device, nothing created" \
+		|| bad "missing device $size: rc $rc $(cat "$tmp/err"); $(ls -l "$nodev" 2>&1)"
+	rm -f "$nodev"
+done
+# a sparse file larger than its filesystem's free space, and --size past it
+newloop "$tmp/small.img" 32M; small=$loop
+mkfs.ext4 -q -F "$small" && mkdir -p "$tmp/small" && mount "$small" "$tmp/small" && mounts+=("$tmp/small")
+truncate -s 256M "$tmp/small/sparse"
+free0=$(df --output=avail "$tmp/small" | tail -1)
+"$bin" run "$tmp/small/sparse" "${q[@]}" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "sparse: not enough free space: .*nothing was written" "$tmp/err" \
+	&& [ "$(du -k "$tmp/small/sparse" | cut -f1)" = 0 ] && [ "$(df --output=avail "$tmp/small" | tail -1)" = "$free0" ] \
+	&& ok "sparse file over the free space refused: $(cat "$tmp/err")" || bad "sparse file: rc $rc $(cat "$tmp/err")"
+"$bin" run "$tmp/small/new" --size 100M "${q[@]}" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "new: not enough free space" "$tmp/err" && [ ! -e "$tmp/small/new" ] \
+	&& ok "--size over the free space refused, nothing created" || bad "--size over the free space: rc $rc $(cat "$tmp/err")"
+# a read-only filesystem
+mount -o remount,ro "$tmp/small"
+"$bin" run "$tmp/small/sparse" "${q[@]}" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "sparse: on a read-only filesystem; nothing was written" "$tmp/err" \
+	&& ok "file on a read-only filesystem refused" || bad "read-only filesystem: rc $rc $(cat "$tmp/err")"
+umount "$tmp/small"
 
 # nothing in use any more: --force writes the device over its signature
 "$bin" run "$dev" --destructive --force --seq-bytes 8MiB "${q[@]}" && ok "--force writes once nothing uses it" || bad "--force did not write"

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <cmocka.h>
@@ -687,6 +689,84 @@ static void test_sampler_reads_apart(void **state)
 	assert_true(fabs(v.s[0].write_lat_mean_us - 50.0) < 1e-9);
 }
 
+/* A TRIM through slc_target_discard_stoppable(): done in a child process,
+ * which a stop set before it never starts; the file keeps its data then. */
+static void test_discard_stoppable(void **state)
+{
+	enum { SIZE = 8 << 20 };
+	struct slc_target_opts o = { .file_size_bytes = SIZE };
+	struct slc_job job = { .kind = SLC_JOB_SEQ_WRITE, .queue_depth = 8, .max_bytes = SIZE, .seed = 3 };
+	struct slc_job_result res;
+	struct slc_target *t;
+	volatile int stop = 1;
+	char err[256], path[64];
+	struct stat st;
+	int rc;
+	(void)state;
+
+	t = open_test_file("trim", &o, path, sizeof(path));
+	assert_int_equal(slc_engine_run(t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_blocks * 512 >= SIZE);
+	assert_int_equal(slc_target_discard_stoppable(t, 0, SIZE, &stop), -ECANCELED);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true((uint64_t)st.st_blocks * 512 >= SIZE);
+	stop = 0;
+	rc = slc_target_discard_stoppable(t, 0, SIZE, &stop);
+	if (rc != -EOPNOTSUPP) {            /* a filesystem without hole punching */
+		assert_int_equal(rc, 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true((uint64_t)st.st_blocks * 512 < SIZE / 2);
+	}
+	slc_target_close(t);
+	unlink(path);
+}
+
+/* A host pause: no sample covers it, nothing of it counts as an interval
+ * without I/O, the bytes carry on, and the samples after it start at its end. */
+static void test_sampler_pause(void **state)
+{
+	static const uint64_t ms = 1000000, iv = 10 * ms;
+	struct slc_sampler smp;
+	struct seen v;
+	(void)state;
+
+	memset(&v, 0, sizeof(v));
+	slc_sampler_init(&smp, 0, iv);
+	for (uint64_t k = 1; k <= 25; k++)        /* 25 ms of 4 KiB every ms */
+		slc_sampler_add(&smp, k * ms, 4096, 100000, keep, &v);
+	/* stopped from 25.5 ms to 525.5 ms: 50 intervals' worth */
+	assert_int_equal(slc_sampler_pause(&smp, 25 * ms + ms / 2, 525 * ms + ms / 2, keep, &v), 0);
+	for (uint64_t k = 1; k <= 20; k++)
+		slc_sampler_add(&smp, 525 * ms + ms / 2 + k * ms, 4096, 100000, keep, &v);
+	slc_sampler_finish(&smp, 545 * ms + ms / 2, keep, &v);
+	/* 0-10, 10-20, 20-25.5 before; 525.5-535.5, 535.5-545.5 after */
+	assert_int_equal(v.n, 5);
+	for (size_t i = 0; i < v.n; i++)
+		assert_true(v.s[i].ios > 0);
+	assert_true(fabs(v.s[2].t_s - 0.0255) < 1e-9 && fabs(v.s[2].interval_s - 0.0055) < 1e-9);
+	assert_true(fabs(v.s[3].t_s - 0.5355) < 1e-9 && fabs(v.s[3].interval_s - 0.010) < 1e-9);
+	assert_true(v.s[2].bytes_total == 25 * 4096 && v.s[4].bytes_total == 45 * 4096);
+	assert_true(v.s[3].ios == 10 && v.s[4].ios == 10);
+}
+
+/* Host pauses: nothing without a stop or a suspend; a SIGCONT is seen once. */
+static void test_host_watch(void **state)
+{
+	struct slc_host_watch w;
+	uint64_t susp = 1;
+	(void)state;
+
+	assert_int_equal(slc_host_watch_install(), 0);
+	slc_host_watch_init(&w);
+	assert_int_equal(slc_host_watch_check(&w, &susp), 0);
+	assert_true(susp == 0);
+	raise(SIGCONT);
+	assert_int_equal(slc_host_watch_check(&w, &susp) & SLC_HOST_CONTINUED, SLC_HOST_CONTINUED);
+	assert_int_equal(slc_host_watch_check(&w, &susp) & SLC_HOST_CONTINUED, 0);
+	signal(SIGCONT, SIG_DFL);
+}
+
 /* Mixed jobs read the share asked for; read jobs only read. */
 static void test_engine_mixed(void **state)
 {
@@ -938,6 +1018,9 @@ int main(void)
 		cmocka_unit_test(test_latency_percentiles),
 		cmocka_unit_test(test_sampler_short_last_merged),
 		cmocka_unit_test(test_sampler_reads_apart),
+		cmocka_unit_test(test_sampler_pause),
+		cmocka_unit_test(test_discard_stoppable),
+		cmocka_unit_test(test_host_watch),
 		cmocka_unit_test(test_engine_mixed),
 		cmocka_unit_test(test_sweep_plans),
 		cmocka_unit_test(test_engine_alignment),

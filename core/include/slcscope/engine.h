@@ -46,6 +46,9 @@ struct slc_target_opts {
 				       * slc_file_check() found; never a mount or swap */
 	uint64_t seed;                /* simulated drive noise */
 	uint32_t max_queue_depth;     /* ring size; default 256 */
+	const volatile int *stop;     /* may be NULL; non-zero: the safety checks, which
+				       * a stalled drive can hold in the kernel, are
+				       * left behind and the open fails with -ECANCELED */
 };
 
 /* One command in flight. */
@@ -82,8 +85,10 @@ int slc_target_open(struct slc_target **out, const char *spec, const struct slc_
 /**
  * slc_target_check_args() - what can be said of @spec and @o before
  * anything is opened: a "null:" size that parses and is at least 4 KiB, a
- * file size (@o->file_size_bytes) from 4 KiB to 8 EiB less one byte.
- * Return: 0, or -EINVAL with the reason in @err (a usage error).
+ * file size (@o->file_size_bytes) from 4 KiB to 8 EiB less one byte, and a
+ * path that is not there under /dev (or on a devtmpfs): no such device.
+ * Return: 0, -EINVAL with the reason in @err (a usage error), or -ENODEV
+ * ("PATH: no such device": a device that is not there, no file to create).
  */
 int slc_target_check_args(const char *spec, const struct slc_target_opts *o, char *err, size_t errlen);
 
@@ -119,6 +124,16 @@ uint32_t slc_target_logical_block(const struct slc_target *t);      /* bytes; 0 
 uint64_t slc_target_now_ns(struct slc_target *t);                   /* the target's clock */
 /** slc_target_discard() - TRIM @len bytes at @offset; 0 or -errno. */
 int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len);
+/**
+ * slc_target_discard_stoppable() - as slc_target_discard(), and back within
+ * 0.1 s of *@stop becoming non-zero (NULL: never) with -ECANCELED.  On a
+ * block device or a file the TRIM runs in a child process, in chunks of at
+ * most 1 GiB: a TRIM the drive does not answer blocks its caller in the
+ * kernel, where no signal reaches it.  A stopped child is killed; it ends
+ * when the chunk in flight completes, holding the device (O_EXCL) until
+ * then.  The other kinds (simulated, null) TRIM at once, in one call.
+ */
+int slc_target_discard_stoppable(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop);
 /** slc_target_idle() - do nothing until @until_ns on the target's clock. */
 void slc_target_idle(struct slc_target *t, uint64_t until_ns);
 /** slc_target_sim() - the simulated drive behind a sim: target, else NULL (borrowed). */
@@ -155,6 +170,13 @@ enum {
  * SLC_CHECK_IN_USE (see @what); -errno when the checks could not be made.
  */
 int slc_blockdev_check(const char *path, char *what, size_t whatlen);
+
+/**
+ * slc_blockdev_check_stoppable() - slc_blockdev_check() in a child process,
+ * back within 0.1 s of *@stop becoming non-zero with -ECANCELED (the child,
+ * maybe held in the kernel by the drive, is killed and left behind).
+ */
+int slc_blockdev_check_stoppable(const char *path, char *what, size_t whatlen, const volatile int *stop);
 
 /* slc_file_check() flags */
 enum {
@@ -299,6 +321,11 @@ struct slc_engine_cb {
 	 * come back (on targets with a real clock) */
 	void (*draining)(void *arg, const struct slc_drain *d);
 	uint64_t drain_timeout_ns;    /* 0: SLC_ENGINE_DRAIN_TIMEOUT_NS */
+	/* the host was away (targets with a real clock): stopped from @at_ns
+	 * for @paused_ns (no sample covers that time), or suspended for
+	 * @paused_ns at @at_ns (the monotonic clock did not run); times on the
+	 * target clock, the job's start @job_t0_ns; may return non-zero to stop */
+	int (*host_pause)(void *arg, uint64_t at_ns, uint64_t paused_ns, int suspended, uint64_t job_t0_ns);
 };
 
 /* Where a job stopped, for the report. */
@@ -313,6 +340,8 @@ struct slc_job_result {
 				       * the step's when stopped */
 	uint32_t abandoned;           /* commands left unanswered after a stop; the target
 				       * takes no more I/O then, only slc_target_close() */
+	uint64_t host_paused_ns;      /* time the process was stopped (SIGSTOP) during the
+				       * job; a time limit is extended by it */
 };
 
 /**
@@ -363,6 +392,10 @@ struct slc_step {
 };
 
 #define SLC_PLAN_MAX_STEPS 64
+
+/* The sampling interval's range (--interval): 10 ms to 1 h. */
+#define SLC_PLAN_MIN_INTERVAL_NS 10000000ull
+#define SLC_PLAN_MAX_INTERVAL_NS 3600000000000ull
 
 struct slc_plan {
 	char name[16];
@@ -528,6 +561,9 @@ struct slc_plan_hooks {
 	/* a stopped step's commands are slow to come back, as in struct slc_engine_cb */
 	void (*draining)(void *arg, size_t i, const struct slc_plan *p, const struct slc_drain *d);
 	uint64_t drain_timeout_ns;
+	/* the host was away for @paused_s (stopped, or @suspended), after the
+	 * trace has its host_pause event */
+	void (*host_pause)(void *arg, size_t i, const struct slc_plan *p, double paused_s, int suspended);
 };
 
 /**

@@ -116,6 +116,43 @@ int slc_sampler_add_rw(struct slc_sampler *s, uint64_t t_ns, uint32_t bytes, uin
  */
 int slc_sampler_finish(struct slc_sampler *s, uint64_t t_end_ns, slc_sample_fn fn, void *arg);
 
+/**
+ * slc_sampler_pause() - the host was away (stopped) from @from_ns to @to_ns:
+ * the intervals up to @from_ns are emitted as slc_sampler_finish() would,
+ * none covers the pause, and the next one starts at @to_ns.  The samples'
+ * times then jump over the pause: no sample of zero bytes stands for time
+ * in which nothing was submitted.
+ */
+int slc_sampler_pause(struct slc_sampler *s, uint64_t from_ns, uint64_t to_ns, slc_sample_fn fn, void *arg);
+
+/*
+ * Watching for host pauses (hostpause.c): a SIGCONT handler counts resumes
+ * from a stop; the boot clock's lead on the monotonic one grows by every
+ * suspend.
+ */
+struct slc_host_watch {
+	unsigned conts;           /* resumes seen */
+	int64_t boot_off_ns;      /* CLOCK_BOOTTIME - CLOCK_MONOTONIC when last checked */
+};
+
+enum {
+	SLC_HOST_CONTINUED = 1u << 0, /* a SIGCONT came: the process was stopped */
+	SLC_HOST_SUSPENDED = 1u << 1, /* the machine was suspended */
+};
+
+/** slc_host_watch_install() - count SIGCONTs (process-wide); 0 or -1 (errno). */
+int slc_host_watch_install(void);
+
+/** slc_host_watch_init() - start watching from now. */
+void slc_host_watch_init(struct slc_host_watch *w);
+
+/**
+ * slc_host_watch_check() - what happened since the last check or init:
+ * SLC_HOST_* bits; *@suspended_ns the length of the suspends (0 if none).
+ * Without slc_host_watch_install() stops are not seen.
+ */
+unsigned slc_host_watch_check(struct slc_host_watch *w, uint64_t *suspended_ns);
+
 #ifdef __cplusplus
 }
 #endif

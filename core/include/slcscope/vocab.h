@@ -108,7 +108,7 @@ int slc_workload_same(const char *a, const char *b);
 /*
  * Events a trace segment can hold: the simulated drive's ground truth (the
  * first eight, in the order of enum slc_sim_event_kind), the plan's TRIM,
- * and the drive counters read during a run.
+ * the drive counters read during a run, and the host's pauses.
  */
 enum slc_event_kind {
 	SLC_EVK_CACHE_EXHAUSTED = 0,  /* "cache_exhausted" */
@@ -122,6 +122,8 @@ enum slc_event_kind {
 	SLC_EVK_SMART_HOST_BYTES,     /* "smart_host_bytes": the drive's host write counter */
 	SLC_EVK_SMART_NAND_BYTES,     /* "smart_nand_bytes": its NAND write counter */
 	SLC_EVK_THERMAL_TRANSITIONS,  /* "thermal_transitions": thermal management entries */
+	SLC_EVK_HOST_PAUSE,           /* "host_pause": value the seconds the host was stopped
+				       * or suspended (not the drive's time) */
 	SLC_EVK_UNKNOWN,              /* a kind this version does not know */
 	SLC_EVK__COUNT
 };

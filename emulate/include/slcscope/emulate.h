@@ -40,6 +40,7 @@ struct slc_emu_opts {
 	uint64_t spike_every;           /* 0: off */
 	uint64_t spike_ns;
 	uint64_t vanish_after_bytes;    /* UINT64_MAX: off */
+	uint64_t trim_delay_ns;         /* every TRIM answered this much later (a stalled TRIM); 0: off */
 };
 
 struct slc_emu;

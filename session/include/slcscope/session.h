@@ -406,6 +406,8 @@ struct slc_run_opts {
 	const struct slc_plan *plan;  /* may be NULL; else checked against the target
 				       * (slc_plan_validate()) before anything is written */
 	int force;                    /* replace a trace path holding another format */
+	const volatile int *stop;     /* may be NULL; non-zero: the purge's TRIM stops
+				       * (slc_run_open() returns -ECANCELED) */
 };
 
 struct slc_run;
@@ -460,6 +462,22 @@ void slc_run_console_init(struct slc_run_console *c, FILE *f, const char *prog, 
 
 /** slc_run_console_ui() - its callbacks, for struct slc_run_opts.ui. */
 struct slc_run_ui slc_run_console_ui(struct slc_run_console *c);
+
+/**
+ * slc_run_signals() - what a run does first: SIGINT and SIGTERM to
+ * @on_stop (which sets the stop flag the run is given), and a stop
+ * (SIGSTOP, Ctrl-Z) watched for, so that it is recorded as the host's
+ * pause, not the drive's (slc_host_watch_install()).
+ */
+void slc_run_signals(void (*on_stop)(int sig));
+
+/**
+ * slc_run_interrupted() - say on @f that a stop request (@stop as the signal
+ * handler set it: SIGINT or SIGTERM, maybe | SLC_STOP_NOW) ended the run
+ * @when ("before anything was written"), as "PROG: interrupted by SIGINT WHEN".
+ * Return: the exit status, 128 + the signal.
+ */
+int slc_run_interrupted(FILE *f, const char *prog, int stop, const char *when);
 
 /** slc_run_console_clear() - erase the progress line (before other output). */
 void slc_run_console_clear(struct slc_run_console *c);
