@@ -130,6 +130,7 @@ int main(int argc, char **argv)
 		}
 	}
 	optind = 1;
-	slc_output_signals();      /* run, sim and emulate set their own */
+	if (strcmp(cmd->name, "emulate"))   /* libfuse handles a signal only where it finds none set */
+		slc_output_signals();
 	return cmd->run(argc - 1, argv + 1);
 }
