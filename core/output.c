@@ -47,12 +47,16 @@ void slc__tmp_forget(int slot)
 		reg[slot].used = 0;
 }
 
-/* Remove the files of a flat directory and the directory, with system calls
- * alone: it runs in a signal handler. */
-static void remove_flat_dir(const char *path)
+/*
+ * Remove the entries of directory @dir whose names start with @prefix (all
+ * but . and .. when NULL), with system calls alone: it runs in a signal
+ * handler.
+ */
+static void unlink_in(const char *dir, const char *prefix)
 {
 	char buf[4096];
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t pl = prefix ? strlen(prefix) : 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	long n;
 
 	if (fd < 0)
@@ -63,44 +67,34 @@ static void remove_flat_dir(const char *path)
 			unsigned short reclen;
 			const char *name = buf + at + 19;
 			memcpy(&reclen, buf + at + 16, sizeof(reclen));
-			if (strcmp(name, ".") && strcmp(name, ".."))
+			if (prefix ? !strncmp(name, prefix, pl) : strcmp(name, ".") && strcmp(name, ".."))
 				unlinkat(fd, name, 0);
 			at += reclen;
 		}
 	close(fd);
-	rmdir(path);
 }
 
 /*
  * Remove @path and the files whose names start with its name: a writer given
- * a temporary path may stage its own file beside it (PATH.tmp.PID).  System
- * calls alone: it runs in a signal handler.
+ * a temporary path may stage its own file beside it (PATH.tmp.PID).
  */
 static void remove_tmp_family(const char *path)
 {
-	char dir[PATH_MAX], buf[4096];
-	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-	size_t dl = slash ? (size_t)(slash - path) : 0, bl = strlen(base);
-	long n;
-	int fd;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) : 0;
 
 	unlink(path);
 	if (dl >= sizeof(dir))
 		return;
-	memcpy(dir, slash ? path : ".", slash ? dl : 1);
-	dir[slash ? (dl ? dl : 1) : 1] = '\0';
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return;
-	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0)
-		for (long at = 0; at < n;) {
-			unsigned short reclen;
-			const char *name = buf + at + 19;
-			memcpy(&reclen, buf + at + 16, sizeof(reclen));
-			if (!strncmp(name, base, bl))
-				unlinkat(fd, name, 0);
-			at += reclen;
-		}
-	close(fd);
+	if (!slash || !dl) {
+		dir[0] = slash ? '/' : '.';
+		dir[1] = '\0';
+	} else {
+		memcpy(dir, path, dl);
+		dir[dl] = '\0';
+	}
+	unlink_in(dir, slash ? slash + 1 : path);
 }
 
 static void on_signal(int sig)
@@ -111,7 +105,8 @@ static void on_signal(int sig)
 		if (reg[i].kind == SLC__TMP_FILE) {
 			remove_tmp_family(reg[i].path);
 		} else if (reg[i].kind == SLC__TMP_DIR) {
-			remove_flat_dir(reg[i].path);
+			unlink_in(reg[i].path, NULL);
+			rmdir(reg[i].path);
 		} else {
 			char m[PATH_MAX + 32];
 			size_t l = strlen(reg[i].path);
