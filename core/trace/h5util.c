@@ -315,6 +315,238 @@ static int check_descriptor(hid_t obj, const unsigned char *raw)
 	return rc;
 }
 
+/* ---- object headers, checked before HDF5 decodes them ----------------- */
+
+/*
+ * HDF5 1.10 trusts an object header too: a chunk length is allocated
+ * before it is read (a flipped byte asked for 32 GiB, or 138 TB), a
+ * continuation chunk that leads back to an earlier one makes the decoder
+ * allocate messages without end (4.4 GB and a hang), and an attribute
+ * message is decoded by its own name, datatype and dataspace lengths
+ * whatever the message's size (a name without its NUL read past the
+ * buffer inside H5Aexists()).  So before an object is opened, its header
+ * is read from the file here and walked as HDF5 will walk it: every chunk
+ * inside the file and at most HDR_CHUNK_MAX bytes, at most HDR_CHUNKS
+ * chunks, none twice, every message inside its chunk, every attribute's
+ * parts inside its message with the name's NUL where its length says, and
+ * the local heap of an old-style group inside the file.
+ */
+#define HDR_CHUNKS 64
+#define HDR_CHUNK_MAX ((uint64_t)1 << 20)
+#define HDR_TOTAL_MAX ((uint64_t)4 << 20)
+#define LHEAP_MAX ((uint64_t)16 << 20)
+
+struct hdr_walk {
+	const struct file_geometry *g;
+	uint64_t seen[HDR_CHUNKS];
+	unsigned nseen;
+	uint64_t total;
+};
+
+/* Read @n bytes at file address @addr (past the user block); 0 or -EINVAL. */
+static int read_at(const struct file_geometry *g, uint64_t addr, uint64_t n, unsigned char **out)
+{
+	unsigned char *b;
+
+	*out = NULL;
+	if (addr > g->size || g->base > g->size - addr || n > g->size - addr - g->base)
+		return -EINVAL;
+	b = malloc(n ? n : 1);
+	if (!b)
+		return -ENOMEM;
+	if (pread(g->fd, b, n, (off_t)(addr + g->base)) != (ssize_t)n) {
+		free(b);
+		return -EINVAL;
+	}
+	*out = b;
+	return 0;
+}
+
+/* An attribute message's parts (name, datatype, dataspace) inside its @n bytes. */
+static int check_attr_msg(const unsigned char *m, uint64_t n)
+{
+	uint64_t name, dt, ds, need;
+	unsigned v;
+
+	if (n < 8)
+		return -EINVAL;
+	v = m[0];
+	name = get_le(m + 2, 2);
+	dt = get_le(m + 4, 2);
+	ds = get_le(m + 6, 2);
+	if (name == 0 || dt == 0 || ds == 0)
+		return -EINVAL;
+	if (v == 1)
+		need = 8 + ((name + 7) & ~7ull) + ((dt + 7) & ~7ull) + ((ds + 7) & ~7ull);
+	else if (v == 2)
+		need = 8 + name + dt + ds;
+	else if (v == 3)
+		need = 9 + name + dt + ds;
+	else
+		return -EINVAL;
+	if (need > n)
+		return -EINVAL;
+	/* HDF5 copies the name up to its NUL: it must be the last of its bytes, and the only one. */
+	{
+		const unsigned char *nm = m + (v == 3 ? 9 : 8);
+
+		if (nm[name - 1] != 0 || memchr(nm, 0, name - 1))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* An old-style group's local heap (its symbol table message's second address). */
+static int check_local_heap(const struct file_geometry *g, uint64_t addr)
+{
+	unsigned char *h;
+	uint64_t size, data;
+	int rc;
+
+	if ((rc = read_at(g, addr, 8 + 2 * (uint64_t)g->ss + g->sa, &h)))
+		return rc;
+	size = get_le(h + 8, g->ss);
+	data = get_le(h + 8 + 2 * g->ss, g->sa);
+	rc = memcmp(h, "HEAP", 4) || h[4] != 0 || size > LHEAP_MAX || data > g->size || size > g->size - data ?
+		     -EINVAL : 0;
+	free(h);
+	return rc;
+}
+
+static int walk_chunk(struct hdr_walk *w, uint64_t addr, uint64_t len, int v2, unsigned hflags);
+
+/* The messages of one chunk @c of @n bytes (signature and checksum taken off). */
+static int walk_messages(struct hdr_walk *w, const unsigned char *c, uint64_t n, int v2, unsigned hflags)
+{
+	const struct file_geometry *g = w->g;
+	uint64_t hsz = v2 ? 4 + ((hflags & 0x04) ? 2 : 0) : 8, p = 0;
+	int rc;
+
+	while (p + hsz <= n) {
+		unsigned type = v2 ? c[p] : (unsigned)get_le(c + p, 2);
+		uint64_t size = get_le(c + p + (v2 ? 1 : 2), 2);
+		const unsigned char *m = c + p + hsz;
+
+		if (size > n - p - hsz)
+			return -EINVAL;
+		if (type == 0x0C && (rc = check_attr_msg(m, size)))
+			return rc;
+		if (type == 0x11) {
+			if (size < 2 * (uint64_t)g->sa || (rc = check_local_heap(g, get_le(m + g->sa, g->sa))))
+				return -EINVAL;
+		}
+		if (type == 0x10) {
+			if (size < (uint64_t)g->sa + g->ss ||
+			    (rc = walk_chunk(w, get_le(m, g->sa), get_le(m + g->sa, g->ss), v2, hflags)))
+				return -EINVAL;
+		}
+		p += hsz + size;
+	}
+	/* A version 1 header's messages fill their chunk; a version 2 one may end in a gap. */
+	return !v2 && p != n ? -EINVAL : 0;
+}
+
+/* A continuation chunk at @addr of @len bytes. */
+static int walk_chunk(struct hdr_walk *w, uint64_t addr, uint64_t len, int v2, unsigned hflags)
+{
+	unsigned char *c;
+	int rc;
+
+	if (len > HDR_CHUNK_MAX || len > HDR_TOTAL_MAX - w->total || w->nseen == HDR_CHUNKS || (v2 && len < 8))
+		return -EINVAL;
+	for (unsigned i = 0; i < w->nseen; i++)
+		if (w->seen[i] == addr)
+			return -EINVAL;
+	w->seen[w->nseen++] = addr;
+	w->total += len;
+	if ((rc = read_at(w->g, addr, len, &c)))
+		return rc;
+	if (v2 && memcmp(c, "OCHK", 4))
+		rc = -EINVAL;
+	else
+		rc = v2 ? walk_messages(w, c + 4, len - 8, 1, hflags) : walk_messages(w, c, len, 0, 0);
+	free(c);
+	return rc;
+}
+
+/* The header of the object at file address @addr of @loc's file. */
+static int check_header(hid_t loc, uint64_t addr)
+{
+	struct file_geometry g;
+	struct hdr_walk w = { .g = &g };
+	unsigned char *h;
+	uint64_t len, at;
+	int rc;
+
+	if ((rc = file_geometry(loc, &g)))
+		return rc == -EINVAL ? 0 : rc;   /* another driver: nothing to read it through */
+	if ((rc = read_at(&g, addr, 16, &h)))
+		return rc;
+	if (h[0] == 1) {                              /* version 1: prefix of 16 bytes, messages 8-aligned */
+		len = get_le(h + 8, 4);
+		free(h);
+		if (len > HDR_CHUNK_MAX || len % 8)
+			return -EINVAL;
+		w.seen[w.nseen++] = addr;
+		w.total = len;
+		if ((rc = read_at(&g, addr + 16, len, &h)))
+			return rc;
+		rc = walk_messages(&w, h, len, 0, 0);
+		free(h);
+		return rc;
+	}
+	if (memcmp(h, "OHDR", 4) || h[4] != 2) {
+		free(h);
+		return -EINVAL;
+	}
+	{
+		unsigned flags = h[5], lw = 1u << (flags & 3);
+		unsigned char *c;
+
+		free(h);
+		at = 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
+		if ((rc = read_at(&g, addr, at + lw, &h)))
+			return rc;
+		len = get_le(h + at, lw);
+		free(h);
+		if (len > HDR_CHUNK_MAX)
+			return -EINVAL;
+		w.seen[w.nseen++] = addr;
+		w.total = len;
+		if ((rc = read_at(&g, addr, at + lw + len + 4, &c)))
+			return rc;
+		rc = walk_messages(&w, c + at + lw, len, 1, flags);
+		free(c);
+	}
+	return rc;
+}
+
+int slc__h5_check_object(hid_t obj)
+{
+	H5O_info_t info;
+
+	if (H5Oget_info2(obj, &info, H5O_INFO_BASIC) < 0)
+		return -EINVAL;
+	return check_header(obj, info.addr);
+}
+
+hid_t slc__h5_open_checked(hid_t loc, const char *name, H5I_type_t kind)
+{
+	H5L_info_t link;
+	hid_t id;
+
+	/* Only a hard link's target is an object header of this file, at the address the link holds. */
+	if (H5Lexists(loc, name, H5P_DEFAULT) <= 0 || H5Lget_info(loc, name, &link, H5P_DEFAULT) < 0 ||
+	    link.type != H5L_TYPE_HARD || check_header(loc, link.u.address))
+		return H5I_INVALID_HID;
+	id = H5Oopen(loc, name, H5P_DEFAULT);
+	if (id >= 0 && H5Iget_type(id) != kind) {
+		slc__h5_close(id);
+		return H5I_INVALID_HID;
+	}
+	return id;
+}
+
 /*
  * Read one variable-length string element (attribute when @is_attr, else a
  * dataset) in character set @cset into a new string.  -EINVAL when its
@@ -426,7 +658,7 @@ int slc__h5_get_text(hid_t loc, const char *name, char **out)
 	int rc = -EINVAL;
 
 	*out = NULL;
-	ds = H5Dopen2(loc, name, H5P_DEFAULT);
+	ds = slc__h5_open_checked(loc, name, H5I_DATASET);
 	if (ds < 0)
 		return -EINVAL;
 	type = H5Dget_type(ds);

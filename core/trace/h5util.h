@@ -49,6 +49,18 @@ int slc__h5_get_text(hid_t loc, const char *name, char **out);
 /* A scalar numeric attribute converted to @memtype; -ENOENT if absent, -EINVAL if not numeric. */
 int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out);
 
+/*
+ * Open @loc's member @name, a group or dataset as @kind says, only after its
+ * object header has been read from the file and found sound (every chunk
+ * inside the file and bounded, no chunk twice, every message and attribute
+ * inside its bounds): HDF5 trusts the lengths in a header.  H5I_INVALID_HID
+ * when absent, damaged or of another kind.
+ */
+hid_t slc__h5_open_checked(hid_t loc, const char *name, H5I_type_t kind);
+
+/* The same check of an object already open (the root group, opened with its file); 0 or -EINVAL. */
+int slc__h5_check_object(hid_t obj);
+
 /* Name of the @index-th member of a numbered group ("0000", "0001", ...). */
 void slc__h5_index_name(char *buf, size_t len, size_t index);
 
