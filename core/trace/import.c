@@ -11,11 +11,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "import.h"
 
@@ -550,14 +552,20 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 
 static int read_whole(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	/* Not waiting for a writer: a FIFO (a fio job's log may be one) is refused below, never blocks. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	FILE *fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	struct stat st;
 	char *buf;
 	int rc = 0;
 
 	*out = NULL;
-	if (!fp)
-		return slc_errf(err, errlen, -errno, "cannot open %s: %s", path, strerror(errno));
+	if (!fp) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return slc_errf(err, errlen, rc, "cannot open %s: %s", path, strerror(-rc));
+	}
 	if (fstat(fileno(fp), &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE_BYTES) {
 		fclose(fp);
 		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file under 1 GiB", path);

@@ -717,6 +717,13 @@ int slc__trace_load_hdf5(struct slc_input *in, const char *path, char *err, size
 		if (rc && !plain_opened && err)
 			snprintf(err, errlen, "%s", err2);
 	}
+	/* A reason of the file's content says which file: several may be read at once. */
+	if (rc && err && errlen && strncmp(err, path, strlen(path)) != 0) {
+		char inner[512];
+
+		snprintf(inner, sizeof(inner), "%s", err);
+		snprintf(err, errlen, "%s: %s", path, inner);
+	}
 	if (rc)
 		return rc;
 	got->source = in->source;
