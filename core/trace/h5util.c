@@ -750,7 +750,7 @@ hid_t slc__h5_open_lagging(const char *path)
 int slc__h5_check_schema(hid_t f, char *err, size_t errlen)
 {
 	char *schema = NULL;
-	uint32_t version = 0;
+	double version = 0;
 	int rc;
 
 	rc = slc__h5_get_str(f, "schema", &schema);
@@ -762,11 +762,12 @@ int slc__h5_check_schema(hid_t f, char *err, size_t errlen)
 				SLC_TRACE_SCHEMA);
 	}
 	free(schema);
-	if (slc__h5_get_num(f, "schema_version", H5T_NATIVE_UINT32, &version) < 0)
-		return slc_errf(err, errlen, -EINVAL, "slcscope trace without a readable schema_version");
+	/* Read as a double: a version of 2^32+1 or 1.5 must not pass as 1. */
+	if (slc__h5_get_num(f, "schema_version", H5T_NATIVE_DOUBLE, &version) < 0)
+		return slc_errf(err, errlen, -EINVAL, "slcscope trace without a readable attribute /schema_version");
 	if (version != SLC_TRACE_SCHEMA_VERSION)
 		return slc_errf(err, errlen, -EINVAL,
-				"trace schema version %u is not supported (this slcscope reads %d)", version,
-				SLC_TRACE_SCHEMA_VERSION);
+				"attribute /schema_version = %.17g: trace schema version %.17g is not supported (this "
+				"slcscope reads %d)", version, version, SLC_TRACE_SCHEMA_VERSION);
 	return 0;
 }

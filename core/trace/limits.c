@@ -36,6 +36,8 @@ static const struct slc__limit limits[] = {
 	{ "read_pct", "%", 0, 100, 0, 1, "0 to 100" },
 	{ "t_s", "s", 0, SLC__INPUT_MAX_TIME_S, 0, 0, "0 to 10^10 s" },
 	{ "segment", "index", -1, 99999, 0, 1, "-1 to 99999" },
+	{ "index", "index", 0, 99999, 0, 1, "0 to 99999" },
+	{ "seed", "", 0, 18446744073709551615.0, 0, 1, "0 to 2^64-1" },
 };
 
 const struct slc__limit *slc__limit_find(const char *name)

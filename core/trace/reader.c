@@ -107,10 +107,13 @@ static int get_attr(hid_t obj, const char *dir, const char *name, hid_t memtype,
 	if (rc)
 		return slc_errf(err, errlen, -EINVAL, "attribute %s is not a readable number", path);
 	if (!l)
-		return slc__h5_get_num(obj, name, memtype, out) ?
-			slc_errf(err, errlen, -EINVAL, "attribute %s is not a readable number", path) : 0;
+		return slc_errf(err, errlen, -EINVAL, "attribute %s has no range to check it against", path);
 	if (!slc__limit_ok(l, v))
 		return slc__limit_refuse(err, errlen, l, path, v);
+	/* Past 2^53 (a seed) a double is not exact: read in the attribute's own type, checked above. */
+	if (l->hi > 9007199254740992.0)
+		return slc__h5_get_num(obj, name, memtype, out) ?
+			slc_errf(err, errlen, -EINVAL, "attribute %s is not a readable number", path) : 0;
 	/* In range, so a whole number below 2^53 where one is meant: exact through the double. */
 	if (H5Tequal(memtype, H5T_NATIVE_DOUBLE) > 0)
 		*(double *)out = v;
@@ -196,9 +199,13 @@ static int read_params(hid_t g, const char *segname, struct slc_segment_params *
 		{ "seed", 1, offsetof(struct slc_segment_params, seed) },
 	};
 	char dir[48];
+	uint32_t index = 0;
 	int rc;
 
 	snprintf(dir, sizeof(dir), "/segments/%s", segname);
+	/* The group's name places it; its index attribute is only checked. */
+	if ((rc = get_attr(g, dir, "index", H5T_NATIVE_UINT32, &index, err, errlen)))
+		return rc;
 	for (size_t i = 0; i < 5; i++) {
 		int r = slc__h5_get_str(g, snames[i], strs[i]);
 
