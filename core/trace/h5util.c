@@ -362,10 +362,43 @@ static int read_at(const struct file_geometry *g, uint64_t addr, uint64_t n, uns
 	return 0;
 }
 
-/* An attribute message's parts (name, datatype, dataspace) inside its @n bytes. */
-static int check_attr_msg(const unsigned char *m, uint64_t n)
+/* Elements of a dataspace message @d of @n bytes (sizes of lengths @ss), or UINT64_MAX when unsound. */
+static uint64_t space_points(const unsigned char *d, uint64_t n, unsigned ss)
 {
-	uint64_t name, dt, ds, need;
+	unsigned v, rank, flags, at;
+	uint64_t points = 1;
+
+	if (n < 4)
+		return UINT64_MAX;
+	v = d[0], rank = d[1], flags = d[2];
+	if (v == 2 && d[3] == 2)
+		return 0;                               /* null dataspace */
+	if ((v != 1 && v != 2) || rank > 32 || (v == 2 && d[3] > 1))
+		return UINT64_MAX;
+	at = v == 1 ? 8 : 4;
+	if (at + (uint64_t)rank * ss * ((flags & 1) ? 2 : 1) > n)
+		return UINT64_MAX;
+	for (unsigned i = 0; i < rank; i++) {
+		uint64_t dim = get_le(d + at + (uint64_t)i * ss, ss);
+
+		if (dim && points > (UINT64_C(1) << 40) / dim)
+			return UINT64_MAX;
+		points *= dim;
+	}
+	return points;
+}
+
+/*
+ * An attribute message's parts (name, datatype, dataspace, data) inside its
+ * @n bytes: HDF5 copies the data as the datatype's size times the
+ * dataspace's points whatever the message holds, and reads a
+ * variable-length element as its full descriptor (length, heap address,
+ * index) whatever the size the datatype states.
+ */
+static int check_attr_msg(const struct file_geometry *g, const unsigned char *m, uint64_t n)
+{
+	uint64_t name, dt, ds, at_dt, at_ds, at_data, points, esize;
+	const unsigned char *nm;
 	unsigned v;
 
 	if (n < 8)
@@ -374,25 +407,31 @@ static int check_attr_msg(const unsigned char *m, uint64_t n)
 	name = get_le(m + 2, 2);
 	dt = get_le(m + 4, 2);
 	ds = get_le(m + 6, 2);
-	if (name == 0 || dt == 0 || ds == 0)
+	if (name == 0 || dt < 8 || ds < 4)
 		return -EINVAL;
-	if (v == 1)
-		need = 8 + ((name + 7) & ~7ull) + ((dt + 7) & ~7ull) + ((ds + 7) & ~7ull);
-	else if (v == 2)
-		need = 8 + name + dt + ds;
-	else if (v == 3)
-		need = 9 + name + dt + ds;
-	else
+	if (v == 1) {
+		at_dt = 8 + ((name + 7) & ~7ull);
+		at_ds = at_dt + ((dt + 7) & ~7ull);
+		at_data = at_ds + ((ds + 7) & ~7ull);
+	} else if (v == 2 || v == 3) {
+		at_dt = (v == 3 ? 9 : 8) + name;
+		at_ds = at_dt + dt;
+		at_data = at_ds + ds;
+	} else {
 		return -EINVAL;
-	if (need > n)
+	}
+	if (at_data > n)
 		return -EINVAL;
 	/* HDF5 copies the name up to its NUL: it must be the last of its bytes, and the only one. */
-	{
-		const unsigned char *nm = m + (v == 3 ? 9 : 8);
-
-		if (nm[name - 1] != 0 || memchr(nm, 0, name - 1))
-			return -EINVAL;
-	}
+	nm = m + (v == 3 ? 9 : 8);
+	if (nm[name - 1] != 0 || memchr(nm, 0, name - 1))
+		return -EINVAL;
+	esize = get_le(m + at_dt + 4, 4);
+	if ((m[at_dt] & 0x0f) == 9 && esize != 4 + (uint64_t)g->sa + 4)
+		return -EINVAL;
+	points = space_points(m + at_ds, ds, g->ss);
+	if (points == UINT64_MAX || esize == 0 || (points && esize > (n - at_data) / points))
+		return -EINVAL;
 	return 0;
 }
 
@@ -429,7 +468,7 @@ static int walk_messages(struct hdr_walk *w, const unsigned char *c, uint64_t n,
 
 		if (size > n - p - hsz)
 			return -EINVAL;
-		if (type == 0x0C && (rc = check_attr_msg(m, size)))
+		if (type == 0x0C && (rc = check_attr_msg(g, m, size)))
 			return rc;
 		if (type == 0x11) {
 			if (size < 2 * (uint64_t)g->sa || (rc = check_local_heap(g, get_le(m + g->sa, g->sa))))
