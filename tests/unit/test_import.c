@@ -33,10 +33,11 @@ struct file_case {
 
 static const struct file_case file_cases[] = {
 	/* 2 jobs x 100 MiB/s for 2 s then 2 x 50 MiB/s for 2 s, averaged over 1 s; each line covers
-	 * the time since the line before, so the jitter of the times counts: 614502.4 KiB in all
-	 * (0.017% over 600 MiB), and 25600 I/Os/s x (1 + 0.999) s in the first second */
-	{ "avg_bw.1.log", 0, NULL, 4, 1, 1, 629250458, 51174, 2, 0, "1 non-write lines skipped" },
-	{ "avg_iops.2.log", 0, NULL, 4, 1, 1, 629250458, 51174, 2, 0, "merged on a 1000 ms grid" },
+	 * the time since the line before, so the jitter of the times counts, and a first line one step
+	 * (job 2's first line at 999 ms too): 614604.8 KiB in all (0.033% over 600 MiB), and
+	 * 25600 I/Os/s x 2 x 1 s in the first second */
+	{ "avg_bw.1.log", 0, NULL, 4, 1, 1, 629355315, 51200, 2, 0, "1 non-write lines skipped" },
+	{ "avg_iops.2.log", 0, NULL, 4, 1, 1, 629355315, 51200, 2, 0, "merged on a 1000 ms grid" },
 	/* per-I/O: three 4 KiB writes in the first second, one in the second, one 128 KiB in the third */
 	{ "raw_bw.1.log", 0, NULL, 3, 1, 1, 4 * 4096 + 131072, 3, 1, 0, "1 non-write lines skipped" },
 	{ "t_ms_MBps.csv", 0, NULL, 4, 0.5, 0.5, 300000000, 0, 1, 0, NULL },
