@@ -200,7 +200,7 @@ def mutate(seed, kind, rng, path):
             return f"{col} declares 10^9 samples", None
         if what == 5:
             seg = rng.choice(seed.segments)
-            k = rng.choice((2, 5, 50))
+            k = rng.choice((2, 5, 20))
             base = len(seed.segments)
             for i in range(k):
                 f.copy(seg, f"segments/{base + i:04d}")
