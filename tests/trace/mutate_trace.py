@@ -37,6 +37,7 @@ polled every 10 ms: killed past --max-rss-mib, 1024).  Outcomes:
   badexit   any other exit status
   accepted  an out-of-range attribute not refused by name
 
+SLCSCOPE_MUTANTS in the environment overrides --count (ctest trace_mutants).
 Exit status 1 when crash + hang + overmem + noisy + badexit + accepted exceeds
 --max-failures (default 0).  The mutants that failed are kept in --keep.
 """
@@ -302,6 +303,8 @@ def main():
     ap.add_argument("--max-failures", type=int, default=0)
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
+    if os.environ.get("SLCSCOPE_MUTANTS"):
+        args.count = int(os.environ["SLCSCOPE_MUTANTS"])
     args.kinds = args.kinds.split(",")
     args.commands = args.commands.split(",")
     env = dict(os.environ)
