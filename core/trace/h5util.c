@@ -560,13 +560,43 @@ static int check_header(hid_t loc, uint64_t addr)
 	return rc;
 }
 
-int slc__h5_check_object(hid_t obj)
+/*
+ * The root group's header address, from the superblock (at the end of the
+ * user block): H5Fopen() reads the superblock but not always the root's
+ * header, and asking HDF5 for the address (H5Oget_info) would load it.
+ */
+static int root_address(const struct file_geometry *g, uint64_t *addr)
 {
-	H5O_info_t info;
+	unsigned char sb[128];
+	unsigned at;
 
-	if (H5Oget_info2(obj, &info, H5O_INFO_BASIC) < 0)
+	if (pread(g->fd, sb, sizeof(sb), (off_t)g->base) != (ssize_t)sizeof(sb) || memcmp(sb, "\211HDF\r\n\032\n", 8))
 		return -EINVAL;
-	return check_header(obj, info.addr);
+	if (sb[8] == 2 || sb[8] == 3) {
+		/* version, offset and length sizes, flags; base, extension, end-of-file, root header addresses */
+		at = 12 + 3 * g->sa;
+	} else if (sb[8] == 0 || sb[8] == 1) {
+		/* 16 fixed bytes (+4 for version 1's indexed storage K), four addresses, then the root's
+		 * symbol table entry: its name's offset, then its header's address */
+		at = 24 + (sb[8] == 1 ? 4 : 0) + 4 * g->sa + g->sa;
+	} else {
+		return -EINVAL;
+	}
+	*addr = get_le(sb + at, g->sa);
+	return 0;
+}
+
+int slc__h5_check_root(hid_t f)
+{
+	struct file_geometry g;
+	uint64_t addr;
+	int rc;
+
+	if ((rc = file_geometry(f, &g)))
+		return rc == -EINVAL ? 0 : rc;   /* another driver: nothing to read it through */
+	if ((rc = root_address(&g, &addr)))
+		return rc;
+	return check_header(f, addr);
 }
 
 hid_t slc__h5_open_checked(hid_t loc, const char *name, H5I_type_t kind)

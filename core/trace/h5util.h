@@ -58,8 +58,8 @@ int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out);
  */
 hid_t slc__h5_open_checked(hid_t loc, const char *name, H5I_type_t kind);
 
-/* The same check of an object already open (the root group, opened with its file); 0 or -EINVAL. */
-int slc__h5_check_object(hid_t obj);
+/* The same check of the root group's header of the open file @f (found through the superblock); 0 or -EINVAL. */
+int slc__h5_check_root(hid_t f);
 
 /* Name of the @index-th member of a numbered group ("0000", "0001", ...). */
 void slc__h5_index_name(char *buf, size_t len, size_t index);

@@ -617,7 +617,7 @@ static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 
 	in->format = SLC_INPUT_TRACE;
 	/* The root's header was loaded with the file; its attributes are decoded at the first look. */
-	if (slc__h5_check_object(f)) {
+	if (slc__h5_check_root(f)) {
 		rc = slc_errf(err, errlen, -EINVAL, "the root group's object header is damaged");
 		goto out;
 	}
