@@ -240,7 +240,9 @@ static int file_geometry(hid_t obj, struct file_geometry *g)
 	fcpl = H5Fget_create_plist(f);
 	fapl = H5Fget_access_plist(f);
 	/* Only the default (sec2) driver has a descriptor to read the heap through. */
-	if (fcpl >= 0 && fapl >= 0 && H5Pget_driver(fapl) == H5FD_SEC2 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 &&
+	if (fapl >= 0 && H5Pget_driver(fapl) != H5FD_SEC2)
+		rc = -ENOTSUP;
+	else if (fcpl >= 0 && fapl >= 0 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 &&
 	    H5Pget_userblock(fcpl, &ub) >= 0 && (sa == 4 || sa == 8) && (ss == 4 || ss == 8) &&
 	    H5Fget_vfd_handle(f, H5P_DEFAULT, &handle) >= 0 && handle && fstat(*(int *)handle, &st) == 0) {
 		g->fd = *(int *)handle;
@@ -292,7 +294,7 @@ static int check_descriptor(hid_t obj, const unsigned char *raw)
 	int rc;
 
 	if ((rc = file_geometry(obj, &g)))
-		return rc;
+		return rc == -ENOTSUP ? -EINVAL : rc;
 	len = get_le(raw, 4);
 	addr = get_le(raw + 4, g.sa);
 	idx = get_le(raw + 4 + g.sa, 4);
@@ -518,7 +520,7 @@ static int check_header(hid_t loc, uint64_t addr)
 	int rc;
 
 	if ((rc = file_geometry(loc, &g)))
-		return rc == -EINVAL ? 0 : rc;   /* another driver: nothing to read it through */
+		return rc == -ENOTSUP ? 0 : rc;   /* another driver: nothing to read it through */
 	if ((rc = read_at(&g, addr, 16, &h)))
 		return rc;
 	if (h[0] == 1) {                              /* version 1: prefix of 16 bytes, messages 8-aligned */
@@ -593,7 +595,7 @@ int slc__h5_check_root(hid_t f)
 	int rc;
 
 	if ((rc = file_geometry(f, &g)))
-		return rc == -EINVAL ? 0 : rc;   /* another driver: nothing to read it through */
+		return rc == -ENOTSUP ? 0 : rc;   /* another driver: nothing to read it through */
 	if ((rc = root_address(&g, &addr)))
 		return rc;
 	return check_header(f, addr);
