@@ -28,13 +28,46 @@
 #define MAX_SAMPLES ((hsize_t)SLC__INPUT_MAX_SAMPLES)   /* per segment, as per import */
 #define MAX_SEGMENTS 100000
 
+#define CHUNK_MAX ((hsize_t)256 << 10)        /* raw bytes of one chunk */
+
+/*
+ * Every allocated chunk of @ds (@nchunks, of @raw bytes each) inside the
+ * file, and stored in at most its raw size and a little (deflate's worst
+ * case on incompressible data): HDF5 allocates a chunk's stored size
+ * before it reads it, a reading in SWMR mode (the reader's second try)
+ * past the end of the file returns zeros for it, and a stored chunk
+ * inflates up to ~1000 times.  Bounded so, a chunk costs at most ~300 MB.
+ */
+static int chunks_inside(hid_t ds, hid_t space, hsize_t nchunks, hsize_t raw)
+{
+	hid_t file = H5Iget_file_id(ds);
+	hsize_t fsize = 0, off[1];
+	int ok = file >= 0 && H5Fget_filesize(file, &fsize) >= 0;
+
+	for (hsize_t i = 0; ok && i < nchunks; i++) {
+		unsigned mask = 0;
+		haddr_t addr = HADDR_UNDEF;
+		hsize_t size = 0;
+
+		if (H5Dget_chunk_info(ds, space, i, off, &mask, &addr, &size) < 0) {
+			slc__h5_capture();
+			ok = -1;
+			break;
+		}
+		ok = addr != HADDR_UNDEF && size <= raw + raw / 8 + 64 && addr <= fsize && size <= fsize - addr;
+	}
+	slc__h5_close(file);
+	return ok;
+}
+
 /*
  * Whether the file holds what dataset @ds declares: @n elements of @elem
  * bytes.  A dimension is only a number in a header; the elements past the
  * stored data read as the fill value, so a small file could declare
  * billions of samples.  Chunked data counts its allocated chunks (each
- * chunk at most 1 MiB, as HDF5 allocates a whole one to read any part),
- * contiguous and compact data their stored bytes.
+ * chunk at most CHUNK_MAX, as HDF5 allocates a whole one to read any part,
+ * and stored inside the file), contiguous and compact data their stored
+ * bytes.  1 held, 0 not, -1 the chunk index unreadable (reason captured).
  */
 static int stored(hid_t ds, hsize_t n, size_t elem)
 {
@@ -46,7 +79,7 @@ static int stored(hid_t ds, hsize_t n, size_t elem)
 	if (n == 0) {
 		ok = 1;
 	} else if (layout == H5D_CHUNKED) {
-		ok = H5Pget_chunk(dcpl, 1, &chunk) == 1 && chunk > 0 && chunk * elem <= ((hsize_t)1 << 20) &&
+		ok = H5Pget_chunk(dcpl, 1, &chunk) == 1 && chunk > 0 && chunk * elem <= CHUNK_MAX &&
 		     (space = H5Dget_space(ds)) >= 0;
 		/* The chunk index is read here first: its damage is the reason, not the length. */
 		if (ok && H5Dget_num_chunks(ds, space, &nchunks) < 0) {
@@ -54,6 +87,8 @@ static int stored(hid_t ds, hsize_t n, size_t elem)
 			ok = -1;
 		} else {
 			ok = ok && nchunks <= n / chunk + 1 && n <= nchunks * chunk;
+			if (ok)
+				ok = chunks_inside(ds, space, nchunks, chunk * elem);
 		}
 	} else if (layout == H5D_CONTIGUOUS || layout == H5D_COMPACT) {
 		ok = n <= H5Dget_storage_size(ds) / elem;
