@@ -742,6 +742,23 @@ int slc__h5_get_text(hid_t loc, const char *name, char **out)
 	return rc;
 }
 
+/*
+ * A number type as writers make them: an integer of 1, 2, 4 or 8 bytes, an
+ * IEEE float of 4 or 8 using all its bits.  HDF5 converts any layout a
+ * header describes (fields at any bit offset of a type of any size); no
+ * measurement needs more, and less is less to trust.
+ */
+static int plain_number(hid_t type)
+{
+	H5T_class_t cls = H5Tget_class(type);
+	size_t n = H5Tget_size(type);
+
+	if (cls == H5T_INTEGER)
+		return (n == 1 || n == 2 || n == 4 || n == 8) && H5Tget_precision(type) == n * 8 &&
+		       H5Tget_offset(type) == 0;
+	return cls == H5T_FLOAT && (n == 4 || n == 8) && H5Tget_precision(type) == n * 8 && H5Tget_offset(type) == 0;
+}
+
 int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out)
 {
 	hid_t attr, type, space;
@@ -754,8 +771,7 @@ int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out)
 		return -EIO;
 	type = H5Aget_type(attr);
 	space = H5Aget_space(attr);
-	if (type >= 0 && space >= 0 && (H5Tget_class(type) == H5T_INTEGER || H5Tget_class(type) == H5T_FLOAT) &&
-	    H5Sget_simple_extent_npoints(space) == 1)
+	if (type >= 0 && space >= 0 && plain_number(type) && H5Sget_simple_extent_npoints(space) == 1)
 		rc = H5Aread(attr, memtype, out) < 0 ? -EINVAL : 0;
 	slc__h5_close(space);
 	slc__h5_close(type);

@@ -2,10 +2,12 @@
 /*
  * Trace reader: loads a whole slcscope trace into a struct slc_input.
  *
- * Nothing in a file is trusted: every dataset is checked for rank, type
- * class and length before it is read, every variable-length string's heap
- * reference before HDF5 follows it (h5util.c), and every sample against the
- * limits the CSV importer applies to its rows.  A trace whose columns differ
+ * Nothing in a file is trusted: every group's and dataset's object header
+ * is walked before HDF5 opens it, every dataset is checked for rank, type
+ * class and a length the file holds before it is read, every
+ * variable-length string's heap reference before HDF5 follows it
+ * (h5util.c), every numeric attribute against its physical range and every
+ * sample against the limits every importer's are checked with (limits.c).  A trace whose columns differ
  * in length (a writer killed inside a flush) is cut to the shortest column
  * with a note rather than refused; samples of zero length (a run stopped
  * right at an interval's end) are merged into their neighbours, with a note.
