@@ -33,25 +33,26 @@
 #define CHUNK_MAX ((hsize_t)256 << 10)        /* raw bytes of one chunk */
 
 /*
- * Every allocated chunk of @ds (@nchunks, of @raw bytes each) inside the
- * file, and stored in at most its raw size and a little (deflate's worst
- * case on incompressible data): HDF5 allocates a chunk's stored size
- * before it reads it, a reading in SWMR mode (the reader's second try)
- * past the end of the file returns zeros for it, and a stored chunk
- * inflates up to ~1000 times.  Bounded so, a chunk costs at most ~300 MB.
+ * Every chunk of the first @n elements of @ds (chunks of @chunk elements,
+ * @raw bytes) allocated, inside the file, and stored in at most its raw
+ * size and a little (deflate's worst case on incompressible data): HDF5
+ * allocates a chunk's stored size before it reads it, a read in SWMR mode
+ * (the reader's second try) past the end of the file returns zeros for
+ * it, and a stored chunk inflates up to ~1000 times.  Bounded so, a chunk
+ * costs at most ~300 MB.  Looked up by coordinate: one index search each.
  */
-static int chunks_inside(hid_t ds, hid_t space, hsize_t nchunks, hsize_t raw)
+static int chunks_inside(hid_t ds, hsize_t n, hsize_t chunk, hsize_t raw)
 {
 	hid_t file = H5Iget_file_id(ds);
-	hsize_t fsize = 0, off[1];
+	hsize_t fsize = 0;
 	int ok = file >= 0 && H5Fget_filesize(file, &fsize) >= 0;
 
-	for (hsize_t i = 0; ok && i < nchunks; i++) {
+	for (hsize_t off = 0; ok > 0 && off < n; off += chunk) {
 		unsigned mask = 0;
 		haddr_t addr = HADDR_UNDEF;
-		hsize_t size = 0;
+		hsize_t size = 0, at[1] = { off };
 
-		if (H5Dget_chunk_info(ds, space, i, off, &mask, &addr, &size) < 0) {
+		if (H5Dget_chunk_info_by_coord(ds, at, &mask, &addr, &size) < 0) {
 			slc__h5_capture();
 			ok = -1;
 			break;
@@ -90,7 +91,7 @@ static int stored(hid_t ds, hsize_t n, size_t elem)
 		} else {
 			ok = ok && nchunks <= n / chunk + 1 && n <= nchunks * chunk;
 			if (ok)
-				ok = chunks_inside(ds, space, nchunks, chunk * elem);
+				ok = chunks_inside(ds, n, chunk, chunk * elem);
 		}
 	} else if (layout == H5D_CONTIGUOUS || layout == H5D_COMPACT) {
 		ok = n <= H5Dget_storage_size(ds) / elem;
