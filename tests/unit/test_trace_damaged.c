@@ -365,6 +365,48 @@ static void test_declared_samples(void **state)
 	expect_refused(p, "t_s is not a 1-D numeric column of at most 2000000 samples held in the file");
 }
 
+/* The file address of object @name's header in the trace @path. */
+static haddr_t header_address(const char *path, const char *name)
+{
+	hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	H5O_info_t info;
+
+	assert_true(f >= 0);
+	assert_true(H5Oget_info_by_name2(f, name, &info, H5O_INFO_BASIC, H5P_DEFAULT) >= 0);
+	H5Fclose(f);
+	return info.addr;
+}
+
+/*
+ * Object headers whose lengths HDF5 would trust: a segment's header chunk
+ * made 2 GiB long (HDF5 allocates it before reading), an attribute name
+ * without its NUL (HDF5 copies the name to its NUL, past the message).
+ */
+static void test_damaged_headers(void **state)
+{
+	const char *p = tpath("hdr.h5");
+	unsigned char *buf;
+	size_t n, at;
+	haddr_t addr;
+
+	(void)state;
+	write_trace(p, NULL, 0);
+	addr = header_address(p, "segments/0000");
+	buf = slurp(p, &n);
+	assert_true(addr + 16 < n);
+	assert_int_equal(buf[addr], 1);                       /* a version 1 header: chunk length at +8 */
+	buf[addr + 11] = 0x80;
+	spill(tpath("hdr_len.h5"), buf, n);
+	expect_refused(tpath("hdr_len.h5"), "lacks segment 0000, or its header is damaged");
+	free(buf);
+	buf = slurp(p, &n);
+	at = find(buf, n, "schema_version", sizeof("schema_version"));   /* the name and its NUL */
+	buf[at + strlen("schema_version")] = 'x';
+	spill(tpath("hdr_name.h5"), buf, n);
+	expect_refused(tpath("hdr_name.h5"), "the root group's object header is damaged");
+	free(buf);
+}
+
 /* Columns cut to the shortest with one note; control characters replaced. */
 static void test_short_columns(void **state)
 {
@@ -453,6 +495,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hand_made),
 		cmocka_unit_test(test_attribute_ranges),
 		cmocka_unit_test(test_declared_samples),
+		cmocka_unit_test(test_damaged_headers),
 		cmocka_unit_test(test_short_columns),
 		cmocka_unit_test(test_zero_length),
 		cmocka_unit_test(test_control_characters),
