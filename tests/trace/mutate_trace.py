@@ -166,7 +166,7 @@ def mutate(seed, kind, rng, path):
                 nonsense = False
             # snapshot segment -1 means "outside a segment"; -5 is not
             set_attr(f, obj, name, value)
-            return f"attribute {obj}/{name} = {value}", name if nonsense else None
+            return f"attribute {obj.rstrip('/')}/{name} = {value}", name if nonsense else None
         # structure
         what = rng.randrange(8)
         col = rng.choice(seed.columns)
@@ -177,7 +177,7 @@ def mutate(seed, kind, rng, path):
             obj, name = rng.choice(seed.attrs)
             if name in f[obj].attrs:
                 del f[obj].attrs[name]
-            return f"attribute {obj}/{name} deleted", None
+            return f"attribute {obj.rstrip('/')}/{name} deleted", None
         if what == 2:
             old = f[col][()]
             n = rng.choice((0, 1, max(len(old) // 2, 0), len(old) + 1, len(old) * 3 + 7))
