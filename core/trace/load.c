@@ -166,8 +166,10 @@ int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t
 		rc = slc_input_load_opts(&parts[got], paths[got], opts, err, errlen);
 	if (!rc)
 		rc = slc__import_sum(in, parts, n, err, errlen);
-	if (!rc && apply_drive_opts(in, opts))
+	if (!rc && (apply_drive_opts(in, opts) || escape_texts(in)))
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (rc)
+		escape_err(err, errlen);
 out:
 	for (size_t i = 0; i < got; i++)
 		slc_input_free(parts[i]);
