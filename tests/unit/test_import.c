@@ -203,6 +203,9 @@ static const struct text_case text_cases[] = {
 	  "0 0 0 0\n3 8 0 sda 1 0 8 1 30 0 9000000001000 5 0 1 1 0 0 0 0\n", .rc = -EINVAL,
 	  .reason = "ds.log: sample 0 is faster than 1e+15 bytes/s" },
 	{ .name = "j_bw.1.log", .text = "1000, 1, 1, 2147483648\n", .rc = -EINVAL, .reason = "block size out of range" },
+	/* the segment's parameters against the same table: a 1 ns sampling interval */
+	{ .name = "ns.csv", .text = "t_ns,MBps\n1,1\n2,1\n3,1\n", .rc = -ERANGE,
+	  .reason = "ns.csv: the interval_s read, 1.0000000000000001e-09, is out of range (1 us to" },
 };
 
 static void test_texts(void **state)
