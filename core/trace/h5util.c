@@ -840,6 +840,9 @@ int slc__h5_check_schema(hid_t f, char *err, size_t errlen)
 	double version = 0;
 	int rc;
 
+	/* The root's header was loaded with the file; its attributes are decoded at the first look. */
+	if (slc__h5_check_root(f))
+		return slc_errf(err, errlen, -EINVAL, "the root group's object header is damaged");
 	rc = slc__h5_get_str(f, "schema", &schema);
 	if (rc == -ENOMEM)
 		return slc_errf(err, errlen, rc, "out of memory");

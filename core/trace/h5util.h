@@ -77,7 +77,7 @@ hid_t slc__h5_open_file(const char *path, unsigned flags);
  */
 hid_t slc__h5_open_lagging(const char *path);
 
-/* Check the schema attributes of an open file; 0 or -EINVAL with a reason. */
+/* Check the root group's header, then the schema attributes of an open file; 0 or -EINVAL with a reason. */
 int slc__h5_check_schema(hid_t f, char *err, size_t errlen);
 
 #endif

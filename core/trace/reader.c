@@ -654,11 +654,6 @@ static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 	int rc;
 
 	in->format = SLC_INPUT_TRACE;
-	/* The root's header was loaded with the file; its attributes are decoded at the first look. */
-	if (slc__h5_check_root(f)) {
-		rc = slc_errf(err, errlen, -EINVAL, "the root group's object header is damaged");
-		goto out;
-	}
 	rc = slc__h5_check_schema(f, err, errlen);
 	if (rc)
 		goto out;
