@@ -240,7 +240,9 @@ static int file_geometry(hid_t obj, struct file_geometry *g)
 	fcpl = H5Fget_create_plist(f);
 	fapl = H5Fget_access_plist(f);
 	/* Only the default (sec2) driver has a descriptor to read the heap through. */
-	if (fcpl >= 0 && fapl >= 0 && H5Pget_driver(fapl) == H5FD_SEC2 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 &&
+	if (fapl >= 0 && H5Pget_driver(fapl) != H5FD_SEC2)
+		rc = -ENOTSUP;
+	else if (fcpl >= 0 && fapl >= 0 && H5Pget_sizes(fcpl, &sa, &ss) >= 0 &&
 	    H5Pget_userblock(fcpl, &ub) >= 0 && (sa == 4 || sa == 8) && (ss == 4 || ss == 8) &&
 	    H5Fget_vfd_handle(f, H5P_DEFAULT, &handle) >= 0 && handle && fstat(*(int *)handle, &st) == 0) {
 		g->fd = *(int *)handle;
@@ -292,7 +294,7 @@ static int check_descriptor(hid_t obj, const unsigned char *raw)
 	int rc;
 
 	if ((rc = file_geometry(obj, &g)))
-		return rc;
+		return rc == -ENOTSUP ? -EINVAL : rc;
 	len = get_le(raw, 4);
 	addr = get_le(raw + 4, g.sa);
 	idx = get_le(raw + 4 + g.sa, 4);
@@ -313,6 +315,307 @@ static int check_descriptor(hid_t obj, const unsigned char *raw)
 	rc = pread(g.fd, c, size, (off_t)addr) == (ssize_t)size ? heap_walk(c, size, g.ss, idx, len) : -EIO;
 	free(c);
 	return rc;
+}
+
+/* ---- object headers, checked before HDF5 decodes them ----------------- */
+
+/*
+ * HDF5 1.10 trusts an object header too: a chunk length is allocated
+ * before it is read (a flipped byte asked for 32 GiB, or 138 TB), a
+ * continuation chunk that leads back to an earlier one makes the decoder
+ * allocate messages without end (4.4 GB and a hang), and an attribute
+ * message is decoded by its own name, datatype and dataspace lengths
+ * whatever the message's size (a name without its NUL read past the
+ * buffer inside H5Aexists()).  So before an object is opened, its header
+ * is read from the file here and walked as HDF5 will walk it: every chunk
+ * inside the file and at most HDR_CHUNK_MAX bytes, at most HDR_CHUNKS
+ * chunks, none twice, every message inside its chunk, every attribute's
+ * parts inside its message with the name's NUL where its length says, and
+ * the local heap of an old-style group inside the file.
+ */
+#define HDR_CHUNKS 64
+#define HDR_CHUNK_MAX ((uint64_t)1 << 20)
+#define HDR_TOTAL_MAX ((uint64_t)4 << 20)
+#define LHEAP_MAX ((uint64_t)16 << 20)
+
+struct hdr_walk {
+	const struct file_geometry *g;
+	uint64_t seen[HDR_CHUNKS];
+	unsigned nseen;
+	uint64_t total;
+};
+
+/* Read @n bytes at file address @addr (past the user block); 0 or -EINVAL. */
+static int read_at(const struct file_geometry *g, uint64_t addr, uint64_t n, unsigned char **out)
+{
+	unsigned char *b;
+
+	*out = NULL;
+	if (addr > g->size || g->base > g->size - addr || n > g->size - addr - g->base)
+		return -EINVAL;
+	b = malloc(n ? n : 1);
+	if (!b)
+		return -ENOMEM;
+	if (pread(g->fd, b, n, (off_t)(addr + g->base)) != (ssize_t)n) {
+		free(b);
+		return -EINVAL;
+	}
+	*out = b;
+	return 0;
+}
+
+/* Elements of a dataspace message @d of @n bytes (sizes of lengths @ss), or UINT64_MAX when unsound. */
+static uint64_t space_points(const unsigned char *d, uint64_t n, unsigned ss)
+{
+	unsigned v, rank, flags, at;
+	uint64_t points = 1;
+
+	if (n < 4)
+		return UINT64_MAX;
+	v = d[0], rank = d[1], flags = d[2];
+	if (v == 2 && d[3] == 2)
+		return 0;                               /* null dataspace */
+	if ((v != 1 && v != 2) || rank > 32 || (v == 2 && d[3] > 1))
+		return UINT64_MAX;
+	at = v == 1 ? 8 : 4;
+	if (at + (uint64_t)rank * ss * ((flags & 1) ? 2 : 1) > n)
+		return UINT64_MAX;
+	for (unsigned i = 0; i < rank; i++) {
+		uint64_t dim = get_le(d + at + (uint64_t)i * ss, ss);
+
+		if (dim && points > (UINT64_C(1) << 40) / dim)
+			return UINT64_MAX;
+		points *= dim;
+	}
+	return points;
+}
+
+/*
+ * An attribute message's parts (name, datatype, dataspace, data) inside its
+ * @n bytes: HDF5 copies the data as the datatype's size times the
+ * dataspace's points whatever the message holds, and reads a
+ * variable-length element as its full descriptor (length, heap address,
+ * index) whatever the size the datatype states.
+ */
+static int check_attr_msg(const struct file_geometry *g, const unsigned char *m, uint64_t n)
+{
+	uint64_t name, dt, ds, at_dt, at_ds, at_data, points, esize;
+	const unsigned char *nm;
+	unsigned v;
+
+	if (n < 8)
+		return -EINVAL;
+	v = m[0];
+	name = get_le(m + 2, 2);
+	dt = get_le(m + 4, 2);
+	ds = get_le(m + 6, 2);
+	if (name == 0 || dt < 8 || ds < 4)
+		return -EINVAL;
+	if (v == 1) {
+		at_dt = 8 + ((name + 7) & ~7ull);
+		at_ds = at_dt + ((dt + 7) & ~7ull);
+		at_data = at_ds + ((ds + 7) & ~7ull);
+	} else if (v == 2 || v == 3) {
+		at_dt = (v == 3 ? 9 : 8) + name;
+		at_ds = at_dt + dt;
+		at_data = at_ds + ds;
+	} else {
+		return -EINVAL;
+	}
+	if (at_data > n)
+		return -EINVAL;
+	/* HDF5 copies the name up to its NUL: it must be the last of its bytes, and the only one. */
+	nm = m + (v == 3 ? 9 : 8);
+	if (nm[name - 1] != 0 || memchr(nm, 0, name - 1))
+		return -EINVAL;
+	esize = get_le(m + at_dt + 4, 4);
+	if ((m[at_dt] & 0x0f) == 9 && esize != 4 + (uint64_t)g->sa + 4)
+		return -EINVAL;
+	points = space_points(m + at_ds, ds, g->ss);
+	if (points == UINT64_MAX || esize == 0 || (points && esize > (n - at_data) / points))
+		return -EINVAL;
+	return 0;
+}
+
+/* An old-style group's local heap (its symbol table message's second address). */
+static int check_local_heap(const struct file_geometry *g, uint64_t addr)
+{
+	unsigned char *h;
+	uint64_t size, data;
+	int rc;
+
+	if ((rc = read_at(g, addr, 8 + 2 * (uint64_t)g->ss + g->sa, &h)))
+		return rc;
+	size = get_le(h + 8, g->ss);
+	data = get_le(h + 8 + 2 * g->ss, g->sa);
+	rc = memcmp(h, "HEAP", 4) || h[4] != 0 || size > LHEAP_MAX || data > g->size || size > g->size - data ?
+		     -EINVAL : 0;
+	free(h);
+	return rc;
+}
+
+static int walk_chunk(struct hdr_walk *w, uint64_t addr, uint64_t len, int v2, unsigned hflags);
+
+/* The messages of one chunk @c of @n bytes (signature and checksum taken off). */
+static int walk_messages(struct hdr_walk *w, const unsigned char *c, uint64_t n, int v2, unsigned hflags)
+{
+	const struct file_geometry *g = w->g;
+	uint64_t hsz = v2 ? 4 + ((hflags & 0x04) ? 2 : 0) : 8, p = 0;
+	int rc;
+
+	while (p + hsz <= n) {
+		unsigned type = v2 ? c[p] : (unsigned)get_le(c + p, 2);
+		uint64_t size = get_le(c + p + (v2 ? 1 : 2), 2);
+		const unsigned char *m = c + p + hsz;
+
+		if (size > n - p - hsz)
+			return -EINVAL;
+		if (type == 0x0C && (rc = check_attr_msg(g, m, size)))
+			return rc;
+		if (type == 0x11) {
+			if (size < 2 * (uint64_t)g->sa || (rc = check_local_heap(g, get_le(m + g->sa, g->sa))))
+				return -EINVAL;
+		}
+		if (type == 0x10) {
+			if (size < (uint64_t)g->sa + g->ss ||
+			    (rc = walk_chunk(w, get_le(m, g->sa), get_le(m + g->sa, g->ss), v2, hflags)))
+				return -EINVAL;
+		}
+		p += hsz + size;
+	}
+	/* A version 1 header's messages fill their chunk; a version 2 one may end in a gap. */
+	return !v2 && p != n ? -EINVAL : 0;
+}
+
+/* A continuation chunk at @addr of @len bytes. */
+static int walk_chunk(struct hdr_walk *w, uint64_t addr, uint64_t len, int v2, unsigned hflags)
+{
+	unsigned char *c;
+	int rc;
+
+	if (len > HDR_CHUNK_MAX || len > HDR_TOTAL_MAX - w->total || w->nseen == HDR_CHUNKS || (v2 && len < 8))
+		return -EINVAL;
+	for (unsigned i = 0; i < w->nseen; i++)
+		if (w->seen[i] == addr)
+			return -EINVAL;
+	w->seen[w->nseen++] = addr;
+	w->total += len;
+	if ((rc = read_at(w->g, addr, len, &c)))
+		return rc;
+	if (v2 && memcmp(c, "OCHK", 4))
+		rc = -EINVAL;
+	else
+		rc = v2 ? walk_messages(w, c + 4, len - 8, 1, hflags) : walk_messages(w, c, len, 0, 0);
+	free(c);
+	return rc;
+}
+
+/* The header of the object at file address @addr of @loc's file. */
+static int check_header(hid_t loc, uint64_t addr)
+{
+	struct file_geometry g;
+	struct hdr_walk w = { .g = &g };
+	unsigned char *h;
+	uint64_t len, at;
+	int rc;
+
+	if ((rc = file_geometry(loc, &g)))
+		return rc == -ENOTSUP ? 0 : rc;   /* another driver: nothing to read it through */
+	if ((rc = read_at(&g, addr, 16, &h)))
+		return rc;
+	if (h[0] == 1) {                              /* version 1: prefix of 16 bytes, messages 8-aligned */
+		len = get_le(h + 8, 4);
+		free(h);
+		if (len > HDR_CHUNK_MAX || len % 8)
+			return -EINVAL;
+		w.seen[w.nseen++] = addr;
+		w.total = len;
+		if ((rc = read_at(&g, addr + 16, len, &h)))
+			return rc;
+		rc = walk_messages(&w, h, len, 0, 0);
+		free(h);
+		return rc;
+	}
+	if (memcmp(h, "OHDR", 4) || h[4] != 2) {
+		free(h);
+		return -EINVAL;
+	}
+	{
+		unsigned flags = h[5], lw = 1u << (flags & 3);
+		unsigned char *c;
+
+		free(h);
+		at = 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
+		if ((rc = read_at(&g, addr, at + lw, &h)))
+			return rc;
+		len = get_le(h + at, lw);
+		free(h);
+		if (len > HDR_CHUNK_MAX)
+			return -EINVAL;
+		w.seen[w.nseen++] = addr;
+		w.total = len;
+		if ((rc = read_at(&g, addr, at + lw + len + 4, &c)))
+			return rc;
+		rc = walk_messages(&w, c + at + lw, len, 1, flags);
+		free(c);
+	}
+	return rc;
+}
+
+/*
+ * The root group's header address, from the superblock (at the end of the
+ * user block): H5Fopen() reads the superblock but not always the root's
+ * header, and asking HDF5 for the address (H5Oget_info) would load it.
+ */
+static int root_address(const struct file_geometry *g, uint64_t *addr)
+{
+	unsigned char sb[128];
+	unsigned at;
+
+	if (pread(g->fd, sb, sizeof(sb), (off_t)g->base) != (ssize_t)sizeof(sb) || memcmp(sb, "\211HDF\r\n\032\n", 8))
+		return -EINVAL;
+	if (sb[8] == 2 || sb[8] == 3) {
+		/* version, offset and length sizes, flags; base, extension, end-of-file, root header addresses */
+		at = 12 + 3 * g->sa;
+	} else if (sb[8] == 0 || sb[8] == 1) {
+		/* 16 fixed bytes (+4 for version 1's indexed storage K), four addresses, then the root's
+		 * symbol table entry: its name's offset, then its header's address */
+		at = 24 + (sb[8] == 1 ? 4 : 0) + 4 * g->sa + g->sa;
+	} else {
+		return -EINVAL;
+	}
+	*addr = get_le(sb + at, g->sa);
+	return 0;
+}
+
+int slc__h5_check_root(hid_t f)
+{
+	struct file_geometry g;
+	uint64_t addr;
+	int rc;
+
+	if ((rc = file_geometry(f, &g)))
+		return rc == -ENOTSUP ? 0 : rc;   /* another driver: nothing to read it through */
+	if ((rc = root_address(&g, &addr)))
+		return rc;
+	return check_header(f, addr);
+}
+
+hid_t slc__h5_open_checked(hid_t loc, const char *name, H5I_type_t kind)
+{
+	H5L_info_t link;
+	hid_t id;
+
+	/* Only a hard link's target is an object header of this file, at the address the link holds. */
+	if (H5Lexists(loc, name, H5P_DEFAULT) <= 0 || H5Lget_info(loc, name, &link, H5P_DEFAULT) < 0 ||
+	    link.type != H5L_TYPE_HARD || check_header(loc, link.u.address))
+		return H5I_INVALID_HID;
+	id = H5Oopen(loc, name, H5P_DEFAULT);
+	if (id >= 0 && H5Iget_type(id) != kind) {
+		slc__h5_close(id);
+		return H5I_INVALID_HID;
+	}
+	return id;
 }
 
 /*
@@ -426,7 +729,7 @@ int slc__h5_get_text(hid_t loc, const char *name, char **out)
 	int rc = -EINVAL;
 
 	*out = NULL;
-	ds = H5Dopen2(loc, name, H5P_DEFAULT);
+	ds = slc__h5_open_checked(loc, name, H5I_DATASET);
 	if (ds < 0)
 		return -EINVAL;
 	type = H5Dget_type(ds);
@@ -437,6 +740,23 @@ int slc__h5_get_text(hid_t loc, const char *name, char **out)
 	slc__h5_close(type);
 	H5Dclose(ds);
 	return rc;
+}
+
+/*
+ * A number type as writers make them: an integer of 1, 2, 4 or 8 bytes, an
+ * IEEE float of 4 or 8 using all its bits.  HDF5 converts any layout a
+ * header describes (fields at any bit offset of a type of any size); no
+ * measurement needs more, and less is less to trust.
+ */
+static int plain_number(hid_t type)
+{
+	H5T_class_t cls = H5Tget_class(type);
+	size_t n = H5Tget_size(type);
+
+	if (cls == H5T_INTEGER)
+		return (n == 1 || n == 2 || n == 4 || n == 8) && H5Tget_precision(type) == n * 8 &&
+		       H5Tget_offset(type) == 0;
+	return cls == H5T_FLOAT && (n == 4 || n == 8) && H5Tget_precision(type) == n * 8 && H5Tget_offset(type) == 0;
 }
 
 int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out)
@@ -451,8 +771,7 @@ int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out)
 		return -EIO;
 	type = H5Aget_type(attr);
 	space = H5Aget_space(attr);
-	if (type >= 0 && space >= 0 && (H5Tget_class(type) == H5T_INTEGER || H5Tget_class(type) == H5T_FLOAT) &&
-	    H5Sget_simple_extent_npoints(space) == 1)
+	if (type >= 0 && space >= 0 && plain_number(type) && H5Sget_simple_extent_npoints(space) == 1)
 		rc = H5Aread(attr, memtype, out) < 0 ? -EINVAL : 0;
 	slc__h5_close(space);
 	slc__h5_close(type);
@@ -518,9 +837,12 @@ hid_t slc__h5_open_lagging(const char *path)
 int slc__h5_check_schema(hid_t f, char *err, size_t errlen)
 {
 	char *schema = NULL;
-	uint32_t version = 0;
+	double version = 0;
 	int rc;
 
+	/* The root's header was loaded with the file; its attributes are decoded at the first look. */
+	if (slc__h5_check_root(f))
+		return slc_errf(err, errlen, -EINVAL, "the root group's object header is damaged");
 	rc = slc__h5_get_str(f, "schema", &schema);
 	if (rc == -ENOMEM)
 		return slc_errf(err, errlen, rc, "out of memory");
@@ -530,11 +852,12 @@ int slc__h5_check_schema(hid_t f, char *err, size_t errlen)
 				SLC_TRACE_SCHEMA);
 	}
 	free(schema);
-	if (slc__h5_get_num(f, "schema_version", H5T_NATIVE_UINT32, &version) < 0)
-		return slc_errf(err, errlen, -EINVAL, "slcscope trace without a readable schema_version");
+	/* Read as a double: a version of 2^32+1 or 1.5 must not pass as 1. */
+	if (slc__h5_get_num(f, "schema_version", H5T_NATIVE_DOUBLE, &version) < 0)
+		return slc_errf(err, errlen, -EINVAL, "slcscope trace without a readable attribute /schema_version");
 	if (version != SLC_TRACE_SCHEMA_VERSION)
 		return slc_errf(err, errlen, -EINVAL,
-				"trace schema version %u is not supported (this slcscope reads %d)", version,
-				SLC_TRACE_SCHEMA_VERSION);
+				"attribute /schema_version = %.17g: trace schema version %.17g is not supported (this "
+				"slcscope reads %d)", version, version, SLC_TRACE_SCHEMA_VERSION);
 	return 0;
 }

@@ -49,6 +49,18 @@ int slc__h5_get_text(hid_t loc, const char *name, char **out);
 /* A scalar numeric attribute converted to @memtype; -ENOENT if absent, -EINVAL if not numeric. */
 int slc__h5_get_num(hid_t obj, const char *name, hid_t memtype, void *out);
 
+/*
+ * Open @loc's member @name, a group or dataset as @kind says, only after its
+ * object header has been read from the file and found sound (every chunk
+ * inside the file and bounded, no chunk twice, every message and attribute
+ * inside its bounds): HDF5 trusts the lengths in a header.  H5I_INVALID_HID
+ * when absent, damaged or of another kind.
+ */
+hid_t slc__h5_open_checked(hid_t loc, const char *name, H5I_type_t kind);
+
+/* The same check of the root group's header of the open file @f (found through the superblock); 0 or -EINVAL. */
+int slc__h5_check_root(hid_t f);
+
 /* Name of the @index-th member of a numbered group ("0000", "0001", ...). */
 void slc__h5_index_name(char *buf, size_t len, size_t index);
 
@@ -65,7 +77,7 @@ hid_t slc__h5_open_file(const char *path, unsigned flags);
  */
 hid_t slc__h5_open_lagging(const char *path);
 
-/* Check the schema attributes of an open file; 0 or -EINVAL with a reason. */
+/* Check the root group's header, then the schema attributes of an open file; 0 or -EINVAL with a reason. */
 int slc__h5_check_schema(hid_t f, char *err, size_t errlen);
 
 #endif

@@ -11,11 +11,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "import.h"
 
@@ -107,7 +109,7 @@ static int fio_line(char **f, int nf, double *v, const char *name, size_t lineno
 		return slc_errf(err, errlen, -EINVAL, "%s line %zu: value out of range", name, lineno);
 	if (v[2] != 0 && v[2] != 1 && v[2] != 2)
 		return slc_errf(err, errlen, -EINVAL, "%s line %zu: direction must be 0, 1 or 2", name, lineno);
-	if (v[3] < 0 || v[3] > 1e12 || v[3] != floor(v[3]))
+	if (v[3] < 0 || v[3] > slc__limit_find("block_bytes")->hi || v[3] != floor(v[3]))
 		return slc_errf(err, errlen, -EINVAL, "%s line %zu: block size out of range", name, lineno);
 	return 0;
 }
@@ -224,15 +226,23 @@ struct fio_bin {
  * The time an averaged line's value covers.  fio divides what completed
  * since its previous line by the time since that line, so on a busy
  * machine a late line covers more than log_avg_msec and its value times
- * the spacing is what was written.  The first line covers the time from
- * the job's start (log_unix_epoch times have none: one step).  fio writes
- * no line for a window without writes and starts the next window there, so
- * a gap of more than a step and a half is such windows: the line covers one.
+ * the spacing is what was written.  The first line has no line before it:
+ * the time since the job's start is not its window (fio's clock starts
+ * before the first I/O, log_unix_epoch times have no start), and read as
+ * one its rate comes out of the first sample's bytes over a step, a false
+ * "cache" when the line came late.  So it counts for one step, the rule
+ * every importer applies to a first line whose window the file does not
+ * state (docs/import.md).  fio writes no line for a window without writes
+ * and starts the next window there, so a gap of more than a step and a
+ * half is such windows: the line covers one.
  */
 static double fio_span_ms(const struct fio_job *job, size_t i, double g_ms)
 {
-	double d = i ? job->r[i].t_ms - job->r[i - 1].t_ms : job->r[0].t_ms;
+	double d;
 
+	if (i == 0)
+		return g_ms;
+	d = job->r[i].t_ms - job->r[i - 1].t_ms;
 	return d > 0 && d <= 1.5 * g_ms ? d : g_ms;
 }
 
@@ -508,6 +518,25 @@ static void fio_jobs_free(struct fio_job *jobs, size_t n)
 	free(jobs);
 }
 
+/*
+ * What every importer's result must be, checked in one place with the
+ * table a trace is read with (limits.c): each sample's rate over its own
+ * interval at most 1 PB/s, times, byte counts and latencies in range, the
+ * segment's parameters (interval, block size, jobs) in range.  An importer
+ * may miss a bound in its own units (an IOPS value times a block size, a
+ * sector count over a snapshot's time); nothing passes this one.
+ */
+static int import_check(const struct slc_input *in, const char *name, char *err, size_t errlen)
+{
+	const char *base = slc__base_name(name);
+	int rc = 0;
+
+	for (size_t i = 0; i < in->n_segments && !rc; i++)
+		if (!(rc = slc__limit_check_samples(&in->segments[i], base, err, errlen)))
+			rc = slc__limit_check_params(&in->segments[i].params, base, err, errlen);
+	return rc;
+}
+
 int slc_input_parse_text(struct slc_input **out, const char *name, const char *text, size_t len,
 			 const struct slc_import_opts *opts, char *err, size_t errlen)
 {
@@ -540,6 +569,8 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 	} else {
 		rc = slc__csv_import(in, name, text, len, opts, err, errlen);
 	}
+	if (!rc)
+		rc = import_check(in, name, err, errlen);
 	if (rc) {
 		slc_input_free(in);
 		return rc;
@@ -550,14 +581,20 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 
 static int read_whole(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "rb");
+	/* Not waiting for a writer: a FIFO (a fio job's log may be one) is refused below, never blocks. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	FILE *fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
 	struct stat st;
 	char *buf;
 	int rc = 0;
 
 	*out = NULL;
-	if (!fp)
-		return slc_errf(err, errlen, -errno, "cannot open %s: %s", path, strerror(errno));
+	if (!fp) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return slc_errf(err, errlen, rc, "cannot open %s: %s", path, strerror(-rc));
+	}
 	if (fstat(fileno(fp), &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE_BYTES) {
 		fclose(fp);
 		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file under 1 GiB", path);
@@ -630,8 +667,10 @@ int slc__import_load_file(struct slc_input *in, const char *path, const struct s
 	int is_iops, rc;
 	char *text;
 
-	if (fio_name(base, &prefix, &is_iops))
-		return fio_load_family(in, path, (size_t)(base - path), prefix, opts, err, errlen);
+	if (fio_name(base, &prefix, &is_iops)) {
+		rc = fio_load_family(in, path, (size_t)(base - path), prefix, opts, err, errlen);
+		return rc ? rc : import_check(in, path, err, errlen);
+	}
 	rc = read_whole(path, &text, &len, err, errlen);
 	if (rc)
 		return rc;
@@ -727,6 +766,7 @@ int slc__import_sum(struct slc_input *out, struct slc_input *const *parts, size_
 		free((char *)out->meta.target);
 		out->meta.target = strdup(parts[0]->source);
 		out->format = SLC_INPUT_SUM;
+		rc = import_check(out, parts[0]->source, err, errlen);
 	}
 	for (size_t i = 0; i < n; i++)
 		slc__curve_free(&cv[i]);

@@ -10,14 +10,8 @@
 
 #include "slcscope/trace.h"
 
-/*
- * What an input may hold, imported or read from a trace alike: more is a
- * damaged or hand-made file, not a measurement.
- */
-#define SLC__INPUT_MAX_SAMPLES 2000000ull    /* per import or segment (23 days at 1 s): ~250 MB */
-#define SLC__INPUT_MAX_TIME_S 1e10           /* ~300 years */
-#define SLC__INPUT_MAX_RATE_BPS 1e15         /* 1 PB/s: nothing real is faster */
-#define SLC__INPUT_MAX_BYTES 9.2e18          /* below 2^63 */
+/* What an input may hold, imported or read from a trace alike (one table). */
+#include "limits.h"
 
 /* Allocate the per-sample arrays of @seg for @n samples (latencies and temp NAN). */
 int slc__input_segment_alloc(struct slc_input_segment *seg, size_t n);

@@ -4,29 +4,94 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../private.h"
 #include "import.h"
+#include "limits.h"
 #include "reader.h"
 #include "slcscope/trace.h"
 
 static const char hdf5_signature[8] = { '\211', 'H', 'D', 'F', '\r', '\n', '\032', '\n' };
 
-static int is_hdf5(const char *path, int *yes)
+/* What a path names when it is not a regular file, for the refusal. */
+static const char *not_regular(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device"
+	       : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+/*
+ * An input must be a regular file: a FIFO would block the open (or the
+ * read) until someone writes into it, a device would be read to its end.
+ * Checked with stat() before the open, and again on what was opened (the
+ * open does not wait: O_NONBLOCK), since the name may change in between.
+ */
+static int is_hdf5(const char *path, int *yes, char *err, size_t errlen)
 {
 	char head[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd;
 	ssize_t n;
 
+	if (stat(path, &st) < 0)
+		return slc_errf(err, errlen, -errno, "cannot read %s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return slc_errf(err, errlen, -EINVAL, "%s is %s, not a regular file: refused as input", path,
+				not_regular(st.st_mode));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
-		return -errno;
+		return slc_errf(err, errlen, -errno, "cannot read %s: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return slc_errf(err, errlen, -EINVAL, "%s is %s, not a regular file: refused as input", path,
+				not_regular(st.st_mode));
+	}
 	n = read(fd, head, sizeof(head));
 	close(fd);
 	if (n < 0)
-		return -EIO;
+		return slc_errf(err, errlen, -EIO, "cannot read %s: %s", path, strerror(EIO));
 	*yes = n == (ssize_t)sizeof(head) && memcmp(head, hdf5_signature, sizeof(head)) == 0;
 	return 0;
+}
+
+/*
+ * A file name is any bytes, a message is text: what the input's name put
+ * into the reason, notes and target is shown with its control characters
+ * and non-UTF-8 bytes as \xNN.
+ */
+static int escape_in_place(char **s)
+{
+	size_t n;
+	char *e;
+
+	if (!*s)
+		return 0;
+	n = strlen(*s) * 4 + 1;
+	e = malloc(n);
+	if (!e)
+		return -ENOMEM;
+	slc__escape_text(e, n, *s);
+	free(*s);
+	*s = e;
+	return 0;
+}
+
+static int escape_texts(struct slc_input *in)
+{
+	return escape_in_place((char **)&in->meta.target) || escape_in_place(&in->import_notes) ||
+	       escape_in_place(&in->import_warnings) ? -ENOMEM : 0;
+}
+
+static void escape_err(char *err, size_t errlen)
+{
+	char buf[1024];
+
+	if (!err || !errlen)
+		return;
+	slc__escape_text(buf, sizeof(buf), err);
+	snprintf(err, errlen, "%s", buf);
 }
 
 /* What the user says of the drive (--capacity, --cell), for an imported
@@ -51,9 +116,11 @@ int slc_input_load_opts(struct slc_input **out, const char *path, const struct s
 	*out = NULL;
 	if (!path)
 		return slc_errf(err, errlen, -EINVAL, "no input path");
-	rc = is_hdf5(path, &hdf5);
-	if (rc)
-		return slc_errf(err, errlen, rc, "cannot read %s: %s", path, strerror(-rc));
+	rc = is_hdf5(path, &hdf5, err, errlen);
+	if (rc) {
+		escape_err(err, errlen);
+		return rc;
+	}
 	in = calloc(1, sizeof(*in));
 	if (!in)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
@@ -62,9 +129,11 @@ int slc_input_load_opts(struct slc_input **out, const char *path, const struct s
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	else if (hdf5)
 		rc = slc__trace_load_hdf5(in, path, err, errlen);
-	else if (!(rc = slc__import_load_file(in, path, opts, err, errlen)) && apply_drive_opts(in, opts))
+	else if (!(rc = slc__import_load_file(in, path, opts, err, errlen)) &&
+		 (apply_drive_opts(in, opts) || escape_texts(in)))
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	if (rc) {
+		escape_err(err, errlen);
 		slc_input_free(in);
 		return rc;
 	}
@@ -97,8 +166,10 @@ int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t
 		rc = slc_input_load_opts(&parts[got], paths[got], opts, err, errlen);
 	if (!rc)
 		rc = slc__import_sum(in, parts, n, err, errlen);
-	if (!rc && apply_drive_opts(in, opts))
+	if (!rc && (apply_drive_opts(in, opts) || escape_texts(in)))
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (rc)
+		escape_err(err, errlen);
 out:
 	for (size_t i = 0; i < got; i++)
 		slc_input_free(parts[i]);

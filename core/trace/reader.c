@@ -2,16 +2,20 @@
 /*
  * Trace reader: loads a whole slcscope trace into a struct slc_input.
  *
- * Nothing in a file is trusted: every dataset is checked for rank, type
- * class and length before it is read, every variable-length string's heap
- * reference before HDF5 follows it (h5util.c), and every sample against the
- * limits the CSV importer applies to its rows.  A trace whose columns differ
+ * Nothing in a file is trusted: every group's and dataset's object header
+ * is walked before HDF5 opens it, every dataset is checked for rank, type
+ * class and a length the file holds before it is read, every
+ * variable-length string's heap reference before HDF5 follows it
+ * (h5util.c), every numeric attribute against its physical range and every
+ * sample against the limits every importer's are checked with (limits.c).  A trace whose columns differ
  * in length (a writer killed inside a flush) is cut to the shortest column
  * with a note rather than refused; samples of zero length (a run stopped
  * right at an interval's end) are merged into their neighbours, with a note.
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,78 @@
 #define MAX_SAMPLES ((hsize_t)SLC__INPUT_MAX_SAMPLES)   /* per segment, as per import */
 #define MAX_SEGMENTS 100000
 
-/* Length of a 1-D numeric dataset, or -1 with a reason. */
+#define CHUNK_MAX ((hsize_t)256 << 10)        /* raw bytes of one chunk */
+
+/*
+ * Every chunk of the first @n elements of @ds (chunks of @chunk elements,
+ * @raw bytes) allocated, inside the file, and stored in at most its raw
+ * size and a little (deflate's worst case on incompressible data): HDF5
+ * allocates a chunk's stored size before it reads it, a read in SWMR mode
+ * (the reader's second try) past the end of the file returns zeros for
+ * it, and a stored chunk inflates up to ~1000 times.  Bounded so, a chunk
+ * costs at most ~300 MB.  Looked up by coordinate: one index search each.
+ */
+static int chunks_inside(hid_t ds, hsize_t n, hsize_t chunk, hsize_t raw)
+{
+	hid_t file = H5Iget_file_id(ds);
+	hsize_t fsize = 0;
+	int ok = file >= 0 && H5Fget_filesize(file, &fsize) >= 0;
+
+	for (hsize_t off = 0; ok > 0 && off < n; off += chunk) {
+		unsigned mask = 0;
+		haddr_t addr = HADDR_UNDEF;
+		hsize_t size = 0, at[1] = { off };
+
+		if (H5Dget_chunk_info_by_coord(ds, at, &mask, &addr, &size) < 0) {
+			slc__h5_capture();
+			ok = -1;
+			break;
+		}
+		ok = addr != HADDR_UNDEF && size <= raw + raw / 8 + 64 && addr <= fsize && size <= fsize - addr;
+	}
+	slc__h5_close(file);
+	return ok;
+}
+
+/*
+ * Whether the file holds what dataset @ds declares: @n elements of @elem
+ * bytes.  A dimension is only a number in a header; the elements past the
+ * stored data read as the fill value, so a small file could declare
+ * billions of samples.  Chunked data counts its allocated chunks (each
+ * chunk at most CHUNK_MAX, as HDF5 allocates a whole one to read any part,
+ * and stored inside the file), contiguous and compact data their stored
+ * bytes.  1 held, 0 not, -1 the chunk index unreadable (reason captured).
+ */
+static int stored(hid_t ds, hsize_t n, size_t elem)
+{
+	hid_t dcpl = H5Dget_create_plist(ds), space = H5I_INVALID_HID;
+	H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+	hsize_t chunk = 0, nchunks = 0;
+	int ok = 0;
+
+	if (n == 0) {
+		ok = 1;
+	} else if (layout == H5D_CHUNKED) {
+		ok = H5Pget_chunk(dcpl, 1, &chunk) == 1 && chunk > 0 && chunk * elem <= CHUNK_MAX &&
+		     (space = H5Dget_space(ds)) >= 0;
+		/* The chunk index is read here first: its damage is the reason, not the length. */
+		if (ok && H5Dget_num_chunks(ds, space, &nchunks) < 0) {
+			slc__h5_capture();
+			ok = -1;
+		} else {
+			ok = ok && nchunks <= n / chunk + 1 && n <= nchunks * chunk;
+			if (ok)
+				ok = chunks_inside(ds, n, chunk, chunk * elem);
+		}
+	} else if (layout == H5D_CONTIGUOUS || layout == H5D_COMPACT) {
+		ok = n <= H5Dget_storage_size(ds) / elem;
+	}
+	slc__h5_close(space);
+	slc__h5_close(dcpl);
+	return ok;
+}
+
+/* Length of a 1-D numeric (or fixed-length string) dataset the file holds, -1 if not one, -2 unreadable. */
 static int64_t column_length(hid_t ds, int want_string)
 {
 	hid_t space = H5Dget_space(ds), type = H5Dget_type(ds);
@@ -36,14 +111,59 @@ static int64_t column_length(hid_t ds, int want_string)
 	if (space >= 0 && type >= 0 && H5Sget_simple_extent_ndims(space) == 1 &&
 	    H5Sget_simple_extent_dims(space, &dim, NULL) == 1 && dim <= MAX_SAMPLES) {
 		H5T_class_t cls = H5Tget_class(type);
+		size_t size = H5Tget_size(type);
 
-		if (want_string ? cls == H5T_STRING && H5Tis_variable_str(type) == 0
-				: cls == H5T_INTEGER || cls == H5T_FLOAT)
-			n = (int64_t)dim;
+		if (want_string ? cls == H5T_STRING && H5Tis_variable_str(type) == 0 && size >= 1 && size <= 4096
+				: (cls == H5T_INTEGER || cls == H5T_FLOAT) && size >= 1 && size <= 16) {
+			int held = stored(ds, dim, size);
+
+			n = held > 0 ? (int64_t)dim : held < 0 ? -2 : -1;
+		}
 	}
 	slc__h5_close(type);
 	slc__h5_close(space);
 	return n;
+}
+
+/*
+ * A numeric attribute @name of @obj (at @dir, for the message) into @out as
+ * @memtype, checked against its range (limits.c) first: read as a double,
+ * a value out of range is refused with its name rather than converted
+ * (HDF5 clamps a negative or too large value to the type's range without a
+ * word).  An absent attribute leaves *@out as it was (0: unknown).
+ */
+static int get_attr(hid_t obj, const char *dir, const char *name, hid_t memtype, void *out, char *err, size_t errlen)
+{
+	const struct slc__limit *l = slc__limit_find(name);
+	char path[96];
+	double v;
+	int rc = slc__h5_get_num(obj, name, H5T_NATIVE_DOUBLE, &v);
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return slc_errf(err, errlen, -EINVAL, "attribute %s is not a readable number", path);
+	if (!l)
+		return slc_errf(err, errlen, -EINVAL, "attribute %s has no range to check it against", path);
+	if (!slc__limit_ok(l, v))
+		return slc__limit_refuse(err, errlen, l, path, v);
+	/* Past 2^53 (a seed) a double is not exact: read in the attribute's own type, checked above. */
+	if (l->hi > 9007199254740992.0)
+		return slc__h5_get_num(obj, name, memtype, out) ?
+			slc_errf(err, errlen, -EINVAL, "attribute %s is not a readable number", path) : 0;
+	/* In range, so a whole number below 2^53 where one is meant: exact through the double. */
+	if (H5Tequal(memtype, H5T_NATIVE_DOUBLE) > 0)
+		*(double *)out = v;
+	else if (H5Tequal(memtype, H5T_NATIVE_UINT32) > 0)
+		*(uint32_t *)out = (uint32_t)v;
+	else if (H5Tequal(memtype, H5T_NATIVE_UINT64) > 0)
+		*(uint64_t *)out = (uint64_t)v;
+	else if (H5Tequal(memtype, H5T_NATIVE_LONG) > 0)
+		*(long *)out = (long)v;
+	else
+		return slc_errf(err, errlen, -EINVAL, "attribute %s: no conversion", path);
+	return 0;
 }
 
 /* Read the first @n elements of a 1-D dataset into @buf as @memtype. */
@@ -85,57 +205,70 @@ static int append_note(struct slc_input *in, const char *note)
 }
 
 /* The step's role: stored since roles were named, else read from its name. */
-static int read_role(hid_t g, struct slc_segment_params *p)
+static int read_role(hid_t g, const char *dir, struct slc_segment_params *p, char *err, size_t errlen)
 {
 	char *name = NULL;
 	int r = slc__h5_get_str(g, "role", &name);
 
 	if (r == -ENOMEM)
-		return r;
+		return slc_errf(err, errlen, r, "out of memory");
 	p->role = r ? SLC_ROLE_UNKNOWN : slc_role_from_name(name);
 	free(name);
 	if (p->role == SLC_ROLE_UNKNOWN) {
 		p->role = slc_role_of_step(p->step, &p->role_arg);
 		return 0;
 	}
-	slc__h5_get_num(g, "role_arg", H5T_NATIVE_UINT32, &p->role_arg);
-	return 0;
+	return get_attr(g, dir, "role_arg", H5T_NATIVE_UINT32, &p->role_arg, err, errlen);
 }
 
-static int read_params(hid_t g, struct slc_segment_params *p)
+static int read_params(hid_t g, const char *segname, struct slc_segment_params *p, char *err, size_t errlen)
 {
-	int rc = 0;
 	char **strs[] = { (char **)&p->step, (char **)&p->workload, (char **)&p->data_pattern, (char **)&p->clock,
 			  (char **)&p->read_state };
 	const char *snames[] = { "step", "workload", "data_pattern", "clock", "read_state" };
+	static const struct { const char *name; int u64; size_t off; } nums[] = {
+		{ "block_bytes", 0, offsetof(struct slc_segment_params, block_bytes) },
+		{ "queue_depth", 0, offsetof(struct slc_segment_params, queue_depth) },
+		{ "jobs", 0, offsetof(struct slc_segment_params, jobs) },
+		{ "reap_batch", 0, offsetof(struct slc_segment_params, reap_batch) },
+		{ "poll_us", 0, offsetof(struct slc_segment_params, poll_us) },
+		{ "offset_bytes", 1, offsetof(struct slc_segment_params, offset_bytes) },
+		{ "range_bytes", 1, offsetof(struct slc_segment_params, range_bytes) },
+		{ "seed", 1, offsetof(struct slc_segment_params, seed) },
+	};
+	char dir[48];
+	uint32_t index = 0;
+	int rc;
 
+	snprintf(dir, sizeof(dir), "/segments/%s", segname);
+	/* The group's name places it; its index attribute is only checked. */
+	if ((rc = get_attr(g, dir, "index", H5T_NATIVE_UINT32, &index, err, errlen)))
+		return rc;
 	for (size_t i = 0; i < 5; i++) {
 		int r = slc__h5_get_str(g, snames[i], strs[i]);
 
 		if (r == -ENOMEM)
-			return r;
-		if (r == -ENOENT || r == -EINVAL) {
+			return slc_errf(err, errlen, r, "out of memory");
+		if (r) {
 			*strs[i] = strdup("");
 			if (!*strs[i])
-				return -ENOMEM;
-		} else if (r) {
-			rc = r;
+				return slc_errf(err, errlen, -ENOMEM, "out of memory");
 		}
 	}
-	/* Numeric parameters are optional: a missing one reads as 0. */
-	slc__h5_get_num(g, "block_bytes", H5T_NATIVE_UINT32, &p->block_bytes);
-	slc__h5_get_num(g, "queue_depth", H5T_NATIVE_UINT32, &p->queue_depth);
-	slc__h5_get_num(g, "jobs", H5T_NATIVE_UINT32, &p->jobs);
-	slc__h5_get_num(g, "reap_batch", H5T_NATIVE_UINT32, &p->reap_batch);
-	slc__h5_get_num(g, "poll_us", H5T_NATIVE_UINT32, &p->poll_us);
-	slc__h5_get_num(g, "offset_bytes", H5T_NATIVE_UINT64, &p->offset_bytes);
-	slc__h5_get_num(g, "range_bytes", H5T_NATIVE_UINT64, &p->range_bytes);
-	slc__h5_get_num(g, "idle_before_s", H5T_NATIVE_DOUBLE, &p->idle_before_s);
-	slc__h5_get_num(g, "seed", H5T_NATIVE_UINT64, &p->seed);
-	slc__h5_get_num(g, "interval_s", H5T_NATIVE_DOUBLE, &p->interval_s);
-	if (slc__h5_get_num(g, "read_pct", H5T_NATIVE_UINT32, &p->read_pct) || p->read_pct > 100)
+	/* Numeric parameters are optional: a missing one reads as 0; one out of range refuses the trace. */
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		if ((rc = get_attr(g, dir, nums[i].name, nums[i].u64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_UINT32,
+				   (char *)p + nums[i].off, err, errlen)))
+			return rc;
+	if ((rc = get_attr(g, dir, "idle_before_s", H5T_NATIVE_DOUBLE, &p->idle_before_s, err, errlen)) ||
+	    (rc = get_attr(g, dir, "interval_s", H5T_NATIVE_DOUBLE, &p->interval_s, err, errlen)))
+		return rc;
+	p->read_pct = UINT32_MAX;
+	if ((rc = get_attr(g, dir, "read_pct", H5T_NATIVE_UINT32, &p->read_pct, err, errlen)))
+		return rc;
+	if (p->read_pct == UINT32_MAX)
 		p->read_pct = slc_workload_reads(slc_workload_from_name(p->workload)) ? 100 : 0;
-	return rc ? rc : read_role(g, p);
+	return read_role(g, dir, p, err, errlen);
 }
 
 static int read_events(hid_t seg_group, struct slc_input_segment *seg, const char *segname, char *err,
@@ -152,13 +285,13 @@ static int read_events(hid_t seg_group, struct slc_input_segment *seg, const cha
 
 	if (H5Lexists(seg_group, "events", H5P_DEFAULT) <= 0)
 		return 0;
-	g = H5Gopen2(seg_group, "events", H5P_DEFAULT);
+	g = slc__h5_open_checked(seg_group, "events", H5I_GROUP);
 	if (g < 0)
 		return slc_errf(err, errlen, -EINVAL, "segment %s: unreadable events group", segname);
 	for (int c = 0; c < 4; c++) {
 		int64_t len;
 
-		ds[c] = H5Lexists(g, names[c], H5P_DEFAULT) > 0 ? H5Dopen2(g, names[c], H5P_DEFAULT) : -1;
+		ds[c] = slc__h5_open_checked(g, names[c], H5I_DATASET);
 		len = ds[c] >= 0 ? column_length(ds[c], c == 2) : -1;
 		if (len < 0) {
 			slc_errf(err, errlen, rc, "segment %s: events/%s missing or not a 1-D column", segname,
@@ -221,69 +354,6 @@ out:
 	return rc;
 }
 
-/* A latency (us) or temperature (degC) column value: unknown (NaN) or in range. */
-static int plausible(double v, double lo, double hi)
-{
-	return isnan(v) || (v >= lo && v <= hi);
-}
-
-/* The CSV importer's limits on a row (input.h), on each sample. */
-/* The reads' columns of sample @i: a part of all I/O, never shrinking. */
-static int check_reads(const struct slc_input_segment *seg, size_t i, const char *segname, char *err, size_t errlen)
-{
-	const double *lat[] = { seg->read_lat_mean_us, seg->read_lat_p50_us, seg->read_lat_p99_us,
-				seg->write_lat_mean_us, seg->write_lat_p50_us, seg->write_lat_p99_us };
-
-	if (seg->read_bytes_total[i] > seg->bytes_total[i] || seg->read_ios[i] > seg->ios[i] ||
-	    (i && seg->read_bytes_total[i] < seg->read_bytes_total[i - 1]))
-		return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu counts more reads than I/O, "
-				"or read_bytes_total shrinks", segname, i);
-	for (size_t k = 0; k < sizeof(lat) / sizeof(lat[0]); k++)
-		if (!plausible(lat[k][i], 0, SLC__INPUT_MAX_TIME_S * 1e6))
-			return slc_errf(err, errlen, -EINVAL,
-					"segment %s: sample %zu has a negative, infinite or impossible read or write latency",
-					segname, i);
-	return 0;
-}
-
-static int check_samples(const struct slc_input_segment *seg, const char *segname, char *err, size_t errlen)
-{
-	int rc;
-
-	for (size_t i = 0; i < seg->n_samples; i++) {
-		double t = seg->t_s[i], dt = seg->interval_s[i];
-		uint64_t prev = i ? seg->bytes_total[i - 1] : 0;
-
-		if (!(t >= 0 && t <= SLC__INPUT_MAX_TIME_S) || !(dt >= 0 && dt <= SLC__INPUT_MAX_TIME_S))
-			return slc_errf(err, errlen, -EINVAL,
-					"segment %s: sample %zu has a time or interval outside 0 to %g s", segname, i,
-					SLC__INPUT_MAX_TIME_S);
-		if (i && t < seg->t_s[i - 1])
-			return slc_errf(err, errlen, -EINVAL, "segment %s: time goes backwards at sample %zu",
-					segname, i);
-		if ((double)seg->bytes_total[i] > SLC__INPUT_MAX_BYTES || (double)seg->ios[i] > SLC__INPUT_MAX_BYTES)
-			return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu counts more than 2^63 bytes or I/Os",
-					segname, i);
-		if (seg->bytes_total[i] < prev)
-			return slc_errf(err, errlen, -EINVAL, "segment %s: bytes_total shrinks at sample %zu",
-					segname, i);
-		if (dt > 0 && (double)(seg->bytes_total[i] - prev) / dt > SLC__INPUT_MAX_RATE_BPS)
-			return slc_errf(err, errlen, -EINVAL, "segment %s: sample %zu is faster than %g bytes/s",
-					segname, i, SLC__INPUT_MAX_RATE_BPS);
-		if (!plausible(seg->lat_p50_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
-		    !plausible(seg->lat_p99_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
-		    !plausible(seg->lat_p999_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
-		    !plausible(seg->lat_max_us[i], 0, SLC__INPUT_MAX_TIME_S * 1e6) ||
-		    !plausible(seg->temp_c[i], -273.15, 1000))
-			return slc_errf(err, errlen, -EINVAL,
-					"segment %s: sample %zu has a negative, infinite or impossible latency or temperature",
-					segname, i);
-		if ((rc = check_reads(seg, i, segname, err, errlen)))
-			return rc;
-	}
-	return 0;
-}
-
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -341,17 +411,25 @@ static int open_columns(struct slc_input *in, hid_t g, hid_t *ds, int64_t *n, co
 		const struct slc__trace_col *col = &slc__trace_cols[c];
 		int64_t len;
 
-		ds[c] = H5Lexists(g, col->name, H5P_DEFAULT) > 0 ? H5Dopen2(g, col->name, H5P_DEFAULT) : H5I_INVALID_HID;
-		if (ds[c] < 0) {
+		if (H5Lexists(g, col->name, H5P_DEFAULT) <= 0) {
 			if (col->required)
 				return slc_errf(err, errlen, -EINVAL, "segment %s: no %s column", segname, col->name);
 			continue;
 		}
+		ds[c] = slc__h5_open_checked(g, col->name, H5I_DATASET);
+		if (ds[c] < 0)
+			return slc_errf(err, errlen, -EINVAL, "segment %s: %s has a damaged header", segname, col->name);
 		len = column_length(ds[c], 0);
+		if (len == -2) {
+			char why[160];
+
+			return slc_errf(err, errlen, -EINVAL, "segment %s: cannot read %s: %s", segname, col->name,
+					slc__h5_reason(why, sizeof(why)));
+		}
 		if (len < 0)
 			return slc_errf(err, errlen, -EINVAL,
-					"segment %s: %s is not a 1-D numeric column of at most %llu samples", segname,
-					col->name, (unsigned long long)MAX_SAMPLES);
+					"segment %s: %s is not a 1-D numeric column of at most %llu samples held in the file",
+					segname, col->name, (unsigned long long)MAX_SAMPLES);
 		*n = *n < 0 || len < *n ? len : *n;
 		longest = len > longest ? len : longest;
 	}
@@ -396,20 +474,29 @@ static int merge_note(struct slc_input *in, struct slc_input_segment *seg, const
 }
 
 static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment *seg, const char *segname,
-			char *err, size_t errlen)
+			size_t *held, char *err, size_t errlen)
 {
+	char segdesc[48];
 	hid_t ds[SLC__TRACE_NCOLS];
 	int64_t n = -1;
 	int rc;
 
 	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++)
 		ds[c] = H5I_INVALID_HID;
-	rc = read_params(g, &seg->params);
+	snprintf(segdesc, sizeof(segdesc), "segment %s", segname);
+	rc = read_params(g, segname, &seg->params, err, errlen);
 	if (rc)
-		return slc_errf(err, errlen, rc, "segment %s: unreadable parameters", segname);
+		return rc;
 	rc = open_columns(in, g, ds, &n, segname, err, errlen);
 	if (rc)
 		goto out;
+	/* Every sample of the input is held at once: their total is bounded, not only each segment's. */
+	if ((size_t)n > (SLC__INPUT_MAX_MEMORY - *held) / SLC__INPUT_SAMPLE_BYTES) {
+		rc = slc_errf(err, errlen, -E2BIG, "segment %s: the trace's samples would take over %zu MiB of memory",
+			      segname, SLC__INPUT_MAX_MEMORY >> 20);
+		goto out;
+	}
+	*held += (size_t)n * SLC__INPUT_SAMPLE_BYTES;
 	rc = slc__input_segment_alloc(seg, (size_t)n);
 	if (rc) {
 		slc_errf(err, errlen, rc, "out of memory");
@@ -433,7 +520,7 @@ static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment 
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = check_samples(seg, segname, err, errlen);
+	rc = slc__limit_check_samples(seg, segdesc, err, errlen);
 	if (!rc && merge_note(in, seg, segname))
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	if (!rc)
@@ -480,22 +567,24 @@ static herr_t load_analysis(hid_t grp, const char *name, const H5L_info_t *info,
 	return -1;
 }
 
-static int load_snapshots(hid_t f, struct slc_input *in)
+static int load_snapshots(hid_t f, struct slc_input *in, char *err, size_t errlen)
 {
-	hid_t g;
+	hid_t dev, g;
 	H5G_info_t info;
 	int rc = 0;
 
-	if (H5Lexists(f, "device", H5P_DEFAULT) <= 0 || H5Lexists(f, "device/snapshots", H5P_DEFAULT) <= 0)
+	dev = slc__h5_open_checked(f, "device", H5I_GROUP);
+	g = dev >= 0 ? slc__h5_open_checked(dev, "snapshots", H5I_GROUP) : H5I_INVALID_HID;
+	slc__h5_close(dev);
+	if (g < 0)
 		return 0;
-	g = H5Gopen2(f, "device/snapshots", H5P_DEFAULT);
 	if (g < 0 || H5Gget_info(g, &info) < 0 || info.nlinks > MAX_SEGMENTS) {
 		slc__h5_close(g);
 		return 0;                        /* unreadable snapshots do not spoil the samples */
 	}
 	in->snapshots = calloc(info.nlinks + 1, sizeof(*in->snapshots));
 	if (!in->snapshots)
-		rc = -ENOMEM;
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < info.nlinks && !rc; i++) {
 		struct slc_input_snapshot *sn = &in->snapshots[in->n_snapshots];
 		char name[32];
@@ -505,15 +594,26 @@ static int load_snapshots(hid_t f, struct slc_input *in)
 		if (H5Lexists(g, name, H5P_DEFAULT) <= 0)
 			continue;
 		if (slc__h5_get_text(g, name, &sn->json_text) == -ENOMEM)
-			rc = -ENOMEM;
-		ds = H5Dopen2(g, name, H5P_DEFAULT);
+			rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+		ds = slc__h5_open_checked(g, name, H5I_DATASET);
 		sn->segment = -1;
 		if (ds >= 0) {
+			char dir[64];
+
+			snprintf(dir, sizeof(dir), "/device/snapshots/%s", name);
 			if (slc__h5_get_str(ds, "kind", &sn->kind) == -ENOMEM)
-				rc = -ENOMEM;
-			slc__h5_get_num(ds, "t_s", H5T_NATIVE_DOUBLE, &sn->t_s);
-			slc__h5_get_num(ds, "segment", H5T_NATIVE_LONG, &sn->segment);
+				rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
+			if (!rc)
+				rc = get_attr(ds, dir, "t_s", H5T_NATIVE_DOUBLE, &sn->t_s, err, errlen);
+			if (!rc)
+				rc = get_attr(ds, dir, "segment", H5T_NATIVE_LONG, &sn->segment, err, errlen);
 			H5Dclose(ds);
+		}
+		if (rc) {
+			free(sn->json_text);
+			free(sn->kind);
+			memset(sn, 0, sizeof(*sn));
+			break;
 		}
 		if (!sn->json_text || !sn->kind) {
 			free(sn->json_text);
@@ -527,7 +627,7 @@ static int load_snapshots(hid_t f, struct slc_input *in)
 	return rc;
 }
 
-static int read_root(hid_t f, struct slc_input *in)
+static int read_root(hid_t f, struct slc_input *in, char *err, size_t errlen)
 {
 	char **strs[] = { (char **)&in->meta.command_line, (char **)&in->meta.target, (char **)&in->meta.device_model,
 			  (char **)&in->meta.device_serial, (char **)&in->meta.device_firmware, &in->tool_version,
@@ -539,10 +639,10 @@ static int read_root(hid_t f, struct slc_input *in)
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (slc__h5_get_str(f, names[i], strs[i]) == -ENOMEM)
-			return -ENOMEM;
-	slc__h5_get_num(f, "capacity_bytes", H5T_NATIVE_UINT64, &in->meta.capacity_bytes);
-	slc__h5_get_num(f, "logical_block_bytes", H5T_NATIVE_UINT32, &in->meta.logical_block_bytes);
-	return 0;
+			return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	if (get_attr(f, "", "capacity_bytes", H5T_NATIVE_UINT64, &in->meta.capacity_bytes, err, errlen))
+		return -ERANGE;
+	return get_attr(f, "", "logical_block_bytes", H5T_NATIVE_UINT32, &in->meta.logical_block_bytes, err, errlen);
 }
 
 /* Load the open trace @f into @in. */
@@ -550,19 +650,18 @@ static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 {
 	hid_t segs = H5I_INVALID_HID;
 	H5G_info_t info;
+	size_t held = 0;
 	int rc;
 
 	in->format = SLC_INPUT_TRACE;
 	rc = slc__h5_check_schema(f, err, errlen);
 	if (rc)
 		goto out;
-	rc = read_root(f, in);
-	if (rc) {
-		slc_errf(err, errlen, rc, "out of memory");
+	rc = read_root(f, in, err, errlen);
+	if (rc)
 		goto out;
-	}
 	rc = -EINVAL;
-	segs = H5Lexists(f, "segments", H5P_DEFAULT) > 0 ? H5Gopen2(f, "segments", H5P_DEFAULT) : -1;
+	segs = slc__h5_open_checked(f, "segments", H5I_GROUP);
 	if (segs < 0 || H5Gget_info(segs, &info) < 0) {
 		slc_errf(err, errlen, rc, "trace has no readable /segments group");
 		goto out;
@@ -581,13 +680,13 @@ static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 		hid_t g;
 
 		slc__h5_index_name(name, sizeof(name), i);
-		g = H5Lexists(segs, name, H5P_DEFAULT) > 0 ? H5Gopen2(segs, name, H5P_DEFAULT) : -1;
+		g = slc__h5_open_checked(segs, name, H5I_GROUP);
 		if (g < 0) {
-			slc_errf(err, errlen, rc, "trace lacks segment %s", name);
+			slc_errf(err, errlen, rc, "trace lacks segment %s, or its header is damaged", name);
 			goto out;
 		}
 		in->n_segments = i + 1;
-		rc = read_segment(in, g, &in->segments[i], name, err, errlen);
+		rc = read_segment(in, g, &in->segments[i], name, &held, err, errlen);
 		H5Gclose(g);
 		if (rc)
 			goto out;
@@ -596,7 +695,7 @@ static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 	rc = 0;
 	if (H5Lexists(f, "analysis", H5P_DEFAULT) > 0) {
 		struct analysis_walk w = { in, 0 };
-		hid_t ag = H5Gopen2(f, "analysis", H5P_DEFAULT);
+		hid_t ag = slc__h5_open_checked(f, "analysis", H5I_GROUP);
 
 		if (ag >= 0) {
 			H5Literate(ag, H5_INDEX_NAME, H5_ITER_INC, NULL, load_analysis, &w);
@@ -606,11 +705,8 @@ static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 		if (rc)
 			slc_errf(err, errlen, rc, "out of memory");
 	}
-	if (!rc) {
-		rc = load_snapshots(f, in);
-		if (rc)
-			slc_errf(err, errlen, rc, "out of memory");
-	}
+	if (!rc)
+		rc = load_snapshots(f, in, err, errlen);
 out:
 	slc__h5_close(segs);
 	return rc;
@@ -660,6 +756,13 @@ int slc__trace_load_hdf5(struct slc_input *in, const char *path, char *err, size
 		rc = attempt(path, 1, &got, err2, sizeof(err2));
 		if (rc && !plain_opened && err)
 			snprintf(err, errlen, "%s", err2);
+	}
+	/* A reason of the file's content says which file: several may be read at once. */
+	if (rc && err && errlen && strncmp(err, path, strlen(path)) != 0) {
+		char inner[512];
+
+		snprintf(inner, sizeof(inner), "%s", err);
+		snprintf(err, errlen, "%s: %s", path, inner);
 	}
 	if (rc)
 		return rc;

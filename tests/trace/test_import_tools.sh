@@ -65,8 +65,9 @@ PY
 # averaged log (KIND bw: KiB/s, iops: I/Os per second of BLOCK bytes).  fio writes no line for the
 # writes after its last one: the bytes are fio's JSON total, less at most what the time after the
 # last line could hold, at the faster of the job's mean and its rate limit (+20%: the limiter catches
-# up).  The mean is the log's own: each line's value over the time since the line before, up to
-# the last line, as the import's last row time (that line's step) states it.
+# up).  The mean is the log's own: each line's value over the time since the line before (the
+# first line over one step: its window is not in the log, docs/import.md), up to the last line, as
+# the import's last row time (that line's step) states it.
 fio_avg_ref() {
 	$py - "$@" <<'PY'
 import sys
@@ -75,9 +76,9 @@ log, kind, block, rate, g, b, rt = sys.argv[1], sys.argv[2], float(sys.argv[3]),
 lines = [[float(x) for x in l.split(",")[:3]] for l in open(log) if l.strip()]
 lines = [(t, v) for t, v, d in lines if d == 1]
 unit = 1024.0 if kind == "bw" else block
-prev, logged = 0.0, 0.0
+prev, logged = None, 0.0
 for t, v in lines:
-    logged += v * unit * (t - prev) / 1e3
+    logged += v * unit * (g if prev is None else t - prev) / 1e3
     prev = t
 t_n = lines[-1][0] / 1e3
 row_t = round(lines[-1][0] / g) * g / 1e3

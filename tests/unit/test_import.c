@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "slcscope/analysis.h"
@@ -33,10 +36,11 @@ struct file_case {
 
 static const struct file_case file_cases[] = {
 	/* 2 jobs x 100 MiB/s for 2 s then 2 x 50 MiB/s for 2 s, averaged over 1 s; each line covers
-	 * the time since the line before, so the jitter of the times counts: 614502.4 KiB in all
-	 * (0.017% over 600 MiB), and 25600 I/Os/s x (1 + 0.999) s in the first second */
-	{ "avg_bw.1.log", 0, NULL, 4, 1, 1, 629250458, 51174, 2, 0, "1 non-write lines skipped" },
-	{ "avg_iops.2.log", 0, NULL, 4, 1, 1, 629250458, 51174, 2, 0, "merged on a 1000 ms grid" },
+	 * the time since the line before, so the jitter of the times counts, and a first line one step
+	 * (job 2's first line at 999 ms too): 614604.8 KiB in all (0.033% over 600 MiB), and
+	 * 25600 I/Os/s x 2 x 1 s in the first second */
+	{ "avg_bw.1.log", 0, NULL, 4, 1, 1, 629355315, 51200, 2, 0, "1 non-write lines skipped" },
+	{ "avg_iops.2.log", 0, NULL, 4, 1, 1, 629355315, 51200, 2, 0, "merged on a 1000 ms grid" },
 	/* per-I/O: three 4 KiB writes in the first second, one in the second, one 128 KiB in the third */
 	{ "raw_bw.1.log", 0, NULL, 3, 1, 1, 4 * 4096 + 131072, 3, 1, 0, "1 non-write lines skipped" },
 	{ "t_ms_MBps.csv", 0, NULL, 4, 0.5, 0.5, 300000000, 0, 1, 0, NULL },
@@ -191,6 +195,17 @@ static const struct text_case text_cases[] = {
 	{ .name = "j_bw.1.log", .text = "1000, 1e30, 1, 0\n", .rc = -EINVAL, .reason = "value out of range" },
 	{ .name = "j_bw.1.log", .text = "1000, 1, 1, 0\n2000, 1, 1, 4096\n", .rc = -EINVAL, .reason = "mix" },
 	{ .name = "j_bw.1.log", .text = "1, 1, 1, 4096\n1e11, 1, 1, 4096\n", .rc = -EINVAL, .reason = "time span too long" },
+	/* the rate of every importer's samples against the trace's limit (1 PB/s): an averaged IOPS log
+	 * (its values times the block size), a diskstats log (sectors over the snapshots' time) */
+	{ .name = "j_iops.1.log", .text = "1000, 1e11, 1, 1048576\n2000, 1e11, 1, 1048576\n3000, 1e11, 1, 1048576\n",
+	  .rc = -EINVAL, .reason = "j_iops.1.log: sample 0 is faster than 1e+15 bytes/s" },
+	{ .name = "ds.log", .text = "1 8 0 sda 1 0 8 1 10 0 1000 5 0 1 1 0 0 0 0\n2 8 0 sda 1 0 8 1 20 0 9000000000000 5 0 1 1 "
+	  "0 0 0 0\n3 8 0 sda 1 0 8 1 30 0 9000000001000 5 0 1 1 0 0 0 0\n", .rc = -EINVAL,
+	  .reason = "ds.log: sample 0 is faster than 1e+15 bytes/s" },
+	{ .name = "j_bw.1.log", .text = "1000, 1, 1, 2147483648\n", .rc = -EINVAL, .reason = "block size out of range" },
+	/* the segment's parameters against the same table: a 1 ns sampling interval */
+	{ .name = "ns.csv", .text = "t_ns,MBps\n1,1\n2,1\n3,1\n", .rc = -ERANGE,
+	  .reason = "ns.csv: the interval_s read, 1.0000000000000001e-09, is out of range (1 us to" },
 };
 
 static void test_texts(void **state)
@@ -234,6 +249,79 @@ static void test_bin_option(void **state)
 	slc_input_free(in);
 }
 
+/*
+ * An averaged log whose first line comes 1.4 steps after the job's start:
+ * the line's average counts for one step like every first line whose
+ * window the file does not state, so the first sample's rate is the line's
+ * (read over the 1.4 s since the start, it came out 1.4 times the rest: a
+ * false cache).
+ */
+static void test_first_line_window(void **state)
+{
+	static const char text[] = "1400, 1024, 1, 0\n2400, 1024, 1, 0\n3400, 1024, 1, 0\n4400, 1024, 1, 0\n";
+	struct slc_input *in = NULL;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(slc_input_parse_text(&in, "late_bw.1.log", text, strlen(text), NULL, err, sizeof(err)), 0);
+	assert_int_equal(in->segments[0].n_samples, 4);
+	for (size_t i = 0; i < 4; i++)
+		if (fabs(in->segments[0].bw_bps[i] - MiB) > 1e-6 * MiB)
+			fail_msg("sample %zu: %g B/s, expected %g", i, in->segments[0].bw_bps[i], MiB);
+	slc_input_free(in);
+}
+
+/* @path refused at once (never opened for a blocking read) with a reason holding @reason. */
+static void refused_input(const char *path, const char *reason)
+{
+	struct slc_input *in = (struct slc_input *)1;
+	char err[512] = "";
+
+	assert_int_not_equal(slc_input_load(&in, path, err, sizeof(err)), 0);
+	assert_null(in);
+	if (!strstr(err, reason))
+		fail_msg("%s: reason '%s' lacks '%s'", path, err, reason);
+	assert_null(strchr(err, '\n'));
+}
+
+/* Inputs that are not regular files are refused by what they are; names that are not UTF-8 escaped. */
+static void test_not_regular(void **state)
+{
+	char dir[] = "/tmp/slc_test_import.XXXXXX", fifo[64], bad[64], esc[64];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo.csv", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	refused_input(fifo, "is a FIFO, not a regular file");
+	refused_input(dir, "is a directory, not a regular file");
+	refused_input("/dev/null", "is a character device, not a regular file");
+	/* a fio job's sibling log that is a FIFO: refused too, not waited on */
+	snprintf(bad, sizeof(bad), "%s/j_bw.1.log", dir);
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("1000, 1024, 1, 0\n2000, 1024, 1, 0\n", f);
+	fclose(f);
+	snprintf(fifo, sizeof(fifo), "%s/j_bw.2.log", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	refused_input(bad, "j_bw.2.log: not a regular file");
+	unlink(fifo);
+	unlink(bad);
+	snprintf(bad, sizeof(bad), "%s/bad\xff\x1b.csv", dir);
+	snprintf(esc, sizeof(esc), "%s/bad\\xff\\x1b.csv", dir);
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("second,write_MiB_s\n1,-5\n2,1\n", f);
+	fclose(f);
+	refused_input(bad, esc);
+	unlink(bad);
+	unlink(fifo);
+	snprintf(fifo, sizeof(fifo), "%s/fifo.csv", dir);
+	unlink(fifo);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The import's --cell takes exactly the cell types the analysis knows by
  * name (the two libraries keep their own lists: core does not link the
  * analysis), and stores the analysis's spelling. */
@@ -272,6 +360,8 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bin_option),
+		cmocka_unit_test(test_first_line_window),
+		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_cell_names_agree),
 	};
 

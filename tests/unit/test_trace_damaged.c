@@ -260,6 +260,153 @@ static void test_hand_made(void **state)
 	with_reads = 0;
 }
 
+/* Replace attribute @name of object @obj (a path) of the trace @path by a scalar of @type. */
+static void put_attr(const char *path, const char *obj, const char *name, hid_t type, const void *v)
+{
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), o, sp, a;
+
+	assert_true(f >= 0);
+	o = H5Oopen(f, obj, H5P_DEFAULT);
+	assert_true(o >= 0);
+	if (H5Aexists(o, name) > 0)
+		assert_true(H5Adelete(o, name) >= 0);
+	sp = H5Screate(H5S_SCALAR);
+	a = H5Acreate2(o, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
+	assert_true(a >= 0);
+	assert_true(H5Awrite(a, type, v) >= 0);
+	H5Aclose(a);
+	H5Sclose(sp);
+	H5Oclose(o);
+	H5Fclose(f);
+}
+
+/* @path must be refused in one line naming the attribute @attr (its path) as out of range. */
+static void refused_by_name(const char *path, const char *attr)
+{
+	struct slc_input *in = (struct slc_input *)1;
+	char err[512] = "";
+
+	if (slc_input_load(&in, path, err, sizeof(err)) == 0)
+		fail_msg("%s: read, expected %s refused", path, attr);
+	assert_null(in);
+	if (!strstr(err, attr) || !strstr(err, "out of range") || !strstr(err, path))
+		fail_msg("%s: reason '%s' does not name %s as out of range", path, err, attr);
+	assert_null(strchr(err, '\n'));
+}
+
+/* An attribute outside its physical range is refused by name, never read into the analysis. */
+static void test_attribute_ranges(void **state)
+{
+	const char *p = tpath("attr.h5");
+	struct slc_input *in;
+	char err[512];
+
+	(void)state;
+	write_trace(p, NULL, 0);
+	put_attr(p, "/segments/0000", "interval_s", H5T_NATIVE_DOUBLE, &(double){ NAN });
+	refused_by_name(p, "attribute /segments/0000/interval_s = nan");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/", "capacity_bytes", H5T_NATIVE_UINT64, &(uint64_t){ UINT64_MAX });
+	refused_by_name(p, "attribute /capacity_bytes = 1.8446744073709552e+19");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/segments/0000", "idle_before_s", H5T_NATIVE_DOUBLE, &(double){ 1e300 });
+	refused_by_name(p, "/segments/0000/idle_before_s = 1.0000000000000001e+300");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/segments/0000", "queue_depth", H5T_NATIVE_UINT32, &(uint32_t){ 4000000000u });
+	refused_by_name(p, "/segments/0000/queue_depth = 4000000000");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/segments/0000", "read_pct", H5T_NATIVE_UINT32, &(uint32_t){ 101 });
+	refused_by_name(p, "/segments/0000/read_pct = 101");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/segments/0000", "block_bytes", H5T_NATIVE_DOUBLE, &(double){ 4096.5 });
+	refused_by_name(p, "/segments/0000/block_bytes = 4096.5");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/", "logical_block_bytes", H5T_NATIVE_INT64, &(int64_t){ -512 });
+	refused_by_name(p, "/logical_block_bytes = -512");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/segments/0000", "seed", H5T_NATIVE_DOUBLE, &(double){ -INFINITY });
+	refused_by_name(p, "/segments/0000/seed = -inf");
+	write_trace(p, NULL, 0);
+	put_attr(p, "/device/snapshots/0000", "t_s", H5T_NATIVE_DOUBLE, &(double){ -1 });
+	refused_by_name(p, "/device/snapshots/0000/t_s = -1");
+	/* in range, whatever the stored type: read; 0 is "unknown" where the table says so */
+	write_trace(p, NULL, 0);
+	put_attr(p, "/segments/0000", "queue_depth", H5T_NATIVE_UINT64, &(uint64_t){ 64 });
+	put_attr(p, "/", "capacity_bytes", H5T_NATIVE_DOUBLE, &(double){ 0 });
+	put_attr(p, "/segments/0000", "seed", H5T_NATIVE_UINT64, &(uint64_t){ UINT64_MAX });
+	assert_int_equal(slc_input_load(&in, p, err, sizeof(err)), 0);
+	assert_int_equal(in->segments[0].params.queue_depth, 64);
+	assert_true(in->meta.capacity_bytes == 0);
+	assert_true(in->segments[0].params.seed == UINT64_MAX);
+	slc_input_free(in);
+}
+
+/* A column declaring more samples than the file holds (no chunk written) is refused, not allocated. */
+static void test_declared_samples(void **state)
+{
+	const char *p = tpath("declared.h5");
+	hsize_t dim = 1500000, chunk = 4096;
+	hid_t f, sp, dcpl, d;
+
+	(void)state;
+	write_trace(p, NULL, 0);
+	f = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
+	assert_true(f >= 0);
+	assert_true(H5Ldelete(f, "segments/0000/t_s", H5P_DEFAULT) >= 0);
+	sp = H5Screate_simple(1, &dim, NULL);
+	dcpl = H5Pcreate(H5P_DATASET_CREATE);
+	assert_true(H5Pset_chunk(dcpl, 1, &chunk) >= 0);
+	d = H5Dcreate2(f, "segments/0000/t_s", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	assert_true(d >= 0);
+	H5Dclose(d);
+	H5Pclose(dcpl);
+	H5Sclose(sp);
+	H5Fclose(f);
+	expect_refused(p, "t_s is not a 1-D numeric column of at most 2000000 samples held in the file");
+}
+
+/* The file address of object @name's header in the trace @path. */
+static haddr_t header_address(const char *path, const char *name)
+{
+	hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	H5O_info_t info;
+
+	assert_true(f >= 0);
+	assert_true(H5Oget_info_by_name2(f, name, &info, H5O_INFO_BASIC, H5P_DEFAULT) >= 0);
+	H5Fclose(f);
+	return info.addr;
+}
+
+/*
+ * Object headers whose lengths HDF5 would trust: a segment's header chunk
+ * made 2 GiB long (HDF5 allocates it before reading), an attribute name
+ * without its NUL (HDF5 copies the name to its NUL, past the message).
+ */
+static void test_damaged_headers(void **state)
+{
+	const char *p = tpath("hdr.h5");
+	unsigned char *buf;
+	size_t n, at;
+	haddr_t addr;
+
+	(void)state;
+	write_trace(p, NULL, 0);
+	addr = header_address(p, "segments/0000");
+	buf = slurp(p, &n);
+	assert_true(addr + 16 < n);
+	assert_int_equal(buf[addr], 1);                       /* a version 1 header: chunk length at +8 */
+	buf[addr + 11] = 0x80;
+	spill(tpath("hdr_len.h5"), buf, n);
+	expect_refused(tpath("hdr_len.h5"), "lacks segment 0000, or its header is damaged");
+	free(buf);
+	buf = slurp(p, &n);
+	at = find(buf, n, "schema_version", sizeof("schema_version"));   /* the name and its NUL */
+	buf[at + strlen("schema_version")] = 'x';
+	spill(tpath("hdr_name.h5"), buf, n);
+	expect_refused(tpath("hdr_name.h5"), "the root group's object header is damaged");
+	free(buf);
+}
+
 /* Columns cut to the shortest with one note; control characters replaced. */
 static void test_short_columns(void **state)
 {
@@ -346,6 +493,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_damaged_heap),
 		cmocka_unit_test(test_damaged_checksum),
 		cmocka_unit_test(test_hand_made),
+		cmocka_unit_test(test_attribute_ranges),
+		cmocka_unit_test(test_declared_samples),
+		cmocka_unit_test(test_damaged_headers),
 		cmocka_unit_test(test_short_columns),
 		cmocka_unit_test(test_zero_length),
 		cmocka_unit_test(test_control_characters),
