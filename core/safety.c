@@ -127,58 +127,6 @@ static void read_comm(int pid, char *comm, size_t len)
 	}
 }
 
-/* Does process @pid have the subject open; does it hold /dev/fuse? */
-static int scan_fds(const struct subject *s, int pid, int *fuse)
-{
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-	int has = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-	if (!(d = opendir(path)))
-		return 0;
-	*fuse = 0;
-	while ((de = readdir(d))) {
-		char fd[320];
-		struct stat st;
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
-		if (stat(fd, &st) != 0)
-			continue;
-		if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 10 && minor(st.st_rdev) == 229)
-			*fuse = 1;      /* /dev/fuse */
-		else if (is_subject(s, &st))
-			has = 1;
-	}
-	closedir(d);
-	return has;
-}
-
-/* The other processes that have the subject open (what /proc lets us see), up to @max. */
-static size_t find_openers(const struct subject *s, struct opener *op, size_t max)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	size_t n = 0;
-	int self = (int)getpid();
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && n < max) {
-		int pid = atoi(de->d_name), fuse = 0;
-		if (pid <= 0 || pid == self || !scan_fds(s, pid, &fuse))
-			continue;
-		op[n].pid = pid;
-		op[n].fuse = fuse;
-		read_comm(pid, op[n].comm, sizeof(op[n].comm));
-		n++;
-	}
-	closedir(d);
-	return n;
-}
-
 /* Is descriptor @fd of process @pid open for writing (the flags fdinfo gives, in octal)? */
 static int fd_writes(int pid, const char *fd)
 {
@@ -199,8 +147,11 @@ static int fd_writes(int pid, const char *fd)
 	return w;
 }
 
-/* Does process @pid have the subject open for writing? */
-static int writes_subject(const struct subject *s, int pid)
+/*
+ * Does process @pid have the subject open (@writers: for writing, as
+ * fd_writes() reads it); does it hold /dev/fuse (@fuse, may be NULL)?
+ */
+static int scan_fds(const struct subject *s, int pid, int *fuse, int writers)
 {
 	char path[64];
 	struct dirent *de;
@@ -210,18 +161,50 @@ static int writes_subject(const struct subject *s, int pid)
 	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
 	if (!(d = opendir(path)))
 		return 0;
-	while (!has && (de = readdir(d))) {
+	if (fuse)
+		*fuse = 0;
+	while ((de = readdir(d))) {
 		char fd[320];
 		struct stat st;
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(fd, sizeof(fd), "%s/%s", path, de->d_name);
-		if (stat(fd, &st) == 0 && is_subject(s, &st) && fd_writes(pid, de->d_name))
+		if (stat(fd, &st) != 0)
+			continue;
+		if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 10 && minor(st.st_rdev) == 229) {
+			if (fuse)
+				*fuse = 1;      /* /dev/fuse */
+		} else if (is_subject(s, &st) && (!writers || fd_writes(pid, de->d_name))) {
 			has = 1;
+		}
 	}
 	closedir(d);
 	return has;
 }
+
+/* The other processes that have the subject open (what /proc lets us see), up to @max. */
+static size_t find_openers(const struct subject *s, struct opener *op, size_t max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	size_t n = 0;
+	int self = (int)getpid();
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max) {
+		int pid = atoi(de->d_name), fuse = 0;
+		if (pid <= 0 || pid == self || !scan_fds(s, pid, &fuse, 0))
+			continue;
+		op[n].pid = pid;
+		op[n].fuse = fuse;
+		read_comm(pid, op[n].comm, sizeof(op[n].comm));
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
 
 /*
  * Another process that holds the subject open for writing (a database on
@@ -240,7 +223,7 @@ static int check_writers(const struct subject *s, char *what, size_t len)
 	while ((de = readdir(d)) && found < 4) {
 		int pid = atoi(de->d_name);
 		char comm[32];
-		if (pid <= 0 || pid == self || !writes_subject(s, pid))
+		if (pid <= 0 || pid == self || !scan_fds(s, pid, NULL, 1))
 			continue;
 		read_comm(pid, comm, sizeof(comm));
 		add(what, len, "open for writing in %s (pid %d)", comm, pid);
