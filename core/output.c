@@ -19,6 +19,7 @@
 #include "slcscope/trace.h"
 #include "output_priv.h"
 #include "private.h"
+#include "trace/import.h"
 
 /* ---- temporaries a signal removes ---------------------------------------- */
 
@@ -165,6 +166,17 @@ const char *slc__same_as_input(const struct stat *st, const char *const *inputs,
 	return NULL;
 }
 
+/* An input, or a file an input brings in (a fio job's other logs): its name, else NULL. */
+static const char *read_with_input(const char *path, const struct stat *st, const char *const *inputs, size_t n)
+{
+	const char *in = slc__same_as_input(st, inputs, n);
+
+	for (size_t i = 0; !in && i < n; i++)
+		if (inputs[i] && slc__import_reads_too(inputs[i], path))
+			in = inputs[i];
+	return in;
+}
+
 /* Who holds a trace's lock, as the holder wrote it there (session/run.c). */
 #define WRITER_XATTR "user.slcscope.writer"
 
@@ -273,9 +285,9 @@ static int check_existing(const char *shown, const char *real, const struct stat
 	ssize_t n;
 	int fd;
 
-	if ((in = slc__same_as_input(st, o->inputs, o->n_inputs)))
-		return slc_errf(err, errlen, -EINVAL, "%s: that is the input %s; write the output to another file",
-				shown, in);
+	if ((in = read_with_input(real, st, o->inputs, o->n_inputs)))
+		return slc_errf(err, errlen, -EINVAL, "%s: that is %s %s; write the output to another file", shown,
+				slc__same_as_input(st, o->inputs, o->n_inputs) ? "the input" : "read with the input", in);
 	if (slc__file_in_use(st, real, what, sizeof(what)))
 		return slc_errf(err, errlen, -EBUSY, "%s: refusing to replace a file in use: %s", shown, what);
 	if (o->force || st->st_size == 0)
@@ -297,6 +309,32 @@ static int check_existing(const char *shown, const char *real, const struct stat
 }
 
 /*
+ * Does @path, or a link it leads through, name a file in /proc (/dev/stdout,
+ * /dev/fd/1, /proc/self/fd/3)?  Renaming over the file such a descriptor
+ * has open would replace what the shell redirected, not append to it.
+ */
+static int via_proc(const char *path)
+{
+	char cur[PATH_MAX], dir[PATH_MAX], rdir[PATH_MAX], link[PATH_MAX];
+	ssize_t n;
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int i = 0; i < 40; i++) {
+		slc__split_path(cur, dir, sizeof(dir));
+		if (realpath(dir, rdir) && (!strcmp(rdir, "/proc") || !strncmp(rdir, "/proc/", 6)))
+			return 1;
+		if ((n = readlink(cur, link, sizeof(link) - 1)) <= 0)
+			return 0;
+		link[n] = '\0';
+		if (link[0] == '/' || (size_t)snprintf(rdir, sizeof(rdir), "%s/%s", dir, link) >= sizeof(rdir))
+			snprintf(cur, sizeof(cur), "%s", link);
+		else
+			snprintf(cur, sizeof(cur), "%s", rdir);
+	}
+	return 0;
+}
+
+/*
  * The checks, with @real set to the file to write (a link resolved).  @lockfd
  * (NULL: released) keeps the existing file's lock.
  */
@@ -312,10 +350,14 @@ static int check(const char *path, const struct slc_output_opts *o, char *real, 
 	snprintf(shown, sizeof(shown), "%s %s", opt, path);
 	if (!*path)
 		return slc_errf(err, errlen, -EINVAL, "%s: an empty file name", opt);
+	if (via_proc(path))
+		return slc_errf(err, errlen, -EINVAL, "%s: it names an open file descriptor (/proc); give a file name, "
+				"or - for standard output", shown);
 	if (lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode)) {
 		if (!realpath(path, real))
-			return slc_errf(err, errlen, -ENOENT, "%s: a symbolic link to a missing file; give the file itself",
-					shown);
+			return errno == ELOOP ? slc_errf(err, errlen, -ELOOP, "%s: a loop of symbolic links", shown)
+			       : slc_errf(err, errlen, -ENOENT, "%s: a symbolic link to a missing file; give the file "
+					  "itself", shown);
 	} else {
 		snprintf(real, PATH_MAX, "%s", path);
 	}
@@ -396,6 +438,9 @@ int slc_output_begin(struct slc_output **out, const char *path, const struct slc
 		return rc;
 	}
 	name = slc__split_path(w->real, dir, sizeof(dir));
+	/* the name kept in the temporary's when it fits a directory entry, else its extension alone */
+	if (strlen(name) > 200)
+		name = strrchr(name, '.') && strlen(strrchr(name, '.')) < 16 ? strrchr(name, '.') : "";
 	if ((size_t)snprintf(w->tmp, sizeof(w->tmp), "%s/.slcscope-XXXXXX-%s", dir, name) >= sizeof(w->tmp)) {
 		slc_output_abort(w);
 		return slc_errf(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
@@ -410,7 +455,15 @@ int slc_output_begin(struct slc_output **out, const char *path, const struct slc
 	/* the mode the old file had, else what a new file gets */
 	mask = umask(0);
 	umask(mask);
-	fchmod(fd, w->lockfd >= 0 && fstat(w->lockfd, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+	if (w->lockfd >= 0 && fstat(w->lockfd, &st) == 0) {
+		/* what the file was, less set-id bits: a root run keeps a user's file the user's */
+		if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid)) {
+			/* an owner the filesystem cannot give: the file is root's, as a new one */
+		}
+		fchmod(fd, st.st_mode & 0777);
+	} else {
+		fchmod(fd, 0666 & ~mask);
+	}
 	close(fd);
 	*out = w;
 	return 0;

@@ -51,7 +51,7 @@ static char *read_marker(int dfd)
 	return buf;
 }
 
-/* A report written before reports had a marker: its page says so. */
+/* A report written before reports had a marker: its page's footer says so. */
 static int legacy_report(int dfd)
 {
 	char buf[8192];
@@ -65,7 +65,7 @@ static int legacy_report(int dfd)
 	if (n <= 0)
 		return 0;
 	buf[n] = '\0';
-	return strstr(buf, "slcscope") != NULL;
+	return strstr(buf, "<p><small>slcscope ") != NULL;      /* the footer every report page ends with */
 }
 
 /* Does the directory hold something that is neither a report's nor an input?  Its name in @name. */
@@ -105,11 +105,22 @@ static int check(const char *dir, const char *const *inputs, size_t n, char *rea
 	char *marker;
 	int fd, rc;
 
+	char trimmed[PATH_MAX];
+	size_t len = strlen(dir);
+
 	snprintf(shown, sizeof(shown), "%s", dir);
 	if (keep_fd)
 		*keep_fd = -1;
 	if (!*dir)
 		return slc_errf(err, errlen, -EINVAL, "the report directory's name is empty");
+	/* "rep/" is the directory rep */
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len >= sizeof(trimmed))
+		return slc_errf(err, errlen, -ENAMETOOLONG, "%s: name too long", shown);
+	memcpy(trimmed, dir, len);
+	trimmed[len] = '\0';
+	dir = trimmed;
 	if (stat(dir, &st) != 0) {
 		if (errno != ENOENT)
 			return slc_errf(err, errlen, -errno, "%s: %s", shown, strerror(errno));
@@ -203,13 +214,17 @@ static int make_dir(struct slc_report_dir *d, char *err, size_t errlen)
 
 	if (mkdir(d->dir, 0777))
 		return slc_errf(err, errlen, -errno, "%s: cannot create it: %s", d->shown, strerror(errno));
+	if ((d->fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return slc_errf(err, errlen, -errno, "%s: %s", d->shown, strerror(errno));
+	/* locked before it is marked: a second report that finds the marker finds the lock too */
+	if ((rc = slc__take_lock(d->fd, d->shown, err, errlen)))
+		return rc == -EBUSY ? slc_errf(err, errlen, rc, "%s: another slcscope is writing a report into it; "
+					       "wait for it to end or choose another directory", d->shown) : rc;
 	d->made = 1;
 	d->slot_made = slc__tmp_register(d->dir, SLC__TMP_MADE_DIR);
 	if ((rc = write_marker(d->dir, NULL, 0)))
 		return slc_errf(err, errlen, rc, "%s: cannot write in it: %s", d->shown, strerror(-rc));
-	if ((d->fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return slc_errf(err, errlen, -errno, "%s: %s", d->shown, strerror(errno));
-	return slc__take_lock(d->fd, d->shown, err, errlen);
+	return 0;
 }
 
 /* A staging directory beside @d->dir, or inside it when the parent is
@@ -324,6 +339,17 @@ static int listed(const char *name, const char *const *names, size_t n)
 	return 0;
 }
 
+/* Is @name a line of the earlier report's marker @old? */
+static int old_listed(const char *old, const char *name)
+{
+	size_t l = strlen(name);
+
+	for (const char *p = old + strlen(MARKER_HEAD); *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
+		if (!strncmp(p, name, l) && (p[l] == '\n' || !p[l]))
+			return 1;
+	return 0;
+}
+
 /* Remove the files the earlier report listed that this one did not write. */
 static void remove_stale(struct slc_report_dir *d, const char *const *names, size_t n)
 {
@@ -354,6 +380,16 @@ int slc_report_dir_commit(struct slc_report_dir *d, const char *const *names, si
 			 (slc__same_as_input(&st, d->inputs, d->n_inputs) || !S_ISREG(st.st_mode)))
 			rc = slc_errf(err, errlen, -EEXIST, "%s/%s: %s; the report's file of that name cannot replace it",
 				      d->shown, names[i], S_ISREG(st.st_mode) ? "that is an input" : slc__file_type(st.st_mode));
+		else if (!d->made && d->old && fstatat(d->fd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 !old_listed(d->old, names[i]))
+			rc = slc_errf(err, errlen, -EEXIST, "%s/%s: not a file of the earlier report; move it away or "
+				      "choose another directory", d->shown, names[i]);
+	/* from the first move on the directory holds a report: a signal must not remove it */
+	if (!rc) {
+		d->made = 0;
+		slc__tmp_forget(d->slot_made);
+		d->slot_made = -1;
+	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		snprintf(from, sizeof(from), "%s/%s", d->staging, names[i]);
 		snprintf(to, sizeof(to), "%s/%s", d->shown, names[i]);
@@ -366,7 +402,6 @@ int slc_report_dir_commit(struct slc_report_dir *d, const char *const *names, si
 		remove_stale(d, names, n);
 		if ((rc = write_marker(d->dir, names, n)) || (rc = slc__fsync_dir(d->dir)))
 			rc = slc_errf(err, errlen, rc, "%s: cannot finish the report: %s", d->shown, strerror(-rc));
-		d->made = 0;          /* it holds a report now: never removed */
 	}
 	if (rc) {
 		slc_report_dir_abort(d);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "session_priv.h"
 
@@ -545,5 +546,21 @@ static int draw_tmp(const char *tmp, FILE *f, void *arg, char *err, size_t errle
 int slc_figure_write(const char *path, const struct slc_output_opts *oo, enum slc_figure_kind kind,
 		     const struct slc_session *xs, size_t n, const struct slc_figure_opts *o, char *err, size_t errlen)
 {
+	struct slc_output_opts lo = *oo;
+	struct stat a, b;
+	int rc;
+
+	/* the layout is an output too: checked against the same inputs before anything is drawn */
+	if (o && o->layout_json) {
+		lo.kind = SLC_OUTPUT_TEXT;
+		lo.option = "--layout-json";
+		lo.stdout_ok = 0;
+		if (!strcmp(o->layout_json, path) ||
+		    (stat(o->layout_json, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+			return slc_errf(err, errlen, -EINVAL, "--layout-json %s: that is the graph's file; give another",
+					o->layout_json);
+		if ((rc = slc_output_check(o->layout_json, &lo, err, errlen)))
+			return rc;
+	}
 	return slc_output_write(path, oo, draw_tmp, &(struct drawn){ kind, xs, n, o }, err, errlen);
 }

@@ -774,3 +774,18 @@ int slc__import_sum(struct slc_input *out, struct slc_input *const *parts, size_
 	free(cv);
 	return rc;
 }
+
+int slc__import_reads_too(const char *input, const char *other)
+{
+	const char *ib = slc__base_name(input), *ob = slc__base_name(other);
+	size_t ip, op;
+	int ii, oi;
+	struct stat a, b;
+	char ad[4096], bd[4096];
+
+	if (!fio_name(ib, &ip, &ii) || !fio_name(ob, &op, &oi) || ip != op || strncmp(ib, ob, ip))
+		return 0;
+	snprintf(ad, sizeof(ad), "%.*s", ib == input ? 1 : (int)(ib - input), ib == input ? "." : input);
+	snprintf(bd, sizeof(bd), "%.*s", ob == other ? 1 : (int)(ob - other), ob == other ? "." : other);
+	return stat(ad, &a) == 0 && stat(bd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}

@@ -21,4 +21,10 @@ int slc__import_load_file(struct slc_input *in, const char *path, const struct s
  */
 int slc__import_sum(struct slc_input *out, struct slc_input *const *parts, size_t n, char *err, size_t errlen);
 
+/*
+ * Is @other a file that loading @input reads too: both fio logs of one job
+ * family (NAME_bw.N.log, NAME_iops.N.log) in one directory?
+ */
+int slc__import_reads_too(const char *input, const char *other);
+
 #endif

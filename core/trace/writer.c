@@ -933,7 +933,7 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 	hid_t f = H5I_INVALID_HID;
 	char why[160];
 	struct stat st;
-	int rc, lockfd;
+	int rc, lockfd, slot;
 
 	slc__h5_quiet();
 	if (!valid_json_name(name))
@@ -949,6 +949,7 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 		close(lockfd);
 		return rc ? rc : slc_errf(err, errlen, -ENOMEM, "out of memory");
 	}
+	slot = slc__tmp_register(tmp, SLC__TMP_FILE);     /* a signal removes the copy */
 	rc = copy_file(path, tmp);
 	if (rc) {
 		slc_errf(err, errlen, rc, "cannot copy %s: %s", path, strerror(-rc));
@@ -967,6 +968,7 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 		rc = slc_errf(err, errlen, -EIO, "cannot close %s: %s", path, slc__h5_reason(why, sizeof(why)));
 out:
 	rc = slc__publish_tmp(tmp, path, rc, err, errlen);
+	slc__tmp_forget(slot);
 	free(tmp);
 	close(lockfd);
 	return rc;

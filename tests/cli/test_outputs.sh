@@ -42,6 +42,24 @@ ln -s t.h5 alias.h5
 refused "import through a link to the input" "that is the input" t.h5 -- "$bin" import alias.h5 -o t.h5
 refused "import onto a link to the input" "that is the input" t.h5 -- "$bin" import t.h5 -o alias.h5
 
+# files an input brings in, and a second output of the same command
+"$bin" export t.h5 --csv -o in.csv
+refused "--layout-json onto the input" "that is the input" in.csv -- "$bin" plot in.csv -o g.png --layout-json in.csv
+refused "--layout-json onto the graph" "the graph's file" in.csv -- "$bin" plot t.h5 -o g2.svg --layout-json g2.svg
+printf '1000, 100000, 0, 4096\n2000, 100000, 0, 4096\n3000, 100000, 0, 4096\n' > job_bw.1.log
+cp job_bw.1.log job_bw.2.log
+refused "analyze onto a fio log its input brings in" "read with the input" job_bw.2.log -- \
+	"$bin" analyze job_bw.1.log -o job_bw.2.log
+echo keep > log.txt
+refused "-o /dev/stdout onto a redirected file" "open file descriptor" log.txt -- \
+	sh -c 'exec "$0" export t.h5 --csv -o /dev/stdout >> log.txt' "$bin"
+ln -s loop1 loop2; ln -s loop2 loop1
+refused "a loop of links" "loop of symbolic links" t.h5 -- "$bin" export t.h5 --csv -o loop1
+long=$(printf 'a%.0s' $(seq 240)).csv
+"$bin" export t.h5 --csv -o "$long" 2>"$tmp/err" && ok "a 244-byte name is written" || bad "a long name: $(cat "$tmp/err")"
+"$bin" report t.h5 -o slash/ --quiet 2>"$tmp/err" && [ -f slash/index.html ] && ok "a new report directory given as DIR/" \
+	|| bad "report -o DIR/: $(cat "$tmp/err")"
+
 # not a regular file
 mkfifo fifo
 refused "export into a FIFO (no hang)" "it is a FIFO" fifo -- "$bin" export t.h5 --csv -o fifo
@@ -121,6 +139,14 @@ fi
 touch rep/my-notes.txt
 "$bin" report t.h5 -o rep --quiet 2>"$tmp/err" && [ -f rep/my-notes.txt ] && ok "a report replaces an earlier one, keeps other files" \
 	|| bad "report over a report: $(cat "$tmp/err")"
+mkdir site; echo '<html>my notes on slcscope</html>' > site/index.html
+refused "a page that only mentions slcscope" "not empty and not an slcscope report" site/index.html -- \
+	"$bin" report t.h5 -o site
+echo precious > rep/phases.csv.txt; cp rep/.slcscope-report marker.keep
+grep -v '^phases.csv$' marker.keep > rep/.slcscope-report
+refused "a report over a file its marker does not list" "not a file of the earlier report" rep/phases.csv -- \
+	"$bin" report t.h5 -o rep
+cp marker.keep rep/.slcscope-report
 mkdir beside && cp t.h5 beside/
 "$bin" report beside/t.h5 -o beside --quiet 2>"$tmp/err" && ok "a report beside its trace" || bad "report beside its trace: $(cat "$tmp/err")"
 # two reports into one directory at once: one is refused, the other complete
