@@ -12,7 +12,6 @@
 
 #include "../private.h"
 #include "columns.h"
-#include "publish.h"
 #include "slcscope/output.h"
 #include "writer.h"
 
