@@ -53,7 +53,7 @@ void slc__tmp_forget(int slot)
  * but . and .. when NULL), with system calls alone: it runs in a signal
  * handler.
  */
-static void unlink_in(const char *dir, const char *prefix)
+void slc__unlink_in(const char *dir, const char *prefix)
 {
 	char buf[4096];
 	size_t pl = prefix ? strlen(prefix) : 0;
@@ -95,7 +95,7 @@ static void remove_tmp_family(const char *path)
 		memcpy(dir, path, dl);
 		dir[dl] = '\0';
 	}
-	unlink_in(dir, slash ? slash + 1 : path);
+	slc__unlink_in(dir, slash ? slash + 1 : path);
 }
 
 static void on_signal(int sig)
@@ -106,7 +106,7 @@ static void on_signal(int sig)
 		if (reg[i].kind == SLC__TMP_FILE) {
 			remove_tmp_family(reg[i].path);
 		} else if (reg[i].kind == SLC__TMP_DIR) {
-			unlink_in(reg[i].path, NULL);
+			slc__unlink_in(reg[i].path, NULL);
 			rmdir(reg[i].path);
 		} else {
 			char m[PATH_MAX + 32];

@@ -302,18 +302,9 @@ static void release(struct slc_report_dir *d)
 /* Remove the staging directory (flat: the report's files alone). */
 static void remove_staging(struct slc_report_dir *d)
 {
-	DIR *s;
-	char p[PATH_MAX + 256];
-
 	if (!d->staging[0])
 		return;
-	if ((s = opendir(d->staging))) {
-		for (struct dirent *e; (e = readdir(s));)
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-			    (size_t)snprintf(p, sizeof(p), "%s/%s", d->staging, e->d_name) < sizeof(p))
-				unlink(p);
-		closedir(s);
-	}
+	slc__unlink_in(d->staging, NULL);
 	rmdir(d->staging);
 }
 

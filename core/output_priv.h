@@ -14,6 +14,10 @@ enum { SLC__TMP_FILE, SLC__TMP_DIR, SLC__TMP_MADE_DIR };
 int slc__tmp_register(const char *path, int kind);
 void slc__tmp_forget(int slot);
 
+/* Remove the entries of directory @dir whose names start with @prefix (all
+ * when NULL); system calls alone, so a signal handler may call it. */
+void slc__unlink_in(const char *dir, const char *prefix);
+
 /* "a block device", "a FIFO", ...: what a non-regular file is. */
 const char *slc__file_type(mode_t mode);
 

@@ -625,15 +625,11 @@ int slc__file_in_use(const struct stat *st, const char *path, char *what, size_t
 int slc__path_in_devfs(const char *path)
 {
 	char dir[4096], real[4096], line[8192];
-	const char *slash = strrchr(path, '/');
 	struct stat st;
 	FILE *f;
 	int found = 0;
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+	slc__split_path(path, dir, sizeof(dir));
 	if (!realpath(dir, real))
 		return strncmp(path, "/dev/", 5) == 0;
 	if (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0)
