@@ -23,18 +23,26 @@ import os
 import re
 import sys
 
-DIRS = ["core", "probes", "analysis", "cli", "emulate", "session"]
+DIRS = ["core", "probes", "analysis", "plot", "cli", "emulate", "session"]
 
 # Top-level directories each one must not include headers from.
 FORBIDDEN = {
-    "core": {"probes", "analysis", "cli", "emulate", "session"},
+    "core": {"probes", "analysis", "plot", "cli", "emulate", "session"},
     "probes": {"cli"},
-    "analysis": {"cli"},
+    # numbers in, numbers out: the analysis draws nothing
+    "analysis": {"plot", "cli", "emulate", "session", "probes"},
+    # the drawing library knows plot specs only
+    "plot": {"core", "probes", "analysis", "cli", "emulate", "session"},
     "emulate": {"cli"},
     "session": {"cli"},
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SYSTEM_RE = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
+
+# System headers only one top-level directory may include: cairo draws, and
+# only the plotting library draws.
+OWNED_SYSTEM = {"cairo": "plot"}
 
 
 def sources(root):
@@ -148,6 +156,12 @@ def main(argv):
         mod_graph.setdefault(module(f), set())
         with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
             for lineno, line in enumerate(fh, 1):
+                sm = SYSTEM_RE.match(line)
+                if sm:
+                    owner = OWNED_SYSTEM.get(sm.group(1).split("/")[0].split("-")[0].split(".")[0])
+                    if owner and top(f) != owner:
+                        layer_errors.append(f"{f}:{lineno}: only {owner}/ includes <{sm.group(1)}>")
+                    continue
                 m = INCLUDE_RE.match(line)
                 if not m:
                     continue

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "slcscope/plot.h"
 #include "slcscope/session.h"
 
 /* The identity snapshot's "identity" object (a new reference; NULL when there is none). */

@@ -10,7 +10,6 @@
 
 #include <stddef.h>
 
-#include "slcscope/plot.h"
 
 #ifdef __cplusplus
 extern "C" {
