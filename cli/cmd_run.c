@@ -258,7 +258,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 
 	cli_command_line(a->cmdline, sizeof(a->cmdline), argc, argv);  /* before getopt permutes argv */
 	slc_plan_opts_default(&a->po);
-	a->plan_name = "lab";
+	a->plan_name = slc_plan_name(0, NULL);     /* the registry lists the lab plan first */
 	a->temp_every_ns = 5000000000ull;
 	a->steady_after.capacity_multiple = 2.0;
 	while ((opt = getopt_long(argc, argv, "o:p:q:j:i:nr:", run_opts, NULL)) != -1)

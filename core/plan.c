@@ -29,7 +29,9 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->trim_wait_ns = 30ull * 1000000000ull;
 	o->interval_ns = 1000000000ull;
 	o->seed = 1;
+	/* the reviews delete a 32 GB file; on a drive under 128 GB, a quarter of it */
 	o->trim_bytes.bytes = 32000000000ull;
+	o->trim_bytes.capacity_multiple = 0.25;
 	o->read_ns = 30ull * 1000000000ull;
 	o->hir_rounds = 360;
 	o->step_ns = 30ull * 1000000000ull;
@@ -84,11 +86,18 @@ static uint64_t wait_stoppable(struct slc_target *t, uint64_t ns, const volatile
 	return now - t0 < ns ? now - t0 : ns;
 }
 
-static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_kind kind,
-			    enum slc_role role, uint32_t role_arg)
+struct slc_step *slc_plan_add_step(struct slc_plan *p, const char *name, enum slc_step_kind kind,
+				   enum slc_role role, uint32_t role_arg)
 {
-	struct slc_step *s = &p->step[p->n++];
+	struct slc_step *s;
 
+	/* a plan past its room fails when made (slc_plan_make); the extra
+	 * steps overwrite the last one meanwhile, so no builder checks */
+	if (p->n >= SLC_PLAN_MAX_STEPS) {
+		p->overflow = 1;
+		p->n = SLC_PLAN_MAX_STEPS - 1;
+	}
+	s = &p->step[p->n++];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->kind = kind;
@@ -97,15 +106,19 @@ static struct slc_step *add(struct slc_plan *p, const char *name, enum slc_step_
 	return s;
 }
 
-static void add_trim(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
+struct slc_step *slc_plan_add_trim(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
 {
-	add(p, name, SLC_STEP_TRIM, SLC_ROLE_TRIM, 0)->wait_ns = o->trim_wait_ns;
+	struct slc_step *s = slc_plan_add_step(p, name, SLC_STEP_TRIM, SLC_ROLE_TRIM, 0);
+
+	s->wait_ns = o->trim_wait_ns;
+	return s;
 }
 
-static void add_job(struct slc_plan *p, const char *name, enum slc_role role, uint32_t role_arg,
-		    enum slc_job_kind kind, const struct slc_plan_opts *o, uint64_t max_ns, struct slc_size bytes)
+struct slc_step *slc_plan_add_job(struct slc_plan *p, const char *name, enum slc_role role, uint32_t role_arg,
+				  enum slc_job_kind kind, const struct slc_plan_opts *o, uint64_t max_ns,
+				  struct slc_size bytes)
 {
-	struct slc_step *s = add(p, name, SLC_STEP_JOB, role, role_arg);
+	struct slc_step *s = slc_plan_add_step(p, name, SLC_STEP_JOB, role, role_arg);
 
 	s->job.kind = kind;
 	s->job.block_bytes = kind == SLC_JOB_SEQ_WRITE ? o->seq_block_bytes : o->rand_block_bytes;
@@ -116,159 +129,14 @@ static void add_job(struct slc_plan *p, const char *name, enum slc_role role, ui
 	s->job.interval_ns = o->interval_ns;
 	s->job.seed = o->seed + p->n;
 	s->bytes = bytes;
+	return s;
 }
 
-static const struct slc_size none = { 0, 0 };
-
-static int build_lab(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
+struct slc_step *slc_plan_add_point(struct slc_plan *p, const char *name, uint32_t group, enum slc_job_kind kind,
+				    uint32_t block, uint32_t qd, uint32_t jobs, uint32_t read_pct,
+				    const struct slc_plan_opts *o)
 {
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
-	add_trim(p, "trim_before_rand", o);
-	add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
-	add(p, "idle", SLC_STEP_IDLE, SLC_ROLE_IDLE, 0)->wait_ns = o->idle_ns;
-	add_job(p, "idle_burst", SLC_ROLE_IDLE_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	add_trim(p, "trim_full", o);
-	add_job(p, "trim_burst", SLC_ROLE_TRIM_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	return 0;
-}
-
-static int build_seq(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	add_job(p, "seq_fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, o->seq_bytes);
-	return 0;
-}
-
-static int build_rand(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	add_job(p, "rand_curve", SLC_ROLE_CURVE, 0, SLC_JOB_RAND_WRITE, o, o->rand_ns, o->rand_bytes);
-	return 0;
-}
-
-static int build_trim_response(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	struct slc_step *st;
-	struct slc_size twice = o->trim_bytes;
-
-	(void)err; (void)errlen;
-	if (twice.capacity_multiple > 0) twice.capacity_multiple *= 2; else twice.bytes *= 2;
-	add_trim(p, "trim", o);
-	add_job(p, "fill", SLC_ROLE_FILL, 0, SLC_JOB_SEQ_WRITE, o, 0, twice);
-	/* the reads stay in the half that is not deleted */
-	for (int k = 0; k < 2; k++) {
-		add_job(p, k ? "read_after_trim" : "read_before_trim",
-			k ? SLC_ROLE_READ_AFTER_TRIM : SLC_ROLE_READ_BASELINE, 0, SLC_JOB_RAND_READ, o,
-			k ? o->read_ns : 5000000000ull, none);
-		st = &p->step[p->n - 1];
-		st->job.block_bytes = 4096;
-		st->job.interval_ns = 100000000ull;
-		st->offset = st->range = o->trim_bytes;
-		if (!k) {
-			st = add(p, "trim_range", SLC_STEP_TRIM, SLC_ROLE_TRIM_RANGE, 0);
-			st->bytes = o->trim_bytes;
-		}
-	}
-	return 0;
-}
-
-static int build_fill_levels(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	static const unsigned pct[] = { 25, 50, 75, 90 };
-	struct slc_step *st;
-
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	for (size_t i = 0; i < 4; i++) {
-		char nm[32];
-		snprintf(nm, sizeof(nm), "fill_to_%u%%", pct[i]);
-		add_job(p, nm, SLC_ROLE_FILL_TO, pct[i], SLC_JOB_SEQ_WRITE, o, 0, none);
-		st = &p->step[p->n - 1];
-		/* from the previous level to this one */
-		st->offset.capacity_multiple = i ? pct[i - 1] / 100.0 : 0;
-		st->range.capacity_multiple = (pct[i] - (i ? pct[i - 1] : 0)) / 100.0;
-		st->bytes = st->range;
-		if (!i) st->offset.capacity_multiple = 0;
-		/* let the drive settle (fold its cache) as after a real copy */
-		snprintf(nm, sizeof(nm), "settle_%u%%", pct[i]);
-		add(p, nm, SLC_STEP_IDLE, SLC_ROLE_SETTLE, pct[i])->wait_ns = o->trim_wait_ns;
-		snprintf(nm, sizeof(nm), "burst_at_%u%%", pct[i]);
-		add_job(p, nm, SLC_ROLE_LEVEL_BURST, pct[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-		st = &p->step[p->n - 1];
-		st->job.queue_depth = 4;
-		st->offset.capacity_multiple = pct[i] / 100.0;
-		st->range.capacity_multiple = (100 - pct[i]) / 100.0;
-	}
-	add_trim(p, "trim_all", o);
-	add_job(p, "burst_after_trim", SLC_ROLE_LEVEL_BURST, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	p->step[p->n - 1].job.queue_depth = 4;
-	return 0;
-}
-
-static int build_compress(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	add_job(p, "burst_random_data", SLC_ROLE_DATA_RANDOM, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
-	add_trim(p, "trim_between", o);
-	add_job(p, "burst_repeating_data", SLC_ROLE_DATA_REPEAT, 0, SLC_JOB_SEQ_WRITE, o, o->burst_ns, none);
-	p->step[p->n - 1].job.data = SLC_DATA_REPEATING;
-	return 0;
-}
-
-static int build_hir(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	static const unsigned waits_s[] = { 5, 10, 15, 25, 50 };
-
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	for (size_t i = 0; i < 5; i++) {
-		char nm[32];
-		struct slc_step *st;
-		snprintf(nm, sizeof(nm), "hir_wait_%us", waits_s[i]);
-		add_job(p, nm, SLC_ROLE_HIR_ROUNDS, waits_s[i], SLC_JOB_RAND_WRITE, o, 5000000000ull, none);
-		st = &p->step[p->n - 1];
-		st->kind = SLC_STEP_DUTY;
-		st->wait_ns = waits_s[i] * 1000000000ull;
-		st->rounds = o->hir_rounds ? o->hir_rounds : 360;
-		snprintf(nm, sizeof(nm), "saturate_after_%us", waits_s[i]);
-		add_job(p, nm, SLC_ROLE_SATURATE, waits_s[i], SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	}
-	return 0;
-}
-
-static int build_idle_sweep(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	/* trim + saturating burst + (idle + burst) per wait must fit the plan */
-	if (o->n_idle_sweep == 0 || 2 + 2 * o->n_idle_sweep > SLC_PLAN_MAX_STEPS)
-		return slc_errf(err, errlen, -EINVAL, "the idle sweep takes 1 to %d waits",
-				(SLC_PLAN_MAX_STEPS - 2) / 2);
-	add_trim(p, "trim", o);
-	add_job(p, "saturate", SLC_ROLE_SATURATE, 0, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	for (size_t i = 0; i < o->n_idle_sweep; i++) {
-		char name_buf[32];
-		uint32_t wait_s = (uint32_t)(o->idle_sweep_ns[i] / 1000000000ull);
-		snprintf(name_buf, sizeof(name_buf), "idle_%lus", (unsigned long)wait_s);
-		add(p, name_buf, SLC_STEP_IDLE, SLC_ROLE_IDLE, wait_s)->wait_ns = o->idle_sweep_ns[i];
-		snprintf(name_buf, sizeof(name_buf), "idle_burst_%lus", (unsigned long)wait_s);
-		add_job(p, name_buf, SLC_ROLE_IDLE_BURST, wait_s, SLC_JOB_RAND_WRITE, o, o->burst_ns, none);
-	}
-	return 0;
-}
-
-/* ---- sweeps ---- */
-
-/* One point of a sweep: @kind over the test region for the step time. */
-static struct slc_step *add_point(struct slc_plan *p, const char *name, uint32_t group, enum slc_job_kind kind,
-				  uint32_t block, uint32_t qd, uint32_t jobs, uint32_t read_pct,
-				  const struct slc_plan_opts *o)
-{
-	struct slc_step *s = add(p, name, SLC_STEP_JOB, SLC_ROLE_SWEEP, group);
+	struct slc_step *s = slc_plan_add_step(p, name, SLC_STEP_JOB, SLC_ROLE_SWEEP, group);
 
 	s->job.kind = kind;
 	s->job.block_bytes = block;
@@ -285,139 +153,12 @@ static struct slc_step *add_point(struct slc_plan *p, const char *name, uint32_t
 	return s;
 }
 
-/* The test region written sequentially once, so that the reads find data. */
-static void add_prep(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
+struct slc_step *slc_plan_add_prep(struct slc_plan *p, const char *name, const struct slc_plan_opts *o)
 {
-	add_job(p, name, SLC_ROLE_SWEEP_PREP, 0, SLC_JOB_SEQ_WRITE, o, 0, o->region);
-	p->step[p->n - 1].range = o->region;
-}
+	struct slc_step *s = slc_plan_add_job(p, name, SLC_ROLE_SWEEP_PREP, 0, SLC_JOB_SEQ_WRITE, o, 0, o->region);
 
-static const char *size_word(uint32_t b, char *buf, size_t len)
-{
-	if (b >= (1u << 20) && b % (1u << 20) == 0) snprintf(buf, len, "%um", b >> 20);
-	else if (b >= 1024 && b % 1024 == 0) snprintf(buf, len, "%uk", b >> 10);
-	else snprintf(buf, len, "%u", b);
-	return buf;
-}
-
-static int build_qd_sweep(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	add_prep(p, "prepare", o);
-	for (int w = 0; w < 2; w++)
-		for (uint32_t qd = 1; qd <= 32; qd *= 2) {
-			char nm[32];
-			snprintf(nm, sizeof(nm), "rand_%s_4k_qd%u", w ? "write" : "read", qd);
-			add_point(p, nm, 1 + (uint32_t)w, w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ, 4096, qd, 1, 0, o);
-		}
-	return 0;
-}
-
-static int build_bs_sweep(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	static const uint32_t top[2] = { 256u << 10, 2u << 20 };
-
-	(void)err; (void)errlen;
-	for (int seq = 0; seq < 2; seq++) {
-		add_trim(p, seq ? "trim_between" : "trim", o);
-		add_prep(p, seq ? "prepare_seq" : "prepare_rand", o);
-		for (int w = 0; w < 2; w++)
-			for (uint32_t b = 512; b <= top[seq]; b *= 2) {
-				char nm[32], sz[16];
-				enum slc_job_kind k = seq ? (w ? SLC_JOB_SEQ_WRITE : SLC_JOB_SEQ_READ)
-							  : (w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ);
-				snprintf(nm, sizeof(nm), "%s_%s_%s", seq ? "seq" : "rand", w ? "write" : "read",
-					 size_word(b, sz, sizeof(sz)));
-				add_point(p, nm, 1 + 2 * (uint32_t)seq + (uint32_t)w, k, b, 4, 1, 0, o);
-			}
-	}
-	return 0;
-}
-
-static int build_mixed(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	(void)err; (void)errlen;
-	for (int rnd = 0; rnd < 2; rnd++) {
-		add_trim(p, rnd ? "trim_between" : "trim", o);
-		add_prep(p, rnd ? "prepare_rand" : "prepare_seq", o);
-		for (uint32_t pct = 0; pct <= 100; pct += 20) {
-			char nm[32];
-			snprintf(nm, sizeof(nm), "%s_read_%u%%", rnd ? "mix_rand_4k" : "mix_seq_128k", pct);
-			if (rnd)
-				add_point(p, nm, 2, SLC_JOB_RAND_MIXED, 4096, 8, 4, pct, o);
-			else
-				add_point(p, nm, 1, SLC_JOB_SEQ_MIXED, 128u << 10, 1, 2, pct, o);
-		}
-	}
-	return 0;
-}
-
-static int build_basic(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	(void)err; (void)errlen;
-	add_trim(p, "trim", o);
-	add_prep(p, "prepare", o);
-	for (int w = 0; w < 2; w++) {
-		add_point(p, w ? "seq_write_256k" : "seq_read_256k", 1 + 2 * (uint32_t)w,
-			  w ? SLC_JOB_SEQ_WRITE : SLC_JOB_SEQ_READ, 256u << 10, 1, 1, 0, o);
-		add_point(p, w ? "rand_write_4k_qd1" : "rand_read_4k_qd1", 2 + 2 * (uint32_t)w,
-			  w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ, 4096, 1, 1, 0, o);
-		add_point(p, w ? "rand_write_4k_qd4" : "rand_read_4k_qd4", 2 + 2 * (uint32_t)w,
-			  w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ, 4096, 4, 1, 0, o);
-	}
-	return 0;
-}
-
-static int build_short(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
-{
-	static const struct { const char *name; int seq; uint32_t block, qd; } set[] = {
-		{ "seq1m_q8t1", 1, 1u << 20, 8 }, { "seq128k_q32t1", 1, 128u << 10, 32 },
-		{ "rnd4k_q32t1", 0, 4096, 32 }, { "rnd4k_q1t1", 0, 4096, 1 },
-	};
-
-	(void)err; (void)errlen;
-	add_prep(p, "prepare", o);
-	for (uint32_t i = 0; i < 4; i++)
-		for (int w = 0; w < 2; w++) {
-			char nm[32];
-			enum slc_job_kind k = set[i].seq ? (w ? SLC_JOB_SEQ_WRITE : SLC_JOB_SEQ_READ)
-							 : (w ? SLC_JOB_RAND_WRITE : SLC_JOB_RAND_READ);
-			snprintf(nm, sizeof(nm), "%s_%s", set[i].name, w ? "write" : "read");
-			add_point(p, nm, i + 1, k, set[i].block, set[i].qd, 1, 0, o);
-		}
-	return 0;
-}
-
-static const struct {
-	const char *name;
-	const char *summary;
-	int (*build)(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen);
-} plans[] = {
-	{ "lab", "fill, 2 h random curve, recovery after idle and after TRIM", build_lab },
-	{ "seq", "TRIM, one sequential fill: a quick cache size", build_seq },
-	{ "rand", "TRIM, the random write curve", build_rand },
-	{ "trim-response", "reads before and right after a large TRIM: stalls and slowdown", build_trim_response },
-	{ "fill-levels", "a random burst at 25/50/75/90% full and after a TRIM: cache by fill", build_fill_levels },
-	{ "compress", "the same burst of incompressible and of repeating data", build_compress },
-	{ "hir", "SNIA PTS host idle recovery: write/wait rounds at five waits", build_hir },
-	{ "idle-sweep", "a saturating burst, then idle and burst again per wait: folding rate", build_idle_sweep },
-	{ "qd-sweep", "4 KiB random read and write at QD 1, 2, 4, 8, 16, 32", build_qd_sweep },
-	{ "bs-sweep", "random 512 B-256 KiB, sequential 512 B-2 MiB, read and write, QD4", build_bs_sweep },
-	{ "mixed", "reads 0-100% in 20% steps: seq 128 KiB x 2 jobs, random 4 KiB x 4 jobs", build_mixed },
-	{ "basic", "sequential 256 KiB read and write, 4 KiB random at QD1 and QD4", build_basic },
-	{ "short", "the CrystalDiskMark set on 1 GiB: mostly measures the SLC cache", build_short },
-};
-
-#define N_PLANS (sizeof(plans) / sizeof(plans[0]))
-
-const char *slc_plan_name(size_t i, const char **summary)
-{
-	if (i >= N_PLANS)
-		return NULL;
-	if (summary)
-		*summary = plans[i].summary;
-	return plans[i].name;
+	s->range = o->region;
+	return s;
 }
 
 /* A job step with neither a size nor a time never ends: name the option that made it so. */
@@ -470,24 +211,20 @@ static int check_ranges(const struct slc_plan_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
-		   char *err, size_t errlen)
+int slc_plan_make(struct slc_plan *p, const char *name, slc_plan_builder build, const struct slc_plan_opts *o,
+		  char *err, size_t errlen)
 {
-	char names[256] = "";
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	if ((rc = check_ranges(o, err, errlen)))
 		return rc;
 	snprintf(p->name, sizeof(p->name), "%s", name);
-	for (size_t i = 0; i < N_PLANS; i++) {
-		if (strcmp(name, plans[i].name) == 0) {
-			rc = plans[i].build(p, o, err, errlen);
-			return rc ? rc : check_limits(p, err, errlen);
-		}
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", plans[i].name);
-	}
-	return slc_errf(err, errlen, -EINVAL, "--plan: unknown plan '%s' (%s)", name, names);
+	if ((rc = build(p, o, err, errlen)))
+		return rc;
+	if (p->overflow)
+		return slc_errf(err, errlen, -E2BIG, "plan %s: more than %d steps", name, SLC_PLAN_MAX_STEPS);
+	return check_limits(p, err, errlen);
 }
 
 struct step_ctx {
@@ -597,17 +334,21 @@ static const char *data_name(const struct slc_job *j, char *buf, size_t len)
 	return "random";
 }
 
-/* The trim-response plan deletes a range and reads the rest: the range
+/* A TRIM of a range that reads follow (SLC_ROLE_TRIM_RANGE) deletes the
+ * first part of what was written and the reads stay in the rest: the range
  * must fit in half of this target. */
 static int check_plan_fits(const struct slc_plan *p, uint64_t cap, char *err, size_t errlen)
 {
 	uint64_t tb;
 
-	if (strcmp(p->name, "trim-response") != 0)
-		return 0;
-	if (slc_size_resolve(&tb, &p->step[3].bytes, cap) || tb > cap / 2)
-		return slc_errf(err, errlen, -EINVAL, "the deleted range (--trim-bytes) must be at most "
-				"half the target (%llu bytes)", (unsigned long long)(cap / 2));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slc_step *s = &p->step[i];
+		if (s->kind != SLC_STEP_TRIM || s->role != SLC_ROLE_TRIM_RANGE)
+			continue;
+		if (slc_size_resolve(&tb, &s->bytes, cap) || tb > cap / 2)
+			return slc_errf(err, errlen, -EINVAL, "the deleted range (--trim-bytes) must be at most "
+					"half the target (%llu bytes)", (unsigned long long)(cap / 2));
+	}
 	return 0;
 }
 
@@ -967,8 +708,8 @@ int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t
 	for (size_t i = 0; i < p->n; i++)
 		points += p->step[i].role == SLC_ROLE_SWEEP;
 	if (!points)
-		return slc_errf(err, errlen, -EINVAL, "--points: plan %s has no sweep points (the sweep plans have: "
-				"qd-sweep, bs-sweep, mixed, basic, short)", p->name);
+		return slc_errf(err, errlen, -EINVAL, "--points: plan %s has no sweep points ('slcscope run --help' "
+				"marks the sweep plans)", p->name);
 	/* every name must be a point: a typo runs nothing rather than less */
 	for (const char *q = list; *q; q = next_name(q)) {
 		size_t len = strcspn(q, ","), i;

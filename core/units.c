@@ -196,6 +196,9 @@ int slc_size_resolve(uint64_t *out_bytes, const struct slc_size *size, uint64_t 
 	if (v >= 18446744073709551615.0L)
 		return -ERANGE;
 	*out_bytes = (uint64_t)(v + 0.5L);
+	/* both set: whichever is less ("32 GB, or a quarter of a small drive") */
+	if (size->bytes && size->bytes < *out_bytes)
+		*out_bytes = size->bytes;
 	return 0;
 }
 

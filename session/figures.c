@@ -17,36 +17,42 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "exp/exp.h"
 #include "session_priv.h"
 
 #define MA_SECONDS 30.0
 
+/* The figures of any input; the experiments name and draw their own (exp/). */
 static const char *const kind_names[SLC_FIG__COUNT] = {
 	[SLC_FIG_CURVE] = "curve", [SLC_FIG_COMPARE] = "compare", [SLC_FIG_MULTIPLES] = "multiples",
 	[SLC_FIG_BARS] = "bars", [SLC_FIG_LATENCY] = "latency", [SLC_FIG_LATENCY_CDF] = "latency-cdf",
-	[SLC_FIG_RECOVERY] = "recovery", [SLC_FIG_IDLE] = "idle", [SLC_FIG_TEMPERATURE] = "temperature",
-	[SLC_FIG_TRIM_RESPONSE] = "trim-response", [SLC_FIG_HIR] = "hir", [SLC_FIG_FILL_LEVELS] = "fill-levels",
-	[SLC_FIG_COMPRESS] = "compress", [SLC_FIG_SWEEP_QD] = "qd-sweep", [SLC_FIG_SWEEP_BS] = "bs-sweep",
-	[SLC_FIG_MIXED] = "mixed",
+	[SLC_FIG_TEMPERATURE] = "temperature",
 };
 
 const char *slc_figure_kind_name(enum slc_figure_kind k)
 {
-	return (unsigned)k < SLC_FIG__COUNT ? kind_names[k] : NULL;
+	const struct slc__exp_figure *e;
+
+	if ((unsigned)k >= SLC_FIG__COUNT)
+		return NULL;
+	return kind_names[k] ? kind_names[k] : (e = slc__exp_figure(k)) ? e->name : NULL;
 }
 
 int slc_figure_kind_from_name(const char *name)
 {
 	for (int k = 0; name && k < SLC_FIG__COUNT; k++)
-		if (!strcmp(name, kind_names[k]))
+		if (slc_figure_kind_name((enum slc_figure_kind)k) && !strcmp(name, slc_figure_kind_name((enum slc_figure_kind)k)))
 			return k;
 	return -1;
 }
 
 int slc_figure_kind_inputs(enum slc_figure_kind k)
 {
-	return k == SLC_FIG_COMPARE || k == SLC_FIG_MULTIPLES || k == SLC_FIG_BARS || k == SLC_FIG_SWEEP_QD ||
-	       k == SLC_FIG_SWEEP_BS || k == SLC_FIG_MIXED ? 8 : 1;
+	const struct slc__exp_figure *e = slc__exp_figure(k);
+
+	if (e)
+		return e->inputs;
+	return k == SLC_FIG_COMPARE || k == SLC_FIG_MULTIPLES || k == SLC_FIG_BARS ? 8 : 1;
 }
 
 int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen)
@@ -508,16 +514,10 @@ int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct sl
 	case SLC_FIG_COMPARE: return slc_figure_compare(path, xs, n, o, err, errlen);
 	case SLC_FIG_MULTIPLES: return slc__figure_multiples(path, xs, n, o, err, errlen);
 	case SLC_FIG_BARS: return slc__figure_bars(path, xs, n, o, err, errlen);
-	case SLC_FIG_RECOVERY: return slc_figure_recovery(path, xs, o, err, errlen);
-	case SLC_FIG_IDLE: return slc_figure_idle_recovery(path, xs, o, err, errlen);
-	case SLC_FIG_TRIM_RESPONSE: return slc__figure_trim_response(path, xs, o, err, errlen);
-	case SLC_FIG_HIR: return slc__figure_hir(path, xs, o, err, errlen);
-	case SLC_FIG_FILL_LEVELS: return slc__figure_fill_levels(path, xs, o, err, errlen);
-	case SLC_FIG_COMPRESS: return slc__figure_compress(path, xs, o, err, errlen);
-	case SLC_FIG_SWEEP_QD: case SLC_FIG_SWEEP_BS: case SLC_FIG_MIXED:
-		return slc__figure_sweep(path, kind, xs, n, o, err, errlen);
 	default: break;
 	}
+	if (slc__exp_figure(kind))
+		return slc__exp_figure(kind)->draw(path, kind, xs, n, o, err, errlen);
 	if ((k = slc_session_pick(xs, o->role)) < 0)
 		return slc_errf(err, errlen, -EINVAL, "%s has no %s segment", xs->in->source, slc_role_name(o->role));
 	switch (kind) {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exp/exp.h"
 #include "slcscope/session.h"
 
 /* What a job step does, in words: the sweeps say read or write. */
@@ -76,7 +77,6 @@ void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_
 	       open_ended ? " plus the sequential fill at the drive's speed" : "");
 	if (virtual_clock)
 		fprintf(f, "(virtual time: a simulated drive runs much faster than that)\n");
-	if (strcmp(p->name, "short") == 0)
-		fprintf(f, "note: short tests on a small region mostly measure the SLC cache; the write curve\n"
-			   "(--plan lab or rand) shows what the drive does once it is used up\n");
+	if (slc__experiment_named(p->name) && slc__experiment_named(p->name)->note)
+		fprintf(f, "note: %s\n", slc__experiment_named(p->name)->note);
 }

@@ -179,11 +179,10 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 		}
 		if (i > 0) {
 			struct slc_recovery r;
+			char w[128];
 			if (slc_recovery(&r, &x->a[0], an) == 0)
-				fprintf(f, "  recovery: burst %s, cache %s%s%s\n", slc_format_rate(a, sizeof(a), r.burst_bps, u),
-					slc_format_bytes(b, sizeof(b), r.cache_bytes, u),
-					isfinite(r.cache_frac) ? " = " : "",
-					isfinite(r.cache_frac) ? (snprintf(c, sizeof(c), "%.0f%% of the first", r.cache_frac * 100), c) : "");
+				fprintf(f, "  recovery: burst %s, %s\n", slc_format_rate(a, sizeof(a), r.burst_bps, u),
+					slc_recovery_words(w, sizeof(w), &r, u));
 		}
 		fprintf(f, "  %-18s %9s %9s %10s %10s %12s %12s %12s %12s %6s %10s\n", "phase", "start s", "end s",
 			"start", "end", "mean", "median", "p5", "p95", "CoV", "IOPS");

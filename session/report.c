@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exp/exp.h"
 #include "report_doc.h"
 #include "sweep.h"
 
@@ -227,17 +228,6 @@ static void file_part(char *out, size_t len, const char *step)
 static int write_graphs(struct figset *fs, struct stage *st, const struct slc_session *x, int binary, char *err,
 			size_t errlen)
 {
-	static const struct { enum slc_figure_kind kind; const char *name, *caption; } exp[] = {
-		{ SLC_FIG_RECOVERY, "recovery", "Recovery: the cache and burst speed of the fresh drive, after idle, after TRIM" },
-		{ SLC_FIG_IDLE, "idle-recovery", "Cache recovered against idle time" },
-		{ SLC_FIG_TRIM_RESPONSE, "trim-response", "Reads right after a TRIM: throughput and latency" },
-		{ SLC_FIG_HIR, "hir", "Host idle recovery: write speed per wait state" },
-		{ SLC_FIG_FILL_LEVELS, "fill-levels", "Cache and burst speed against fill level" },
-		{ SLC_FIG_COMPRESS, "compress", "Incompressible against repeating data" },
-		{ SLC_FIG_SWEEP_QD, "qd-sweep", "4 KiB random IOPS against queue depth" },
-		{ SLC_FIG_SWEEP_BS, "bs-sweep", "Throughput against block size (log2 axis)" },
-		{ SLC_FIG_MIXED, "mixed", "Throughput against the share of reads" },
-	};
 	long main = slc_session_pick(x, 0);
 	int rc = 0;
 
@@ -268,12 +258,13 @@ static int write_graphs(struct figset *fs, struct stage *st, const struct slc_se
 			rc = add_fig(fs, st, name, cap, (long)i, SLC_FIG_TEMPERATURE, x, 1, &co, err, errlen);
 		}
 	}
-	for (size_t e = 0; !rc && e < sizeof(exp) / sizeof(exp[0]); e++) {
-		struct slc_figure_opts co = { .binary = binary };
-		int sweep = exp[e].kind == SLC_FIG_SWEEP_QD || exp[e].kind == SLC_FIG_SWEEP_BS || exp[e].kind == SLC_FIG_MIXED;
-		rc = add_fig(fs, st, exp[e].name, exp[e].caption, sweep ? SLC__FIG_SWEEP : -1, exp[e].kind, x, 1, &co,
-			     err, errlen);
-	}
+	for (size_t e = 0; !rc && slc__experiment(e); e++)
+		for (size_t f = 0; !rc && f < slc__experiment(e)->n_figs; f++) {
+			const struct slc__exp_figure *ef = &slc__experiment(e)->figs[f];
+			struct slc_figure_opts co = { .binary = binary };
+			rc = add_fig(fs, st, ef->file, ef->caption, ef->sweep ? SLC__FIG_SWEEP : -1, ef->kind, x, 1, &co,
+				     err, errlen);
+		}
 	return rc;
 }
 

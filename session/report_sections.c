@@ -213,18 +213,15 @@ static void recovery_rows(struct doc *d, const struct slc_session *x, long ref, 
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_recovery r;
-		char what[96], v[96], a[32], b[32];
+		char what[96], v[96], a[32], b[32], w[96];
 		if (s->params.role != SLC_ROLE_IDLE_BURST && s->params.role != SLC_ROLE_TRIM_BURST)
 			continue;
 		if (slc_recovery(&r, &x->a[ref], &x->a[i]))
 			continue;
 		if (s->params.role == SLC_ROLE_TRIM_BURST) snprintf(what, sizeof(what), "recovery after a TRIM");
 		else snprintf(what, sizeof(what), "recovery after %s idle", slc_duration_words(a, sizeof(a), s->params.idle_before_s));
-		if (isfinite(r.cache_frac))
-			snprintf(v, sizeof(v), "%.0f%% of the cache back (%s); burst at %s", r.cache_frac * 100,
-				 slc_format_bytes(a, sizeof(a), r.cache_bytes, u), slc_format_rate(b, sizeof(b), r.burst_bps, u));
-		else
-			snprintf(v, sizeof(v), "burst at %s", slc_format_rate(b, sizeof(b), r.burst_bps, u));
+		snprintf(v, sizeof(v), "%s; burst at %s", slc_recovery_words(w, sizeof(w), &r, u),
+			 slc_format_rate(b, sizeof(b), r.burst_bps, u));
 		headline_row(d, what, v);
 	}
 }

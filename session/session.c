@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp/exp.h"
 #include "slcscope/session.h"
 #include "slcscope/sim.h"
 #include "sweep.h"
@@ -432,92 +433,6 @@ static void evidence_json(json_t *seg, const struct slc_session *x, size_t k)
 	if (o) json_object_set_new(m, "evidence", o);
 }
 
-/* The experiments the input holds, as members of the phases document @doc. */
-static void experiments_json(json_t *doc, const struct slc_session *x)
-{
-	{
-		double t[16], c[16], fresh, rate;
-		int n = slc_session_idle_recovery(x, t, c, 16, &fresh);
-		if (n >= 1) {
-			json_t *ir = json_object(), *pts = json_array();
-			for (int i = 0; i < n; i++) {
-				json_t *pt = json_object();
-				json_object_set_new(pt, "idle_s", json_real(t[i]));
-				json_object_set_new(pt, "cache_bytes", json_real(c[i]));
-				json_object_set_new(pt, "cache_frac", fresh > 0 ? json_real(c[i] / fresh) : json_null());
-				json_array_append_new(pts, pt);
-			}
-			rate = slc_idle_fold_rate_bps(t, c, (size_t)n, fresh);
-			json_object_set_new(ir, "fresh_cache_bytes", isfinite(fresh) ? json_real(fresh) : json_null());
-			json_object_set_new(ir, "fold_bps", isfinite(rate) ? json_real(rate) : json_null());
-			json_object_set_new(ir, "points", pts);
-			json_object_set_new(doc, "idle_recovery", ir);
-		}
-	}
-	{
-		struct slc_trim_response tr[4];
-		size_t tseg[4];
-		int n = slc_session_trim_responses(x, tr, tseg, 4);
-		if (n > 0) {
-			json_t *arr = json_array();
-			for (int i = 0; i < n; i++) {
-				json_t *o = json_object();
-				json_object_set_new(o, "segment", json_integer((json_int_t)tseg[i]));
-				json_object_set_new(o, "baseline_bps", json_real(tr[i].baseline_bps));
-				json_object_set_new(o, "stall_s", json_real(tr[i].stall_s));
-				json_object_set_new(o, "slow_s", json_real(tr[i].slow_s));
-				json_object_set_new(o, "slow_frac", isfinite(tr[i].slow_frac) ? json_real(tr[i].slow_frac) : json_null());
-				json_object_set_new(o, "min_frac", isfinite(tr[i].min_frac) ? json_real(tr[i].min_frac) : json_null());
-				json_object_set_new(o, "max_latency_us", isfinite(tr[i].max_latency_us) ? json_real(tr[i].max_latency_us) : json_null());
-				json_object_set_new(o, "max_p99_us", isfinite(tr[i].max_p99_us) ? json_real(tr[i].max_p99_us) : json_null());
-				json_object_set_new(o, "recovered", json_boolean(tr[i].recovered));
-				json_array_append_new(arr, o);
-			}
-			json_object_set_new(doc, "trim_response", arr);
-		}
-	}
-	{
-		/* fill-levels and compress plans */
-		struct slc_fill_level lv[16];
-		int nl = slc_session_fill_levels(x, lv, 16);
-		double rnd, rep;
-		if (nl > 0) {
-			json_t *fl = json_array();
-			for (int i = 0; i < nl; i++) {
-				json_t *o = json_object();
-				json_object_set_new(o, "step", json_string(lv[i].step));
-				json_object_set_new(o, "fill_pct", json_integer(lv[i].fill_pct));
-				json_object_set_new(o, "after_trim", json_boolean(lv[i].after_trim));
-				json_object_set_new(o, "cache_bytes", json_real(lv[i].cache_bytes));
-				json_object_set_new(o, "mean_bps", jnum_or_null(lv[i].mean_bps));
-				json_array_append_new(fl, o);
-			}
-			json_object_set_new(doc, "fill_levels", fl);
-		}
-		if (slc_session_compressibility(x, &rnd, &rep)) {
-			json_t *c = json_object();
-			json_object_set_new(c, "random_bps", json_real(rnd));
-			json_object_set_new(c, "repeating_bps", json_real(rep));
-			json_object_set_new(c, "ratio", json_real(rep / rnd));
-			json_object_set_new(doc, "compressibility", c);
-		}
-	}
-	{
-		double w[8], io[8];
-		int n = slc_session_hir(x, w, io, 8);
-		if (n > 0) {
-			json_t *arr = json_array();
-			for (int i = 0; i < n; i++) {
-				json_t *o = json_object();
-				json_object_set_new(o, "wait_s", json_real(w[i]));
-				json_object_set_new(o, "iops", isfinite(io[i]) ? json_real(io[i]) : json_null());
-				json_array_append_new(arr, o);
-			}
-			json_object_set_new(doc, "host_idle_recovery", arr);
-		}
-	}
-}
-
 int slc_session_json(char **out, const struct slc_session *x)
 {
 	char *text = NULL;
@@ -554,7 +469,7 @@ int slc_session_json(char **out, const struct slc_session *x)
 			evidence_json(doc, x, 0);
 		}
 	}
-	experiments_json(doc, x);
+	slc__experiments_json(doc, x);
 	slc__sweep_json(doc, x->in);
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)

@@ -278,3 +278,20 @@ int slc_session_curve_figures(struct slc_curve_figures *out, const struct slc_se
 	out->written_bytes = bytes_at(s, out->horizon_s);
 	return 0;
 }
+
+char *slc_recovery_words(char *buf, size_t len, const struct slc_recovery *r, enum slc_unit_system u)
+{
+	char a[32];
+
+	slc_format_bytes(a, sizeof(a), r->cache_bytes, u);
+	/* a remeasured cache varies by a few percent: 90% and more is all of it */
+	if (isfinite(r->cache_frac) && r->cache_frac >= 0.9)
+		snprintf(buf, len, "all of the cache back (%s, %.0f%% of the first measure)", a, r->cache_frac * 100);
+	else if (r->at_least)
+		snprintf(buf, len, "at least %s of cache (the burst ended in it)", a);
+	else if (isfinite(r->cache_frac))
+		snprintf(buf, len, "%.0f%% of the cache back (%s)", r->cache_frac * 100, a);
+	else
+		snprintf(buf, len, "%s of cache", a);
+	return buf;
+}

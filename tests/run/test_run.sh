@@ -51,6 +51,12 @@ r = json.load(sys.stdin)["trim_response"][0]
 ok = 0.3 <= r["stall_s"] <= 0.5 and 0.3 <= r["slow_frac"] <= 0.5 and 0.5 <= r["slow_s"] <= 0.9 and r["recovered"]
 print(r); sys.exit(0 if ok else 1)' >"$tmp/tr.out" && ok "trim response: $(cat "$tmp/tr.out")" || bad "trim response: $(cat "$tmp/tr.out")"
 
+# a small drive runs the plan with its defaults: the range is 32 GB or a
+# quarter of the drive, whichever is less
+"$bin" run sim:tiny-tlc --plan trim-response -o "$tmp/trs.h5" --quiet 2>"$tmp/trs.err" \
+	&& "$bin" analyze --json "$tmp/trs.h5" | /usr/bin/python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["trim_response"] else 1)' \
+	&& ok "trim-response on sim:tiny-tlc with the defaults" || bad "trim-response on sim:tiny-tlc: $(cat "$tmp/trs.err")"
+
 # the experiments' figures reach the report too
 "$bin" report "$tmp/tr.h5" -o "$tmp/trrep" --quiet && grep -q '^reads after the TRIM' "$tmp/trrep/summary.md" \
 	&& grep -q 'reads after the TRIM' "$tmp/trrep/index.html" && grep -q '"trim_response"' "$tmp/trrep/phases.json" \

@@ -70,7 +70,7 @@ sleep 0.3
 
 head -c 8M /dev/urandom >"$tmp/data.img"
 cp "$tmp/data.img" "$tmp/data.copy"
-for args in "--plan seq --seq-bytes 0" "--plan rand --rand-time 0" "--plan lab --burst 0 --rand-time 1s --idle 1s" "--plan trim-response"; do
+for args in "--plan seq --seq-bytes 0" "--plan rand --rand-time 0" "--plan lab --burst 0 --rand-time 1s --idle 1s" "--plan trim-response --trim-bytes 6MiB"; do
 	cp "$tmp/data.copy" "$tmp/data.img"
 	"$bin" run "$tmp/data.img" --force $args "${q[@]}" -o "$tmp/v.h5" 2>"$tmp/err"; rc=$?
 	[ $rc = 2 ] && cmp -s "$tmp/data.img" "$tmp/data.copy" && [ ! -e "$tmp/v.h5" ] \
@@ -86,7 +86,7 @@ done
 "$bin" run "$tmp/huge.img" --size 7EiB --plan seq "${q[@]}" -o "$tmp/v.h5" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && [ ! -e "$tmp/huge.img" ] && ok "--size 7EiB refused, no file left" || bad "--size 7EiB: rc $rc $(cat "$tmp/err")"
 # a plan that cannot run leaves no created file behind either
-"$bin" run "$tmp/tr.img" --size 64MiB --plan trim-response "${q[@]}" -o "$tmp/v.h5" 2>/dev/null; rc=$?
+"$bin" run "$tmp/tr.img" --size 64MiB --plan trim-response --trim-bytes 48MiB "${q[@]}" -o "$tmp/v.h5" 2>/dev/null; rc=$?
 [ $rc = 2 ] && [ ! -e "$tmp/tr.img" ] && ok "a refused plan removes the file --size made" || bad "trim-response on a new file: rc $rc"
 "$bin" run null:-5 -o "$tmp/v.h5" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "null:-5" "$tmp/err" && ok "null:-5 is a usage error" || bad "null:-5: rc $rc $(cat "$tmp/err")"

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "slcscope/core.h"
+#include "slcscope/session.h"
 #include "private.h"          /* slc__engine_poll_ns */
 #include "target_priv.h"      /* the failing target below implements the ops */
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "slcscope/core.h"
+#include "slcscope/session.h"
 
 static void test_names_round_trip(void **state)
 {

@@ -343,7 +343,8 @@ int slc_steady_state(struct slc_steady_state *out, const double *t_s,
 struct slc_recovery {
 	double burst_bps;		/* mean speed of the segment's first phase */
 	double cache_bytes;		/* cache seen in the segment, 0 if none */
-	double cache_frac;		/* cache_bytes / fresh cache; NAN without one */
+	double cache_frac;		/* cache_bytes / fresh cache; NAN without one or when a bound */
+	int at_least;			/* the burst never left the cache: cache_bytes is a lower bound */
 };
 
 /**

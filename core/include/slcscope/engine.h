@@ -400,6 +400,7 @@ struct slc_step {
 struct slc_plan {
 	char name[16];
 	size_t n;
+	int overflow;                 /* a builder added more than SLC_PLAN_MAX_STEPS */
 	struct slc_step step[SLC_PLAN_MAX_STEPS];
 };
 
@@ -418,7 +419,7 @@ struct slc_plan_opts {
 	uint64_t trim_wait_ns;        /* wait after each TRIM: 30 s */
 	uint64_t interval_ns;         /* sampling: 1 s */
 	uint64_t seed;
-	struct slc_size trim_bytes;   /* trim-response plan: the range deleted (32 GB) */
+	struct slc_size trim_bytes;   /* trim-response plan: the range deleted (32 GB, at most 1/4 of the target) */
 	uint64_t read_ns;             /* trim-response plan: random reads after it (30 s) */
 	uint32_t hir_rounds;          /* hir plan: write/wait rounds per wait state (360) */
 	uint64_t idle_sweep_ns[12];   /* idle-sweep plan: the waits, shortest first */
@@ -437,57 +438,41 @@ void slc_plan_opts_default(struct slc_plan_opts *o);
  */
 int slc_plan_opts_idle_list(struct slc_plan_opts *o, const char *list, char *err, size_t errlen);
 
-/**
- * slc_plan_build() - make the plan called @name:
- *   "lab"  TRIM and wait; sequential fill; TRIM and wait; random curve;
- *          idle; recovery burst; TRIM of the whole device; recovery burst
- *   "seq"  TRIM and wait; sequential fill (a quick cache size)
- *   "rand" TRIM and wait; random curve
- *   "trim-response"  TRIM and wait; write 2 x @o->trim_bytes sequentially;
- *          4 KiB QD32 random reads of the second half for 5 s (baseline);
- *          TRIM the first half; at once random reads of the second half
- *          for @o->read_ns, sampled every 100 ms (the reviews' "delete a
- *          32 GB file and watch reads")
- *   "fill-levels"  TRIM and wait; for 25, 50, 75 and 90% of the capacity:
- *          fill sequentially up to that level, idle the TRIM wait, then a 4 KiB QD4 random
- *          burst in the space left; then TRIM everything and burst again
- *          (dynamic caches shrink as the drive fills)
- *   "compress"  TRIM and wait; a sequential burst of incompressible data;
- *          TRIM and wait; the same burst of repeating data (compressing
- *          controllers write the second much faster)
- *   "hir"  SNIA PTS host idle recovery: TRIM; saturate (a random burst);
- *          for waits of 5, 10, 15, 25 and 50 s: @o->hir_rounds rounds of
- *          5 s of 4 KiB random writes and the wait, in one segment, then
- *          saturate again
- *   "idle-sweep"  TRIM and wait; a burst that saturates the cache; then
- *          for each wait in @o->idle_sweep_ns: idle, burst (the burst
- *          shows how much cache came back and saturates it again)
- *   The sweeps, each point @o->step_ns long in the first @o->region of the
- *   target, random offsets on 4 KiB, after a sequential write of the
- *   region (SLC_ROLE_SWEEP_PREP) so that the reads find data; a TRIM of
- *   everything and a new preparation before each group that follows one
- *   that wrote:
- *   "qd-sweep"  4 KiB random reads, then writes, at QD 1, 2, 4, 8, 16, 32
- *   "bs-sweep"  random reads, then writes, 512 B to 256 KiB at QD4; TRIM;
- *          sequential reads, then writes, 512 B to 2 MiB at QD4
- *   "mixed"  sequential 128 KiB, 2 jobs at QD1, reads 0, 20, ... 100%;
- *          TRIM; random 4 KiB, 4 jobs at QD8, the same shares
- *   "basic"  sequential 256 KiB read, 4 KiB random reads at QD1 and QD4,
- *          then the same writes
- *   "short"  the CrystalDiskMark set, no TRIM: SEQ1M Q8T1, SEQ128K Q32T1,
- *          RND4K Q32T1, RND4K Q1T1, each read then write
- *
- * Return: 0, or -EINVAL for an unknown name or for options that make a
- * job step endless (reason in @err, naming the option).
- */
-int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o,
-		   char *err, size_t errlen);
+/* A plan's steps from the options (session/exp/: one module per plan). */
+typedef int (*slc_plan_builder)(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen);
 
 /**
- * slc_plan_name() - the @i-th plan slc_plan_build() knows, with a one-line
- * summary in *@summary (may be NULL); NULL past the last (docs/plans.md).
+ * slc_plan_make() - make plan @name with @build: the options' ranges
+ * checked first, then the steps built, then every job step checked to end
+ * (a size or a time).  The plans slcscope knows are built by name with
+ * slc_plan_build() (slcscope/session.h); this is for a program's own.
+ * Return: 0, or -EINVAL/-ERANGE/-E2BIG with the reason in @err (naming
+ * the option).
  */
-const char *slc_plan_name(size_t i, const char **summary);
+int slc_plan_make(struct slc_plan *p, const char *name, slc_plan_builder build, const struct slc_plan_opts *o,
+		  char *err, size_t errlen);
+
+/*
+ * The steps plans are made of, appended to @p (past SLC_PLAN_MAX_STEPS the
+ * plan fails in slc_plan_make()).  Each returns the new step to adjust.
+ *   _step   any step, zeroed but for its name, kind and role
+ *   _trim   a TRIM of the whole target, then the TRIM wait
+ *   _job    a write or read job with the options' block size, queue
+ *           depth, jobs and interval, limited by @max_ns and/or @bytes
+ *   _point  a sweep point (SLC_ROLE_SWEEP, group @group): @o->step_ns over
+ *           @o->region, random offsets 4 KiB-aligned
+ *   _prep   the sweep region written sequentially once, so reads find data
+ */
+struct slc_step *slc_plan_add_step(struct slc_plan *p, const char *name, enum slc_step_kind kind,
+				   enum slc_role role, uint32_t role_arg);
+struct slc_step *slc_plan_add_trim(struct slc_plan *p, const char *name, const struct slc_plan_opts *o);
+struct slc_step *slc_plan_add_job(struct slc_plan *p, const char *name, enum slc_role role, uint32_t role_arg,
+				  enum slc_job_kind kind, const struct slc_plan_opts *o, uint64_t max_ns,
+				  struct slc_size bytes);
+struct slc_step *slc_plan_add_point(struct slc_plan *p, const char *name, uint32_t group, enum slc_job_kind kind,
+				    uint32_t block, uint32_t qd, uint32_t jobs, uint32_t read_pct,
+				    const struct slc_plan_opts *o);
+struct slc_step *slc_plan_add_prep(struct slc_plan *p, const char *name, const struct slc_plan_opts *o);
 
 /**
  * slc_plan_keep_points() - keep of @p's sweep points only those named in

@@ -34,8 +34,8 @@ extern "C" {
 
 /* A size argument: either absolute bytes or a multiple of the capacity. */
 struct slc_size {
-	uint64_t bytes;              /* absolute size; 0 when capacity_multiple is set */
-	double capacity_multiple;    /* "3x" -> 3.0; 0 when bytes is set */
+	uint64_t bytes;              /* absolute size; 0: capacity_multiple alone */
+	double capacity_multiple;    /* "3x" -> 3.0; 0: bytes alone; both set: the lesser */
 };
 
 /* Prefix system used when printing sizes and rates. */
@@ -62,7 +62,8 @@ int slc_parse_bytes(uint64_t *out_bytes, const char *s, char *err, size_t errlen
 int slc_parse_size(struct slc_size *out, const char *s, char *err, size_t errlen);
 
 /**
- * slc_size_resolve() - turn @size into bytes for a target of @capacity_bytes.
+ * slc_size_resolve() - turn @size into bytes for a target of @capacity_bytes
+ * (with both fields set, the lesser of the two).
  *
  * Return: 0, or -ERANGE when the product overflows, -EINVAL when a capacity
  * multiple is asked for but @capacity_bytes is 0.

@@ -163,6 +163,33 @@ int slc_session_compressibility(const struct slc_session *x, double *random_bps,
 int slc_session_idle_recovery(const struct slc_session *x, double *idle_s, double *cache_bytes, size_t max,
 			      double *fresh_bytes);
 
+/* One wait of the idle sweep: the burst after it against the fresh drive. */
+struct slc_idle_point {
+	size_t segment;               /* the burst's segment in the input */
+	double idle_s;                /* the wait before it */
+	double cache_bytes;           /* the cache it found (a lower bound when at_least) */
+	double cache_frac;            /* of the fresh cache; NAN when that is unknown or a bound */
+	double burst_bps;             /* the burst's first phase's mean speed */
+	int at_least;                 /* the burst ended (or began) inside the cache */
+	int all_back;                 /* 90% or more: the whole cache, within what a remeasure varies */
+};
+
+/* The idle sweep's result: every word, phases.json member and figure of it reads this. */
+struct slc_idle_sweep {
+	size_t n;
+	struct slc_idle_point pt[16];
+	double fresh_bytes;           /* the fresh drive's cache; NAN without a fresh curve */
+	double fold_bps;              /* the folding rate; NAN when no wait gave part of it back */
+	int fold_at_least;            /* fold_bps is a lower bound (a wait gave it all back) */
+};
+
+/** slc_session_idle_sweep() - the idle sweep of @x into @r; the number of waits. */
+int slc_session_idle_sweep(const struct slc_session *x, struct slc_idle_sweep *r);
+
+/** slc_idle_point_words() - one wait's cache in words ("all of the cache back (241 MB)"). */
+char *slc_idle_point_words(char *buf, size_t len, const struct slc_idle_point *p, enum slc_unit_system u);
+
+
 /*
  * slc_idle_fold_rate_bps() - the folding rate: slope through the origin of
  * the cache recovered against idle time, over the waits that had not yet
@@ -232,6 +259,9 @@ char *slc_cache_bound_words(char *buf, size_t len, const struct slc_analysis *an
 /** slc_duration_words() - "30 s", "15 min", "2 h", "1 h 53 min". */
 char *slc_duration_words(char *buf, size_t len, double seconds);
 
+/* A recovery burst's cache in words, the same on the console and in the report. */
+char *slc_recovery_words(char *buf, size_t len, const struct slc_recovery *r, enum slc_unit_system u);
+
 /** slc_session_find_role() - the first analysed segment of @role; -1 when none. */
 long slc_session_find_role(const struct slc_session *x, enum slc_role role);
 
@@ -275,15 +305,35 @@ enum slc_figure_kind {
 	SLC_FIG_RECOVERY,             /* "recovery": fresh, after idle, after TRIM */
 	SLC_FIG_IDLE,                 /* "idle": cache recovered against idle time */
 	SLC_FIG_TEMPERATURE,          /* "temperature": over the run, throttling marked */
-	SLC_FIG_TRIM_RESPONSE,        /* "trim-response": reads right after a TRIM */
-	SLC_FIG_HIR,                  /* "hir": host idle recovery, IOPS per wait state */
-	SLC_FIG_FILL_LEVELS,          /* "fill-levels": burst speed and cache against fill */
-	SLC_FIG_COMPRESS,             /* "compress": incompressible against repeating data */
-	SLC_FIG_SWEEP_QD,             /* "qd-sweep": 4 KiB random IOPS against queue depth */
-	SLC_FIG_SWEEP_BS,             /* "bs-sweep": throughput against block size (log2) */
-	SLC_FIG_MIXED,                /* "mixed": throughput against the share of reads */
+	SLC_FIG_TRIM_RESPONSE,        /* the trim-response plan's: reads right after a TRIM */
+	SLC_FIG_HIR,                  /* the hir plan's: host idle recovery, IOPS per wait state */
+	SLC_FIG_FILL_LEVELS,          /* the fill-levels plan's: burst speed and cache against fill */
+	SLC_FIG_COMPRESS,             /* the compress plan's: incompressible against repeating data */
+	SLC_FIG_SWEEP_QD,             /* the qd-sweep plan's: 4 KiB random IOPS against queue depth */
+	SLC_FIG_SWEEP_BS,             /* the bs-sweep plan's: throughput against block size (log2) */
+	SLC_FIG_MIXED,                /* the mixed plan's: throughput against the share of reads */
 	SLC_FIG__COUNT
 };
+
+/*
+ * The plans (session/exp/: one module per experiment, listed in its
+ * registry).
+ *
+ * slc_plan_build() - make the plan called @name from @o (the steps each
+ * plan runs: docs/plans.md).  Return: 0, or -EINVAL for an unknown name
+ * or options that make a job step endless (the reason in @err, naming the
+ * option).
+ */
+int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_opts *o, char *err, size_t errlen);
+
+/** slc_plan_name() - the @i-th plan, its one-line summary in *@summary (may be NULL); NULL past the last. */
+const char *slc_plan_name(size_t i, const char **summary);
+
+/** slc_plan_is_sweep() - 1 when plan @name has sweep points (run --points). */
+int slc_plan_is_sweep(const char *name);
+
+/** slc_plans_markdown() - the plan table of docs/plans.md. */
+void slc_plans_markdown(FILE *f);
 
 /** slc_figure_kind_name() - "curve", "compare", ...; NULL out of range. */
 const char *slc_figure_kind_name(enum slc_figure_kind k);
