@@ -131,6 +131,25 @@ try:
     run("export", trace, "--tidy", "--csv", rc=2)
     check(b"--tidy" in run("export", "--help").stdout, "export --help mentions --tidy")
 
+    # a two-tier cache on QLC, sampled finely: tiers 1 and 2, the native level named for QLC
+    qlc = os.path.join(tmp, "qlc.h5")
+    run("run", "sim:tiny-qlc2", "--plan", "seq", "-i", "20ms", "--quiet", "-o", qlc)
+    label, _ = analysed_phases(qlc)
+    head, rows = tidy(qlc)
+    check_table("two-tier QLC run", qlc, head, rows, plain(qlc), label, experiment="seq")
+    check({r["cache_tier"] for r in rows} == {"", "1", "2"} and "direct_to_qlc" in {r["phase"] for r in rows},
+          "two-tier QLC run: cache tiers 1 and 2, direct_to_qlc")
+
+    # a drive that reports its temperature: temp_c in every sample of the curve
+    hot = os.path.join(tmp, "hot.h5")
+    run("run", "sim:thermal-nvme", "--plan", "rand", "--rand-time", "120s", "--quiet", "-o", hot)
+    label, _ = analysed_phases(hot)
+    head, rows = tidy(hot)
+    check_table("thermal run", hot, head, rows, plain(hot), label, experiment="rand")
+    curve = [r for r in rows if r["role"] == "curve"]
+    check(curve and all(r["temp_c"] != "" and 0 < float(r["temp_c"]) < 150 for r in curve),
+          "thermal run: the curve's temperatures in degrees C")
+
     # a queue-depth sweep: reads and writes, every segment exported, none a write curve
     sweep = os.path.join(tmp, "q.h5")
     run("run", "sim:tiny-tlc", "--plan", "qd-sweep", "--step-time", "200ms", "--trim-wait", "1s", "--quiet", "-o", sweep)
