@@ -10,7 +10,7 @@ awkward names; pandas reads the table too when it is installed.
 
 usage: test_tidy.py SLCSCOPE TRACE_WRITER TESTDATA_DIR
 """
-import csv, io, json, math, os, shutil, subprocess, sys, tempfile
+import csv, io, json, os, shutil, subprocess, sys, tempfile
 
 slc, writer, testdata = sys.argv[1], sys.argv[2], sys.argv[3]
 tmp = tempfile.mkdtemp(prefix="slcscope-tidy.")
@@ -65,7 +65,7 @@ def close(a, b, rel=1e-9):
     return a is not None and b is not None and abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
-def check_table(name, path, head, rows, ref, phases_of=None, *, experiment=None):
+def check_table(name, head, rows, ref, phases_of=None, *, experiment=None):
     """Every check of one input's table against its plain export @ref."""
     check(head == COLUMNS, f"{name}: header is the documented columns ({','.join(head)})")
     check(len(rows) == len(ref) and len(rows) > 0, f"{name}: one row per sample ({len(rows)} rows, {len(ref)} samples)")
@@ -121,7 +121,7 @@ try:
     run("run", "sim:tiny-tlc", "--plan", "seq", "--quiet", "-o", trace)
     label, segs = analysed_phases(trace)
     head, rows = tidy(trace)
-    check_table("sim run", trace, head, rows, plain(trace), label, experiment="seq")
+    check_table("sim run", head, rows, plain(trace), label, experiment="seq")
     check({"slc_cache", "direct_to_tlc"} <= {r["phase"] for r in rows}, "sim run: the cache and direct-to-TLC phases are labelled")
     check(all(r["step"] == "seq_fill" and r["role"] == "fill" and r["block_bytes"] == "131072" and r["queue_depth"] == "32"
               for r in rows if r["segment"] == "1"), "sim run: the fill's step, role, block size and queue depth")
@@ -136,7 +136,7 @@ try:
     run("run", "sim:tiny-qlc2", "--plan", "seq", "-i", "20ms", "--quiet", "-o", qlc)
     label, _ = analysed_phases(qlc)
     head, rows = tidy(qlc)
-    check_table("two-tier QLC run", qlc, head, rows, plain(qlc), label, experiment="seq")
+    check_table("two-tier QLC run", head, rows, plain(qlc), label, experiment="seq")
     check({r["cache_tier"] for r in rows} == {"", "1", "2"} and "direct_to_qlc" in {r["phase"] for r in rows},
           "two-tier QLC run: cache tiers 1 and 2, direct_to_qlc")
 
@@ -145,7 +145,7 @@ try:
     run("run", "sim:thermal-nvme", "--plan", "rand", "--rand-time", "120s", "--quiet", "-o", hot)
     label, _ = analysed_phases(hot)
     head, rows = tidy(hot)
-    check_table("thermal run", hot, head, rows, plain(hot), label, experiment="rand")
+    check_table("thermal run", head, rows, plain(hot), label, experiment="rand")
     curve = [r for r in rows if r["role"] == "curve"]
     check(curve and all(r["temp_c"] != "" and 0 < float(r["temp_c"]) < 150 for r in curve),
           "thermal run: the curve's temperatures in degrees C")
@@ -155,19 +155,20 @@ try:
     run("run", "sim:tiny-tlc", "--plan", "qd-sweep", "--step-time", "200ms", "--trim-wait", "1s", "--quiet", "-o", sweep)
     label, _ = analysed_phases(sweep)
     head, rows = tidy(sweep)
-    check_table("qd-sweep run", sweep, head, rows, plain(sweep), label, experiment="qd-sweep")
+    check_table("qd-sweep run", head, rows, plain(sweep), label, experiment="qd-sweep")
     check({"sweep_prep", "sweep"} <= {r["role"] for r in rows} and any("read" in r["workload"] for r in rows),
           "qd-sweep run: the preparation and the read points are rows too")
 
     # imported fio logs (averaged bandwidth and IOPS logs; per-I/O) and a CSV: no plan, no latencies
     for log in ("avg_bw.1.log", "raw_bw.1.log", "time_s_bytes_per_s.csv"):
         src = os.path.join(tmp, log)
+        # with its sibling logs (avg_bw.2.log, avg_iops.N.log): fio's NAME_bw.N.log / NAME_iops.N.log
         for f in os.listdir(os.path.join(testdata, "import")):
             if f.startswith(log.split(".")[0].rsplit("_", 1)[0] + "_") or f == log:
                 shutil.copy(os.path.join(testdata, "import", f), tmp)
         label, _ = analysed_phases(src)
         head, rows = tidy(src)
-        check_table(log, src, head, rows, plain(src), label, experiment="")
+        check_table(log, head, rows, plain(src), label, experiment="")
         check(all(r["lat_p99_us"] == "" and r["temp_c"] == "" for r in rows), f"{log}: no latency, no temperature: empty cells")
         check(all(r["block_bytes"] == "" and r["queue_depth"] == "" for r in rows), f"{log}: block size and queue depth unknown: empty")
         check(any(r["phase"] for r in rows), f"{log}: the analysis labelled its samples")
@@ -183,7 +184,7 @@ try:
     step, plan = stored["segments"][0]["params"]["step"], stored["meta"]["plan"]
     label, _ = analysed_phases(odd)
     head, rows = tidy(odd)
-    check_table("awkward names", odd, head, rows, plain(odd), label, experiment=plan)
+    check_table("awkward names", head, rows, plain(odd), label, experiment=plan)
     check(plan == 'my "plan", v2', f"the trace keeps the plan {plan!r}")
     check(step.startswith('burst, "fast"') and all(r["step"] == step for r in rows),
           f"a step name with a comma and quotes survives: {rows[0]['step'] if rows else None!r}")
