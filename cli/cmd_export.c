@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* slcscope export: print a trace (or an importable input) as CSV or JSON. */
+/* slcscope export: print a trace (or an importable input) as CSV, JSON or a tidy table. */
 #include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
-#include "slcscope/trace.h"
+#include "slcscope/session.h"
 
 static void export_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope export INPUT --csv|--json [-o FILE] [import options]\n"
+		"Usage: slcscope export INPUT --csv|--json|--tidy [-o FILE] [import options]\n"
 		"\n"
 		"Print the samples and segment parameters of INPUT (a trace, or anything\n"
 		"'slcscope import' reads, with the same import options).\n"
@@ -25,6 +25,9 @@ static void export_help(FILE *out)
 		"  --json             one JSON document: metadata, segments with parameters,\n"
 		"                     sample columns (same names and units; unknown = null),\n"
 		"                     events, stored analyses, what an import read (\"import\")\n"
+		"  --tidy             CSV for pandas and R: one row per sample with its step,\n"
+		"                     plan, workload, MB/s, IOPS, latencies, temperature and\n"
+		"                     analysed phase; unknown values empty (docs/import.md)\n"
 		"  -o, --output FILE  write to FILE (via a temporary name) instead of stdout\n"
 		"      --force        replace FILE even when it holds another format\n"
 		"  -h, --help         show this help\n"
@@ -35,14 +38,13 @@ static void export_help(FILE *out)
 static int export_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "csv", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, SLC_EXPORT_CSV + 1 }, { "json", no_argument, NULL, SLC_EXPORT_JSON + 1 },
+		{ "tidy", no_argument, NULL, SLC_EXPORT_TIDY + 1 },
 		{ "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'F' },
 		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .stdout_ok = 1 };
 	const char *out_path = "-";
-	struct slc_input *in = NULL;
 	char err[256];
 	struct slc_import_opts io = { .bin_s = 0 };
 	int c, li, fmt = 0, rc;
@@ -50,10 +52,11 @@ static int export_run(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:", opts, &li)) != -1) {
 		switch (c) {
-		case 'c':
-		case 'j':
+		case SLC_EXPORT_CSV + 1:
+		case SLC_EXPORT_JSON + 1:
+		case SLC_EXPORT_TIDY + 1:
 			if (fmt && fmt != c)
-				return cli_usage("export", "--csv and --json exclude each other");
+				return cli_usage("export", "--csv, --json and --tidy exclude each other");
 			fmt = c;
 			break;
 		case 'o': out_path = optarg; break;
@@ -69,19 +72,16 @@ static int export_run(int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage("export", "give exactly one INPUT");
 	if (!fmt)
-		return cli_usage("export", "choose --csv or --json");
-	if (slc_input_load_opts(&in, argv[optind], &io, err, sizeof(err)))
-		return cli_fail("export", "%s", err);
+		return cli_usage("export", "choose --csv, --json or --tidy");
 	oo.inputs = (const char *const *)argv + optind;
 	oo.n_inputs = 1;
-	rc = slc_input_export_file(in, out_path, fmt == 'j', &oo, err, sizeof(err));
-	slc_input_free(in);
+	rc = slc_session_export(argv[optind], &io, (enum slc_export_format)(fmt - 1), out_path, &oo, err, sizeof(err));
 	return rc ? cli_fail("export", "%s", err) : CLI_OK;
 }
 
 const struct cli_cmd cli_cmd_export = {
 	.name = "export",
-	.summary = "print a trace's samples and parameters as CSV or JSON",
+	.summary = "print a trace's samples and parameters as CSV or JSON, or a tidy table",
 	.run = export_run,
 	.help = export_help,
 };

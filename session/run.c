@@ -433,7 +433,8 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 		return rc;
 	}
 	meta = (struct slc_trace_meta){ .command_line = o->command_line, .target = slc_target_spec(t),
-		.capacity_bytes = slc_target_capacity(t), .logical_block_bytes = slc_target_logical_block(t) };
+		.capacity_bytes = slc_target_capacity(t), .logical_block_bytes = slc_target_logical_block(t),
+		.plan = o->plan ? o->plan->name : NULL };
 	device_meta(r, &meta, model, sizeof(model));
 	if ((rc = slc_trace_create(&r->trace, o->trace_path, &meta, err, errlen))) {
 		slc_probe_close(r->probe);

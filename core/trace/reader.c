@@ -632,10 +632,10 @@ static int read_root(hid_t f, struct slc_input *in, char *err, size_t errlen)
 	char **strs[] = { (char **)&in->meta.command_line, (char **)&in->meta.target, (char **)&in->meta.device_model,
 			  (char **)&in->meta.device_serial, (char **)&in->meta.device_firmware, &in->tool_version,
 			  &in->created_utc, &in->host, &in->import_notes, &in->import_warnings, &in->import_record,
-			  (char **)&in->meta.cell_type };
+			  (char **)&in->meta.cell_type, (char **)&in->meta.plan };
 	const char *names[] = { "command_line", "target", "device_model", "device_serial", "device_firmware",
 				"tool_version", "created_utc", "host", "import_notes", "import_warnings", "import",
-				"cell_type" };
+				"cell_type", "plan" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (slc__h5_get_str(f, names[i], strs[i]) == -ENOMEM)

@@ -558,6 +558,8 @@ static int write_root_attrs(hid_t f, const struct slc_trace_meta *m)
 	rc |= slc__h5_put_u32(f, "logical_block_bytes", m->logical_block_bytes);
 	if (m->cell_type)
 		rc |= slc__h5_put_str(f, "cell_type", m->cell_type);
+	if (m->plan)
+		rc |= slc__h5_put_str(f, "plan", m->plan);
 	return rc ? -EIO : 0;
 }
 

@@ -19,6 +19,10 @@
  *       a write curve (a cache at 1 GB/s, then 200 MB/s) whose model,
  *       target, command line, step and data pattern are full of Markdown
  *       and HTML markup, for the report's escaping test
+ *   trace_writer PATH csvtext
+ *       the same curve with a step name and a plan holding a comma, a quote
+ *       and a line break, latencies unknown in every 7th sample and the
+ *       temperature read in every other, for the tidy export's test
  */
 #include <math.h>
 #include <stdio.h>
@@ -134,6 +138,38 @@ static int small(const char *path, unsigned long n)
 	return 0;
 }
 
+/* A write curve (a cache at 1 GB/s, then 200 MB/s) under @m and @p; with
+ * @gaps, latencies unknown in every 7th sample, temperatures in every other. */
+static int curve(const char *path, const struct slc_trace_meta *m, const struct slc_segment_params *p, int gaps)
+{
+	struct slc_trace *t;
+	char err[256];
+	uint64_t bytes = 0;
+	int rc;
+
+	if (slc_trace_create(&t, path, m, err, sizeof(err))) {
+		fprintf(stderr, "trace_writer: %s\n", err);
+		return 1;
+	}
+	rc = slc_trace_segment_begin(t, p);
+	for (uint64_t i = 0; i < 300 && !rc; i++) {
+		uint64_t bps = i < 100 ? 1000000000u : 200000000u;
+		double lat = gaps && i % 7 == 3 ? NAN : 1;
+		struct slc_sample s = { .t_s = (double)(i + 1), .interval_s = 1.0, .ios = bps / 131072,
+					.lat_p50_us = 100 * lat, .lat_p99_us = 200 * lat, .lat_p999_us = 300 * lat,
+					.lat_max_us = 400 * lat, .temp_c = gaps && i % 2 ? 40.25 + (double)(i % 5) : NAN };
+
+		bytes += bps;
+		s.bytes_total = bytes;
+		rc = slc_trace_append(t, &s);
+	}
+	if (slc_trace_close(t) || rc) {
+		fprintf(stderr, "trace_writer: write failed\n");
+		return 1;
+	}
+	return 0;
+}
+
 static int hostile(const char *path)
 {
 	static const struct slc_trace_meta m = {
@@ -146,31 +182,24 @@ static int hostile(const char *path)
 	static const struct slc_segment_params p = { "../../*x*_y_/`z`|[w]", "seq_write", 131072, 32, 1, 0,
 						     240057409536ull, 0, 1, "random <u>|</u>", 1.0, "virtual", 4,
 						     SLC_ROLE_CURVE, 0, 0, "", 0 };
-	struct slc_trace *t;
-	char err[256];
-	uint64_t bytes = 0;
-	int rc;
 
-	if (slc_trace_create(&t, path, &m, err, sizeof(err))) {
-		fprintf(stderr, "trace_writer: %s\n", err);
-		return 1;
-	}
-	rc = slc_trace_segment_begin(t, &p);
-	for (uint64_t i = 0; i < 300 && !rc; i++) {
-		uint64_t bps = i < 100 ? 1000000000u : 200000000u;
-		struct slc_sample s = { .t_s = (double)(i + 1), .interval_s = 1.0, .ios = bps / 131072,
-					.lat_p50_us = 100, .lat_p99_us = 200, .lat_p999_us = 300, .lat_max_us = 400,
-					.temp_c = NAN };
+	return curve(path, &m, &p, 0);
+}
 
-		bytes += bps;
-		s.bytes_total = bytes;
-		rc = slc_trace_append(t, &s);
-	}
-	if (slc_trace_close(t) || rc) {
-		fprintf(stderr, "trace_writer: write failed\n");
-		return 1;
-	}
-	return 0;
+static int csvtext(const char *path)
+{
+	static const struct slc_trace_meta m = {
+		.command_line = "trace_writer csvtext",
+		.target = "sim:sata240-tlc",
+		.capacity_bytes = 240057409536ull,
+		.logical_block_bytes = 512,
+		.plan = "my \"plan\", v2",
+	};
+	static const struct slc_segment_params p = { "burst, \"fast\"\nthen slow", "seq_write", 131072, 32, 1, 0,
+						     240057409536ull, 0, 1, "random", 1.0, "virtual", 4,
+						     SLC_ROLE_CURVE, 0, 0, "", 0 };
+
+	return curve(path, &m, &p, 1);
 }
 
 static int loop(const char *path, unsigned long flush_every, double flush_s)
@@ -215,8 +244,10 @@ int main(int argc, char **argv)
 		return small(argv[1], strtoul(argv[3], NULL, 10));
 	if (argc == 3 && strcmp(argv[2], "hostile") == 0)
 		return hostile(argv[1]);
+	if (argc == 3 && strcmp(argv[2], "csvtext") == 0)
+		return csvtext(argv[1]);
 	if (argc >= 3 && strcmp(argv[2], "loop") == 0)
 		return loop(argv[1], argc > 3 ? strtoul(argv[3], NULL, 10) : 0, argc > 4 ? atof(argv[4]) : 2.0);
-	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]] | PATH small N | PATH hostile\n");
+	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]] | PATH small N | PATH hostile | PATH csvtext\n");
 	return 2;
 }

@@ -128,6 +128,36 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 int slc_session_write(const char *path, const struct slc_output_opts *oo, const struct slc_session *x,
 		      const char *json_text, enum slc_unit_system u, char *err, size_t errlen);
 
+/* ---- export ------------------------------------------------------------ */
+
+/* What `slcscope export` writes. */
+enum slc_export_format {
+	SLC_EXPORT_CSV = 0,           /* the samples as stored (slc_input_export_csv()) */
+	SLC_EXPORT_JSON,              /* everything the input holds (slc_input_export_json()) */
+	SLC_EXPORT_TIDY,              /* one row per sample with its segment and phase */
+};
+
+/*
+ * slc_session_export_tidy() - the tidy table of @x on @f: a header line,
+ * then one CSV row per sample of every segment (analysed or not) with the
+ * segment's step, plan, role, workload, block size and queue depth, the
+ * sample's time, bytes, MB/s, IOPS, latencies and temperature, and the
+ * phase the analysis put it in; an empty cell where nothing was recorded
+ * (docs/import.md, "Tidy export").
+ * Return: 0 or -EIO.
+ */
+int slc_session_export_tidy(FILE *f, const struct slc_session *x);
+
+/*
+ * slc_session_export() - load @input (imported with @io, may be NULL) and
+ * write it as @fmt to @path ("-": stdout) through the output module with
+ * @oo (NULL: text, stdout allowed).  The tidy table analyses the input
+ * first; one without a write curve is exported without phases.
+ * Return: 0 or -errno with a one-line reason in @err.
+ */
+int slc_session_export(const char *input, const struct slc_import_opts *io, enum slc_export_format fmt,
+		       const char *path, const struct slc_output_opts *oo, char *err, size_t errlen);
+
 /* ---- the experiments -------------------------------------------------- */
 
 /*
