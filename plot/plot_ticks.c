@@ -97,7 +97,9 @@ static void bounds(double lo, double hi, double s, int span, double *k0, double 
  * The step for about @want ticks over [@lo, @hi]: of the steps 1, 2, 2.5
  * and 5 x 10^k giving 4 to 10 ticks, the one nearest @want; the larger on a
  * tie.  2.5 x 10^k below 10 needs one decimal more than 2 or 5 x 10^k do
- * ("0.25" beside "0.2"), so it is taken only when it fits clearly better.
+ * ("0.25" beside "0.2", "7.5" beside "5"), so it counts as two ticks off
+ * @want more than it is: taken only when it fits clearly better.  25, 250
+ * ... cost nothing extra.
  */
 static double choose(double lo, double hi, int want, size_t max, int span)
 {
@@ -113,7 +115,7 @@ static double choose(double lo, double hi, int want, size_t max, int span)
 			score = fabs(n - want);
 			if (n < SLC_TICKS_MIN) score += 100 * (SLC_TICKS_MIN - n);
 			if (n > SLC_TICKS_MAX || n > (double)max) score += 100 * (n - fmin(SLC_TICKS_MAX, (double)max));
-			if (i == 2 && e <= 0) score += 1.5;
+			if (i == 2 && e <= 0) score += 2;
 			if (score < best_score) { best_score = score; best = s; }
 		}
 	return best;
