@@ -334,8 +334,10 @@ double slc__plot_y_range(struct frame *f, const struct slc_plot_spec *s)
 		return 1;
 	}
 	f->ymin = s->y_min > 0 ? s->y_min : 0;
-	/* the top widened to a tick (headroom over the data unless the spec fixes it) */
+	/* both ends widened to a tick, so the frame starts and ends on a labelled
+	 * grid line (headroom over the data unless the spec fixes the top) */
 	n = slc__ticks_span(f->ymin, s->y_max > 0 && s->y_min >= 0 ? ymax : ymax * 1.08, 6, at, 64, &step);
+	if (n) f->ymin = fmax(0, fmin(f->ymin, at[0]));
 	f->ymax = n ? fmax(at[n - 1], f->ymin + step) : f->ymin + step;
 	return step;
 }

@@ -151,6 +151,8 @@ try:
             six.append(f"six-{preset}.h5")
     if len(six) == 6 and run("report", *six, "-o", "six", "--quiet"):
         reports.append("six")
+        # an axis starting above zero (degrees)
+        run("plot", six[4], "--kind", "temperature", "-o", "six/temperature.svg")
     if run("run", "sim:tiny-tlc", "--plan", "bs-sweep", "--step-time", "100ms", "--trim-wait", "1s", "-o", "b.h5",
            "--report", "bs", "--quiet"):
         reports.append("bs")
