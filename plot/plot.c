@@ -309,7 +309,8 @@ void slc__plot_data_range(const struct slc_plot_spec *s, double *xmax, double *y
 /* The y range of @s into @f (ymin, ymax, log_y) and the linear tick step. */
 double slc__plot_y_range(struct frame *f, const struct slc_plot_spec *s)
 {
-	double xmax, ymax, ymin_pos, step;
+	double xmax, ymax, ymin_pos, step, at[64];
+	size_t n;
 
 	slc__plot_data_range(s, &xmax, &ymin_pos, &ymax);
 	if (s->y_max > 0) ymax = s->y_max;
@@ -333,24 +334,23 @@ double slc__plot_y_range(struct frame *f, const struct slc_plot_spec *s)
 		return 1;
 	}
 	f->ymin = s->y_min > 0 ? s->y_min : 0;
-	if (s->y_max > 0 && s->y_min >= 0) {
-		step = slc__nice_step(ymax - f->ymin, 6);
-		f->ymax = ceil(ymax / step - 1e-9) * step;
-		return step;
-	}
-	step = slc__nice_step(ymax * 1.08, 6);
-	f->ymax = ceil(ymax * 1.08 / step) * step;
+	/* both ends widened to a tick, so the frame starts and ends on a labelled
+	 * grid line (headroom over the data unless the spec fixes the top) */
+	n = slc__ticks_span(f->ymin, s->y_max > 0 && s->y_min >= 0 ? ymax : ymax * 1.08, 6, at, 64, &step);
+	if (n) f->ymin = fmax(0, fmin(f->ymin, at[0]));
+	f->ymax = n ? fmax(at[n - 1], f->ymin + step) : f->ymin + step;
 	return step;
 }
 
 static void y_tick_text(char *buf, size_t len, const struct slc_plot_spec *s, double v, double step)
 {
 	if (s->y_format == SLC_YFMT_US) {
-		if (v >= 1e6) snprintf(buf, len, "%g s", v / 1e6);
-		else if (v >= 1e3) snprintf(buf, len, "%g ms", v / 1e3);
-		else snprintf(buf, len, "%g µs", v);
+		char num[48];
+		const char *unit = v >= 1e6 ? "s" : v >= 1e3 ? "ms" : "µs";
+		slc__num_label(num, sizeof(num), v >= 1e6 ? v / 1e6 : v >= 1e3 ? v / 1e3 : v);
+		snprintf(buf, len, "%s %s", num, unit);
 	} else if (s->log_y) {
-		snprintf(buf, len, "%g", v);
+		slc__log_label(buf, len, v);
 	} else {
 		slc__tick_label(buf, len, v, step);
 	}
@@ -361,11 +361,8 @@ static size_t y_ticks(const struct frame *f, double step, double *v, size_t max)
 {
 	size_t n = 0;
 
-	if (!f->log_y) {
-		for (double t = f->ymin; t <= f->ymax + step * 1e-9 && n < max; t += step)
-			v[n++] = t;
-		return n;
-	}
+	if (!f->log_y)
+		return slc__ticks_at(f->ymin, f->ymax, step, v, max);
 	for (double d = floor(f->ymin + 1e-9); d <= f->ymax + 1e-9 && n < max; d++) {
 		/* a short range gets 2 and 5 between the decades */
 		for (int k = 0; k < 3 && n < max; k++) {
@@ -403,9 +400,9 @@ static void grid_line(cairo_t *cr, double x0, double y0, double x1, double y1)
 static void draw_grid(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, double step,
 		      int ylabels)
 {
-	double v[64], xs;
+	double v[64], xt[SLC_TICKS_MAX], xs;
 	char buf[64];
-	size_t n = y_ticks(f, step, v, 64);
+	size_t n = y_ticks(f, step, v, 64), nx;
 
 	cairo_set_line_width(cr, fs * 0.05);
 	for (size_t i = 0; i < n; i++) {
@@ -426,12 +423,13 @@ static void draw_grid(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 		return;
 	}
 	/* fewer ticks on a narrow panel, so their labels never touch */
-	xs = slc__nice_step(f->xmax - f->xmin, f->w > fs * 40 ? 8 : f->w > fs * 20 ? 4 : 3);
-	for (double t = ceil(f->xmin / xs - 1e-9) * xs; t <= f->xmax + xs * 1e-9; t += xs) {
-		grid_line(cr, slc__frame_px(f, t), f->y0, slc__frame_px(f, t), f->y0 + f->h);
+	nx = slc__ticks(f->xmin, f->xmax, f->w > fs * 40 ? 8 : 4, xt, SLC_TICKS_MAX, &xs);
+	for (size_t i = 0; i < nx; i++) {
+		double x = slc__frame_px(f, xt[i]);
+		grid_line(cr, x, f->y0, x, f->y0 + f->h);
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		slc__tick_label(buf, sizeof(buf), t, xs);
-		slc__plot_text(cr, slc__frame_px(f, t), f->y0 + f->h + fs * 0.5, buf, fs * 0.8, 0.5, 0, 0, NULL);
+		slc__tick_label(buf, sizeof(buf), xt[i], xs);
+		slc__plot_text(cr, x, f->y0 + f->h + fs * 0.5, buf, fs * 0.8, 0.5, 0, 0, NULL);
 	}
 }
 

@@ -30,22 +30,23 @@ static void bar_panel(cairo_t *cr, const struct slc_bar_chart *s, size_t p, cons
 		      double fs)
 {
 	const struct slc_bar_panel *pn = &s->panels[p];
-	double vmax = 0, step, top, bw, slot = r->w / (double)s->n_groups;
+	double vmax = 0, step, top, bw, slot = r->w / (double)s->n_groups, at[SLC_TICKS_MAX + 2];
 	char buf[64];
+	size_t nt;
 
 	for (size_t i = 0; i < s->n_groups; i++) {
 		double v = pn->values[i] / pn->scale;
 		if (isfinite(v) && v > vmax) vmax = v;
 	}
 	if (vmax <= 0) vmax = 1;
-	step = slc__nice_step(vmax * 1.12, 5);
-	top = ceil(vmax * 1.12 / step) * step;
+	nt = slc__ticks_span(0, vmax * 1.12, 5, at, SLC_TICKS_MAX + 2, &step);
+	top = nt ? at[nt - 1] : vmax * 1.12;
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
 	slc__plot_text(cr, r->x + r->w / 2, r->y - fs * 0.9, pn->label, fit_size(cr, pn->label, fs * 0.9, r->w + fs * 3), 0.5,
 		  0.5, 1, NULL);
 	cairo_set_line_width(cr, fs * 0.05);
-	for (double v = 0; v <= top + step * 1e-9; v += step) {
-		double y = r->y + r->h - v / top * r->h;
+	for (size_t t = 0; t < nt; t++) {
+		double v = at[t], y = r->y + r->h - v / top * r->h;
 		cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
 		cairo_move_to(cr, r->x, y);
 		cairo_line_to(cr, r->x + r->w, y);

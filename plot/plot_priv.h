@@ -6,6 +6,7 @@
 #include <cairo.h>
 
 #include "slcscope/plot.h"
+#include "plot_ticks.h"
 
 #define PLOT_FONT "DejaVu Sans"
 
@@ -22,8 +23,6 @@ double slc__frame_px(const struct frame *f, double x);
 double slc__frame_py(const struct frame *f, double y);
 
 int slc__plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-double slc__nice_step(double range, int want);
-void slc__tick_label(char *buf, size_t len, double v, double step);
 
 /*
  * Draw @s with its ink box's point (@ax, @ay) in [0,1]^2 at (@x, @y); the

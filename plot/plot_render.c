@@ -53,27 +53,6 @@ double slc__frame_py(const struct frame *f, double y)
 	return f->y0 + f->h - (y - f->ymin) / (f->ymax - f->ymin) * f->h;
 }
 
-/* A "nice" tick step (1, 2, 2.5 or 5 x 10^k) for about @want ticks over @range. */
-double slc__nice_step(double range, int want)
-{
-	double raw = range / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
-
-	if (!(raw > 0)) return 1;
-	if (f <= 1) return mag;
-	if (f <= 2) return 2 * mag;
-	if (f <= 2.5) return 2.5 * mag;
-	if (f <= 5) return 5 * mag;
-	return 10 * mag;
-}
-
-void slc__tick_label(char *buf, size_t len, double v, double step)
-{
-	int decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-	if (decimals > 6) decimals = 6;
-	if (fabs(v) < step * 1e-6) v = 0;
-	snprintf(buf, len, "%.*f", decimals, v);
-}
-
 void slc__plot_set_colour(cairo_t *cr, int colour, double alpha)
 {
 	const double *c = slc__plot_palette[(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];

@@ -115,6 +115,7 @@ static size_t log2_ticks(double *at, char (*names)[24], const char **labels, int
 	for (int e = lo < 0 ? 0 : lo; e <= hi && e < 40 && n < 24; e++) {
 		uint64_t v = 1ull << e;
 		if (!bytes) snprintf(names[n], 24, "%llu", (unsigned long long)v);
+		else if (v >= (1ull << 30)) snprintf(names[n], 24, "%lluG", (unsigned long long)(v >> 30));
 		else if (v >= (1u << 20)) snprintf(names[n], 24, "%lluM", (unsigned long long)(v >> 20));
 		else if (v >= 1024) snprintf(names[n], 24, "%lluK", (unsigned long long)(v >> 10));
 		else snprintf(names[n], 24, "%llu", (unsigned long long)v);
