@@ -258,8 +258,9 @@ static void draw_markers(cairo_t *cr, const struct slc_plot_spec *s, const struc
 	}
 	if (!isfinite(first))
 		return;
-	gap = fmin(f->w * 0.1, (last - first) / 4.5);
-	next = first + gap * (0.15 + 0.7 * (double)k / (double)(s->n_series ? s->n_series : 1));
+	/* not closer than a few marker widths, where a short line would get a blob */
+	gap = fmax(fmin(f->w * 0.1, (last - first) / 4.5), r * 4);
+	next = first + fmin(gap, last - first) * (0.15 + 0.7 * (double)k / (double)(s->n_series ? s->n_series : 1));
 	for (size_t i = 0; i < sr->n; i++) {
 		double x = slc__frame_px(f, sr->x[i] / s->x_scale), yy = slc__frame_py(f, y[i] / s->y_scale);
 		if (!isfinite(x) || !isfinite(yy) || (!sr->mark_all && x < next))

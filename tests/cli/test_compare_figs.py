@@ -168,6 +168,13 @@ try:
         shown = [sum(n for c2, n in hist.items() if close(c, c2, 3)) for c in colours]
         check(all(n >= 15 for n in shown), f"{name}: every drive's key in the legend ({shown} pixels)")
 
+    # a curve a hundredth of the axis long still shows its marker, one, not a pile of them
+    got = draw("compare-short", [steps[0], drives[0], drives[3]])
+    if got:
+        marks = [x.get("markers", 0) for x in got[0]["series"]]
+        check(len(marks) == 3 and min(marks) >= 1 and max(marks[1:]) <= 2,
+              f"compare-short: a marker on every line, a short line's not piled up ({marks})")
+
     # ---- small multiples: 6, 8 and 12 panels on a grid, titles apart and readable ----
     for n in (6, 8, 12):
         got = draw(f"multiples-{n}", drives[:n], "--kind", "multiples", *long_labels[:2 * n])
