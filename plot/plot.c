@@ -215,18 +215,24 @@ static int draw_dots(cairo_t *cr, const struct slc_plot_spec *s, const struct fr
 	return 0;
 }
 
-/* Dash patterns in units of the line width, so lines differ in grey print too. */
-static void set_dash(cairo_t *cr, int dash, double width)
+/*
+ * Dash patterns in units of the line width, so lines differ in grey print
+ * too.  @centre > 0: the first dash centred that far along the path (under a
+ * legend key's marker), so the key's gaps show on either side of it.
+ */
+static void set_dash(cairo_t *cr, int dash, double width, double centre)
 {
 	static const double pat[][4] = { { 0 }, { 6, 3 }, { 1.5, 2.5 }, { 6, 2.5, 1.5, 2.5 }, { 10, 4 }, { 3, 3 },
 					 { 10, 3, 1.5, 3 } };
 	static const int len[] = { 0, 2, 2, 4, 2, 2, 4 };
 	int k = dash > 0 ? 1 + (dash - 1) % 6 : 0;
-	double d[4];
+	double d[4], period = 0, offset = 0;
 
 	for (int i = 0; i < len[k]; i++)
-		d[i] = pat[k][i] * width;
-	cairo_set_dash(cr, d, len[k], 0);
+		period += d[i] = pat[k][i] * width;
+	if (centre > 0 && period > 0)
+		offset = period - fmod(centre - d[0] / 2 + period * 8, period);
+	cairo_set_dash(cr, d, len[k], offset);
 }
 
 /* The current source colour as 0xRRGGBB, for the layout. */
@@ -285,7 +291,7 @@ static void draw_line(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 
 	cairo_set_line_width(cr, width);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-	set_dash(cr, sr->dash, width);
+	set_dash(cr, sr->dash, width, 0);
 	if (e)
 		e->rgb = source_rgb(cr);
 	for (size_t i = 0; i < sr->n; i++) {
@@ -618,7 +624,7 @@ static void legend_key(cairo_t *cr, const struct lentry *e, double x, double y, 
 		if (e->kind == LE_MA) cairo_set_source_rgb(cr, 0, 0, 0);
 		else line_colour(cr, e->colour);
 		cairo_set_line_width(cr, fs * 0.16);
-		set_dash(cr, e->dash, fs * 0.16);
+		set_dash(cr, e->dash, fs * 0.16, kw / 2);
 		cairo_move_to(cr, x, y);
 		cairo_line_to(cr, x + kw, y);
 		cairo_stroke(cr);
