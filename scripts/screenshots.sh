@@ -19,8 +19,8 @@ mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/slcscope-shots.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# the main job, as scripts/demo.sh runs it
-"$slc" run sim: -o "$work/main/trace.h5" --report "$work/main" --quiet
+# the main job, as scripts/demo.sh runs it (relative paths, as the page shows them)
+(cd "$work" && "$slc" run sim: -o demo/trace.h5 --report demo --quiet)
 
 # eight drives: the small test presets and two review-sized ones, random writes after a TRIM
 labels=()
@@ -32,7 +32,7 @@ for spec in tiny-tlc:120s tiny-mlc:120s tiny-qlc2:120s tiny-dramless:120s therma
 		-o "$work/d$i.h5" --quiet
 	labels+=(--label "drive $i: ${spec%%:*}")
 done
-"$slc" report "$work"/d{1..8}.h5 "${labels[@]}" --title "Eight drives compared" -o "$work/cmp" --quiet
+(cd "$work" && "$slc" report d{1..8}.h5 "${labels[@]}" --title "Eight drives compared" -o compare --quiet)
 
 shot() {  # shot PAGE PNG HEIGHT
 	# flags as headless machines need them: no sandbox as root, no network
@@ -49,6 +49,6 @@ PY
 	rm -f "$work/shot.png"
 }
 # the single drive's page: down to its first graph, the write curve of the sequential fill
-shot "$work/main/index.html" "$out/report.png" 2500
-shot "$work/cmp/index.html" "$out/compare-8.png" 1700
+shot "$work/demo/index.html" "$out/report.png" 2500
+shot "$work/compare/index.html" "$out/compare-8.png" 1700
 echo "wrote $out/report.png $out/compare-8.png"
