@@ -25,7 +25,7 @@ static void plot_help(FILE *out)
 		"Kinds (--kind):\n"
 		"  curve          the write curve                       [one INPUT; the default]\n"
 		"  compare        2-8 drives' curves, legend outside    [the default for several]\n"
-		"  multiples      one panel per drive, shared axes\n"
+		"  multiples      one panel per drive, shared axes (1-12 drives)\n"
 		"  bars           cache, cache speed, native and erase-bound speed, GB in 2 h\n"
 		"  latency        latency percentile bands against time\n"
 		"  latency-cdf    each phase's per-interval p99 latency, sorted\n"
@@ -104,8 +104,8 @@ static int cmd_plot(int argc, char **argv)
 	if (kind < 0)
 		kind = n > 1 ? SLC_FIG_COMPARE : SLC_FIG_CURVE;
 	if (n > (size_t)slc_figure_kind_inputs(kind))
-		return cli_usage("plot", "--kind %s takes %s", slc_figure_kind_name(kind),
-				 slc_figure_kind_inputs(kind) > 1 ? "at most 8 inputs" : "one INPUT");
+		return cli_usage("plot", "--kind %s takes %s%d INPUT%s", slc_figure_kind_name(kind), slc_figure_kind_inputs(kind) > 1 ?
+				 "at most " : "", slc_figure_kind_inputs(kind), slc_figure_kind_inputs(kind) > 1 ? "s" : "");
 	if (n > 1 && seg >= 0)
 		return cli_usage("plot", "--segment N goes with one INPUT; give a role (fill, curve, ...) for several");
 	oo.inputs = (const char *const *)argv + optind;

@@ -117,6 +117,8 @@ static void lp_break(struct lpath *p)
 struct extent {
 	double *y;
 	size_t n, cap;
+	size_t markers;
+	unsigned rgb;
 };
 
 static void ext_add(struct extent *e, const struct frame *f, double x, double y)
@@ -138,30 +140,46 @@ static int series_colour(const struct slc_plot_spec *s, size_t k)
 	return s->series[k].colour ? s->series[k].colour - 1 : (int)(k % SLC_COL__COUNT);
 }
 
+/* A line's colour: the palette's, but its yellow darkened, which as a thin line nearly vanishes on white. */
+static void line_colour(cairo_t *cr, int c)
+{
+	const double *p = slc__plot_palette[(c % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
+	double k = c == SLC_COL_YELLOW ? 0.8 : 1;
+
+	cairo_set_source_rgb(cr, p[0] * k, p[1] * k, p[2] * k);
+}
+
+/* The band holding @x, or -1. */
+static long band_of(const struct slc_plot_band *bands, size_t n_bands, double x)
+{
+	for (size_t b = 0; b < n_bands; b++)
+		if (x >= bands[b].x0 && x <= bands[b].x1)
+			return (long)b;
+	return -1;
+}
+
+void slc_moving_average_within(double *out, const double *x, const double *y, size_t n, double window,
+			       const struct slc_plot_band *bands, size_t n_bands)
+{
+	size_t start = 0;
+
+	/* runs of samples in the same band, each averaged on its own */
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && band_of(bands, n_bands, x[i]) == band_of(bands, n_bands, x[i - 1]))
+			continue;
+		slc_moving_average(out + start, x + start, y + start, i - start, window);
+		start = i;
+	}
+}
+
 /* The moving average of series @sr, within each band when asked; NULL: out of memory. */
 static double *moving_average(const struct slc_plot_spec *s, const struct slc_plot_series *sr)
 {
-	double *ma = malloc(sr->n * sizeof(*ma)), win = sr->ma_window_x > 0 ? sr->ma_window_x : s->ma_window_x;
-	size_t start = 0;
+	double *ma = malloc((sr->n ? sr->n : 1) * sizeof(*ma)), win = sr->ma_window_x > 0 ? sr->ma_window_x : s->ma_window_x;
 
 	if (!ma)
 		return NULL;
-	if (!s->ma_break_at_bands || !s->n_bands) {
-		slc_moving_average(ma, sr->x, sr->y, sr->n, win);
-		return ma;
-	}
-	/* runs of samples in the same band, each averaged on its own */
-	for (size_t i = 0; i <= sr->n; i++) {
-		long band = -1, prev = -1;
-		for (size_t b = 0; i < sr->n && b < s->n_bands; b++)
-			if (sr->x[i] >= s->bands[b].x0 && sr->x[i] <= s->bands[b].x1) { band = (long)b; break; }
-		for (size_t b = 0; i > start && b < s->n_bands; b++)
-			if (sr->x[i - 1] >= s->bands[b].x0 && sr->x[i - 1] <= s->bands[b].x1) { prev = (long)b; break; }
-		if (i > start && (i == sr->n || band != prev)) {
-			slc_moving_average(ma + start, sr->x + start, sr->y + start, i - start, win);
-			start = i;
-		}
-	}
+	slc_moving_average_within(ma, sr->x, sr->y, sr->n, win, s->bands, s->ma_break_at_bands ? s->n_bands : 0);
 	return ma;
 }
 
@@ -197,16 +215,85 @@ static int draw_dots(cairo_t *cr, const struct slc_plot_spec *s, const struct fr
 	return 0;
 }
 
-/* A line through @y (NAN breaks it), with markers spread along it. */
+/*
+ * Dash patterns in units of the line width, so lines differ in grey print
+ * too.  @centre > 0: the first dash centred that far along the path (under a
+ * legend key's marker), so the key's gaps show on either side of it.
+ */
+static void set_dash(cairo_t *cr, int dash, double width, double centre)
+{
+	static const double pat[][4] = { { 0 }, { 6, 3 }, { 1.5, 2.5 }, { 6, 2.5, 1.5, 2.5 }, { 10, 4 }, { 3, 3 },
+					 { 10, 3, 1.5, 3 } };
+	static const int len[] = { 0, 2, 2, 4, 2, 2, 4 };
+	int k = dash > 0 ? 1 + (dash - 1) % 6 : 0;
+	double d[4], period = 0, offset = 0;
+
+	for (int i = 0; i < len[k]; i++)
+		period += d[i] = pat[k][i] * width;
+	if (centre > 0 && period > 0)
+		offset = period - fmod(centre - d[0] / 2 + period * 8, period);
+	cairo_set_dash(cr, d, len[k], offset);
+}
+
+/* The current source colour as 0xRRGGBB, for the layout. */
+static unsigned source_rgb(cairo_t *cr)
+{
+	double r = 0, g = 0, b = 0, a;
+
+	cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &b, &a);
+	return (unsigned)lround(r * 255) << 16 | (unsigned)lround(g * 255) << 8 | (unsigned)lround(b * 255);
+}
+
+/*
+ * The markers of series @k along @y: on every point when asked, else about
+ * every tenth of the width and at least four along a short line, offset per
+ * series so they do not sit on each other.  Each gets a white rim so it
+ * stays visible where lines cross.
+ */
+static void draw_markers(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, size_t k,
+			 const double *y, struct extent *e)
+{
+	const struct slc_plot_series *sr = &s->series[k];
+	double first = NAN, last = NAN, gap, next, r = fs * 0.34;
+
+	for (size_t i = 0; i < sr->n; i++) {
+		double x = slc__frame_px(f, sr->x[i] / s->x_scale);
+		if (!isfinite(x) || !isfinite(slc__frame_py(f, y[i] / s->y_scale))) continue;
+		if (!isfinite(first)) first = x;
+		last = x;
+	}
+	if (!isfinite(first))
+		return;
+	/* not closer than a few marker widths, where a short line would get a blob */
+	gap = fmax(fmin(f->w * 0.1, (last - first) / 4.5), r * 4);
+	next = first + fmin(gap, last - first) * (0.15 + 0.7 * (double)k / (double)(s->n_series ? s->n_series : 1));
+	for (size_t i = 0; i < sr->n; i++) {
+		double x = slc__frame_px(f, sr->x[i] / s->x_scale), yy = slc__frame_py(f, y[i] / s->y_scale);
+		if (!isfinite(x) || !isfinite(yy) || (!sr->mark_all && x < next))
+			continue;
+		next = x + gap;
+		cairo_save(cr);
+		cairo_set_source_rgb(cr, 1, 1, 1);
+		slc__plot_marker(cr, sr->marker, x, yy, r * 1.35);
+		cairo_restore(cr);
+		slc__plot_marker(cr, sr->marker, x, yy, r);
+		if (e && x >= f->x0 && x <= f->x0 + f->w && yy >= f->y0 && yy <= f->y0 + f->h)
+			e->markers++;
+	}
+}
+
+/* A line through @y (NAN breaks it), dashed when asked, with its markers. */
 static void draw_line(cairo_t *cr, const struct slc_plot_spec *s, const struct frame *f, double fs, size_t k,
 		      const double *y, double width, struct extent *e)
 {
 	const struct slc_plot_series *sr = &s->series[k];
 	struct lpath p = { .cr = cr };
-	double next = f->x0 + f->w * (0.04 + 0.09 * (double)k / (double)(s->n_series ? s->n_series : 1));
 
 	cairo_set_line_width(cr, width);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	set_dash(cr, sr->dash, width, 0);
+	if (e)
+		e->rgb = source_rgb(cr);
 	for (size_t i = 0; i < sr->n; i++) {
 		double x = slc__frame_px(f, sr->x[i] / s->x_scale), yy = slc__frame_py(f, y[i] / s->y_scale);
 		if (!isfinite(x) || !isfinite(yy)) { lp_break(&p); continue; }
@@ -215,16 +302,9 @@ static void draw_line(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 	}
 	lp_flush(&p);
 	cairo_stroke(cr);
-	if (!sr->marker)
-		return;
-	/* markers about every tenth of the width, offset per series so they do not sit on each other */
-	for (size_t i = 0; i < sr->n; i++) {
-		double x = slc__frame_px(f, sr->x[i] / s->x_scale), yy = slc__frame_py(f, y[i] / s->y_scale);
-		if (!isfinite(x) || !isfinite(yy) || x < next)
-			continue;
-		slc__plot_marker(cr, sr->marker, x, yy, fs * 0.32);
-		next = x + f->w * 0.1;
-	}
+	cairo_set_dash(cr, NULL, 0, 0);
+	if (sr->marker)
+		draw_markers(cr, s, f, fs, k, y, e);
 }
 
 /* The area between y_lo and y, one column of the envelope per pixel. */
@@ -264,7 +344,7 @@ static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct 
 		return 0;
 	}
 	if (sr->line_only) {
-		slc__plot_set_colour(cr, c, 1);
+		line_colour(cr, c);
 		draw_line(cr, s, f, fs, k, sr->y, fs * (sr->marker ? 0.16 : 0.12), e);
 		return 0;
 	}
@@ -460,6 +540,8 @@ static void record_extent(struct slc_plot_layout *lay, size_t k, struct extent *
 		return;
 	if (lay->n_series <= k) lay->n_series = k + 1;
 	lay->series[k].points = e->n;
+	lay->series[k].markers = e->markers;
+	lay->series[k].rgb = e->rgb;
 	if (!e->n)
 		return;
 	qsort(e->y, e->n, sizeof(*e->y), cmp_y);
@@ -511,10 +593,10 @@ size_t slc__plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e,
 		const char *t = sr->label ? sr->label : s->n_series == 1 ? s->dots_label : NULL;
 		int kind = sr->line_only ? (sr->y_lo ? LE_SWATCH : LE_LINE) : sr->no_dots ? LE_LINE : LE_DOT;
 		if (t)
-			e[n++] = (struct lentry){ kind, series_colour(s, k), sr->marker, t };
+			e[n++] = (struct lentry){ kind, series_colour(s, k), sr->marker, t, sr->dash };
 	}
 	if (s->ma_window_x > 0 && s->ma_label && n < max && s->n_series == 1 && !s->series[0].no_dots)
-		e[n++] = (struct lentry){ LE_MA, SLC_COL_BLACK, 0, s->ma_label };
+		e[n++] = (struct lentry){ LE_MA, SLC_COL_BLACK, 0, s->ma_label, 0 };
 	for (size_t b = 0; b < s->n_bands && n < max; b++) {
 		int dup = 0;
 		if (!s->bands[b].legend)
@@ -522,65 +604,126 @@ size_t slc__plot_legend_entries(const struct slc_plot_spec *s, struct lentry *e,
 		for (size_t j = 0; j < b && !dup; j++)
 			dup = s->bands[j].legend && !strcmp(s->bands[j].legend, s->bands[b].legend);
 		if (!dup)
-			e[n++] = (struct lentry){ LE_BAND, s->bands[b].style, 0, s->bands[b].legend };
+			e[n++] = (struct lentry){ LE_BAND, s->bands[b].style, 0, s->bands[b].legend, 0 };
 	}
 	return n;
 }
 
-static void legend_key(cairo_t *cr, const struct lentry *e, double x, double y, double fs)
+static void legend_key(cairo_t *cr, const struct lentry *e, double x, double y, double fs, double kw)
 {
 	switch (e->kind) {
 	case LE_DOT:
 		slc__plot_set_colour(cr, e->colour, 0.8);
-		cairo_rectangle(cr, x + fs * 0.55, y - fs * 0.2, fs * 0.4, fs * 0.4);
+		cairo_rectangle(cr, x + kw / 2 - fs * 0.2, y - fs * 0.2, fs * 0.4, fs * 0.4);
 		cairo_fill(cr);
 		break;
 	case LE_LINE:
 	case LE_MA:
 		if (e->kind == LE_MA) cairo_set_source_rgb(cr, 0, 0, 0);
-		else slc__plot_set_colour(cr, e->colour, 1);
+		else line_colour(cr, e->colour);
 		cairo_set_line_width(cr, fs * 0.16);
+		set_dash(cr, e->dash, fs * 0.16, kw / 2);
 		cairo_move_to(cr, x, y);
-		cairo_line_to(cr, x + fs * 1.5, y);
+		cairo_line_to(cr, x + kw, y);
 		cairo_stroke(cr);
-		if (e->marker)
-			slc__plot_marker(cr, e->marker, x + fs * 0.75, y, fs * 0.32);
+		cairo_set_dash(cr, NULL, 0, 0);
+		if (e->marker) {
+			cairo_save(cr);
+			cairo_set_source_rgb(cr, 1, 1, 1);
+			slc__plot_marker(cr, e->marker, x + kw / 2, y, fs * 0.46);
+			cairo_restore(cr);
+			slc__plot_marker(cr, e->marker, x + kw / 2, y, fs * 0.34);
+		}
+		break;
+	case LE_BAR:
+		/* the bars' own colour, opaque as they are */
+		slc__plot_set_colour(cr, e->colour, 1);
+		cairo_rectangle(cr, x + fs * 0.1, y - fs * 0.4, kw - fs * 0.2, fs * 0.8);
+		cairo_fill(cr);
 		break;
 	default:
 		slc__plot_set_colour(cr, e->colour, e->kind == LE_BAND ? (e->colour == SLC_COL_BLACK ? 0.3 : 0.25) : 0.5);
-		cairo_rectangle(cr, x + fs * 0.1, y - fs * 0.4, fs * 1.3, fs * 0.8);
+		cairo_rectangle(cr, x + fs * 0.1, y - fs * 0.4, kw - fs * 0.2, fs * 0.8);
 		cairo_fill(cr);
 		break;
 	}
 }
 
+#define WRAP_LINES 4
+#define WRAP_LEN 160
+
+/*
+ * Break @s into lines no wider than @w at @size, at spaces (a word wider than
+ * @w stays whole on its line); their count, at most WRAP_LINES, the last
+ * holding the rest.
+ */
+static size_t wrap_text(cairo_t *cr, const char *s, double size, double w, char (*out)[WRAP_LEN])
+{
+	size_t n = 0, len = strlen(s), i = 0;
+
+	while (i < len && n < WRAP_LINES) {
+		size_t end = len;
+		if (n + 1 < WRAP_LINES) {
+			int have = 0;
+			for (size_t j = i + 1; j <= len; j++) {
+				char buf[WRAP_LEN];
+				if (j < len && s[j] != ' ') continue;
+				snprintf(buf, sizeof(buf), "%.*s", (int)(j - i), s + i);
+				if (have && slc__plot_text_width(cr, buf, size, 0) > w) break;
+				end = j;
+				have = 1;
+			}
+		}
+		snprintf(out[n++], WRAP_LEN, "%.*s", (int)(end - i), s + i);
+		for (i = end; i < len && s[i] == ' '; i++)
+			;
+	}
+	return n;
+}
+
 /*
  * Lay the legend out (and draw it when @draw): in rows flowing across
- * @avail_w, or in one column when @column.  Its box into @box.
+ * @avail_w, or in one column when @column, each entry wrapped to @avail_w.
+ * Its box into @box.
  */
 void slc__plot_legend(cairo_t *cr, const struct lentry *e, size_t n, double fs, double x, double y, double avail_w,
 		 int column, int draw, struct slc_plot_rect *box)
 {
-	double lh = fs * 1.35, cx = x, cy = y + lh / 2, wmax = 0;
+	double lh = fs * 1.35, cx = x, cy = y + lh / 2, wmax = 0, kw = fs * 1.5;
 
 	*box = (struct slc_plot_rect){ 0 };
 	if (!n)
 		return;
+	/* a dashed line needs room to show its pattern */
+	for (size_t i = 0; i < n; i++)
+		if (e[i].dash) kw = fs * 2.6;
 	for (size_t i = 0; i < n; i++) {
-		/* in a column, a long entry gets smaller type rather than running off the canvas */
-		double size = column && draw ? fitting(cr, e[i].text, fs * 0.8, 0, avail_w - fs * 2.0) : fs * 0.8;
-		double w = fs * 2.0 + slc__plot_text_width(cr, e[i].text, size, 0);
+		char lines[WRAP_LINES][WRAP_LEN];
+		size_t nl = 1;
+		double size = fs * 0.8, tw = 0, w;
+		if (column) {
+			nl = wrap_text(cr, e[i].text, size, avail_w - kw - fs * 0.5, lines);
+			/* a word wider than the column gets smaller type rather than running off the canvas */
+			for (size_t l = 0; l < nl; l++)
+				size = fmin(size, fitting(cr, lines[l], fs * 0.8, 0, avail_w - kw - fs * 0.5));
+		} else {
+			snprintf(lines[0], WRAP_LEN, "%s", e[i].text);
+		}
+		for (size_t l = 0; l < nl; l++)
+			tw = fmax(tw, slc__plot_text_width(cr, lines[l], size, 0));
+		w = kw + fs * 0.5 + tw;
 		if (!column && cx > x && cx + w > x + avail_w) {
 			cx = x;
 			cy += lh;
 		}
 		if (draw) {
-			legend_key(cr, &e[i], cx, cy, fs);
+			legend_key(cr, &e[i], cx, cy, fs, kw);
 			cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-			slc__plot_text(cr, cx + fs * 1.8, cy, e[i].text, size, 0, 0.5, 0, NULL);
+			for (size_t l = 0; l < nl; l++)
+				slc__plot_text(cr, cx + kw + fs * 0.3, cy + (double)l * fs * 1.0, lines[l], size, 0, 0.5, 0, NULL);
 		}
 		if (cx + w - x > wmax) wmax = cx + w - x;
-		if (column) cy += lh;
+		if (column) cy += lh + (double)(nl - 1) * fs * 1.0;
 		else cx += w + fs * 1.0;
 	}
 	*box = (struct slc_plot_rect){ x, y, wmax, (column ? cy - lh / 2 : cy + lh / 2) - y };
@@ -701,8 +844,8 @@ static void curve_layout(cairo_t *cr, const struct slc_plot_spec *s, double W, d
 	left = fs * 2.4 + slc__plot_y_label_width(cr, s, &L->f, L->step, fs);
 	L->nle = slc__plot_legend_entries(s, L->le, 48);
 	if (s->legend_right && L->nle) {
-		slc__plot_legend(cr, L->le, L->nle, fs, 0, 0, W, 1, 0, &lb);
-		L->legend_w = fmin(lb.w, W * 0.4);
+		slc__plot_legend(cr, L->le, L->nle, fs, 0, 0, W * 0.25, 1, 0, &lb);
+		L->legend_w = fmin(lb.w, W * 0.25);
 		right -= L->legend_w + fs * 0.8;
 	}
 	L->f.x0 = left;

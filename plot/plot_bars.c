@@ -96,7 +96,7 @@ static int draw_bar_chart(cairo_t *cr, const void *spec, double W, double H)
 	cairo_paint(cr);
 	slc__plot_titles(cr, s->title, s->subtitle, fs * 1.5, fs, &lay);
 	for (size_t i = 0; s->legend && i < s->n_groups && nle < 16; i++)
-		le[nle++] = (struct lentry){ LE_SWATCH, (int)(i % SLC_COL__COUNT), 0, s->groups[i] };
+		le[nle++] = (struct lentry){ LE_BAR, (int)(i % SLC_COL__COUNT), 0, s->groups[i], 0 };
 	if (nle) {
 		slc__plot_legend(cr, le, nle, fs, 0, 0, W - fs * 3, 0, 0, &lb);
 		bottom -= lb.h + fs * 0.4;
@@ -185,7 +185,8 @@ static size_t multi_cols(const struct slc_plot_multi *m)
 {
 	size_t n = m->n_panels;
 	if (m->cols > 0) return (size_t)m->cols < n ? (size_t)m->cols : n;
-	return n <= 2 ? n : n <= 4 ? 2 : n <= 6 ? 3 : 4;
+	/* three across up to nine panels, then four: panels stay wide enough for their labels */
+	return n <= 2 ? n : n <= 4 ? 2 : n <= 9 ? 3 : 4;
 }
 
 static void panel_ylabel(cairo_t *cr, const char *label, double x, double y, double fs)
@@ -198,12 +199,88 @@ static void panel_ylabel(cairo_t *cr, const char *label, double x, double y, dou
 	cairo_restore(cr);
 }
 
+/* @s into @buf, cut short with an ellipsis (at a whole UTF-8 character) until it fits @w. */
+static void ellipsize(cairo_t *cr, char *buf, size_t len, const char *s, double size, double w)
+{
+	snprintf(buf, len, "%s", s);
+	for (size_t cut = strlen(buf); cut > 1 && slc__plot_text_width(cr, buf, size, 1) > w;) {
+		for (cut--; cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80; cut--)
+			;
+		snprintf(buf, len, "%.*s\u2026", (int)cut, s);
+	}
+}
+
+/*
+ * A panel's title in lines that fit @w, in type no smaller than reads
+ * well: one line, or two broken at a space (the second cut short if it must
+ * be).  Returns the count of lines; the type's size in *@size.
+ */
+static int title_lines(cairo_t *cr, const char *title, double w, double fs, char (*out)[200], double *size)
+{
+	size_t cut = 0;
+
+	*size = fmax(fit_size(cr, title, fs * 0.9, w), fs * 0.78);
+	out[1][0] = 0;
+	if (slc__plot_text_width(cr, title, *size, 1) <= w) {
+		snprintf(out[0], 200, "%s", title);
+		return 1;
+	}
+	for (size_t i = 1; title[i] && i < 199; i++) {
+		if (title[i] != ' ') continue;
+		snprintf(out[0], 200, "%.*s", (int)i, title);
+		if (slc__plot_text_width(cr, out[0], *size, 1) > w) break;
+		cut = i;
+	}
+	if (!cut) {
+		ellipsize(cr, out[0], 200, title, *size, w);
+		return 1;
+	}
+	snprintf(out[0], 200, "%.*s", (int)cut, title);
+	ellipsize(cr, out[1], 200, title + cut + 1, *size, w);
+	return 2;
+}
+
+/* A panel's title over its data area (the last line just above it); its box into the layout. */
+static void panel_title(cairo_t *cr, const char *title, const struct frame *f, double fs, struct slc_plot_layout *lay)
+{
+	char lines[2][200];
+	double size;
+	struct slc_plot_rect box, b2;
+	int n;
+
+	if (!title)
+		return;
+	n = title_lines(cr, title, f->w, fs, lines, &size);
+	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+	slc__plot_text(cr, f->x0 + f->w / 2, f->y0 - fs * 0.75 - (n - 1) * fs * 0.95, lines[0], size, 0.5, 0.5, 1, &box);
+	if (n == 2) {
+		slc__plot_text(cr, f->x0 + f->w / 2, f->y0 - fs * 0.75, lines[1], size, 0.5, 0.5, 1, &b2);
+		box.w = fmax(box.x + box.w, b2.x + b2.w) - fmin(box.x, b2.x);
+		box.x = fmin(box.x, b2.x);
+		box.h = b2.y + b2.h - box.y;
+	}
+	if (lay->n_labels < SLC_PLOT_MAX_LABELS)
+		lay->labels[lay->n_labels++] = box;
+}
+
+/* Room for a second title line over every panel when some title needs one (@w: about a panel's width). */
+static double title_room(cairo_t *cr, const struct slc_plot_multi *m, double w, double fs)
+{
+	char lines[2][200];
+	double size;
+
+	for (size_t p = 0; p < m->n_panels; p++)
+		if (m->panels[p].title && title_lines(cr, m->panels[p].title, w, fs, lines, &size) > 1)
+			return fs * 0.95;
+	return 0;
+}
+
 static int draw_multi(cairo_t *cr, const void *spec, double W, double H)
 {
 	const struct slc_plot_multi *m = spec;
 	struct slc_plot_layout lay = { .width = W, .height = H };
 	size_t n = m->n_panels, cols = multi_cols(m), rows = (n + cols - 1) / cols, nle;
-	double fs = fmin(W / 75.0, H / 45.0), xmax = 0, ymax = 0, top, bottom, cw, ch, left;
+	double fs = fmin(W / 75.0, H / 45.0), xmax = 0, ymax = 0, top, bottom, cw, ch, left, room;
 	struct slc_plot_spec *ps = calloc(n, sizeof(*ps));
 	struct lentry le[48];
 	struct slc_plot_rect lb;
@@ -228,6 +305,8 @@ static int draw_multi(cairo_t *cr, const void *spec, double W, double H)
 	bottom = H - fs * 3.2 - lb.h;
 	cw = (W - fs * 2.0) / (double)cols;
 	ch = (bottom - top) / (double)rows;
+	/* the panel's width less a generous y axis, so a title judged to fit on one line does */
+	room = title_room(cr, m, cw - fs * 7.0, fs);
 	for (size_t p = 0; p < n && !rc; p++) {
 		struct frame f = { 0 };
 		double step;
@@ -243,10 +322,9 @@ static int draw_multi(cairo_t *cr, const void *spec, double W, double H)
 		left = fs * (m->own_y ? 2.4 : 1.0) + slc__plot_y_label_width(cr, &ps[p], &f, step, fs) + fs * 0.6;
 		f.x0 = fs * 2.0 + (double)(p % cols) * cw + left;
 		f.w = cw - left - fs * 0.8;
-		f.y0 = top + (double)(p / cols) * ch + fs * 1.6;
-		f.h = ch - fs * 3.0;
-		cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-		slc__plot_text(cr, f.x0 + f.w / 2, f.y0 - fs * 0.75, ps[p].title, fs * 0.9, 0.5, 0.5, 1, NULL);
+		f.y0 = top + (double)(p / cols) * ch + fs * 1.6 + room;
+		f.h = ch - fs * 3.0 - room;
+		panel_title(cr, ps[p].title, &f, fs, &lay);
 		rc = slc__plot_panel(cr, &ps[p], &f, fs, step, 1, NULL);
 		if (m->own_y)
 			panel_ylabel(cr, ps[p].ylabel, f.x0 - left + fs * 0.6, f.y0 + f.h / 2, fs);

@@ -5,14 +5,15 @@
 
 #include "plot_priv.h"
 
-enum { LE_DOT, LE_LINE, LE_MA, LE_SWATCH, LE_BAND };
+enum { LE_DOT, LE_LINE, LE_MA, LE_SWATCH, LE_BAND, LE_BAR };
 
-/* A legend entry: its key's kind, colour and marker, and its text. */
+/* A legend entry: its key's kind, colour and marker, its text, its line's dash pattern. */
 struct lentry {
 	int kind;
 	int colour;
 	int marker;
 	const char *text;
+	int dash;
 };
 
 /* A band label placed above the plot. */

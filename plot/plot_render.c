@@ -337,8 +337,8 @@ void slc_plot_layout_json(FILE *f, const struct slc_plot_layout *l)
 	}
 	fputs("],\"series\":[", f);
 	for (size_t i = 0; i < l->n_series; i++)
-		fprintf(f, "%s{\"y_min\":%.2f,\"y_max\":%.2f,\"y_p5\":%.2f,\"y_p95\":%.2f,\"points\":%zu}", i ? "," : "",
-			l->series[i].y_min, l->series[i].y_max, l->series[i].y_p5, l->series[i].y_p95,
-			l->series[i].points);
+		fprintf(f, "%s{\"y_min\":%.2f,\"y_max\":%.2f,\"y_p5\":%.2f,\"y_p95\":%.2f,\"points\":%zu,"
+			"\"markers\":%zu,\"colour\":\"#%06x\"}", i ? "," : "", l->series[i].y_min, l->series[i].y_max,
+			l->series[i].y_p5, l->series[i].y_p95, l->series[i].points, l->series[i].markers, l->series[i].rgb);
 	fputs("]}\n", f);
 }

@@ -52,7 +52,9 @@ int slc_figure_kind_inputs(enum slc_figure_kind k)
 
 	if (e)
 		return e->inputs;
-	return k == SLC_FIG_COMPARE || k == SLC_FIG_MULTIPLES || k == SLC_FIG_BARS ? 8 : 1;
+	if (k == SLC_FIG_MULTIPLES)
+		return SLC_FIG_MAX_MULTIPLES;
+	return k == SLC_FIG_COMPARE || k == SLC_FIG_BARS ? 8 : 1;
 }
 
 int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen)
@@ -163,7 +165,8 @@ double slc__fig_ma_window(char *label, size_t len, const double *xs, const struc
 	if (o->x_time)
 		snprintf(label, len, "moving average over %.0f s, centred, within each phase", MA_SECONDS);
 	else if (o->x_fraction)
-		snprintf(label, len, "moving average over %.2g%% of the capacity (%.0f s at the median speed), centred",
+		snprintf(label, len, "moving average over %.2g%% of the capacity (%.0f s at the median speed), centred, "
+			 "within each phase",
 			 w * 100, MA_SECONDS);
 	else
 		snprintf(label, len, "moving average over %s (%.0f s at the median speed), centred, within each phase",
@@ -259,7 +262,7 @@ int slc_figure_curve(const char *path, const struct slc_session *x, long k, cons
 	sr = (struct slc_plot_series){ .x = c->x, .y = c->y, .n = s->n_samples };
 	sp.ma_window_x = slc__fig_ma_window(c->ma, sizeof(c->ma), c->x, s, o);
 	sp.ma_label = c->ma;
-	sp.ma_break_at_bands = !o->x_fraction;
+	sp.ma_break_at_bands = 1;
 	snprintf(c->dots, sizeof(c->dots), "every %s sample", slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ?
 		 s->params.interval_s : 1));
 	sp.dots_label = c->dots;
@@ -481,8 +484,8 @@ int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char 
 			return slc_errf(err, errlen, -EINVAL, "--segment: '%s' is not a segment number or a role "
 					"(fill, curve, idle_burst, trim_burst, ...)", v);
 	} else if (!strcmp(name, "label")) {
-		if (o->n_labels >= 8)
-			return slc_errf(err, errlen, -EINVAL, "--label: at most 8, one per input");
+		if (o->n_labels >= SLC_FIG_MAX_MULTIPLES)
+			return slc_errf(err, errlen, -EINVAL, "--label: at most %d, one per input", SLC_FIG_MAX_MULTIPLES);
 		o->labels[o->n_labels++] = v;
 	} else if (!strcmp(name, "title")) {
 		o->title = v;
@@ -508,8 +511,8 @@ int slc_figure_draw(const char *path, enum slc_figure_kind kind, const struct sl
 
 	if (!n || (n > 1 && slc_figure_kind_inputs(kind) == 1))
 		return slc_errf(err, errlen, -EINVAL, "--kind %s takes one input", slc_figure_kind_name(kind));
-	if (n > 8)
-		return slc_errf(err, errlen, -EINVAL, "at most 8 inputs on one chart");
+	if (n > (size_t)slc_figure_kind_inputs(kind))
+		return slc_errf(err, errlen, -EINVAL, "at most %d inputs on one chart", slc_figure_kind_inputs(kind));
 	switch (kind) {
 	case SLC_FIG_COMPARE: return slc_figure_compare(path, xs, n, o, err, errlen);
 	case SLC_FIG_MULTIPLES: return slc__figure_multiples(path, xs, n, o, err, errlen);

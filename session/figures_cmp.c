@@ -117,14 +117,17 @@ int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n,
 			free_curves(d, n);
 			return slc_errf(err, errlen, -ENOMEM, "out of memory");
 		}
-		slc_moving_average(avg, d[i].x, d[i].y, s->n_samples, slc__fig_ma_window(ma, sizeof(ma), d[i].x, s, o));
+		/* within each phase, so a cache cliff stays a drop instead of a ramp as wide as the window */
+		slc_moving_average_within(avg, d[i].x, d[i].y, s->n_samples, slc__fig_ma_window(ma, sizeof(ma), d[i].x, s, o),
+					  d[i].bands, d[i].n_bands);
 		free(d[i].y);
 		d[i].y = avg;
+		/* colour, marker and dash all differ, so the lines read in grey print too */
 		sr[i] = (struct slc_plot_series){ .label = d[i].label, .x = d[i].x, .y = d[i].y, .n = s->n_samples,
-						  .line_only = 1, .colour = (int)i + 1, .marker = (int)i + 1 };
+						  .line_only = 1, .colour = (int)i + 1, .marker = (int)i + 1, .dash = (int)i };
 	}
 	snprintf(title, sizeof(title), "%s", o->title ? o->title : "Write curves compared");
-	compare_subtitle(sub, sizeof(sub), xs, d, n, "lines: centred 30 s moving averages");
+	compare_subtitle(sub, sizeof(sub), xs, d, n, "lines: centred 30 s moving averages within each phase");
 	sp.title = title;
 	sp.subtitle = sub;
 	sp.width = o->width;
@@ -142,16 +145,16 @@ int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n,
 int slc__figure_multiples(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 			 char *err, size_t errlen)
 {
-	struct slc_plot_spec ax = { 0 }, ps[8];
-	struct slc_plot_series sr[8];
+	struct slc_plot_spec ax = { 0 }, ps[SLC_FIG_MAX_MULTIPLES];
+	struct slc_plot_series sr[SLC_FIG_MAX_MULTIPLES];
 	struct slc_plot_multi m = { 0 };
 	struct slc_plot_layout lay;
 	struct drive_curve *d;
-	char title[256], sub[512], ma[8][160], dots[8][48];
+	char title[256], sub[512], ma[SLC_FIG_MAX_MULTIPLES][160], dots[SLC_FIG_MAX_MULTIPLES][48];
 	int rc;
 
-	if (n < 1 || n > 8)
-		return slc_errf(err, errlen, -EINVAL, "small multiples take 1 to 8 inputs (%zu given)", n);
+	if (n < 1 || n > SLC_FIG_MAX_MULTIPLES)
+		return slc_errf(err, errlen, -EINVAL, "small multiples take 1 to %d inputs (%zu given)", SLC_FIG_MAX_MULTIPLES, n);
 	if (!(d = load_curves(xs, n, o, &ax, err, errlen)))
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
@@ -162,7 +165,7 @@ int slc__figure_multiples(const char *path, const struct slc_session *xs, size_t
 		snprintf(dots[i], sizeof(dots[i]), "every %s sample", slc_duration_words(w, sizeof(w), s->params.interval_s > 0 ? s->params.interval_s : 1));
 		ps[i].ma_window_x = slc__fig_ma_window(ma[i], sizeof(ma[i]), d[i].x, s, o);
 		ps[i].ma_label = "centred 30 s moving average, within each phase";
-		ps[i].ma_break_at_bands = !o->x_fraction;
+		ps[i].ma_break_at_bands = 1;
 		ps[i].dots_label = dots[i];
 		ps[i].title = d[i].label;
 		ps[i].series = &sr[i];

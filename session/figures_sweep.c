@@ -159,7 +159,8 @@ int slc__figure_sweep(const char *path, enum slc_figure_kind k, const struct slc
 	}
 	for (size_t i = 0; i < n; i++) {
 		sr[i] = (struct slc_plot_series){ .label = lines[i].label, .x = lines[i].x, .y = lines[i].y,
-						  .n = lines[i].n, .line_only = 1, .marker = 1 + (int)(i % 8) };
+						  .n = lines[i].n, .line_only = 1, .marker = 1 + (int)(i % 8),
+						  .mark_all = 1, .dash = (int)(i % 7) };
 		lo = fmin(lo, lines[i].x[0]);
 		hi = fmax(hi, lines[i].x[lines[i].n - 1]);
 	}

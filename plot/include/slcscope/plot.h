@@ -41,6 +41,8 @@ struct slc_plot_series {
 	int no_dots;                  /* the moving average only (comparisons) */
 	int colour;                   /* enum slc_plot_colour + 1; 0: by series index */
 	int marker;                   /* enum slc_plot_marker along the line (comparisons) */
+	int mark_all;                 /* the marker on every point (measured points, not a sampled curve) */
+	int dash;                     /* a line's dash pattern, 0: solid; lines told apart in grey print */
 	double alpha;                 /* band or dot opacity; 0: the default */
 	double ma_window_x;           /* this series' moving-average window; 0: the spec's */
 };
@@ -83,6 +85,8 @@ struct slc_plot_layout {
 		double y_min, y_max;  /* canvas y of the series' lowest/highest drawn point */
 		double y_p5, y_p95;   /* ... of its 5th and 95th percentile point */
 		size_t points;        /* points inside the data area */
+		size_t markers;       /* markers drawn inside the data area */
+		unsigned rgb;         /* the colour its line was drawn in, 0xRRGGBB */
 	} series[SLC_PLOT_MAX_SERIES];
 };
 
@@ -124,7 +128,8 @@ struct slc_plot_spec {
 	const struct slc_plot_ticks *x_ticks;  /* NULL: nice numbers */
 	double zoom_x1;               /* > 0: a second panel showing x from x_min to this (unscaled) */
 	const char *zoom_label;       /* its heading ("first 6.9 GB") */
-	int legend_right;             /* the legend in a column right of the plot (several series) */
+	int legend_right;             /* the legend in a column right of the plot (several series), at
+				       * most a quarter of the canvas wide: long entries wrap */
 	struct slc_plot_layout *layout;  /* filled in when not NULL */
 };
 
@@ -205,6 +210,15 @@ int slc_plot_multiples(const char *path, const struct slc_plot_multi *spec, char
  * (@x increasing, in any unit: the window is in the same unit), into @out.
  */
 void slc_moving_average(double *out, const double *x, const double *y, size_t n, double window);
+
+/**
+ * slc_moving_average_within() - slc_moving_average() over each run of
+ * samples lying in the same one of @bands (and each run outside them) on its
+ * own, so that a step at a band's edge stays a step instead of a ramp as wide
+ * as the window.  With no bands, slc_moving_average().
+ */
+void slc_moving_average_within(double *out, const double *x, const double *y, size_t n, double window,
+			       const struct slc_plot_band *bands, size_t n_bands);
 
 /**
  * slc_plot_window_x() - the x distance covered in @seconds at the median

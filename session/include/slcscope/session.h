@@ -374,6 +374,9 @@ int slc_figure_kind_from_name(const char *name);
 /** slc_figure_kind_inputs() - how many inputs @k draws: 1, or 2-8 (returns 8). */
 int slc_figure_kind_inputs(enum slc_figure_kind k);
 
+/* Small multiples take the most inputs: one panel each, in a grid. */
+#define SLC_FIG_MAX_MULTIPLES 12
+
 struct slc_figure_opts {
 	int x_time;                   /* x axis: time instead of data written */
 	int x_fraction;               /* x axis: data written as a fraction of the drive's capacity */
@@ -382,7 +385,7 @@ struct slc_figure_opts {
 	int binary;                   /* GiB / MiB/s instead of GB / MB/s */
 	int width, height;            /* pixels; 0: the plot library's default */
 	const char *title;            /* instead of the drive's name; NULL: the drive's */
-	const char *labels[8];        /* one per input, for legends; NULL entries: the drive's name */
+	const char *labels[SLC_FIG_MAX_MULTIPLES];  /* one per input, for legends; NULL entries: the drive's name */
 	size_t n_labels;
 	enum slc_role role;           /* the curve to draw: the first of this role; 0: the random
 				       * curve after TRIM, else the first write curve */
