@@ -34,6 +34,11 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->hir_rounds = 360;
 	o->step_ns = 30ull * 1000000000ull;
 	o->region.bytes = 1ull << 30;
+	/* the reviews' 15-minute pause between tests, after a TRIM of everything */
+	o->sweep_state = SLC_SWEEP_STATE_TRIM;
+	o->settle_ns = 900ull * 1000000000ull;
+	/* SNIA PTS: twice the user capacity written before the measurements */
+	o->steady_bytes.capacity_multiple = 2.0;
 	{
 		static const uint64_t waits_s[] = { 5, 15, 30, 60, 120, 300, 900 };
 		o->n_idle_sweep = sizeof(waits_s) / sizeof(waits_s[0]);
@@ -483,6 +488,7 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 	for (size_t i = 0; i < N_PLANS; i++) {
 		if (strcmp(name, plans[i].name) == 0) {
 			rc = plans[i].build(p, o, err, errlen);
+			rc = rc ? rc : slc_plan_set_point_state(p, o, err, errlen);
 			return rc ? rc : check_limits(p, err, errlen);
 		}
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", plans[i].name);
@@ -907,6 +913,7 @@ size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note
 			lo = b < lo ? b : lo;
 			hi = b > hi ? b : hi;
 			n++;
+			kept = slc__plan_unstate(p, kept);
 			continue;
 		}
 		p->step[kept++] = p->step[i];
@@ -983,6 +990,8 @@ int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t
 	for (size_t i = 0; i < p->n; i++)
 		if (p->step[i].role != SLC_ROLE_SWEEP || in_list(list, p->step[i].name))
 			p->step[kept++] = p->step[i];
+		else
+			kept = slc__plan_unstate(p, kept);
 	p->n = kept;
 	return 0;
 }
