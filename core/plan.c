@@ -39,6 +39,7 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->settle_ns = 900ull * 1000000000ull;
 	/* SNIA PTS: twice the user capacity written before the measurements */
 	o->steady_bytes.capacity_multiple = 2.0;
+	o->point_bytes.bytes = 1ull << 30;
 	{
 		static const uint64_t waits_s[] = { 5, 15, 30, 60, 120, 300, 900 };
 		o->n_idle_sweep = sizeof(waits_s) / sizeof(waits_s[0]);

@@ -113,6 +113,9 @@ int slc_plan_set_point_state(struct slc_plan *p, const struct slc_plan_opts *o, 
 		points += p->step[i].role == SLC_ROLE_SWEEP;
 	if (!points)
 		return 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (p->step[i].role == SLC_ROLE_SWEEP && slc_job_kind_read_pct(p->step[i].job.kind, p->step[i].job.read_pct) < 100)
+			p->step[i].bytes = o->point_bytes;
 	/* the builders' start of each group gives way to the state asked for */
 	for (size_t i = 0; i < p->n; i++)
 		if (!builders_state(&p->step[i]))

@@ -443,6 +443,8 @@ struct slc_plan_opts {
 	enum slc_sweep_state sweep_state; /* sweep plans: each point's start (TRIM) */
 	uint64_t settle_ns;           /* sweep state TRIM: idle before each point (15 min) */
 	struct slc_size steady_bytes; /* sweep state STEADY: sequential preconditioning (2x) */
+	struct slc_size point_bytes;  /* sweep states TRIM, STEADY: a point that writes ends
+				       * after this much, or at step_ns (1 GiB; 0: time only) */
 };
 
 /** slc_plan_opts_default() - the lab methodology's values. */
@@ -517,6 +519,10 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
  *          workload-independent preconditioning, without its convergence
  *          test); the points back to back from there
  *   SLC_SWEEP_STATE_NONE  @p as built
+ * In the first two, a point that writes also ends once it has moved
+ * @o->point_bytes (when not 0), before its step time: a fixed volume, as
+ * CrystalDiskMark's 1 GiB test, so that a deeper queue or a larger block
+ * does not write past the cache for longer than a slower point would.
  * The builders' own TRIMs and region writes give way to these in the first
  * two.  A plan without sweep points is left alone.  slc_plan_build() calls it.
  * Return: 0, or -EINVAL (the steps do not fit SLC_PLAN_MAX_STEPS, an
