@@ -34,9 +34,9 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->hir_rounds = 360;
 	o->step_ns = 30ull * 1000000000ull;
 	o->region.bytes = 1ull << 30;
-	/* the reviews' 15-minute pause between tests, after a TRIM of everything */
+	/* each point after a TRIM of everything, as the reviews start each test */
 	o->sweep_state = SLC_SWEEP_STATE_TRIM;
-	o->settle_ns = 900ull * 1000000000ull;
+	o->settle_ns = SLC_PLAN_SETTLE_TRIM_WAIT;
 	/* SNIA PTS: twice the user capacity written before the measurements */
 	o->steady_bytes.capacity_multiple = 2.0;
 	o->point_bytes.bytes = 1ull << 30;

@@ -56,16 +56,28 @@ static void put_write(struct slc_step *s, const char *prefix, const char *point,
 	s->range = range;
 }
 
+static uint64_t settle_ns(const struct slc_plan_opts *o)
+{
+	return o->settle_ns == SLC_PLAN_SETTLE_TRIM_WAIT ? o->trim_wait_ns : o->settle_ns;
+}
+
+/* The steps put before each point: TRIM, the region written, the settle
+ * (none when it lasts nothing). */
+static size_t state_steps(const struct slc_plan_opts *o)
+{
+	return settle_ns(o) ? 3 : 2;
+}
+
 static int check(const struct slc_plan_opts *o, size_t points, size_t others, char *err, size_t errlen)
 {
 	size_t need;
 
 	switch (o->sweep_state) {
 	case SLC_SWEEP_STATE_TRIM:
-		if (o->settle_ns > MAX_SETTLE_NS)
+		if (o->settle_ns != SLC_PLAN_SETTLE_TRIM_WAIT && o->settle_ns > MAX_SETTLE_NS)
 			return slc_errf(err, errlen, -ERANGE, "--settle: at most 7 days (168h), not %.6g h",
 					(double)o->settle_ns / 3.6e12);
-		need = others + 4 * points;
+		need = others + (1 + state_steps(o)) * points;
 		break;
 	case SLC_SWEEP_STATE_STEADY:
 		if (!o->steady_bytes.bytes && !(o->steady_bytes.capacity_multiple > 0))
@@ -92,36 +104,42 @@ static int builders_state(const struct slc_step *s)
 static void put_point_state(struct slc_plan *p, size_t n, size_t i, const struct slc_plan_opts *o)
 {
 	struct slc_step *at = &p->step[n];
+	size_t k = state_steps(o);
 
-	at[3] = p->step[i];
-	put_trim(&at[0], at[3].name, o);
-	put_write(&at[1], "prep", at[3].name, SLC_ROLE_SWEEP_PREP, o->region, o->region, o, n + 1);
-	put(&at[2], "settle", at[3].name, SLC_STEP_IDLE, SLC_ROLE_SETTLE)->wait_ns = o->settle_ns;
-	for (int k = 0; k < 3; k++)
+	at[k] = p->step[i];
+	put_trim(&at[0], at[k].name, o);
+	put_write(&at[1], "prep", at[k].name, SLC_ROLE_SWEEP_PREP, o->region, o->region, o, n + 1);
+	if (k == 3)
+		put(&at[2], "settle", at[k].name, SLC_STEP_IDLE, SLC_ROLE_SETTLE)->wait_ns = settle_ns(o);
+	while (k--)
 		at[k].point_state = 1;
 }
 
 int slc_plan_set_point_state(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen)
 {
 	static const struct slc_size none = { 0, 0 };
-	size_t points = 0, m = 0, n;
+	size_t points = 0, others = 0, m = 0, n;
 	int rc;
 
 	if (o->sweep_state == SLC_SWEEP_STATE_NONE)
 		return 0;
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		points += p->step[i].role == SLC_ROLE_SWEEP;
+		others += p->step[i].role != SLC_ROLE_SWEEP && !builders_state(&p->step[i]);
+	}
 	if (!points)
 		return 0;
-	for (size_t i = 0; i < p->n; i++)
-		if (p->step[i].role == SLC_ROLE_SWEEP && slc_job_kind_read_pct(p->step[i].job.kind, p->step[i].job.read_pct) < 100)
-			p->step[i].bytes = o->point_bytes;
-	/* the builders' start of each group gives way to the state asked for */
-	for (size_t i = 0; i < p->n; i++)
-		if (!builders_state(&p->step[i]))
-			p->step[m++] = p->step[i];
-	if ((rc = check(o, points, m - points, err, errlen)))
+	if ((rc = check(o, points, others, err, errlen)))
 		return rc;
+	/* the builders' start of each group gives way to the state asked for */
+	for (size_t i = 0; i < p->n; i++) {
+		struct slc_step *s = &p->step[i];
+		if (builders_state(s))
+			continue;
+		if (s->role == SLC_ROLE_SWEEP && slc_job_kind_read_pct(s->job.kind, s->job.read_pct) < 100)
+			s->bytes = o->point_bytes;
+		p->step[m++] = *s;
+	}
 	if (o->sweep_state == SLC_SWEEP_STATE_STEADY) {
 		memmove(&p->step[2], &p->step[0], m * sizeof(p->step[0]));
 		put_trim(&p->step[0], "", o);
@@ -130,14 +148,14 @@ int slc_plan_set_point_state(struct slc_plan *p, const struct slc_plan_opts *o, 
 		return 0;
 	}
 	/* from the end, so that every step moves once and only to a later slot */
-	n = m + 3 * points;
+	n = m + state_steps(o) * points;
 	p->n = n;
 	for (size_t i = m; i-- > 0;) {
 		if (p->step[i].role != SLC_ROLE_SWEEP) {
 			p->step[--n] = p->step[i];
 			continue;
 		}
-		n -= 4;
+		n -= 1 + state_steps(o);
 		put_point_state(p, n, i, o);
 	}
 	return 0;

@@ -54,8 +54,13 @@ for p in sw:
 assert doc["segments"] == [], \
     [s["step"] for s in doc["segments"]]
 roles = [s["params"]["role"] for s in exp["segments"]]
-assert roles == ["trim", "sweep_prep"] + ["sweep"] * 12, roles
-for s in exp["segments"][2:]:
+# each point from its own state: TRIM, the region written, the settle (as
+# long as the TRIM wait, 1 s here)
+assert roles == ["trim", "sweep_prep", "settle", "sweep"] * 12, roles
+for s in exp["segments"]:
+    if s["params"]["role"] == "sweep":
+        assert s["params"]["idle_before_s"] == 1, s["params"]
+for s in exp["segments"][3::4]:
     c = s["samples"]
     assert len(c["read_bytes_total"]) == s["n_samples"] > 0
     assert all(r <= b for r, b in zip(c["read_bytes_total"], c["bytes_total"]))
@@ -180,8 +185,8 @@ for bad in "--step-time 1ms" "--step-time x" "--region 0" "--plan nope" "--plan 
 	head -1 "$D/err" | grep -q '^slcscope run: --' || fail "$bad: $(cat "$D/err")"
 	[ "$(grep -vc '^Try ' "$D/err")" -eq 1 ] || fail "$bad: $(cat "$D/err")"
 done
-# --points: only the points named run (and their fio job has only them), the
-# preparation and TRIM stay.
+# --points: only the points named run (and their fio job has only them, each
+# after its own TRIM, region write and settle).
 "$SLC" run sim:tiny-tlc --plan qd-sweep --points rand_read_4k_qd4,rand_write_4k_qd1 --step-time 50ms \
 	--trim-wait 0 --region 64MiB -o "$D/pts.h5" --quiet || fail "--points run"
 "$SLC" analyze --json "$D/pts.h5" | $PY -c 'import json,sys; sw=json.load(sys.stdin)["sweep"]; assert sorted(p["step"] for p in sw) == ["rand_read_4k_qd4", "rand_write_4k_qd1"], sw' ||
@@ -189,7 +194,8 @@ done
 truncate -s 96M "$D/fj.img"
 "$SLC" run "$D/fj.img" --plan qd-sweep --points rand_read_4k_qd4 --region 32MiB --fio-job - 2>/dev/null |
 	grep '^\[[0-9]' | sed 's/^\[[0-9]*-//; s/\]$//' | tr '\n' ' ' > "$D/sections"
-grep -qx 'trim trim-wait prepare rand_read_4k_qd4 ' "$D/sections" ||
+grep -qx 'trim_rand_read_4k_qd4 trim_rand_read_4k_qd4-wait prep_rand_read_4k_qd4 settle_rand_read_4k_qd4 rand_read_4k_qd4 ' \
+	"$D/sections" ||
 	fail "--points: the fio job's sections: $(cat "$D/sections")"
 "$SLC" run sim:tiny-tlc --plan qd-sweep --region 8GiB -n > /dev/null 2> "$D/err" && fail "a region past the target ran"
 grep -q 'is larger than the target (4.29 GB): give a smaller --region' "$D/err" &&

@@ -418,6 +418,13 @@ enum slc_sweep_state {
 				       * the points back to back: each inherits the last's state */
 };
 
+/* slc_plan_opts.settle_ns: as long as the TRIM wait.  The reviews pause
+ * 15 minutes between whole tests; within one test the points follow each
+ * other, and what a point's settle must let the drive fold is the region
+ * just written (1 GiB: about 30 s on the cheap SATA drive of the reviews,
+ * which empties its 2.3 GB cache in about a minute). */
+#define SLC_PLAN_SETTLE_TRIM_WAIT UINT64_MAX
+
 /* What the plans are made of; slc_plan_opts_default() gives the lab's values. */
 struct slc_plan_opts {
 	struct slc_size seq_bytes;    /* sequential fill: 1x */
@@ -441,7 +448,8 @@ struct slc_plan_opts {
 	uint64_t step_ns;             /* sweep plans: each point's length (30 s) */
 	struct slc_size region;       /* sweep plans: the test region from offset 0 (1 GiB) */
 	enum slc_sweep_state sweep_state; /* sweep plans: each point's start (TRIM) */
-	uint64_t settle_ns;           /* sweep state TRIM: idle before each point (15 min) */
+	uint64_t settle_ns;           /* sweep state TRIM: idle before each point
+				       * (SLC_PLAN_SETTLE_TRIM_WAIT: trim_wait_ns) */
 	struct slc_size steady_bytes; /* sweep state STEADY: sequential preconditioning (2x) */
 	struct slc_size point_bytes;  /* sweep states TRIM, STEADY: a point that writes ends
 				       * after this much, or at step_ns (1 GiB; 0: time only) */
@@ -510,7 +518,7 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
  * that the trace keeps as segments:
  *   SLC_SWEEP_STATE_TRIM  before each point a TRIM of everything (and the
  *          TRIM wait), the test region written (SLC_ROLE_SWEEP_PREP), an idle
- *          of @o->settle_ns (SLC_ROLE_SETTLE, argument 0): every point
+ *          of @o->settle_ns (SLC_ROLE_SETTLE, argument 0; none when 0): every point
  *          starts on a clean drive with its cache emptied, as the reviews
  *          test; these steps are marked point_state
  *   SLC_SWEEP_STATE_STEADY  once, before the first point: a TRIM, then the
