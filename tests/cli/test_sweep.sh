@@ -16,6 +16,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 grep -q '^sweep: 12 points (throughput in MB/s, IOPS in commands/s, latency in us)' "$D/q.txt" ||
 	fail "no sweep table header: $(head -5 "$D/q.txt")"
 grep -q 'rand_write_4k_qd32 *rand_write *4 KiB *32 ' "$D/q.txt" || fail "no QD32 write row"
+grep -q '^  start: each point began after a TRIM of everything, its region written and 1 s idle$' "$D/q.txt" ||
+	fail "the table does not say how the points began: $(head -3 "$D/q.txt")"
 "$SLC" analyze --binary "$D/q.h5" | grep -q 'throughput in MiB/s' || fail "--binary table not in MiB/s"
 "$SLC" analyze --json "$D/q.h5" > "$D/q.json" || fail "analyze --json"
 "$SLC" export --json "$D/q.h5" > "$D/qe.json" || fail "export --json"
@@ -35,6 +37,8 @@ want = sorted((w, q) for w in ("rand_read", "rand_write") for q in (1, 2, 4, 8, 
 assert got == want, got
 for p in sw:
     assert p["block_bytes"] == 4096 and p["jobs"] == 1, p
+    # each began from its own TRIM, region write and settle (the TRIM wait)
+    assert p["start"] == "trim" and p["settle_s"] == 1, p
     d = p["duration_s"]
     assert 0.15 < d < 0.4, d
     # units: bytes/s and commands/s over the point's length
