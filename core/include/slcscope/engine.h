@@ -394,8 +394,8 @@ struct slc_step {
 };
 
 /* Room for the largest sweep (bs-sweep: 46 points) with a TRIM, a write of
- * the region and a settle before each point; static in the command line
- * (about 80 KiB), so no stack holds it there. */
+ * the region and a settle before each point: a plan is about 52 KiB (the
+ * command line keeps it static; on a thread's stack, mind its size). */
 #define SLC_PLAN_MAX_STEPS 256
 
 /* The sampling interval's range (--interval): 10 ms to 1 h. */
