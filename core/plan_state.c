@@ -2,7 +2,7 @@
 /*
  * The state each sweep point starts from.  Run back to back, the points of
  * a sweep measure whatever the point before left: the SLC cache runs out
- * in the middle, and a later point (a deeper queue, a larger block) reads
+ * in the middle, and a later point (a deeper queue, a larger block) measures
  * slower than an earlier one for that reason alone.  The reviews TRIM the
  * drive and let it idle before each test; SNIA's PTS preconditions it to
  * steady state once.  Either is a defined start, put in as steps before the
@@ -24,7 +24,7 @@ static struct slc_step *put(struct slc_step *s, const char *prefix, const char *
 {
 	char name[sizeof(s->name)];
 
-	/* the point's name may be @s's own: read before @s is cleared */
+	/* the prefix kept whole, a long point name cut (the sweeps' fit) */
 	snprintf(name, sizeof(name), "%s%s%.*s", prefix, *point ? "_" : "",
 		 (int)(sizeof(name) - 2 - strlen(prefix)), point);
 	memset(s, 0, sizeof(*s));
