@@ -73,14 +73,15 @@ def run_fio(a, job, log):
 
 
 def job_points(job):
-    """The sweep points of a job file slcscope wrote: its sections but the TRIMs (trim, trim_between),
-    preparations (prepare, prepare_seq, prepare_rand) and waits."""
+    """The sweep points of a job file slcscope wrote: its sections but the TRIMs (trim, trim_between,
+    trim_POINT), preparations (prepare, prepare_seq, prepare_rand, prep_POINT), settles (settle_POINT)
+    and waits."""
     pts = []
     for line in open(job):
         line = line.strip()
         if line.startswith("[") and line != "[global]":
             step = section_step(line[1:-1])
-            if not step.startswith(("trim", "prepare")) and not step.endswith("wait"):
+            if not step.startswith(("trim", "prep", "settle_")) and not step.endswith("wait"):
                 pts.append(step)
     return pts
 

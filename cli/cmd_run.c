@@ -39,35 +39,12 @@ static void run_help(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE.h5     the trace to write (replaced if it exists)\n"
-		"  -p, --plan NAME          one of the plans above (default lab)\n"
-		"      --seq-bytes SIZE     sequential fill size (default 1x = one capacity)\n"
-		"      --rand-time DURATION random curve length (default 2h)\n"
-		"      --rand-bytes SIZE    ... or stop it after this much (e.g. 2x, 500GB)\n"
-		"      --bs-seq SIZE        sequential block size (default 128k)\n"
-		"      --bs-rand SIZE       random block size (default 4k)\n"
-		"  -q, --qd N               queue depth per job, 1 to 256 (default 32)\n"
-		"  -j, --jobs N             writers at once (default 1): sequential jobs each write\n"
-		"                           their own slice, random ones the whole target;\n"
-		"                           queue depth x jobs is at most 256\n"
-		"      --reap-batch N       refill the queue once N commands have completed (default\n"
-		"                           queue depth x jobs / 8, at least 1; 1: after each)\n"
-		"  -i, --interval DURATION  sampling interval (default 1s; 10ms to 1h)\n"
-		"      --idle DURATION      idle before the first recovery burst (default 15m)\n"
-		"      --burst DURATION     length of each recovery burst (default 60s)\n"
-		"      --idle-list LIST     idle-sweep waits (default 5s,15s,30s,1m,2m,5m,15m)\n"
-		"      --trim-bytes SIZE    trim-response: the range deleted (default 32GB, at most half)\n"
-		"      --read-time DURATION trim-response: reads after the TRIM (default 30s)\n"
-		"      --hir-rounds N       hir: write/wait rounds per wait state (default 360)\n"
-		"      --step-time DURATION sweeps (qd-sweep, bs-sweep, mixed, basic, short): each\n"
-		"                           point's length (default 30s; at least 10ms)\n"
-		"      --region SIZE        sweeps: the test region from offset 0, written once\n"
-		"                           before the reads (default 1GiB; 1x = the whole target)\n"
-		"      --points LIST        sweeps: only these points (step names, comma list)\n"
-		"      --trim-wait DURATION wait after each TRIM (default 30s)\n"
+		"  -p, --plan NAME          one of the plans above (default lab)\n");
+	slc_plan_opts_help(out);
+	fprintf(out,
 		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
 		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
 		"      --steady-after SIZE  ... counting only after this much (default 2x)\n"
-		"      --seed N             offsets, data and simulated noise (default 1)\n"
 		"      --size SIZE          regular files: create or extend to this size\n"
 		"      --destructive        allow writing a block device (destroys its data)\n"
 		"      --force              write a target even with partitions or a signature on\n"
@@ -145,71 +122,45 @@ struct run_args {
 };
 
 enum {
-	O_SEQ_BYTES = 256, O_RAND_TIME, O_RAND_BYTES, O_BS_SEQ, O_BS_RAND, O_IDLE, O_BURST, O_TRIM_WAIT,
-	O_SEED, O_SIZE, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_IDLE_LIST,
-	O_TRIM_BYTES, O_READ_TIME, O_HIR_ROUNDS, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
-	O_REAP_BATCH, O_STEP_TIME, O_REGION, O_FIO_JOB, O_POINTS,
+	O_SIZE = 256, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
+	O_FIO_JOB, O_POINTS, O_PLAN_OPT,    /* O_PLAN_OPT + i: the library's i-th plan option */
 };
 
 static const struct option run_opts[] = {
 	{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
-	{ "seq-bytes", required_argument, NULL, O_SEQ_BYTES }, { "rand-time", required_argument, NULL, O_RAND_TIME },
-	{ "rand-bytes", required_argument, NULL, O_RAND_BYTES }, { "bs-seq", required_argument, NULL, O_BS_SEQ },
-	{ "bs-rand", required_argument, NULL, O_BS_RAND }, { "qd", required_argument, NULL, 'q' },
-	{ "jobs", required_argument, NULL, 'j' }, { "reap-batch", required_argument, NULL, O_REAP_BATCH },
-	{ "interval", required_argument, NULL, 'i' }, { "idle", required_argument, NULL, O_IDLE },
-	{ "burst", required_argument, NULL, O_BURST }, { "trim-wait", required_argument, NULL, O_TRIM_WAIT },
-	{ "seed", required_argument, NULL, O_SEED }, { "size", required_argument, NULL, O_SIZE },
+	{ "size", required_argument, NULL, O_SIZE }, { "report", required_argument, NULL, 'r' },
 	{ "destructive", no_argument, NULL, O_DESTRUCTIVE }, { "force", no_argument, NULL, O_FORCE },
 	{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
-	{ "report", required_argument, NULL, 'r' }, { "idle-list", required_argument, NULL, O_IDLE_LIST },
-	{ "hir-rounds", required_argument, NULL, O_HIR_ROUNDS }, { "temp-every", required_argument, NULL, O_TEMP_EVERY },
-	{ "trim-bytes", required_argument, NULL, O_TRIM_BYTES }, { "read-time", required_argument, NULL, O_READ_TIME },
-	{ "no-probe", no_argument, NULL, O_NO_PROBE }, { "fio-job", required_argument, NULL, O_FIO_JOB },
-	{ "step-time", required_argument, NULL, O_STEP_TIME }, { "region", required_argument, NULL, O_REGION },
-	{ "points", required_argument, NULL, O_POINTS }, { "purge", no_argument, NULL, O_PURGE },
-	{ "until-steady", no_argument, NULL, O_STEADY }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
-	{ NULL, 0, NULL, 0 },
+	{ "temp-every", required_argument, NULL, O_TEMP_EVERY }, { "no-probe", no_argument, NULL, O_NO_PROBE },
+	{ "fio-job", required_argument, NULL, O_FIO_JOB }, { "points", required_argument, NULL, O_POINTS },
+	{ "purge", no_argument, NULL, O_PURGE }, { "until-steady", no_argument, NULL, O_STEADY },
+	{ "steady-after", required_argument, NULL, O_STEADY_AFTER },
 };
 
-/* The plan's options; 1 when @opt is not one of them. */
+/* run's own options, then the plan options the library knows (slc_plan_opt_name). */
+static const struct option *all_opts(void)
+{
+	static struct option o[sizeof(run_opts) / sizeof(run_opts[0]) + 64];
+	size_t n = sizeof(run_opts) / sizeof(run_opts[0]);
+	const char *name;
+
+	memcpy(o, run_opts, sizeof(run_opts));
+	for (size_t i = 0; (name = slc_plan_opt_name(i, NULL)) && n + 1 < sizeof(o) / sizeof(o[0]); i++)
+		o[n++] = (struct option){ name, required_argument, NULL, O_PLAN_OPT + (int)i };
+	o[n] = (struct option){ NULL, 0, NULL, 0 };
+	return o;
+}
+
+/* A plan option (its letter or O_PLAN_OPT + its index); 1 when @opt is not one. */
 static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, int *rc)
 {
-	char err[256];
+	char err[256], letter[2] = { (char)opt, 0 };
+	const char *name = opt >= O_PLAN_OPT ? slc_plan_opt_name((size_t)(opt - O_PLAN_OPT), NULL) : letter;
+	int r;
 
-	switch (opt) {
-	case O_SEQ_BYTES: *rc = cli_parse_size("run", "--seq-bytes", arg, &po->seq_bytes); break;
-	case O_RAND_TIME: *rc = cli_parse_duration("run", "--rand-time", arg, &po->rand_ns); break;
-	case O_RAND_BYTES: *rc = cli_parse_size("run", "--rand-bytes", arg, &po->rand_bytes); break;
-	case O_BS_SEQ: *rc = cli_parse_block("run", "--bs-seq", arg, &po->seq_block_bytes); break;
-	case O_BS_RAND: *rc = cli_parse_block("run", "--bs-rand", arg, &po->rand_block_bytes); break;
-	case 'q': *rc = cli_parse_u32("run", "--qd", arg, 1, 256, &po->queue_depth); break;
-	case O_REAP_BATCH: *rc = cli_parse_u32("run", "--reap-batch", arg, 1, 256, &po->reap_batch); break;
-	case 'j': *rc = cli_parse_u32("run", "--jobs", arg, 1, 64, &po->jobs); break;
-	case 'i': *rc = cli_parse_interval("run", arg, &po->interval_ns); break;
-	case O_IDLE: *rc = cli_parse_duration("run", "--idle", arg, &po->idle_ns); break;
-	case O_BURST: *rc = cli_parse_duration("run", "--burst", arg, &po->burst_ns); break;
-	case O_TRIM_WAIT: *rc = cli_parse_duration("run", "--trim-wait", arg, &po->trim_wait_ns); break;
-	case O_SEED: *rc = cli_parse_uint("run", "--seed", arg, 0, UINT64_MAX, &po->seed); break;
-	case O_IDLE_LIST: *rc = slc_plan_opts_idle_list(po, arg, err, sizeof(err)) ? cli_usage("run", "%s", err) : 0; break;
-	case O_TRIM_BYTES:
-		if (!(*rc = cli_parse_size("run", "--trim-bytes", arg, &po->trim_bytes)) &&
-		    !po->trim_bytes.bytes && !(po->trim_bytes.capacity_multiple > 0))
-			*rc = cli_usage("run", "--trim-bytes: must be more than 0");
-		break;
-	case O_HIR_ROUNDS: *rc = cli_parse_u32("run", "--hir-rounds", arg, 1, 100000, &po->hir_rounds); break;
-	case O_READ_TIME: *rc = cli_parse_duration("run", "--read-time", arg, &po->read_ns); break;
-	case O_STEP_TIME:
-		if (!(*rc = cli_parse_duration("run", "--step-time", arg, &po->step_ns)) && po->step_ns < 10000000ull)
-			*rc = cli_usage("run", "--step-time: must be at least 10ms");
-		break;
-	case O_REGION:
-		if (!(*rc = cli_parse_size("run", "--region", arg, &po->region)) &&
-		    !po->region.bytes && !(po->region.capacity_multiple > 0))
-			*rc = cli_usage("run", "--region: must be more than 0");
-		break;
-	default: return 1;
-	}
+	if (!name || (r = slc_plan_opts_set(po, name, arg, err, sizeof(err))) == -ENOENT)
+		return 1;
+	*rc = r ? cli_usage("run", "%s", err) : CLI_OK;
 	return 0;
 }
 
@@ -261,7 +212,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 	a->plan_name = slc_plan_name(0, NULL);     /* the registry lists the lab plan first */
 	a->temp_every_ns = 5000000000ull;
 	a->steady_after.capacity_multiple = 2.0;
-	while ((opt = getopt_long(argc, argv, "o:p:q:j:i:nr:", run_opts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "o:p:q:j:i:nr:", all_opts(), NULL)) != -1)
 		if ((rc = parse_opt(opt, optarg, a, u, argv[optind - 1])))
 			return rc;
 	if (optind >= argc)

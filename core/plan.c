@@ -36,6 +36,12 @@ void slc_plan_opts_default(struct slc_plan_opts *o)
 	o->hir_rounds = 360;
 	o->step_ns = 30ull * 1000000000ull;
 	o->region.bytes = 1ull << 30;
+	/* each point after a TRIM of everything, as the reviews start each test */
+	o->sweep_state = SLC_SWEEP_STATE_TRIM;
+	o->settle_ns = SLC_PLAN_SETTLE_TRIM_WAIT;
+	/* SNIA PTS: twice the user capacity written before the measurements */
+	o->steady_bytes.capacity_multiple = 2.0;
+	o->point_bytes.bytes = 1ull << 30;
 	{
 		static const uint64_t waits_s[] = { 5, 15, 30, 60, 120, 300, 900 };
 		o->n_idle_sweep = sizeof(waits_s) / sizeof(waits_s[0]);
@@ -224,6 +230,8 @@ int slc_plan_make(struct slc_plan *p, const char *name, slc_plan_builder build, 
 		return rc;
 	if (p->overflow)
 		return slc_errf(err, errlen, -E2BIG, "plan %s: more than %d steps", name, SLC_PLAN_MAX_STEPS);
+	if ((rc = slc_plan_set_point_state(p, o, err, errlen)))
+		return rc;
 	return check_limits(p, err, errlen);
 }
 
@@ -648,6 +656,7 @@ size_t slc_plan_fit_block(struct slc_plan *p, uint32_t logical_block, char *note
 			lo = b < lo ? b : lo;
 			hi = b > hi ? b : hi;
 			n++;
+			kept = slc__plan_unstate(p, kept);
 			continue;
 		}
 		p->step[kept++] = p->step[i];
@@ -724,6 +733,8 @@ int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t
 	for (size_t i = 0; i < p->n; i++)
 		if (p->step[i].role != SLC_ROLE_SWEEP || in_list(list, p->step[i].name))
 			p->step[kept++] = p->step[i];
+		else
+			kept = slc__plan_unstate(p, kept);
 	p->n = kept;
 	return 0;
 }

@@ -32,4 +32,9 @@ int slc__apart(slc__apart_fn *fn, void *arg, char *out, size_t outlen, const vol
 /* 1 when a new file at @path would land under /dev or on a devtmpfs (safety.c). */
 int slc__path_in_devfs(const char *path);
 
+/* @kept less the state steps (point_state) at its end: those of a sweep
+ * point that is being left out (plan_state.c). */
+struct slc_plan;
+size_t slc__plan_unstate(const struct slc_plan *p, size_t kept);
+
 #endif

@@ -31,6 +31,7 @@ static const char *const role_names[SLC_ROLE__COUNT] = {
 	[SLC_ROLE_IMPORTED] = "imported",
 	[SLC_ROLE_SWEEP_PREP] = "sweep_prep",
 	[SLC_ROLE_SWEEP] = "sweep",
+	[SLC_ROLE_PRECONDITION] = "precondition",
 };
 
 static const char *const workload_names[SLC_WL__COUNT] = {
@@ -185,7 +186,7 @@ enum slc_role slc_role_of_step(const char *step, uint32_t *arg)
 		{ "burst_after_trim", SLC_ROLE_LEVEL_BURST },
 		{ "read_before_trim", SLC_ROLE_READ_BASELINE }, { "read_after_trim", SLC_ROLE_READ_AFTER_TRIM },
 		{ "burst_random_data", SLC_ROLE_DATA_RANDOM }, { "burst_repeating_data", SLC_ROLE_DATA_REPEAT },
-		{ "import", SLC_ROLE_IMPORTED },
+		{ "import", SLC_ROLE_IMPORTED }, { "precondition", SLC_ROLE_PRECONDITION },
 	};
 	static const struct { const char *prefix, *suffix; enum slc_role role; } numbered_roles[] = {
 		{ "idle_burst_", "s", SLC_ROLE_IDLE_BURST }, { "idle_", "s", SLC_ROLE_IDLE },

@@ -25,15 +25,19 @@ void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_
 		    enum slc_unit_system units)
 {
 	uint64_t fixed_ns = 0;
-	int open_ended = 0;
+	int open_ended = 0, width = 17;
 	char a[32], b[32], c[32], w[48];
 
 	fprintf(f, "plan %s on %s (%s):\n", p->name, spec, slc_format_bytes(a, sizeof(a), (double)capacity_bytes, units));
+	/* one column of step names, however long the sweeps' state steps' */
+	for (size_t i = 0; i < p->n; i++)
+		if ((int)strlen(p->step[i].name) > width)
+			width = (int)strlen(p->step[i].name);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct slc_step *s = &p->step[i];
 		uint64_t bytes = 0;
 
-		fprintf(f, "  %zu. %-17s ", i + 1, s->name);
+		fprintf(f, "  %zu. %-*s ", i + 1, width, s->name);
 		switch (s->kind) {
 		case SLC_STEP_TRIM:
 			if (s->bytes.bytes || s->bytes.capacity_multiple > 0) {

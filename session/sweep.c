@@ -101,16 +101,67 @@ static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment 
 
 size_t slc_sweep_points(const struct slc_input *in, struct slc_sweep_point *out, size_t max)
 {
+	enum slc_sweep_start start = SLC_SWEEP_START_UNKNOWN;
 	size_t n = 0;
 
 	for (size_t i = 0; i < in->n_segments; i++) {
-		if (in->segments[i].params.role != SLC_ROLE_SWEEP)
+		enum slc_role r = in->segments[i].params.role;
+		if (r == SLC_ROLE_TRIM)
+			start = SLC_SWEEP_START_TRIM;
+		else if (r == SLC_ROLE_PRECONDITION)
+			start = SLC_SWEEP_START_STEADY;
+		if (r != SLC_ROLE_SWEEP)
 			continue;
-		if (out && n < max)
+		if (out && n < max) {
 			point_of(&out[n], &in->segments[i], i);
+			out[n].start = start;
+			out[n].settle_s = in->segments[i].params.idle_before_s;
+		}
+		/* steady state holds from point to point; a TRIM's clean drive does not */
+		if (start != SLC_SWEEP_START_STEADY)
+			start = SLC_SWEEP_START_AFTER_POINT;
 		n++;
 	}
 	return n;
+}
+
+static const char *start_name(enum slc_sweep_start s)
+{
+	switch (s) {
+	case SLC_SWEEP_START_TRIM: return "trim";
+	case SLC_SWEEP_START_STEADY: return "steady";
+	case SLC_SWEEP_START_AFTER_POINT: return "after_point";
+	default: return "unknown";
+	}
+}
+
+/* The state the points began from, in words ("" when unknown). */
+static void start_words(char *buf, size_t len, const struct slc_sweep_point *pts, size_t n)
+{
+	char d[32];
+	size_t k = 1, after = 0;
+
+	buf[0] = '\0';
+	while (k < n && pts[k].start == pts[0].start && pts[k].settle_s == pts[0].settle_s)
+		k++;
+	for (size_t i = 0; i < n; i++)
+		after += pts[i].start == SLC_SWEEP_START_AFTER_POINT;
+	if (after)
+		snprintf(buf, len, "%zu of the %zu points began right after another, where it left off", after, n);
+	else if (k == n && pts[0].start == SLC_SWEEP_START_TRIM)
+		snprintf(buf, len, "each point began after a TRIM of everything, its region written and %s idle",
+			 slc_duration_words(d, sizeof(d), pts[0].settle_s));
+	else if (k == n && pts[0].start == SLC_SWEEP_START_STEADY)
+		snprintf(buf, len, "the points began in steady state (preconditioned once) and ran back to back");
+}
+
+static void print_start(FILE *f, const struct slc_sweep_point *pts, size_t n)
+{
+	char w[160];
+
+	start_words(w, sizeof(w), pts, n);
+	if (w[0])
+		fprintf(f, "  start: %s\n", w);
 }
 
 /* The points of @in, allocated (caller frees); *@n how many; NULL when none or out of memory. */
@@ -151,6 +202,7 @@ void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u
 	if (!pts)
 		return;
 	fprintf(f, "\nsweep: %zu points (throughput in %s, IOPS in commands/s, latency in us)\n", n, mbs);
+	print_start(f, pts, n);
 	fprintf(f, "  %-20s %-10s %8s %4s %4s %6s %10s %10s %10s %10s %9s %9s\n", "step", "workload", "block", "QD",
 		"jobs", "read%", "read", "write", "read", "write", "mean", "p99");
 	fprintf(f, "  %-20s %-10s %8s %4s %4s %6s %10s %10s %10s %10s %9s %9s\n", "", "", "", "", "", "", mbs, mbs,
@@ -199,6 +251,8 @@ void slc__sweep_json(json_t *doc, const struct slc_input *in)
 				      "duration_s", p->duration_s);
 		if (!o)
 			continue;
+		json_object_set_new(o, "start", json_string(start_name(p->start)));
+		json_object_set_new(o, "settle_s", json_real(p->settle_s));
 		json_object_set_new(o, "read_bytes", json_integer((json_int_t)p->read_bytes));
 		json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
 		json_object_set_new(o, "read_ios", json_integer((json_int_t)p->read_ios));
@@ -263,6 +317,7 @@ void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit
 	struct slc_sweep_point *pts = all_points(in, &n);
 	const char *mbs;
 	double mb = mb_unit(u, &mbs);
+	char c0[160];
 
 	if (!pts)
 		return;
@@ -274,6 +329,9 @@ void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit
 	slc__doc_para(d, "%zu points, each over its whole length; reads and writes apart, throughput in %s, "
 		      "latency in microseconds (p99: the intervals' p99 weighted by their commands). Also in "
 		      "sweep.csv and phases.json (sweep).", n, mbs);
+	start_words(c0, sizeof(c0), pts, n);
+	if (c0[0])
+		slc__doc_para(d, "Start: %s.", c0);
 	slc__doc_table(d, 11, head);
 	for (size_t i = 0; i < n; i++) {
 		const struct slc_sweep_point *p = &pts[i];

@@ -156,6 +156,7 @@ static void purpose_words(char *buf, size_t len, const struct slc_input_segment 
 	case SLC_ROLE_IMPORTED: snprintf(buf, len, "imported"); break;
 	case SLC_ROLE_SWEEP_PREP: snprintf(buf, len, "writing the sweep's test region"); break;
 	case SLC_ROLE_SWEEP: snprintf(buf, len, "a sweep point"); break;
+	case SLC_ROLE_PRECONDITION: snprintf(buf, len, "preconditioning the sweep to steady state"); break;
 	default: buf[0] = '\0'; break;
 	}
 }
@@ -205,6 +206,7 @@ char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment 
 	case SLC_ROLE_IMPORTED: snprintf(buf, len, "Imported write curve"); break;
 	case SLC_ROLE_SWEEP_PREP: snprintf(buf, len, "Test region written for the sweep (%s)", w); break;
 	case SLC_ROLE_SWEEP: snprintf(buf, len, "Sweep point (%s)", w); break;
+	case SLC_ROLE_PRECONDITION: snprintf(buf, len, "Preconditioning before the sweep (%s)", w); break;
 	default: snprintf(buf, len, "Write curve (%s)", w); break;
 	}
 	return buf;

@@ -37,25 +37,38 @@ for k, v in [("ioengine", "io_uring"), ("direct", "1"), ("refill_buffers", "1"),
     assert g[k] == v, (k, dict(g))
 names = [s for s in q.sections() if s != "global"]
 pts = [f"rand_{w}_4k_qd{n}" for w in ("read", "write") for n in (1, 2, 4, 8, 16, 32)]
-want = ["01-trim", "01-trim-wait", "02-prepare"] + [f"{i + 3:02d}-{p}" for i, p in enumerate(pts)]
+# each point after its own TRIM (and its wait), region write and settle (the TRIM wait)
+want = []
+for i, p in enumerate(pts):
+    b = 4 * i + 1
+    want += [f"{b:02d}-trim_{p}", f"{b:02d}-trim_{p}-wait", f"{b + 1:02d}-prep_{p}",
+             f"{b + 2:02d}-settle_{p}", f"{b + 3:02d}-{p}"]
 assert names == want, names
 for s in names:
     assert "stonewall" in q[s], s
-t = q["01-trim"]
-assert t["rw"] == "trim" and t["ioengine"] == "falloc" and t["offset"] == "0", dict(t)
-assert t["size"] == str(2 << 30) and (2 << 30) % int(t["bs"]) == 0, dict(t)
-w = q["01-trim-wait"]
-assert w["ioengine"] == "null" and w["runtime"] == "2s" and w["time_based"] == "1", dict(w)
-p = q["02-prepare"]
-assert p["rw"] == "write" and p["size"] == p["io_size"] == str(1 << 30) and p["bs"] == "131072", dict(p)
-assert "runtime" not in p and p["iodepth"] == "32", dict(p)
-for s, pt in zip(names[3:], pts):
-    j = q[s]
-    assert j["rw"] == ("randread" if "read" in pt else "randwrite"), (s, dict(j))
-    assert j["bs"] == "4096" and j["blockalign"] == "4096", (s, dict(j))
-    assert j["iodepth"] == pt.split("qd")[1], (s, dict(j))
-    assert j["offset"] == "0" and j["size"] == str(1 << 30), (s, dict(j))
-    assert j["time_based"] == "1" and j["runtime"] == "3s" and "numjobs" not in j, (s, dict(j))
+for i, pt in enumerate(pts):
+    b = 4 * i + 1
+    t = q[f"{b:02d}-trim_{pt}"]
+    assert t["rw"] == "trim" and t["ioengine"] == "falloc" and t["offset"] == "0", dict(t)
+    assert t["size"] == str(2 << 30) and (2 << 30) % int(t["bs"]) == 0, dict(t)
+    w = q[f"{b:02d}-trim_{pt}-wait"]
+    assert w["ioengine"] == "null" and w["runtime"] == "2s" and w["time_based"] == "1", dict(w)
+    p = q[f"{b + 1:02d}-prep_{pt}"]
+    assert p["rw"] == "write" and p["size"] == p["io_size"] == str(1 << 30) and p["bs"] == "131072", dict(p)
+    assert "runtime" not in p and p["iodepth"] == "32", dict(p)
+    w = q[f"{b + 2:02d}-settle_{pt}"]
+    assert w["ioengine"] == "null" and w["runtime"] == "2s" and w["time_based"] == "1", dict(w)
+    j = q[f"{b + 3:02d}-{pt}"]
+    assert j["rw"] == ("randread" if "read" in pt else "randwrite"), (pt, dict(j))
+    assert j["bs"] == "4096" and j["blockalign"] == "4096", (pt, dict(j))
+    assert j["iodepth"] == pt.split("qd")[1], (pt, dict(j))
+    assert j["offset"] == "0" and j["size"] == str(1 << 30), (pt, dict(j))
+    assert j["runtime"] == "3s" and "numjobs" not in j, (pt, dict(j))
+    # a write point ends after 1 GiB or its time, whichever first; a read at its time
+    if "read" in pt:
+        assert j["time_based"] == "1" and "io_size" not in j, (pt, dict(j))
+    else:
+        assert "time_based" not in j and j["io_size"] == str(1 << 30), (pt, dict(j))
 
 lab = load("lab.fio")
 names = [s for s in lab.sections() if s != "global"]
@@ -72,11 +85,12 @@ assert i["ioengine"] == "null" and i["runtime"] == "900s", dict(i)
 assert lab["06-idle_burst"]["runtime"] == "60s", dict(lab["06-idle_burst"])
 
 m = load("mix.fio")
-s = m["04-mix_seq_128k_read_20pct"]
+byname = {n.split("-", 1)[1]: n for n in m.sections() if n != "global"}
+s = m[byname["mix_seq_128k_read_20pct"]]
 # two sequential jobs, each in its own half of the region
 assert s["rw"] == "rw" and s["rwmixread"] == "20" and s["numjobs"] == "2", dict(s)
 assert s["size"] == s["offset_increment"] == str(256 << 20) and "blockalign" not in s, dict(s)
-r = m["13-mix_rand_4k_read_40pct"]
+r = m[byname["mix_rand_4k_read_40pct"]]
 assert r["rw"] == "randrw" and r["rwmixread"] == "40" and r["numjobs"] == "4", dict(r)
 assert r["iodepth"] == "8" and r["size"] == str(512 << 20) and "offset_increment" not in r, dict(r)
 
@@ -88,7 +102,7 @@ PYEOF
 
 # FILE: replaced when it is ours or empty, refused otherwise without --force
 out=$("$SLC" run "$D/t.img" --plan basic --fio-job "$D/q.fio" 2>&1) || fail "rewriting our own job file: $out"
-grep -q '^\[04-rand_read_4k_qd1\]' "$D/q.fio" || fail "our job file was not replaced"
+grep -q '^\[[0-9]*-rand_read_4k_qd1\]' "$D/q.fio" || fail "our job file was not replaced"
 echo "[myjob]" > "$D/mine.fio"
 out=$("$SLC" run "$D/t.img" --plan basic --fio-job "$D/mine.fio" 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "someone else's file: exit $rc, want 1"
@@ -141,12 +155,17 @@ import json, sys
 txt = open(sys.argv[1]).read()
 jobs = json.loads(txt[txt.index("{"):])["jobs"]
 names = [j["jobname"] for j in jobs]
-assert names == ["01-trim", "02-prepare", "03-seq_read_256k", "04-rand_read_4k_qd1", "05-rand_read_4k_qd4",
-                 "06-seq_write_256k", "07-rand_write_4k_qd1", "08-rand_write_4k_qd4"], names
+pts = ["seq_read_256k", "rand_read_4k_qd1", "rand_read_4k_qd4", "seq_write_256k", "rand_write_4k_qd1",
+       "rand_write_4k_qd4"]
+# no TRIM wait, so no settle: each point after its TRIM and its region write
+assert names == [f"{3 * i + k:02d}-{w}{p}" for i, p in enumerate(pts)
+                 for k, w in ((1, "trim_"), (2, "prep_"), (3, ""))], names
 j = {j["jobname"]: j for j in jobs}
-assert j["01-trim"]["trim"]["io_bytes"] == 64 << 20, j["01-trim"]["trim"]
-assert j["02-prepare"]["write"]["io_bytes"] == 16 << 20 and j["02-prepare"]["read"]["io_bytes"] == 0
-for n in names[2:]:
+assert j["01-trim_seq_read_256k"]["trim"]["io_bytes"] == 64 << 20, j["01-trim_seq_read_256k"]["trim"]
+assert j["02-prep_seq_read_256k"]["write"]["io_bytes"] == 16 << 20
+assert j["02-prep_seq_read_256k"]["read"]["io_bytes"] == 0
+names = [n for n in names if "-trim_" not in n and "-prep_" not in n]
+for n in names:
     r, w = j[n]["read"]["io_bytes"], j[n]["write"]["io_bytes"]
     assert (r > 0 and w == 0) if "read" in n else (w > 0 and r == 0), (n, r, w)
 PYEOF

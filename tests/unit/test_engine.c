@@ -823,6 +823,7 @@ static void test_sweep_plans(void **state)
 
 	slc_plan_opts_default(&o);
 	o.step_ns = 2000000000ull;
+	o.sweep_state = SLC_SWEEP_STATE_NONE;       /* the builders' plans, as they are */
 	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
 		size_t points = 0, trims = 0;
 		assert_int_equal(slc_plan_build(&p, want[k].name, &o, err, sizeof(err)), 0);
@@ -858,6 +859,197 @@ static void test_sweep_plans(void **state)
 	o.step_ns = 0;
 	assert_int_equal(slc_plan_build(&p, "basic", &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--step-time"));
+}
+
+/* Each sweep point of @p comes after the state steps @state asks for. */
+static void check_point_state(const struct slc_plan *p, const struct slc_plan_opts *o, size_t points)
+{
+	size_t seen = 0, settle = o->settle_ns == SLC_PLAN_SETTLE_TRIM_WAIT ? o->trim_wait_ns : o->settle_ns;
+	size_t per = o->sweep_state == SLC_SWEEP_STATE_TRIM ? (settle ? 4 : 3) : 1;
+
+	assert_int_equal(p->n, points * per + (o->sweep_state == SLC_SWEEP_STATE_STEADY ? 2 : 0));
+	if (o->sweep_state == SLC_SWEEP_STATE_STEADY) {
+		/* once: a TRIM, then the whole target written sequentially twice */
+		assert_true(p->step[0].kind == SLC_STEP_TRIM && p->step[0].role == SLC_ROLE_TRIM);
+		assert_true(p->step[1].kind == SLC_STEP_JOB && p->step[1].role == SLC_ROLE_PRECONDITION);
+		assert_true(p->step[1].job.kind == SLC_JOB_SEQ_WRITE && p->step[1].bytes.capacity_multiple == 2.0);
+		assert_true(p->step[1].range.bytes == 0 && p->step[1].range.capacity_multiple == 0);
+		assert_string_equal(p->step[1].name, "precondition");
+	}
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slc_step *st = &p->step[i];
+		int writes = slc_job_kind_read_pct(st->job.kind, st->job.read_pct) < 100;
+		assert_true(strlen(st->name) < sizeof(st->name) - 1);   /* never cut short */
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(p->step[j].name, st->name))
+				fail_msg("%s: two steps named %s", p->name, st->name);
+		if (o->sweep_state == SLC_SWEEP_STATE_STEADY) {
+			assert_false(st->point_state);
+			assert_true(i < 2 || st->role == SLC_ROLE_SWEEP);
+		}
+		if (st->role != SLC_ROLE_SWEEP)
+			continue;
+		seen++;
+		/* a write point ends after 1 GiB or its time; a read at its time */
+		assert_true(st->bytes.bytes == (writes ? o->point_bytes.bytes : 0));
+		if (o->sweep_state != SLC_SWEEP_STATE_TRIM)
+			continue;
+		/* TRIM (with its wait), the region written, the settle: the point's own */
+		assert_true(i + 1 >= per);
+		st -= per - 1;
+		assert_true(st[0].kind == SLC_STEP_TRIM && st[0].role == SLC_ROLE_TRIM && st[0].point_state);
+		assert_true(st[0].wait_ns == o->trim_wait_ns && st[0].bytes.bytes == 0);
+		assert_true(st[1].kind == SLC_STEP_JOB && st[1].role == SLC_ROLE_SWEEP_PREP && st[1].point_state);
+		assert_true(st[1].job.kind == SLC_JOB_SEQ_WRITE && st[1].bytes.bytes == o->region.bytes);
+		assert_true(st[1].range.bytes == o->region.bytes);
+		if (per == 4) {
+			assert_true(st[2].kind == SLC_STEP_IDLE && st[2].role == SLC_ROLE_SETTLE && st[2].point_state);
+			assert_true(st[2].wait_ns == settle && st[2].role_arg == 0);
+		}
+		assert_false(st[per - 1].point_state);
+	}
+	assert_int_equal(seen, points);
+}
+
+/* The state every sweep point starts from: TRIM, region, settle before each;
+ * steady state once; or the builders' plan.  --points and the block fit
+ * take a point's state steps with it. */
+static void test_sweep_point_state(void **state)
+{
+	static const struct { const char *name; size_t steps, points; } plans[] = {
+		{ "qd-sweep", 14, 12 }, { "bs-sweep", 50, 46 }, { "mixed", 16, 12 }, { "basic", 8, 6 }, { "short", 9, 8 },
+	};
+	struct slc_plan_opts o;
+	struct slc_plan p, lab;
+	char err[256], note[256];
+	(void)state;
+
+	slc_plan_opts_default(&o);
+	assert_int_equal(o.sweep_state, SLC_SWEEP_STATE_TRIM);
+	for (size_t k = 0; k < sizeof(plans) / sizeof(plans[0]); k++)
+		for (int st = SLC_SWEEP_STATE_TRIM; st <= SLC_SWEEP_STATE_NONE; st++)
+			for (int zero = 0; zero < 2; zero++) {
+				o.sweep_state = (enum slc_sweep_state)st;
+				o.trim_wait_ns = zero ? 0 : 30000000000ull;
+				assert_int_equal(slc_plan_build(&p, plans[k].name, &o, err, sizeof(err)), 0);
+				assert_int_equal(slc_plan_validate(&p, 4ull << 30, 512, err, sizeof(err)), 0);
+				if (st == SLC_SWEEP_STATE_NONE)
+					assert_int_equal(p.n, plans[k].steps);
+				else
+					check_point_state(&p, &o, plans[k].points);
+			}
+	/* an explicit settle, not the TRIM wait */
+	slc_plan_opts_default(&o);
+	o.settle_ns = 900000000000ull;
+	assert_int_equal(slc_plan_build(&p, "qd-sweep", &o, err, sizeof(err)), 0);
+	check_point_state(&p, &o, 12);
+	assert_true(p.step[2].wait_ns == 900000000000ull);
+	/* a plan without points is left alone */
+	assert_int_equal(slc_plan_build(&p, "lab", &o, err, sizeof(err)), 0);
+	o.sweep_state = SLC_SWEEP_STATE_NONE;
+	assert_int_equal(slc_plan_build(&lab, "lab", &o, err, sizeof(err)), 0);
+	assert_int_equal(p.n, lab.n);
+	assert_memory_equal(p.step, lab.step, p.n * sizeof(p.step[0]));
+	/* --points keeps the points named, each with its own state */
+	slc_plan_opts_default(&o);
+	assert_int_equal(slc_plan_build(&p, "qd-sweep", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_plan_keep_points(&p, "rand_write_4k_qd4,rand_read_4k_qd1", err, sizeof(err)), 0);
+	check_point_state(&p, &o, 2);
+	assert_string_equal(p.step[0].name, "trim_rand_read_4k_qd1");
+	assert_string_equal(p.step[7].name, "rand_write_4k_qd4");
+	/* ... and so does the block fit: 3 sizes under 4 KiB in each of 4 groups */
+	assert_int_equal(slc_plan_build(&p, "bs-sweep", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_plan_fit_block(&p, 4096, note, sizeof(note)), 12);
+	check_point_state(&p, &o, 34);
+	/* steady state keeps its preconditioning whatever the points */
+	o.sweep_state = SLC_SWEEP_STATE_STEADY;
+	assert_int_equal(slc_plan_build(&p, "bs-sweep", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_plan_keep_points(&p, "seq_write_1m", err, sizeof(err)), 0);
+	check_point_state(&p, &o, 1);
+	/* refused: no preconditioning, an unknown state, a settle of years */
+	o.steady_bytes = (struct slc_size){ 0, 0 };
+	assert_int_equal(slc_plan_build(&p, "qd-sweep", &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--precondition"));
+	o.sweep_state = (enum slc_sweep_state)7;
+	assert_int_equal(slc_plan_build(&p, "qd-sweep", &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--sweep-state"));
+	slc_plan_opts_default(&o);
+	o.settle_ns = 8 * 86400000000000ull;
+	assert_int_equal(slc_plan_build(&p, "qd-sweep", &o, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "--settle"));
+}
+
+/* What each sweep point of @plan did on a simulated drive. */
+struct point_rates {
+	const char *kind;             /* "rand_write_4k_qd", "seq_write_" */
+	double rate[16];              /* IOPS or bytes/s, in plan order */
+	size_t n;
+	int iops;
+};
+
+static void on_point_end(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *r)
+{
+	struct point_rates *pr = arg;
+
+	if (p->step[i].role != SLC_ROLE_SWEEP || strncmp(p->step[i].name, pr->kind, strlen(pr->kind)) ||
+	    pr->n >= sizeof(pr->rate) / sizeof(pr->rate[0]) || !r->elapsed_ns)
+		return;
+	pr->rate[pr->n++] = (double)(pr->iops ? r->ios : r->bytes) / ((double)r->elapsed_ns * 1e-9);
+}
+
+/* Whether every rate is at least the one before it, less @tol (a share):
+ * at the drive's limit the averages differ by its noise only. */
+static int rising(const struct point_rates *pr, double tol)
+{
+	for (size_t i = 1; i < pr->n; i++)
+		if (pr->rate[i] < pr->rate[i - 1] * (1 - tol))
+			return 0;
+	return 1;
+}
+
+static void sweep_rates(const char *plan, enum slc_sweep_state st, struct point_rates *pr)
+{
+	struct slc_target_opts to = { 0 };
+	struct slc_target *t;
+	struct slc_plan_opts o;
+	struct slc_plan p;
+	struct slc_job_result res;
+	struct slc_plan_hooks h = { .step_end = on_point_end, .arg = pr };
+	size_t failed;
+	char err[256];
+
+	slc_plan_opts_default(&o);
+	o.sweep_state = st;
+	o.step_ns = 5000000000ull;
+	/* a small drive: its 256 MiB cache holds a point's 192 MiB */
+	o.region.bytes = o.point_bytes.bytes = 192ull << 20;
+	assert_int_equal(slc_plan_build(&p, plan, &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_target_open(&t, "sim:tiny-tlc", &to, err, sizeof(err)), 0);
+	if (slc_plan_run(&p, t, NULL, &h, NULL, &res, &failed, err, sizeof(err)))
+		fail_msg("%s: step %zu: %s", plan, failed, err);
+	slc_target_close(t);
+}
+
+/* From a clean drive each time, a deeper queue or a larger block writes no
+ * slower; back to back, the cache runs out halfway and they do. */
+static void test_sweep_state_rising(void **state)
+{
+	struct point_rates qd = { "rand_write_4k_qd", { 0 }, 0, 1 }, bs = { "seq_write_", { 0 }, 0, 0 };
+	struct point_rates qd0 = qd, bs0 = bs;
+	(void)state;
+
+	sweep_rates("qd-sweep", SLC_SWEEP_STATE_TRIM, &qd);
+	sweep_rates("bs-sweep", SLC_SWEEP_STATE_TRIM, &bs);
+	assert_int_equal(qd.n, 6);
+	assert_int_equal(bs.n, 13);
+	for (size_t i = 0; i < bs.n; i++)
+		if (i >= qd.n ? !rising(&bs, 0.01) && i >= 1 : !rising(&qd, 0.01) || !rising(&bs, 0.01))
+			print_message("point %zu: %.0f IOPS, %.4g B/s\n", i, i < qd.n ? qd.rate[i] : 0, bs.rate[i]);
+	assert_true(rising(&qd, 0.01) && rising(&bs, 0.01));
+	/* the check can fail: the same sweeps back to back */
+	sweep_rates("qd-sweep", SLC_SWEEP_STATE_NONE, &qd0);
+	sweep_rates("bs-sweep", SLC_SWEEP_STATE_NONE, &bs0);
+	assert_false(rising(&qd0, 0.01) && rising(&bs0, 0.01));
 }
 
 /* No sample under a tenth of @interval_s, except a run's only one; the times
@@ -1026,6 +1218,8 @@ int main(void)
 		cmocka_unit_test(test_sweep_plans),
 		cmocka_unit_test(test_engine_alignment),
 		cmocka_unit_test(test_plan_read_state),
+		cmocka_unit_test(test_sweep_point_state),
+		cmocka_unit_test(test_sweep_state_rising),
 		cmocka_unit_test(test_engine_no_short_last_sample),
 		cmocka_unit_test(test_blockdev_check_on_file),
 		cmocka_unit_test(test_device_error_keeps_trace),

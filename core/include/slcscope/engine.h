@@ -18,6 +18,7 @@
 #define SLCSCOPE_ENGINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "slcscope/units.h"
@@ -389,9 +390,14 @@ struct slc_step {
 	struct slc_size offset, range;/* JOB: region, resolved at run time when set */
 	uint64_t wait_ns;             /* TRIM: wait after it; IDLE: how long */
 	uint32_t rounds;              /* DUTY: write/wait rounds */
+	int point_state;              /* a step that puts the drive in the state of the sweep
+				       * point after it: it goes when that point is left out */
 };
 
-#define SLC_PLAN_MAX_STEPS 64
+/* Room for the largest sweep (bs-sweep: 46 points) with a TRIM, a write of
+ * the region and a settle before each point: a plan is about 52 KiB (the
+ * command line keeps it static; on a thread's stack, mind its size). */
+#define SLC_PLAN_MAX_STEPS 256
 
 /* The sampling interval's range (--interval): 10 ms to 1 h. */
 #define SLC_PLAN_MIN_INTERVAL_NS 10000000ull
@@ -403,6 +409,23 @@ struct slc_plan {
 	int overflow;                 /* a builder added more than SLC_PLAN_MAX_STEPS */
 	struct slc_step step[SLC_PLAN_MAX_STEPS];
 };
+
+/* The state each sweep point starts from (slc_plan_opts.sweep_state). */
+enum slc_sweep_state {
+	SLC_SWEEP_STATE_TRIM = 0,     /* before every point: TRIM everything, write the test
+				       * region, idle settle_ns (the reviews' clean drive) */
+	SLC_SWEEP_STATE_STEADY,       /* TRIM, write the whole target steady_bytes
+				       * sequentially once, then the points back to back */
+	SLC_SWEEP_STATE_NONE,         /* the builders' TRIM and region write per group, then
+				       * the points back to back: each inherits the last's state */
+};
+
+/* slc_plan_opts.settle_ns: as long as the TRIM wait.  The reviews pause
+ * 15 minutes between whole tests; within one test the points follow each
+ * other, and what a point's settle must let the drive fold is the region
+ * just written (1 GiB: about 30 s on the cheap SATA drive of the reviews,
+ * which empties its 2.3 GB cache in about a minute). */
+#define SLC_PLAN_SETTLE_TRIM_WAIT UINT64_MAX
 
 /* What the plans are made of; slc_plan_opts_default() gives the lab's values. */
 struct slc_plan_opts {
@@ -426,10 +449,30 @@ struct slc_plan_opts {
 	size_t n_idle_sweep;          /* 5 s, 15 s, 30 s, 1 min, 2 min, 5 min, 15 min */
 	uint64_t step_ns;             /* sweep plans: each point's length (30 s) */
 	struct slc_size region;       /* sweep plans: the test region from offset 0 (1 GiB) */
+	enum slc_sweep_state sweep_state; /* sweep plans: each point's start (TRIM) */
+	uint64_t settle_ns;           /* sweep state TRIM: idle before each point
+				       * (SLC_PLAN_SETTLE_TRIM_WAIT: trim_wait_ns) */
+	struct slc_size steady_bytes; /* sweep state STEADY: sequential preconditioning (2x) */
+	struct slc_size point_bytes;  /* sweep states TRIM, STEADY: a point that writes ends
+				       * after this much, or at step_ns (1 GiB; 0: time only) */
 };
 
 /** slc_plan_opts_default() - the lab methodology's values. */
 void slc_plan_opts_default(struct slc_plan_opts *o);
+
+/**
+ * slc_plan_opts_set() - set the plan option @name ("qd" or "q", "step-time",
+ * "--sweep-state", ... as 'slcscope run --help' lists them) from @arg.
+ * Return: 0; -EINVAL with the reason in @err naming the option; -ENOENT
+ * when @name is not a plan option.
+ */
+int slc_plan_opts_set(struct slc_plan_opts *o, const char *name, const char *arg, char *err, size_t errlen);
+
+/** slc_plan_opt_name() - the @i-th plan option's long name and its letter (0: none); NULL past the last. */
+const char *slc_plan_opt_name(size_t i, char *short_name);
+
+/** slc_plan_opts_help() - the plan options' --help lines. */
+void slc_plan_opts_help(FILE *f);
 
 /**
  * slc_plan_opts_idle_list() - the idle-sweep waits from @list, as in
@@ -475,9 +518,36 @@ struct slc_step *slc_plan_add_point(struct slc_plan *p, const char *name, uint32
 struct slc_step *slc_plan_add_prep(struct slc_plan *p, const char *name, const struct slc_plan_opts *o);
 
 /**
+ * slc_plan_set_point_state() - give every sweep point of @p (role
+ * SLC_ROLE_SWEEP) the start @o->sweep_state asks for, as steps before it
+ * that the trace keeps as segments:
+ *   SLC_SWEEP_STATE_TRIM  before each point a TRIM of everything (and the
+ *          TRIM wait), the test region written (SLC_ROLE_SWEEP_PREP), an idle
+ *          of @o->settle_ns (SLC_ROLE_SETTLE, argument 0; none when 0): every point
+ *          starts on a clean drive with its cache emptied, as the reviews
+ *          test; these steps are marked point_state
+ *   SLC_SWEEP_STATE_STEADY  once, before the first point: a TRIM, then the
+ *          whole target written sequentially (128 KiB, QD32) for
+ *          @o->steady_bytes (SLC_ROLE_PRECONDITION; SNIA PTS's
+ *          workload-independent preconditioning, without its convergence
+ *          test); the points back to back from there
+ *   SLC_SWEEP_STATE_NONE  @p as built
+ * In the first two, a point that writes also ends once it has moved
+ * @o->point_bytes (when not 0), before its step time: a fixed volume, as
+ * CrystalDiskMark's 1 GiB test, so that a deeper queue or a larger block
+ * does not write past the cache for longer than a slower point would.
+ * The builders' own TRIMs and region writes give way to these in the first
+ * two.  A plan without sweep points is left alone.  slc_plan_make() calls it.
+ * Return: 0, or -EINVAL (the steps do not fit SLC_PLAN_MAX_STEPS, an
+ * unknown state, a STEADY preconditioning of no bytes; reason in @err).
+ */
+int slc_plan_set_point_state(struct slc_plan *p, const struct slc_plan_opts *o, char *err, size_t errlen);
+
+/**
  * slc_plan_keep_points() - keep of @p's sweep points only those named in
  * @list (comma-separated step names, as 'run -n' lists them); its other
- * steps (the preparation, the TRIMs) stay.  To rerun or cross-check one
+ * steps (the preparation, the TRIMs) stay, but for the state steps of the
+ * points left out (point_state).  To rerun or cross-check one
  * point without the whole sweep.
  * Return: 0, or -EINVAL (a plan without sweep points, a name it lacks;
  * the reason in @err).
@@ -488,7 +558,8 @@ int slc_plan_keep_points(struct slc_plan *p, const char *list, char *err, size_t
  * slc_plan_fit_block() - leave out of @p the sweep points whose block size
  * is no multiple of the target's @logical_block (0: 512): a 4Kn drive or a
  * file read with O_DIRECT takes no 512-byte I/O, and the rest of the sweep
- * still measures.  Writes what was left out to @note ("" when nothing).
+ * still measures (their state steps go with them).  Writes what was left
+ * out to @note ("" when nothing).
  *
  * Return: how many points were left out.
  */

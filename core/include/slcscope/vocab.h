@@ -37,7 +37,8 @@ enum slc_role {
 	SLC_ROLE_SATURATE,            /* a burst that uses the cache up (arg: the host
 				       * idle recovery wait it follows, 0 for the first) */
 	SLC_ROLE_FILL_TO,             /* fill-levels: sequential fill up to arg percent */
-	SLC_ROLE_SETTLE,              /* fill-levels: the wait after a fill to arg percent */
+	SLC_ROLE_SETTLE,              /* fill-levels: the wait after a fill to arg percent;
+				       * sweeps: the idle before a point (arg 0) */
 	SLC_ROLE_LEVEL_BURST,         /* fill-levels: a random burst at arg percent full;
 				       * arg 0: after the TRIM of everything */
 	SLC_ROLE_READ_BASELINE,       /* trim-response: random reads before the TRIM */
@@ -50,6 +51,8 @@ enum slc_role {
 				       * the reads then find data in (not a write curve) */
 	SLC_ROLE_SWEEP,               /* sweeps: one point of a sweep (arg: the plan's group,
 				       * 1, 2, ...; its parameters are the segment's) */
+	SLC_ROLE_PRECONDITION,        /* sweeps: the sequential writes that bring the drive to
+				       * steady state before points run back to back */
 	SLC_ROLE__COUNT
 };
 

@@ -237,8 +237,18 @@ void slc_session_print_experiments(FILE *f, const struct slc_session *x, enum sl
 /* ---- sweeps ------------------------------------------------------------ */
 
 /* One point of a sweep (a segment of role SLC_ROLE_SWEEP), over its whole length. */
+/* How a sweep point began, read from the steps before it in the trace. */
+enum slc_sweep_start {
+	SLC_SWEEP_START_UNKNOWN = 0,    /* first in a trace with nothing before it */
+	SLC_SWEEP_START_TRIM,           /* after a TRIM of everything since the last point */
+	SLC_SWEEP_START_STEADY,         /* after the preconditioning, no TRIM since */
+	SLC_SWEEP_START_AFTER_POINT,    /* right after another point: where it left off */
+};
+
 struct slc_sweep_point {
 	size_t segment;                 /* index in the input */
+	enum slc_sweep_start start;
+	double settle_s;                /* the idle right before it */
 	const char *step, *workload;    /* borrowed from the input */
 	const char *read_state;         /* "written", "trimmed", "partly", "unknown" or "" */
 	uint32_t group;                 /* the plan's group of points (role_arg) */
