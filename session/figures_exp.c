@@ -199,9 +199,10 @@ int slc__figure_temperature(const char *path, const struct slc_session *x, long 
 	return rc;
 }
 
-int slc__figure_trim_response(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
-			     char *err, size_t errlen)
+int slc__figure_trim_response(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
+			const struct slc_figure_opts *o, char *err, size_t errlen)
 {
+	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
 	struct slc_trim_response tr;
 	struct slc_plot_spec ps[2] = { 0 };
 	struct slc_plot_series sr[4];
@@ -250,9 +251,10 @@ int slc__figure_trim_response(const char *path, const struct slc_session *x, con
 	return rc;
 }
 
-int slc__figure_hir(const char *path, const struct slc_session *x, const struct slc_figure_opts *o, char *err,
-		   size_t errlen)
+int slc__figure_hir(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
+			const struct slc_figure_opts *o, char *err, size_t errlen)
 {
+	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
 	double wait[16], iops[16];
 	char names[16][32], title[256];
 	const char *g[16];
@@ -273,9 +275,10 @@ int slc__figure_hir(const char *path, const struct slc_session *x, const struct 
 	return finish_bars(path, &c, o, err, errlen);
 }
 
-int slc__figure_fill_levels(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
-			   char *err, size_t errlen)
+int slc__figure_fill_levels(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
+			const struct slc_figure_opts *o, char *err, size_t errlen)
 {
+	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
 	struct slc_fill_level fl[16];
 	double cache[16], speed[16];
 	char names[16][32], title[256];
@@ -301,9 +304,10 @@ int slc__figure_fill_levels(const char *path, const struct slc_session *x, const
 	return finish_bars(path, &c, o, err, errlen);
 }
 
-int slc__figure_compress(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
-			char *err, size_t errlen)
+int slc__figure_compress(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
+			const struct slc_figure_opts *o, char *err, size_t errlen)
 {
+	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
 	double v[2];
 	const char *g[2] = { "incompressible (random) data", "repeating data" };
 	char title[256];

@@ -43,14 +43,8 @@ static int build_bs_sweep(struct slc_plan *p, const struct slc_plan_opts *o, cha
 	return 0;
 }
 
-static int draw(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
-		const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	return slc__figure_sweep(path, k, xs, n, o, err, errlen);
-}
-
 static const struct slc__exp_figure figs[] = {
-	{ SLC_FIG_SWEEP_BS, "bs-sweep", "bs-sweep", "Throughput against block size (log2 axis)", 8, 1, draw },
+	{ SLC_FIG_SWEEP_BS, "bs-sweep", "bs-sweep", "Throughput against block size (log2 axis)", 8, 1, slc__figure_sweep },
 };
 
 const struct slc__experiment slc__exp_bs_sweep = {

@@ -58,15 +58,8 @@ static void json(json_t *doc, const struct slc_session *x)
 	json_object_set_new(doc, "compressibility", c);
 }
 
-static int draw(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
-		const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)k; (void)n;
-	return slc__figure_compress(path, xs, o, err, errlen);
-}
-
 static const struct slc__exp_figure figs[] = {
-	{ SLC_FIG_COMPRESS, "compress", "compress", "Incompressible against repeating data", 1, 0, draw },
+	{ SLC_FIG_COMPRESS, "compress", "compress", "Incompressible against repeating data", 1, 0, slc__figure_compress },
 };
 
 const struct slc__experiment slc__exp_compress = {

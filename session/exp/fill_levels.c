@@ -100,15 +100,8 @@ static void json(json_t *doc, const struct slc_session *x)
 	json_object_set_new(doc, "fill_levels", fl);
 }
 
-static int draw(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
-		const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)k; (void)n;
-	return slc__figure_fill_levels(path, xs, o, err, errlen);
-}
-
 static const struct slc__exp_figure figs[] = {
-	{ SLC_FIG_FILL_LEVELS, "fill-levels", "fill-levels", "Cache and burst speed against fill level", 1, 0, draw },
+	{ SLC_FIG_FILL_LEVELS, "fill-levels", "fill-levels", "Cache and burst speed against fill level", 1, 0, slc__figure_fill_levels },
 };
 
 const struct slc__experiment slc__exp_fill_levels = {

@@ -88,15 +88,8 @@ static void json(json_t *doc, const struct slc_session *x)
 	json_object_set_new(doc, "host_idle_recovery", arr);
 }
 
-static int draw(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
-		const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)k; (void)n;
-	return slc__figure_hir(path, xs, o, err, errlen);
-}
-
 static const struct slc__exp_figure figs[] = {
-	{ SLC_FIG_HIR, "hir", "hir", "Host idle recovery: write speed per wait state", 1, 0, draw },
+	{ SLC_FIG_HIR, "hir", "hir", "Host idle recovery: write speed per wait state", 1, 0, slc__figure_hir },
 };
 
 const struct slc__experiment slc__exp_hir = {

@@ -128,16 +128,9 @@ static void json(json_t *doc, const struct slc_session *x)
 	json_object_set_new(doc, "trim_response", arr);
 }
 
-static int draw(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
-		const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)k; (void)n;
-	return slc__figure_trim_response(path, xs, o, err, errlen);
-}
-
 static const struct slc__exp_figure figs[] = {
 	{ SLC_FIG_TRIM_RESPONSE, "trim-response", "trim-response", "Reads right after a TRIM: throughput and latency",
-	  1, 0, draw },
+	  1, 0, slc__figure_trim_response },
 };
 
 const struct slc__experiment slc__exp_trim_response = {

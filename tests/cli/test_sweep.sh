@@ -255,6 +255,17 @@ for how in "-n" "--fio-job -" "-n --size 96MiB" "--fio-job - --size 96MiB"; do
 done
 "$SLC" run "$D/f.img" --plan basic -n > /dev/null 2> "$D/ferr" && fail "a 1 GiB region ran on a 96 MiB file"
 grep -q 'give a smaller --region' "$D/ferr" || fail "region on a small file: $(cat "$D/ferr")"
+# the point-state options from the command line: the steps they give, and a
+# wrong word refused in one line before anything runs
+"$SLC" run sim: --plan qd-sweep --sweep-state steady --precondition 1x -n > "$D/st" 2> "$D/ferr" || fail "--sweep-state steady -n"
+grep -q 'precondition' "$D/st" && ! grep -q 'trim_rand_read_4k_qd2' "$D/st" || fail "steady: no preconditioning, or a TRIM per point"
+"$SLC" run sim: --plan qd-sweep --settle 0 -n > "$D/st" 2> "$D/ferr" || fail "--settle 0 -n"
+! grep -q 'settle_' "$D/st" && grep -q 'trim_rand_read_4k_qd2' "$D/st" || fail "--settle 0: settle steps left, or no TRIM per point"
+"$SLC" run sim: --plan qd-sweep --sweep-state none -n > "$D/st" 2> "$D/ferr" || fail "--sweep-state none -n"
+! grep -q 'trim_rand_read_4k_qd2' "$D/st" || fail "none: a TRIM per point"
+"$SLC" run sim: --plan qd-sweep --sweep-state clean -o "$D/never.h5" 2> "$D/ferr"; rc=$?
+[ $rc = 2 ] && [ ! -e "$D/never.h5" ] && grep -q -- '--sweep-state: trim, steady or none' "$D/ferr" ||
+	fail "--sweep-state clean: rc $rc $(cat "$D/ferr")"
 # a dry run of a file that does not exist, without --size, fails with its one line: no note first
 "$SLC" run "$D/absent.img" --plan bs-sweep -n > /dev/null 2> "$D/ferr" && fail "a dry run of an absent file ran"
 [ "$(wc -l < "$D/ferr")" -eq 1 ] && grep -q 'no such file (give --size' "$D/ferr" ||

@@ -51,7 +51,7 @@ struct slc_trace_meta {
 	uint64_t capacity_bytes;          /* 0 when unknown */
 	uint32_t logical_block_bytes;     /* 0 when unknown */
 	const char *cell_type;            /* "slc", "mlc", "tlc", "qlc"; NULL when unknown */
-	const char *plan;                 /* the plan a run followed ("lab", "seq"); NULL when none */
+	const char *plan;                 /* the plan a run followed, as --plan names it; NULL when none */
 };
 
 /* One run step = one segment group; every field is stored as an attribute. */
