@@ -143,7 +143,7 @@ static int series_colour(const struct slc_plot_spec *s, size_t k)
 /* A line's colour: the palette's, but its yellow darkened, which as a thin line nearly vanishes on white. */
 static void line_colour(cairo_t *cr, int c)
 {
-	const double *p = slc__plot_palette[(c % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
+	const double *p = slc__plot_rgb(cr, c);
 	double k = c == SLC_COL_YELLOW ? 0.8 : 1;
 
 	cairo_set_source_rgb(cr, p[0] * k, p[1] * k, p[2] * k);
@@ -358,7 +358,7 @@ static int draw_series(cairo_t *cr, const struct slc_plot_spec *s, const struct 
 	if (s->n_series == 1 && !sr->no_dots) {
 		cairo_set_source_rgb(cr, 0, 0, 0);
 	} else {
-		const double *p = slc__plot_palette[c];
+		const double *p = slc__plot_rgb(cr, c);
 		cairo_set_source_rgb(cr, p[0] * 0.85, p[1] * 0.85, p[2] * 0.85);
 	}
 	draw_line(cr, s, f, fs, k, ma, fs * (sr->no_dots ? 0.16 : 0.14), sr->no_dots ? e : NULL);
@@ -791,7 +791,7 @@ static void draw_labels(cairo_t *cr, const struct slc_plot_spec *s, const struct
 
 	for (size_t i = 0; i < n; i++) {
 		const struct slc_plot_band *band = &s->bands[pl[i].band];
-		const double *c = slc__plot_palette[band->style];
+		const double *c = slc__plot_rgb(cr, band->style);
 		double yc = f->y0 - fs * 0.45 - lh * (pl[i].row + 0.5);
 		struct slc_plot_rect box;
 		cairo_set_source_rgb(cr, c[0] * 0.7, c[1] * 0.7, c[2] * 0.7);
@@ -950,5 +950,5 @@ int slc_plot_write(const char *path, const struct slc_plot_spec *spec, char *err
 	if (s.height <= 0) s.height = 700;
 	if (!(s.x_scale > 0)) s.x_scale = 1;
 	if (!(s.y_scale > 0)) s.y_scale = 1;
-	return slc__plot_render(path, draw_curve, &s, s.title, s.width, s.height, err, errlen);
+	return slc__plot_render(path, draw_curve, &s, s.title, s.width, s.height, s.theme, err, errlen);
 }

@@ -124,7 +124,7 @@ int slc_plot_bar_chart(const char *path, const struct slc_bar_chart *spec, char 
 		return slc__plot_fail(err, errlen, -EINVAL, "nothing to plot: no bars");
 	if (s.width <= 0) s.width = 1000;
 	if (s.height <= 0) s.height = s.n_panels > 3 ? 760 : 560;
-	return slc__plot_render(path, draw_bar_chart, &s, s.title, s.width, s.height, err, errlen);
+	return slc__plot_render(path, draw_bar_chart, &s, s.title, s.width, s.height, s.theme, err, errlen);
 }
 
 int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, size_t errlen)
@@ -153,7 +153,7 @@ int slc_plot_bars(const char *path, const struct slc_bar_spec *spec, char *err, 
 	p[1] = (struct slc_bar_panel){ spec->right_label, spec->right_scale > 0 ? spec->right_scale : 1, v + spec->n_groups };
 	c = (struct slc_bar_chart){ .title = spec->title, .subtitle = spec->subtitle, .groups = names,
 				    .n_groups = spec->n_groups, .panels = p, .n_panels = 2, .width = spec->width,
-				    .height = spec->height, .layout = spec->layout };
+				    .height = spec->height, .layout = spec->layout, .theme = spec->theme };
 	rc = slc_plot_bar_chart(path, &c, err, errlen);
 	free(names);
 	free(v);
@@ -352,5 +352,5 @@ int slc_plot_multiples(const char *path, const struct slc_plot_multi *spec, char
 	cols = multi_cols(&m);
 	if (m.width <= 0) m.width = 1200;
 	if (m.height <= 0) m.height = 160 + 300 * (int)((m.n_panels + cols - 1) / cols);
-	return slc__plot_render(path, draw_multi, &m, m.title, m.width, m.height, err, errlen);
+	return slc__plot_render(path, draw_multi, &m, m.title, m.width, m.height, m.theme, err, errlen);
 }

@@ -10,7 +10,8 @@
 
 #define PLOT_FONT "DejaVu Sans"
 
-extern const double slc__plot_palette[SLC_COL__COUNT][3];
+/* Colour @colour (an SLC_COL_* index, wrapped) of the theme @cr draws in. */
+const double *slc__plot_rgb(cairo_t *cr, int colour);
 
 /* A data area and the ranges it maps (log_y: ymin/ymax are decades). */
 struct frame {
@@ -41,7 +42,7 @@ typedef int (*plot_draw_fn)(cairo_t *cr, const void *spec, double w, double h);
 
 /* Render @fn into @path (.png/.svg/.pdf) through a temporary file. */
 int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
-		char *err, size_t errlen);
+		     enum slc_plot_theme theme, char *err, size_t errlen);
 
 static inline int rect_overlap(const struct slc_plot_rect *a, const struct slc_plot_rect *b)
 {

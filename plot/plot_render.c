@@ -24,11 +24,47 @@
 
 #include "plot_priv.h"
 
-/* Okabe-Ito: blue, vermillion, bluish green, orange, reddish purple, sky blue, black, yellow */
-const double slc__plot_palette[SLC_COL__COUNT][3] = {
-	{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 }, { 0.902, 0.624, 0.000 },
-	{ 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 }, { 0.000, 0.000, 0.000 }, { 0.941, 0.894, 0.259 },
+/* The themes' palettes, by enum slc_plot_theme.  Default: Okabe-Ito, safe
+ * for the common colour-vision deficiencies (blue, vermillion, bluish
+ * green, orange, reddish purple, sky blue, black, yellow).  Print: grays
+ * of distinct lightness in the same order, dark and light alternating so
+ * that neighbours differ; the dashes and markers every series also has
+ * tell them apart where grays are close. */
+static const double palettes[SLC_THEME__COUNT][SLC_COL__COUNT][3] = {
+	[SLC_THEME_DEFAULT] = {
+		{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 }, { 0.902, 0.624, 0.000 },
+		{ 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 }, { 0.000, 0.000, 0.000 }, { 0.941, 0.894, 0.259 },
+	},
+	[SLC_THEME_PRINT] = {
+		{ 0.15, 0.15, 0.15 }, { 0.55, 0.55, 0.55 }, { 0.32, 0.32, 0.32 }, { 0.70, 0.70, 0.70 },
+		{ 0.45, 0.45, 0.45 }, { 0.62, 0.62, 0.62 }, { 0.00, 0.00, 0.00 }, { 0.78, 0.78, 0.78 },
+	},
 };
+
+static const char *const theme_names[SLC_THEME__COUNT] = { [SLC_THEME_DEFAULT] = "default", [SLC_THEME_PRINT] = "print" };
+
+static const cairo_user_data_key_t theme_key;
+
+const char *slc_plot_theme_name(enum slc_plot_theme t)
+{
+	return (unsigned)t < SLC_THEME__COUNT ? theme_names[t] : NULL;
+}
+
+int slc_plot_theme_from_name(const char *name)
+{
+	for (int t = 0; name && t < SLC_THEME__COUNT; t++)
+		if (!strcmp(name, theme_names[t]))
+			return t;
+	return -1;
+}
+
+const double *slc__plot_rgb(cairo_t *cr, int colour)
+{
+	const enum slc_plot_theme *t = cairo_get_user_data(cr, &theme_key);
+	unsigned k = t && (unsigned)*t < SLC_THEME__COUNT ? (unsigned)*t : SLC_THEME_DEFAULT;
+
+	return palettes[k][(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
+}
 
 int slc__plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
@@ -55,7 +91,8 @@ double slc__frame_py(const struct frame *f, double y)
 
 void slc__plot_set_colour(cairo_t *cr, int colour, double alpha)
 {
-	const double *c = slc__plot_palette[(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
+	const double *c = slc__plot_rgb(cr, colour);
+
 	cairo_set_source_rgba(cr, c[0], c[1], c[2], alpha);
 }
 
@@ -251,7 +288,7 @@ static cairo_surface_t *make_surface(int kind, const char *tmp, int width, int h
 }
 
 int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
-		char *err, size_t errlen)
+		     enum slc_plot_theme theme, char *err, size_t errlen)
 {
 	const char *ext = strrchr(path, '.');
 	char tmp[4096];
@@ -283,6 +320,8 @@ int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const 
 	}
 	if (st.f)
 		cairo_set_user_data(cr, &svgtext_key, &st, NULL);
+	/* the drawing asks the context for its colours (slc__plot_rgb): no theme argument on every call */
+	cairo_set_user_data(cr, &theme_key, &theme, NULL);
 	if ((rc = fn(cr, spec, width, height)))
 		slc__plot_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
 	/* a drawing error (out of memory) is the context's, not the surface's */

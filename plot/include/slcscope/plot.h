@@ -24,6 +24,19 @@ enum slc_plot_colour {
 	SLC_COL_PURPLE, SLC_COL_SKY, SLC_COL_BLACK, SLC_COL_YELLOW, SLC_COL__COUNT
 };
 
+/*
+ * The look of a graph: "default" draws series in the Okabe-Ito palette
+ * above; "print" in grays of distinct lightness, for a page printed in
+ * black and white (every series also has its dash and marker).  The axes,
+ * grid and text are gray in both.
+ */
+enum slc_plot_theme { SLC_THEME_DEFAULT = 0, SLC_THEME_PRINT, SLC_THEME__COUNT };
+
+/** slc_plot_theme_name() - "default" or "print"; NULL out of range. */
+const char *slc_plot_theme_name(enum slc_plot_theme t);
+/** slc_plot_theme_from_name() - the theme called @name; -1 when none. */
+int slc_plot_theme_from_name(const char *name);
+
 /* Marker shapes for series told apart in grey print too. */
 enum slc_plot_marker {
 	SLC_MARK_NONE = 0, SLC_MARK_CIRCLE, SLC_MARK_SQUARE, SLC_MARK_TRIANGLE, SLC_MARK_DIAMOND,
@@ -131,6 +144,7 @@ struct slc_plot_spec {
 	int legend_right;             /* the legend in a column right of the plot (several series), at
 				       * most a quarter of the canvas wide: long entries wrap */
 	struct slc_plot_layout *layout;  /* filled in when not NULL */
+	enum slc_plot_theme theme;    /* colours: default or print */
 };
 
 /*
@@ -145,6 +159,7 @@ struct slc_plot_multi {
 	int own_y;                    /* each panel its own y axis and label (different units) */
 	int cols;                     /* panels a row; 0: from their count */
 	struct slc_plot_layout *layout;
+	enum slc_plot_theme theme;    /* colours: default or print */
 };
 
 /* Bar charts: one panel per figure, one bar per group in each panel. */
@@ -164,6 +179,7 @@ struct slc_bar_chart {
 				       * 0: each bar named under it */
 	int width, height;            /* 0: 1000 x 560 */
 	struct slc_plot_layout *layout;
+	enum slc_plot_theme theme;    /* colours: default or print */
 };
 
 /* The two-panel bar chart of the recovery figures (a slc_bar_chart of two panels). */
@@ -180,6 +196,7 @@ struct slc_bar_spec {
 	const struct slc_bar_group *groups;
 	size_t n_groups;
 	struct slc_plot_layout *layout;
+	enum slc_plot_theme theme;    /* colours: default or print */
 };
 
 /** slc_plot_bars() - like slc_plot_write() for a two-panel bar chart. */
