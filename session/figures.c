@@ -310,6 +310,18 @@ static size_t latency_bins(const struct slc_input_segment *s, size_t nb, double 
 	return out;
 }
 
+/* Whether @s holds one measured latency: imports allocate the columns and leave them unknown (NAN). */
+static int has_latency(const struct slc_input_segment *s)
+{
+	const double *c[4] = { s->lat_p50_us, s->lat_p99_us, s->lat_p999_us, s->lat_max_us };
+
+	for (int q = 0; q < 4; q++)
+		for (size_t i = 0; c[q] && i < s->n_samples; i++)
+			if (isfinite(c[q][i]) && c[q][i] > 0)
+				return 1;
+	return 0;
+}
+
 int slc_figure_latency(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 		       char *err, size_t errlen)
 {
@@ -326,7 +338,7 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 	if (k < 0 || (size_t)k >= x->n)
 		return slc_errf(err, errlen, -EINVAL, "%s: no such write curve", x->in->source);
 	s = &x->in->segments[x->seg[k]];
-	if (!s->lat_p50_us && !s->lat_p99_us && !s->lat_max_us)
+	if (!has_latency(s))
 		return slc_errf(err, errlen, -EINVAL, "%s has no latencies (imported logs carry none)", x->in->source);
 	/* about one bin per 3 pixels: 2 h of 1 s samples become 400 bins */
 	t = malloc(400 * sizeof(*t));
@@ -374,27 +386,59 @@ out:
 	return rc;
 }
 
+/* The lab plan's recovery bursts: after its idle (argument 0; the idle sweep's have their own figure) or a TRIM. */
+static int is_recovery_burst(const struct slc_input_segment *s)
+{
+	return s->params.role == SLC_ROLE_TRIM_BURST || (s->params.role == SLC_ROLE_IDLE_BURST && !s->params.role_arg);
+}
+
+/*
+ * How many recovery bursts @x holds, *@roled set when its steps carry roles
+ * (older traces and imports do not: every later curve of the last one's
+ * workload counts there), *@wl the bursts' workload.
+ */
+static int recovery_bursts(const struct slc_session *x, int *roled, const char **wl)
+{
+	int n = 0;
+
+	*roled = 0;
+	*wl = x->in->segments[x->seg[x->n - 1]].params.workload;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		if (s->params.role != SLC_ROLE_UNKNOWN && s->params.role != SLC_ROLE_IMPORTED)
+			*roled = 1;
+		if (is_recovery_burst(s) && n++ == 0)
+			*wl = s->params.workload;
+	}
+	return n;
+}
+
 int slc_figure_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			char *err, size_t errlen)
 {
 	struct slc_bar_group g[16];
-	char labels[16][64], title[512], w[256];
+	char labels[16][64], title[512], w[256], sub[256];
 	struct slc_bar_spec bs = { 0 };
 	struct slc_plot_layout lay;
 	const char *wl;
 	size_t ref = SIZE_MAX, n = 0;
-	int rc;
+	int rc, roled, idled = 0, trimmed = 0;
 
 	/* the bursts are the curves after the first one of their workload */
 	if (x->n < 2)
 		return slc_errf(err, errlen, -EINVAL, "%s has one write curve: no recovery to show "
 				"(the lab plan's bursts after idle and after TRIM)", x->in->source);
-	wl = x->in->segments[x->seg[x->n - 1]].params.workload;
+	if (recovery_bursts(x, &roled, &wl) < 1 && roled)
+		return slc_errf(err, errlen, -EINVAL, "%s has no recovery burst (the lab plan's bursts after idle "
+				"and after TRIM)", x->in->source);
 	for (size_t i = 0; i < x->n && n < 16; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_recovery r;
 		char d[32];
 		if (!slc_workload_same(s->params.workload, wl))
+			continue;
+		/* with roles recorded, other plans' bursts (fill levels, data, saturating ones) are not recoveries */
+		if (ref != SIZE_MAX && roled && !is_recovery_burst(s))
 			continue;
 		if (ref == SIZE_MAX)
 			ref = i;
@@ -402,9 +446,9 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 			continue;
 		if (i == ref)
 			snprintf(labels[n], sizeof(labels[n]), "fresh, after TRIM");
-		else if (slc_role_after_trim(s->params.role, s->params.role_arg))
+		else if (slc_role_after_trim(s->params.role, s->params.role_arg) && ++trimmed)
 			snprintf(labels[n], sizeof(labels[n]), "after a TRIM");
-		else
+		else if (++idled)
 			snprintf(labels[n], sizeof(labels[n]), "after %s idle", slc_duration_words(d, sizeof(d), s->params.idle_before_s));
 		g[n] = (struct slc_bar_group){ labels[n], r.cache_bytes, r.burst_bps };
 		n++;
@@ -413,7 +457,9 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 		return slc_errf(err, errlen, -EINVAL, "%s: no burst after the first %s curve", x->in->source, wl ? wl : "write");
 	snprintf(title, sizeof(title), "%s: recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	bs.title = title;
-	bs.subtitle = "SLC cache found and burst speed: the fresh drive, after idling without TRIM, after a TRIM of the whole drive";
+	snprintf(sub, sizeof(sub), "SLC cache found and burst speed: the fresh drive%s%s", idled ? ", after idling without TRIM" : "",
+		 trimmed ? ", after a TRIM of the whole drive" : "");
+	bs.subtitle = sub;
 	bs.left_label = FIG_SIZE_LABEL(o, "SLC cache found");
 	bs.right_label = FIG_RATE_LABEL(o, "burst speed");
 	bs.left_scale = FIG_SIZE_DIV(o);

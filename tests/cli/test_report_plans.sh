@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# A report of a trace of every plan on a small simulated drive: each one
+# written, with the drive, the test conditions and (for sweeps) the sweep
+# table and its figure; a figure only where its experiment's data is (the
+# recovery bars only with the lab's recovery bursts); each step named for
+# what it did (a partial sequential write, reads); no latency plot for a
+# log without latencies.
+#   test_report_plans.sh SLCSCOPE SOURCE_DIR
+set -u
+bin=$1 src=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/slcscope-rplans.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+has() { grep -qF -- "$2" "$1"; }
+
+fast=(--rand-time 60s --idle 20s --burst 5s --trim-wait 1s --interval 100ms --step-time 1s --region 64MiB
+      --point-bytes 32MiB --idle-list 5s,30s --hir-rounds 3 --read-time 2s --quiet)
+plans=$("$bin" run --help | awk '/^Plans/ { p = 1; next } p && /^  [a-z]/ { print $1 } p && /^$/ { exit }')
+[ "$(echo "$plans" | wc -l)" -ge 13 ] || bad "fewer than 13 plans in run --help: $plans"
+for p in $plans; do
+	"$bin" run sim:tiny-tlc --plan "$p" -o "$tmp/$p.h5" "${fast[@]}" > "$tmp/$p.run" 2>&1 ||
+		{ bad "$p: run: $(tail -2 "$tmp/$p.run")"; continue; }
+	"$bin" report "$tmp/$p.h5" -o "$tmp/r-$p" > "$tmp/$p.rep" 2>&1 ||
+		{ bad "$p: report: $(tail -2 "$tmp/$p.rep")"; continue; }
+	md=$tmp/r-$p/summary.md
+	for h in '## The drive' '## Test conditions' "Plan: $p."; do
+		has "$md" "$h" || bad "$p: summary.md has no '$h'"
+	done
+	[ -s "$tmp/r-$p/index.html" ] || bad "$p: no index.html"
+	case $p in
+	qd-sweep | bs-sweep | mixed | basic | short)
+		has "$md" '## Sweeps' || bad "$p: no sweep table"
+		ls "$tmp/r-$p"/*.svg > /dev/null 2>&1 || bad "$p: no sweep figure"
+		fig=$(ls "$tmp/r-$p"/*.png 2>/dev/null | head -1)
+		[ -n "$fig" ] && has "$md" "]($(basename "$fig"))" || bad "$p: the sweep figure is not linked" ;;
+	esac
+	# the recovery bars set the lab's bursts after idle and after TRIM against the fresh drive
+	if [ "$p" = lab ]; then
+		[ -f "$tmp/r-$p/recovery.svg" ] || bad "lab: no recovery figure"
+		has "$tmp/r-$p/recovery.svg" 'after idling without TRIM, after a TRIM of the whole drive' ||
+			bad "lab: recovery subtitle"
+	elif [ -e "$tmp/r-$p/recovery.svg" ] || has "$md" '](recovery.png)'; then
+		bad "$p: a recovery figure without recovery bursts"
+	fi
+	ok "$p: report"
+done
+
+# trim-response writes twice the range it deletes, then reads
+md=$tmp/r-trim-response/summary.md
+if [ -f "$md" ]; then
+	has "$md" 'Sequential fill of the whole drive' && bad "trim-response: its fill is called a whole-drive fill"
+	has "$md" '| Sequential write of 2 GiB after a TRIM (128 KiB sequential writes, QD32) |' ||
+		bad "trim-response: fill row: $(grep -n 'Sequential' "$md" | head -2)"
+	has "$md" '| Reads before the TRIM (4 KiB random reads, QD32) |' || bad "trim-response: baseline read row"
+	has "$md" '| Reads right after a TRIM (4 KiB random reads, QD32) |' || bad "trim-response: read row"
+	has "$md" 'Write curve (4 KiB random reads' && bad "trim-response: reads called a write curve"
+	ok "trim-response step words"
+fi
+md=$tmp/r-lab/summary.md
+[ -f "$md" ] && { has "$md" '| Sequential fill of the whole drive (128 KiB sequential writes, QD32) |' ||
+	bad "lab: the whole-drive fill row"; }
+md=$tmp/r-fill-levels/summary.md
+[ -f "$md" ] && { has "$md" '| Sequential fill to 25% full (128 KiB sequential writes, QD32) |' ||
+	bad "fill-levels: fill row: $(grep -n '^| ' "$md" | sed -n 3p)"; }
+
+# imported logs without latencies: no latency plot, none linked
+for f in avg_bw.1.log t_ms_MBps.csv; do
+	"$bin" report "$src/testdata/import/$f" -o "$tmp/i-$f" > "$tmp/i-$f.log" 2>&1 || { bad "$f: report"; continue; }
+	ls "$tmp/i-$f" | grep -q '^curve-' || bad "$f: no curve figure"
+	if ls "$tmp/i-$f" | grep -q latency || grep -qi 'latency' "$tmp/i-$f/summary.md" "$tmp/i-$f/index.html"; then
+		bad "$f: a latency plot for a log without latencies"
+	else
+		ok "$f: no latency plot"
+	fi
+done
+
+[ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
