@@ -237,6 +237,16 @@ static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const s
 	return nb;
 }
 
+/* "; run interrupted: 3 of 8 steps" after subtitle @sub when the run did not end complete. */
+static void status_note(char *sub, size_t len, const struct slc_session *x)
+{
+	char note[96];
+	size_t n = strlen(sub);
+
+	if (slc__run_status_words(note, sizeof(note), x->in, 0)[0] && n < len)
+		snprintf(sub + n, len - n, "; %s", note);
+}
+
 int slc_figure_curve(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 		     char *err, size_t errlen)
 {
@@ -270,6 +280,7 @@ int slc_figure_curve(const char *path, const struct slc_session *x, long k, cons
 	sp.bands = c->bands;
 	snprintf(c->title, sizeof(c->title), "%s", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	snprintf(c->sub, sizeof(c->sub), "%s", slc_segment_words(w, sizeof(w), s));
+	status_note(c->sub, sizeof(c->sub), x);
 	sp.title = c->title;
 	sp.subtitle = c->sub;
 	sp.width = o->width;
@@ -372,6 +383,7 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 	snprintf(sub, sizeof(sub), "%s; each band: the mean of every %s interval's percentile over %s bins", slc_segment_words(w, sizeof(w), s),
 		 slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ? s->params.interval_s : 1),
 		 slc_duration_words(bin, sizeof(bin), nb > 1 ? (t[nb - 1] - t[0]) / (double)(nb - 1) : s->params.interval_s));
+	status_note(sub, sizeof(sub), x);
 	sp = (struct slc_plot_spec){ .title = title, .subtitle = sub, .ylabel = "latency (log scale)", .y_scale = 1,
 				     .width = o->width, .height = o->height, .series = sr, .n_series = 4, .log_y = 1,
 				     .y_format = SLC_YFMT_US, .bands = bands, .n_bands = nbands, .layout = &lay };

@@ -186,6 +186,32 @@ static void purpose_words(char *buf, size_t len, const struct slc_input_segment 
 	}
 }
 
+char *slc__run_status_words(char *buf, size_t len, const struct slc_input *in, int full)
+{
+	const char *st = in->meta.run_status;
+	int stopped = st && !strcmp(st, "interrupted"), failed = st && !strcmp(st, "failed");
+	char steps[96] = "";
+
+	buf[0] = '\0';
+	if (!st || !strcmp(st, "complete"))
+		return buf;
+	/* each step the run began has its segment, the last one cut short */
+	if (in->meta.planned_steps)
+		snprintf(steps, sizeof(steps), "%zu of %u steps", in->n_segments, in->meta.planned_steps);
+	if (!full)
+		snprintf(buf, len, "%s%s%s", stopped ? "run interrupted" : failed ? "run stopped by an error" :
+			 "run not finished", steps[0] ? ": " : "", steps);
+	else if (stopped || failed)
+		snprintf(buf, len, "The run was %s: %s%s of its plan ran (the last one cut short); the graphs show only "
+			 "what it wrote up to then.", stopped ? "interrupted (Ctrl-C or SIGTERM)" : "stopped by an error",
+			 steps[0] ? steps : "not every step", "");
+	else
+		snprintf(buf, len, "The run did not finish: its trace was never closed (status \"%s\": the process was "
+			 "killed or the host went down)%s%s%s.", st, steps[0] ? "; " : "", steps,
+			 steps[0] ? " of its plan are in it" : "");
+	return buf;
+}
+
 static double seg_duration(const struct slc_input_segment *s)
 {
 	return s->n_samples ? s->t_s[s->n_samples - 1] : NAN;

@@ -76,4 +76,37 @@ for f in avg_bw.1.log t_ms_MBps.csv; do
 	fi
 done
 
+# a run stopped by Ctrl-C keeps its trace; the report says it was
+# interrupted and how much of the plan ran, in the text, the page's title,
+# the captions and the curves' subtitles
+"$bin" run sim:tiny-tlc --plan lab -o "$tmp/int.h5" --idle 20s --burst 5s --trim-wait 1s --interval 100ms \
+	--rand-time 30m --quiet 2> "$tmp/int.err" &
+pid=$!
+segs() { "$bin" export "$tmp/int.h5" --json 2>/dev/null |
+	python3 -c 'import json, sys; print(len(json.load(sys.stdin)["segments"]))' 2>/dev/null || echo 0; }
+for _ in $(seq 100); do [ "$(segs)" -ge 3 ] && break; sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+st=$?
+if [ "$st" != 130 ]; then
+	bad "interrupted run: exit $st, not 130: $(tail -2 "$tmp/int.err")"
+elif ! "$bin" report "$tmp/int.h5" -o "$tmp/r-int" > "$tmp/int.rep" 2>&1; then
+	bad "report of an interrupted run: $(tail -2 "$tmp/int.rep")"
+else
+	n=$(segs)
+	md=$tmp/r-int/summary.md
+	has "$md" '## Run not complete' || bad "interrupted: no section in summary.md"
+	has "$md" "The run was interrupted (Ctrl-C or SIGTERM): $n of 8 steps of its plan ran" ||
+		bad "interrupted: no steps done/planned in summary.md: $(grep -n 'interrupted' "$md" | head -2)"
+	has "$tmp/r-int/index.html" "The run was interrupted" || bad "interrupted: not in index.html"
+	has "$tmp/r-int/index.html" "<title>Simulated 4 GiB TLC (tiny-tlc) (run interrupted: $n of 8 steps)</title>" ||
+		bad "interrupted: page title: $(grep -o '<title>[^<]*' "$tmp/r-int/index.html" | head -1)"
+	has "$md" ": write speed against data written (run interrupted: $n of 8 steps)*" ||
+		bad "interrupted: no note in the curve's caption"
+	has "$tmp/r-int/curve-1-seq_fill.svg" "run interrupted: $n of 8 steps" || bad "interrupted: no note in the subtitle"
+	ok "interrupted run flagged ($n of 8 steps)"
+fi
+# a whole run says nothing of the sort
+[ -f "$tmp/r-lab/summary.md" ] && has "$tmp/r-lab/summary.md" 'Run not complete' && bad "a complete run flagged"
+
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
