@@ -204,6 +204,51 @@ static void band_label(char *buf, size_t len, const struct slc_phase *ph, enum s
 }
 
 /* The phase bands of analysed segment @k; their count.  Sets the zoom when the cache is short. */
+/* Host bytes written by time @t of segment @s, linear between samples. */
+static double bytes_by(const struct slc_input_segment *s, double t)
+{
+	double t0 = 0, b0 = 0;
+
+	for (size_t i = 0; i < s->n_samples; i++) {
+		double t1 = s->t_s[i], b1 = (double)s->bytes_total[i];
+		if (t1 >= t)
+			return t1 > t0 ? b0 + (b1 - b0) * (t - t0) / (t1 - t0) : b1;
+		t0 = t1;
+		b0 = b1;
+	}
+	return b0;
+}
+
+/*
+ * The host's pauses (a stopped process, a suspend: host_pause events) as
+ * bands after the @nb phases: the gap in the curve is the host's, not a
+ * stall of the drive.  Over bytes written a pause has no width, so each is
+ * drawn at least 0.6% of the axis wide.
+ */
+static size_t pause_bands(struct curve_fig *c, size_t nb, const struct slc_session *x, size_t k,
+			  const struct slc_figure_opts *o, double xmax)
+{
+	const struct slc_input_segment *s = &x->in->segments[x->seg[k]];
+	char d[32];
+
+	for (size_t e = 0; e < s->n_events && nb < 64; e++) {
+		const struct slc_event *ev = &s->events[e];
+		double a, z, w = 0.006 * xmax;
+		if (!ev->kind || slc_event_kind_from_name(ev->kind) != SLC_EVK_HOST_PAUSE)
+			continue;
+		a = x_of(o, x, ev->t_s, bytes_by(s, ev->t_s));
+		z = x_of(o, x, ev->t_s + (ev->value > 0 ? ev->value : 0), bytes_by(s, ev->t_s));
+		if (z - a < w) {
+			a -= (w - (z - a)) / 2;
+			z = a + w;
+		}
+		snprintf(c->labels[nb], sizeof(c->labels[nb]), "host paused %s", slc_duration_words(d, sizeof(d), ev->value));
+		c->bands[nb] = (struct slc_plot_band){ a, z, c->labels[nb], "host paused (not the drive)", SLC_COL_PURPLE };
+		nb++;
+	}
+	return nb;
+}
+
 static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const struct slc_session *x, size_t k,
 			  const struct slc_figure_opts *o, double xmax)
 {
@@ -222,6 +267,7 @@ static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const s
 			cache_end = c->bands[nb].x1;
 		nb++;
 	}
+	nb = pause_bands(c, nb, x, k, o, xmax);
 	/* a cache under 5% of the axis is a sliver: show the start again, zoomed */
 	if (isfinite(cache_end) && cache_end > 0 && cache_end < 0.05 * xmax) {
 		sp->zoom_x1 = fmin(cache_end * 3, xmax);

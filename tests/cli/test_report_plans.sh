@@ -109,4 +109,22 @@ fi
 # a whole run says nothing of the sort
 [ -f "$tmp/r-lab/summary.md" ] && has "$tmp/r-lab/summary.md" 'Run not complete' && bad "a complete run flagged"
 
+# a stopped process (SIGSTOP for 2 s) is the host's pause: the curve marks
+# it, named in the legend, so its gap is not read as the drive's
+"$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 3s --trim-wait 0 --interval 100ms --no-probe \
+	-o "$tmp/pause.h5" 2> "$tmp/pause.err" &
+pid=$!
+for _ in $(seq 1 100); do grep -q "1/2 trim" "$tmp/pause.err" 2>/dev/null && break; sleep 0.05; done
+sleep 1
+kill -STOP "$pid"; sleep 2; kill -CONT "$pid"
+if ! wait "$pid"; then
+	bad "paused run: $(tail -2 "$tmp/pause.err")"
+elif ! "$bin" report "$tmp/pause.h5" -o "$tmp/r-pause" > "$tmp/pause.rep" 2>&1; then
+	bad "report of a paused run: $(tail -2 "$tmp/pause.rep")"
+else
+	svg=$(ls "$tmp/r-pause"/curve-*.svg | head -1)
+	has "$svg" 'host paused (not the drive)' && grep -qE 'host paused [0-9.]+ s' "$svg" &&
+		ok "host pause marked on the curve" || bad "host pause: not on the curve"
+fi
+
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
