@@ -127,4 +127,30 @@ else
 		ok "host pause marked on the curve" || bad "host pause: not on the curve"
 fi
 
+# the temperature figure shades the throttle only where the drive reported
+# it or sat at its warning temperature: the simulated drive throttles for
+# under a second near the start, then cools, while its speed stays lower
+if "$bin" run sim:thermal-nvme --plan rand --rand-time 10m --trim-wait 1s --interval 1s -o "$tmp/th.h5" --quiet &&
+	"$bin" report "$tmp/th.h5" -o "$tmp/r-th" > "$tmp/th.rep" 2>&1; then
+	svg=$(ls "$tmp/r-th"/temperature-*.svg 2>/dev/null | head -1)
+	if [ -z "$svg" ]; then
+		bad "thermal: no temperature figure"
+	else
+		python3 - "$svg" <<'PYEOF' && ok "thermal: shading only where throttled" || bad "thermal: shading"
+import re, sys
+svg = open(sys.argv[1]).read()
+# the shaded bands: full-height rectangles of the throttled colour at the bands' opacity
+w = 0
+for m in re.finditer(r'fill:rgb\(80%,47.5%,65.5%\);fill-opacity:0.15;" d="M ([\d.]+) ([\d.]+) L ([\d.]+) [\d.]+ L [\d.]+ ([\d.]+)', svg):
+    x0, y0, x1, y1 = map(float, m.groups())
+    if y1 - y0 > 300:
+        w += x1 - x0
+print("throttled shading %.1f px wide" % w)
+sys.exit(not 0 < w < 0.05 * 1134)
+PYEOF
+	fi
+else
+	bad "thermal: run or report: $(tail -2 "$tmp/th.rep" 2>/dev/null)"
+fi
+
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }
