@@ -104,6 +104,10 @@ else
 	has "$md" ": write speed against data written (run interrupted: $n of 8 steps)*" ||
 		bad "interrupted: no note in the curve's caption"
 	has "$tmp/r-int/curve-1-seq_fill.svg" "run interrupted: $n of 8 steps" || bad "interrupted: no note in the subtitle"
+	"$bin" export "$tmp/int.h5" --json | python3 -c '
+import json, sys
+m = json.load(sys.stdin)["meta"]
+sys.exit(not (m["run_status"] == "interrupted" and m["planned_steps"] == 8))' || bad "interrupted: export --json meta"
 	ok "interrupted run flagged ($n of 8 steps)"
 fi
 # a whole run says nothing of the sort
