@@ -448,6 +448,7 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 		char perr[512];
 		snprintf(perr, sizeof(perr), "--purge: %s", err);
 		snprintf(err, errlen, "%s", perr);
+		slc_trace_set_run_status(r->trace, rc == -ECANCELED ? "interrupted" : "failed");
 		slc_run_close(r, NULL, 0);
 		return rc;
 	}
