@@ -203,7 +203,6 @@ static void band_label(char *buf, size_t len, const struct slc_phase *ph, enum s
 	}
 }
 
-/* The phase bands of analysed segment @k; their count.  Sets the zoom when the cache is short. */
 /* Host bytes written by time @t of segment @s, linear between samples. */
 static double bytes_by(const struct slc_input_segment *s, double t)
 {
@@ -249,6 +248,7 @@ static size_t pause_bands(struct curve_fig *c, size_t nb, const struct slc_sessi
 	return nb;
 }
 
+/* The phase bands of analysed segment @k; their count.  Sets the zoom when the cache is short. */
 static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const struct slc_session *x, size_t k,
 			  const struct slc_figure_opts *o, double xmax)
 {
