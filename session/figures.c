@@ -203,6 +203,51 @@ static void band_label(char *buf, size_t len, const struct slc_phase *ph, enum s
 	}
 }
 
+/* Host bytes written by time @t of segment @s, linear between samples. */
+static double bytes_by(const struct slc_input_segment *s, double t)
+{
+	double t0 = 0, b0 = 0;
+
+	for (size_t i = 0; i < s->n_samples; i++) {
+		double t1 = s->t_s[i], b1 = (double)s->bytes_total[i];
+		if (t1 >= t)
+			return t1 > t0 ? b0 + (b1 - b0) * (t - t0) / (t1 - t0) : b1;
+		t0 = t1;
+		b0 = b1;
+	}
+	return b0;
+}
+
+/*
+ * The host's pauses (a stopped process, a suspend: host_pause events) as
+ * bands after the @nb phases: the gap in the curve is the host's, not a
+ * stall of the drive.  Over bytes written a pause has no width, so each is
+ * drawn at least 0.6% of the axis wide.
+ */
+static size_t pause_bands(struct curve_fig *c, size_t nb, const struct slc_session *x, size_t k,
+			  const struct slc_figure_opts *o, double xmax)
+{
+	const struct slc_input_segment *s = &x->in->segments[x->seg[k]];
+	char d[32];
+
+	for (size_t e = 0; e < s->n_events && nb < 64; e++) {
+		const struct slc_event *ev = &s->events[e];
+		double a, z, w = 0.006 * xmax;
+		if (!ev->kind || slc_event_kind_from_name(ev->kind) != SLC_EVK_HOST_PAUSE)
+			continue;
+		a = x_of(o, x, ev->t_s, bytes_by(s, ev->t_s));
+		z = x_of(o, x, ev->t_s + (ev->value > 0 ? ev->value : 0), bytes_by(s, ev->t_s));
+		if (z - a < w) {
+			a -= (w - (z - a)) / 2;
+			z = a + w;
+		}
+		snprintf(c->labels[nb], sizeof(c->labels[nb]), "host paused %s", slc_duration_words(d, sizeof(d), ev->value));
+		c->bands[nb] = (struct slc_plot_band){ a, z, c->labels[nb], "host paused (not the drive)", SLC_COL_PURPLE };
+		nb++;
+	}
+	return nb;
+}
+
 /* The phase bands of analysed segment @k; their count.  Sets the zoom when the cache is short. */
 static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const struct slc_session *x, size_t k,
 			  const struct slc_figure_opts *o, double xmax)
@@ -222,6 +267,7 @@ static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const s
 			cache_end = c->bands[nb].x1;
 		nb++;
 	}
+	nb = pause_bands(c, nb, x, k, o, xmax);
 	/* a cache under 5% of the axis is a sliver: show the start again, zoomed */
 	if (isfinite(cache_end) && cache_end > 0 && cache_end < 0.05 * xmax) {
 		sp->zoom_x1 = fmin(cache_end * 3, xmax);
@@ -235,6 +281,16 @@ static size_t curve_bands(struct curve_fig *c, struct slc_plot_spec *sp, const s
 		sp->zoom_label = c->zoom;
 	}
 	return nb;
+}
+
+/* "; run interrupted: 3 of 8 steps" after subtitle @sub when the run did not end complete. */
+static void status_note(char *sub, size_t len, const struct slc_session *x)
+{
+	char note[96];
+	size_t n = strlen(sub);
+
+	if (slc__run_status_words(note, sizeof(note), x->in, 0)[0] && n < len)
+		snprintf(sub + n, len - n, "; %s", note);
 }
 
 int slc_figure_curve(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
@@ -270,6 +326,7 @@ int slc_figure_curve(const char *path, const struct slc_session *x, long k, cons
 	sp.bands = c->bands;
 	snprintf(c->title, sizeof(c->title), "%s", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	snprintf(c->sub, sizeof(c->sub), "%s", slc_segment_words(w, sizeof(w), s));
+	status_note(c->sub, sizeof(c->sub), x);
 	sp.title = c->title;
 	sp.subtitle = c->sub;
 	sp.width = o->width;
@@ -310,6 +367,18 @@ static size_t latency_bins(const struct slc_input_segment *s, size_t nb, double 
 	return out;
 }
 
+/* Whether @s holds one measured latency: imports allocate the columns and leave them unknown (NAN). */
+static int has_latency(const struct slc_input_segment *s)
+{
+	const double *c[4] = { s->lat_p50_us, s->lat_p99_us, s->lat_p999_us, s->lat_max_us };
+
+	for (int q = 0; q < 4; q++)
+		for (size_t i = 0; c[q] && i < s->n_samples; i++)
+			if (isfinite(c[q][i]) && c[q][i] > 0)
+				return 1;
+	return 0;
+}
+
 int slc_figure_latency(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 		       char *err, size_t errlen)
 {
@@ -326,7 +395,7 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 	if (k < 0 || (size_t)k >= x->n)
 		return slc_errf(err, errlen, -EINVAL, "%s: no such write curve", x->in->source);
 	s = &x->in->segments[x->seg[k]];
-	if (!s->lat_p50_us && !s->lat_p99_us && !s->lat_max_us)
+	if (!has_latency(s))
 		return slc_errf(err, errlen, -EINVAL, "%s has no latencies (imported logs carry none)", x->in->source);
 	/* about one bin per 3 pixels: 2 h of 1 s samples become 400 bins */
 	t = malloc(400 * sizeof(*t));
@@ -360,6 +429,7 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 	snprintf(sub, sizeof(sub), "%s; each band: the mean of every %s interval's percentile over %s bins", slc_segment_words(w, sizeof(w), s),
 		 slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ? s->params.interval_s : 1),
 		 slc_duration_words(bin, sizeof(bin), nb > 1 ? (t[nb - 1] - t[0]) / (double)(nb - 1) : s->params.interval_s));
+	status_note(sub, sizeof(sub), x);
 	sp = (struct slc_plot_spec){ .title = title, .subtitle = sub, .ylabel = "latency (log scale)", .y_scale = 1,
 				     .width = o->width, .height = o->height, .series = sr, .n_series = 4, .log_y = 1,
 				     .y_format = SLC_YFMT_US, .bands = bands, .n_bands = nbands, .layout = &lay };
@@ -374,27 +444,59 @@ out:
 	return rc;
 }
 
+/* The lab plan's recovery bursts: after its idle (argument 0; the idle sweep's have their own figure) or a TRIM. */
+static int is_recovery_burst(const struct slc_input_segment *s)
+{
+	return s->params.role == SLC_ROLE_TRIM_BURST || (s->params.role == SLC_ROLE_IDLE_BURST && !s->params.role_arg);
+}
+
+/*
+ * How many recovery bursts @x holds, *@roled set when its steps carry roles
+ * (older traces and imports do not: every later curve of the last one's
+ * workload counts there), *@wl the bursts' workload.
+ */
+static int recovery_bursts(const struct slc_session *x, int *roled, const char **wl)
+{
+	int n = 0;
+
+	*roled = 0;
+	*wl = x->in->segments[x->seg[x->n - 1]].params.workload;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		if (s->params.role != SLC_ROLE_UNKNOWN && s->params.role != SLC_ROLE_IMPORTED)
+			*roled = 1;
+		if (is_recovery_burst(s) && n++ == 0)
+			*wl = s->params.workload;
+	}
+	return n;
+}
+
 int slc_figure_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
 			char *err, size_t errlen)
 {
 	struct slc_bar_group g[16];
-	char labels[16][64], title[512], w[256];
+	char labels[16][64], title[512], w[256], sub[256];
 	struct slc_bar_spec bs = { 0 };
 	struct slc_plot_layout lay;
 	const char *wl;
 	size_t ref = SIZE_MAX, n = 0;
-	int rc;
+	int rc, roled, idled = 0, trimmed = 0;
 
 	/* the bursts are the curves after the first one of their workload */
 	if (x->n < 2)
 		return slc_errf(err, errlen, -EINVAL, "%s has one write curve: no recovery to show "
 				"(the lab plan's bursts after idle and after TRIM)", x->in->source);
-	wl = x->in->segments[x->seg[x->n - 1]].params.workload;
+	if (recovery_bursts(x, &roled, &wl) < 1 && roled)
+		return slc_errf(err, errlen, -EINVAL, "%s has no recovery burst (the lab plan's bursts after idle "
+				"and after TRIM)", x->in->source);
 	for (size_t i = 0; i < x->n && n < 16; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_recovery r;
 		char d[32];
 		if (!slc_workload_same(s->params.workload, wl))
+			continue;
+		/* with roles recorded, other plans' bursts (fill levels, data, saturating ones) are not recoveries */
+		if (ref != SIZE_MAX && roled && !is_recovery_burst(s))
 			continue;
 		if (ref == SIZE_MAX)
 			ref = i;
@@ -402,9 +504,9 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 			continue;
 		if (i == ref)
 			snprintf(labels[n], sizeof(labels[n]), "fresh, after TRIM");
-		else if (slc_role_after_trim(s->params.role, s->params.role_arg))
+		else if (slc_role_after_trim(s->params.role, s->params.role_arg) && ++trimmed)
 			snprintf(labels[n], sizeof(labels[n]), "after a TRIM");
-		else
+		else if (++idled)
 			snprintf(labels[n], sizeof(labels[n]), "after %s idle", slc_duration_words(d, sizeof(d), s->params.idle_before_s));
 		g[n] = (struct slc_bar_group){ labels[n], r.cache_bytes, r.burst_bps };
 		n++;
@@ -413,7 +515,9 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 		return slc_errf(err, errlen, -EINVAL, "%s: no burst after the first %s curve", x->in->source, wl ? wl : "write");
 	snprintf(title, sizeof(title), "%s: recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	bs.title = title;
-	bs.subtitle = "SLC cache found and burst speed: the fresh drive, after idling without TRIM, after a TRIM of the whole drive";
+	snprintf(sub, sizeof(sub), "SLC cache found and burst speed: the fresh drive%s%s", idled ? ", after idling without TRIM" : "",
+		 trimmed ? ", after a TRIM of the whole drive" : "");
+	bs.subtitle = sub;
 	bs.left_label = FIG_SIZE_LABEL(o, "SLC cache found");
 	bs.right_label = FIG_RATE_LABEL(o, "burst speed");
 	bs.left_scale = FIG_SIZE_DIV(o);

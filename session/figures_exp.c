@@ -130,6 +130,92 @@ out:
 	return rc;
 }
 
+struct spans {
+	double a[64], z[64];
+	size_t n;
+};
+
+static void span_add(struct spans *sp, double a, double z)
+{
+	if (sp->n < 64 && isfinite(a) && isfinite(z) && z > a) {
+		sp->a[sp->n] = a;
+		sp->z[sp->n++] = z;
+	}
+}
+
+static int span_cmp(const void *l, const void *r)
+{
+	double a = *(const double *)l, b = *(const double *)r;
+	return (a > b) - (a < b);
+}
+
+/* The drive's own throttle events, else the intervals its thermal-management entry counter rose in. */
+static void throttle_events(struct spans *sp, const struct slc_input_segment *s, double end)
+{
+	double on = NAN, last_t = NAN, last_n = NAN;
+	int ground = 0;
+
+	for (size_t e = 0; e < s->n_events; e++)
+		ground |= s->events[e].kind && slc_event_kind_from_name(s->events[e].kind) == SLC_EVK_THROTTLE_ON;
+	for (size_t e = 0; e < s->n_events; e++) {
+		const struct slc_event *ev = &s->events[e];
+		enum slc_event_kind k = ev->kind ? slc_event_kind_from_name(ev->kind) : SLC_EVK_UNKNOWN;
+		if (k == SLC_EVK_THROTTLE_ON && !isfinite(on))
+			on = ev->t_s;
+		else if (k == SLC_EVK_THROTTLE_OFF && isfinite(on)) {
+			span_add(sp, on, ev->t_s);
+			on = NAN;
+		} else if (k == SLC_EVK_THERMAL_TRANSITIONS && !ground) {
+			/* the entry happened somewhere between the two readings */
+			if (isfinite(last_n) && ev->value > last_n)
+				span_add(sp, last_t, ev->t_s);
+			last_n = ev->value;
+			last_t = ev->t_s;
+		}
+	}
+	span_add(sp, on, end);
+}
+
+/*
+ * Where the drive throttled, as bands after the @nb in @b: its throttle
+ * events or counter, and its readings at or above its warning temperature
+ * @warn_c; overlapping evidence merged into one band.  A throttled phase
+ * of the analysis runs on past these (it is a speed, not a temperature):
+ * shading it all would mark the drive hot where it was cool.
+ */
+static size_t throttle_bands(struct slc_plot_band *b, size_t nb, const struct slc_input_segment *s, double warn_c,
+			     const char *legend, int style)
+{
+	struct spans sp = { .n = 0 };
+	double end = s->n_samples ? s->t_s[s->n_samples - 1] : 0;
+
+	throttle_events(&sp, s, end);
+	for (size_t i = 0; isfinite(warn_c) && s->temp_c && i < s->n_samples; i++)
+		if (isfinite(s->temp_c[i]) && s->temp_c[i] >= warn_c)
+			span_add(&sp, s->t_s[i] - (s->interval_s && s->interval_s[i] > 0 ? s->interval_s[i] : 0.001), s->t_s[i]);
+	/* sorted by start, each span with its end: the pairs move together */
+	{
+		double pr[64][2];
+		for (size_t i = 0; i < sp.n; i++) { pr[i][0] = sp.a[i]; pr[i][1] = sp.z[i]; }
+		qsort(pr, sp.n, sizeof(pr[0]), span_cmp);
+		for (size_t i = 0; i < sp.n && nb < 64; i++) {
+			if (nb && b[nb - 1].style == style && b[nb - 1].legend == legend && pr[i][0] <= b[nb - 1].x1) {
+				b[nb - 1].x1 = fmax(b[nb - 1].x1, pr[i][1]);
+				continue;
+			}
+			b[nb++] = (struct slc_plot_band){ pr[i][0], pr[i][1], NULL, legend, style };
+		}
+	}
+	/* a throttle of a second in an hour still shows */
+	for (size_t i = 0; i < nb; i++)
+		if (b[i].legend == legend && b[i].x1 - b[i].x0 < 0.004 * end) {
+			double mid = (b[i].x0 + b[i].x1) / 2;
+			b[i].x0 = mid - 0.002 * end;
+			b[i].x1 = mid + 0.002 * end;
+		}
+	return nb;
+}
+
 int slc__figure_temperature(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 			   char *err, size_t errlen)
 {
@@ -166,8 +252,13 @@ int slc__figure_temperature(const char *path, const struct slc_session *x, long 
 	}
 	for (size_t p = 0; p < x->a[k].n_phases && nb < 64; p++) {
 		const struct slc_phase *ph = &x->a[k].phases[p];
-		if (ph->kind == SLC_PHASE_THROTTLED || ph->kind == SLC_PHASE_STALL)
+		if (ph->kind == SLC_PHASE_STALL)
 			bands[nb++] = (struct slc_plot_band){ ph->start_s, ph->end_s, NULL, slc__fig_phase_words(ph, x->a[k].model.cell), slc__fig_phase_style(ph) };
+	}
+	{
+		const struct slc_phase thr = { .kind = SLC_PHASE_THROTTLED };
+		nb = throttle_bands(bands, nb, s, dr->warn_c, slc__fig_phase_words(&thr, x->a[k].model.cell),
+				    slc__fig_phase_style(&thr));
 	}
 	sr[0] = (struct slc_plot_series){ .label = "drive temperature", .x = tx, .y = ty, .n = nt,
 					  .line_only = 1, .colour = SLC_COL_VERMILLION + 1 };
@@ -181,7 +272,7 @@ int slc__figure_temperature(const char *path, const struct slc_session *x, long 
 		sp.n_series = 2;
 		hi = fmax(hi, dr->warn_c);
 	}
-	snprintf(sub, sizeof(sub), "%s; shaded: the phases the analysis found throttled or stalled", slc_segment_words(w, sizeof(w), s));
+	snprintf(sub, sizeof(sub), "%s; shaded: throttled (the drive's throttle report or at its warning temperature), stalls", slc_segment_words(w, sizeof(w), s));
 	sp.title = title_of(title, sizeof(title), x, o, "temperature");
 	sp.subtitle = sub;
 	sp.x_scale = s->t_s[s->n_samples - 1] > 5400 ? 60 : 1;

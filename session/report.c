@@ -180,7 +180,7 @@ static int add_fig(struct figset *fs, struct stage *st, const char *name, const 
 		   enum slc_figure_kind kind, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 		   char *err, size_t errlen)
 {
-	char path[4096], file[160], ferr[512];
+	char path[4096], file[160], ferr[512], note[96];
 
 	if (fs->n >= MAX_FIGS)
 		return 0;
@@ -205,7 +205,10 @@ static int add_fig(struct figset *fs, struct stage *st, const char *name, const 
 		keep(st, file);
 	}
 	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
-	snprintf(fs->f[fs->n].caption, sizeof(fs->f[fs->n].caption), "%s", caption);
+	/* a figure copied out of the report still says it shows part of a plan */
+	slc__run_status_words(note, sizeof(note), xs->in, 0);
+	snprintf(fs->f[fs->n].caption, sizeof(fs->f[fs->n].caption), "%s%s%s%s", caption, note[0] ? " (" : "", note,
+		 note[0] ? ")" : "");
 	fs->f[fs->n++].curve = curve;
 	return 0;
 }
@@ -354,7 +357,13 @@ struct one {
 static void one_sections(struct doc *d, const void *arg)
 {
 	const struct one *o = arg;
+	char note[512];
+
 	slc__report_sections(d, o->x, o->u, o->fs->f, o->fs->n);
+	if (slc__run_status_words(note, sizeof(note), o->x->in, 1)[0]) {
+		slc__doc_heading(d, 2, "Run not complete");
+		slc__doc_para(d, "%s", note);
+	}
 }
 
 int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen)
@@ -362,14 +371,19 @@ int slc_report_write(const char *dir, const struct slc_session *x, int binary, F
 	struct figset *fs = calloc(1, sizeof(*fs));
 	struct stage *st = calloc(1, sizeof(*st));
 	struct one o = { x, binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL, fs };
-	char title[256];
+	char title[256], note[96];
 	int rc;
 
 	if (!fs || !st)
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	else if (!(rc = stage_begin(st, dir, (const char *const *)&x->in->source, 1, log, err, errlen))) {
-		if (!(rc = write_data(st, x, err, errlen)) && !(rc = write_graphs(fs, st, x, binary, err, errlen)))
-			rc = write_docs(st, slc_session_drive_name(title, sizeof(title), x), one_sections, &o, err, errlen);
+		if (!(rc = write_data(st, x, err, errlen)) && !(rc = write_graphs(fs, st, x, binary, err, errlen))) {
+			slc_session_drive_name(title, sizeof(title), x);
+			/* the page's title, in a browser's tab and history, says it too */
+			if (slc__run_status_words(note, sizeof(note), x->in, 0)[0])
+				snprintf(title + strlen(title), sizeof(title) - strlen(title), " (%s)", note);
+			rc = write_docs(st, title, one_sections, &o, err, errlen);
+		}
 		rc = stage_end(st, rc, err, errlen);
 	}
 	free(st);

@@ -434,7 +434,7 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 	}
 	meta = (struct slc_trace_meta){ .command_line = o->command_line, .target = slc_target_spec(t),
 		.capacity_bytes = slc_target_capacity(t), .logical_block_bytes = slc_target_logical_block(t),
-		.plan = o->plan ? o->plan->name : NULL };
+		.plan = o->plan ? o->plan->name : NULL, .planned_steps = o->plan ? (uint32_t)o->plan->n : 0 };
 	device_meta(r, &meta, model, sizeof(model));
 	if ((rc = slc_trace_create(&r->trace, o->trace_path, &meta, err, errlen))) {
 		slc_probe_close(r->probe);
@@ -448,6 +448,7 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 		char perr[512];
 		snprintf(perr, sizeof(perr), "--purge: %s", err);
 		snprintf(err, errlen, "%s", perr);
+		slc_trace_set_run_status(r->trace, rc == -ECANCELED ? "interrupted" : "failed");
 		slc_run_close(r, NULL, 0);
 		return rc;
 	}
@@ -459,6 +460,7 @@ int slc_run_execute(struct slc_run *r, const struct slc_plan *p, const volatile 
 		    struct slc_job_result *res, size_t *failed_step, char *err, size_t errlen)
 {
 	uint64_t every = r->o.temp_every_ns;
+	int rc;
 	struct slc_plan_hooks hooks = {
 		.step_begin = step_begin, .sample = steady_sample, .progress = progress, .step_end = step_end,
 		.arg = r, .segment_open = segment_open, .segment_close = segment_close,
@@ -469,7 +471,10 @@ int slc_run_execute(struct slc_run *r, const struct slc_plan *p, const volatile 
 		every = (slc_target_caps(r->target) & SLC_TARGET_CAP_VIRTUAL_CLOCK) ?
 			(r->o.interval_ns ? r->o.interval_ns : 1000000000ull) : 5000000000ull;
 	hooks.temperature_every_ns = every;
-	return slc_plan_run(p, r->target, r->trace, &hooks, stop, res, failed_step, err, errlen);
+	rc = slc_plan_run(p, r->target, r->trace, &hooks, stop, res, failed_step, err, errlen);
+	/* a report of the trace tells a stopped plan from a whole one by this */
+	slc_trace_set_run_status(r->trace, rc == -ECANCELED || (stop && *stop) ? "interrupted" : rc ? "failed" : "complete");
+	return rc;
 }
 
 int slc_run_close(struct slc_run *r, char *err, size_t errlen)

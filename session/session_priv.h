@@ -14,6 +14,13 @@ json_t *slc__session_identity_json(const struct slc_session *x);
 /* Write @l as JSON to @path (the --layout-json debug output); 0 or -errno. */
 int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, char *err, size_t errlen);
 
+/*
+ * How much of its plan a run did that did not end complete (the trace's
+ * run_status): @full a sentence for the report, else a short note for
+ * captions and subtitles.  "" for a complete run or one that does not say.
+ */
+char *slc__run_status_words(char *buf, size_t len, const struct slc_input *in, int full);
+
 /* slc_segment_words(), with or without the segment's duration. */
 char *slc__fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration);
 

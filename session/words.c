@@ -130,15 +130,40 @@ static int workload_words(char *buf, size_t len, const struct slc_input_segment 
 			what, s->params.queue_depth, j);
 }
 
+/*
+ * A fill step's range is the whole target even when the plan stops it
+ * after a set size (trim-response writes twice the range it deletes): the
+ * bytes it wrote tell whether it filled the range.  Returns 1 for a whole
+ * fill, else 0 with the size written in @b.
+ */
+static int fill_whole(char *b, size_t len, const struct slc_input_segment *s)
+{
+	double wrote = s->n_samples && s->bytes_total ? (double)s->bytes_total[s->n_samples - 1] : NAN;
+
+	if (!isfinite(wrote) || !s->params.range_bytes || wrote >= 0.99 * (double)s->params.range_bytes)
+		return 1;
+	slc_format_bytes(b, len, wrote, SLC_UNITS_BINARY);
+	return 0;
+}
+
+static int is_read(const struct slc_input_segment *s)
+{
+	enum slc_workload w = slc_workload_from_name(s->params.workload);
+	return w == SLC_WL_RAND_READ || w == SLC_WL_SEQ_READ;
+}
+
 /* What the step is for, in words ("after a TRIM of the whole drive"). */
 static void purpose_words(char *buf, size_t len, const struct slc_input_segment *s)
 {
-	char d[32];
+	char d[32], b[32];
 	uint32_t arg = s->params.role_arg;
 
 	slc_duration_words(d, sizeof(d), s->params.idle_before_s);
 	switch (s->params.role) {
-	case SLC_ROLE_FILL: snprintf(buf, len, "filling the whole drive after a TRIM"); break;
+	case SLC_ROLE_FILL:
+		if (fill_whole(b, sizeof(b), s)) snprintf(buf, len, "filling the whole drive after a TRIM");
+		else snprintf(buf, len, "writing %s after a TRIM", b);
+		break;
 	case SLC_ROLE_CURVE: snprintf(buf, len, "after a TRIM of the whole drive"); break;
 	case SLC_ROLE_IDLE_BURST: snprintf(buf, len, "after %s idle, no TRIM", d); break;
 	case SLC_ROLE_TRIM_BURST: snprintf(buf, len, "after a TRIM of the whole drive (%s wait)", d); break;
@@ -159,6 +184,32 @@ static void purpose_words(char *buf, size_t len, const struct slc_input_segment 
 	case SLC_ROLE_PRECONDITION: snprintf(buf, len, "preconditioning the sweep to steady state"); break;
 	default: buf[0] = '\0'; break;
 	}
+}
+
+char *slc__run_status_words(char *buf, size_t len, const struct slc_input *in, int full)
+{
+	const char *st = in->meta.run_status;
+	int stopped = st && !strcmp(st, "interrupted"), failed = st && !strcmp(st, "failed");
+	char steps[96] = "";
+
+	buf[0] = '\0';
+	if (!st || !strcmp(st, "complete"))
+		return buf;
+	/* each step the run began has its segment, the last one cut short */
+	if (in->meta.planned_steps)
+		snprintf(steps, sizeof(steps), "%zu of %u steps", in->n_segments, in->meta.planned_steps);
+	if (!full)
+		snprintf(buf, len, "%s%s%s", stopped ? "run interrupted" : failed ? "run stopped by an error" :
+			 "run not finished", steps[0] ? ": " : "", steps);
+	else if (stopped || failed)
+		snprintf(buf, len, "The run was %s: %s%s of its plan ran (the last one cut short); the graphs show only "
+			 "what it wrote up to then.", stopped ? "interrupted (Ctrl-C or SIGTERM)" : "stopped by an error",
+			 steps[0] ? steps : "not every step", "");
+	else
+		snprintf(buf, len, "The run did not finish: its trace was never closed (status \"%s\": the process was "
+			 "killed or the host went down)%s%s%s.", st, steps[0] ? "; " : "", steps,
+			 steps[0] ? " of its plan are in it" : "");
+	return buf;
 }
 
 static double seg_duration(const struct slc_input_segment *s)
@@ -186,13 +237,22 @@ char *slc_segment_words(char *buf, size_t len, const struct slc_input_segment *s
 
 char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment *s)
 {
-	char w[96], d[32];
+	char w[96], d[32], b[32];
 	uint32_t arg = s->params.role_arg;
 
 	workload_words(w, sizeof(w), s);
 	slc_duration_words(d, sizeof(d), s->params.idle_before_s);
 	switch (s->params.role) {
-	case SLC_ROLE_FILL: snprintf(buf, len, "Sequential fill of the whole drive (%s)", w); break;
+	case SLC_ROLE_FILL:
+		if (fill_whole(b, sizeof(b), s)) snprintf(buf, len, "Sequential fill of the whole drive (%s)", w);
+		else snprintf(buf, len, "Sequential write of %s after a TRIM (%s)", b, w);
+		break;
+	case SLC_ROLE_FILL_TO: snprintf(buf, len, "Sequential fill to %u%% full (%s)", arg, w); break;
+	case SLC_ROLE_READ_BASELINE: snprintf(buf, len, "Reads before the TRIM (%s)", w); break;
+	case SLC_ROLE_READ_AFTER_TRIM: snprintf(buf, len, "Reads right after a TRIM (%s)", w); break;
+	case SLC_ROLE_HIR_ROUNDS: snprintf(buf, len, "Host idle recovery rounds, %u s waits (%s)", arg, w); break;
+	case SLC_ROLE_TRIM: snprintf(buf, len, "TRIM of the whole drive"); break;
+	case SLC_ROLE_TRIM_RANGE: snprintf(buf, len, "TRIM of part of the drive"); break;
 	case SLC_ROLE_CURVE: snprintf(buf, len, "Write curve after TRIM (%s)", w); break;
 	case SLC_ROLE_IDLE_BURST: snprintf(buf, len, "Burst after %s idle (%s)", d, w); break;
 	case SLC_ROLE_TRIM_BURST: snprintf(buf, len, "Burst after TRIM (%s)", w); break;
@@ -207,7 +267,7 @@ char *slc_segment_heading(char *buf, size_t len, const struct slc_input_segment 
 	case SLC_ROLE_SWEEP_PREP: snprintf(buf, len, "Test region written for the sweep (%s)", w); break;
 	case SLC_ROLE_SWEEP: snprintf(buf, len, "Sweep point (%s)", w); break;
 	case SLC_ROLE_PRECONDITION: snprintf(buf, len, "Preconditioning before the sweep (%s)", w); break;
-	default: snprintf(buf, len, "Write curve (%s)", w); break;
+	default: snprintf(buf, len, "%s (%s)", is_read(s) ? "Reads" : "Write curve", w); break;
 	}
 	return buf;
 }

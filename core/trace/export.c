@@ -252,6 +252,8 @@ int slc_input_export_json(const struct slc_input *in, FILE *out)
 	rc |= set(meta, "logical_block_bytes", ju64(in->meta.logical_block_bytes));
 	rc |= set(meta, "cell_type", jstr(in->meta.cell_type));
 	rc |= set(meta, "plan", jstr(in->meta.plan));
+	rc |= set(meta, "planned_steps", ju64(in->meta.planned_steps));
+	rc |= set(meta, "run_status", jstr(in->meta.run_status));
 	rc |= set(meta, "tool_version", jstr(in->tool_version));
 	rc |= set(meta, "created_utc", jstr(in->created_utc));
 	rc |= set(meta, "host", jstr(in->host));

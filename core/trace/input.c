@@ -88,6 +88,7 @@ void slc_input_free(struct slc_input *in)
 	free((char *)in->meta.device_firmware);
 	free((char *)in->meta.cell_type);
 	free((char *)in->meta.plan);
+	free((char *)in->meta.run_status);
 	free(in->tool_version);
 	free(in->created_utc);
 	free(in->host);

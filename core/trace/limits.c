@@ -26,6 +26,7 @@ static const struct slc__limit limits[] = {
 	{ "block_bytes", "bytes", 1, GIB, 1, 1, "1 byte to 1 GiB, or 0: unknown" },
 	{ "queue_depth", "commands", 1, 65536, 1, 1, "1 to 65536, or 0: unknown" },
 	{ "jobs", "streams", 1, 65536, 1, 1, "1 to 65536, or 0: unknown" },
+	{ "planned_steps", "steps", 1, 65536, 1, 1, "1 to 65536, or 0: unknown" },
 	{ "reap_batch", "commands", 1, 65536, 1, 1, "1 to 65536, or 0: unknown" },
 	{ "poll_us", "us", 0, 1e6, 0, 1, "0 to 1 s" },
 	{ "offset_bytes", "bytes", 0, EXACT, 0, 1, "0 to 2^53 bytes" },

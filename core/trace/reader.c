@@ -632,15 +632,17 @@ static int read_root(hid_t f, struct slc_input *in, char *err, size_t errlen)
 	char **strs[] = { (char **)&in->meta.command_line, (char **)&in->meta.target, (char **)&in->meta.device_model,
 			  (char **)&in->meta.device_serial, (char **)&in->meta.device_firmware, &in->tool_version,
 			  &in->created_utc, &in->host, &in->import_notes, &in->import_warnings, &in->import_record,
-			  (char **)&in->meta.cell_type, (char **)&in->meta.plan };
+			  (char **)&in->meta.cell_type, (char **)&in->meta.plan, (char **)&in->meta.run_status };
 	const char *names[] = { "command_line", "target", "device_model", "device_serial", "device_firmware",
 				"tool_version", "created_utc", "host", "import_notes", "import_warnings", "import",
-				"cell_type", "plan" };
+				"cell_type", "plan", "run_status" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (slc__h5_get_str(f, names[i], strs[i]) == -ENOMEM)
 			return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	if (get_attr(f, "", "capacity_bytes", H5T_NATIVE_UINT64, &in->meta.capacity_bytes, err, errlen))
+		return -ERANGE;
+	if (get_attr(f, "", "planned_steps", H5T_NATIVE_UINT32, &in->meta.planned_steps, err, errlen))
 		return -ERANGE;
 	return get_attr(f, "", "logical_block_bytes", H5T_NATIVE_UINT32, &in->meta.logical_block_bytes, err, errlen);
 }

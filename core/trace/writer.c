@@ -560,6 +560,11 @@ static int write_root_attrs(hid_t f, const struct slc_trace_meta *m)
 		rc |= slc__h5_put_str(f, "cell_type", m->cell_type);
 	if (m->plan)
 		rc |= slc__h5_put_str(f, "plan", m->plan);
+	if (m->planned_steps)
+		rc |= slc__h5_put_u32(f, "planned_steps", m->planned_steps);
+	/* until the run says how it ended: a run killed outright leaves "running" */
+	if (m->run_status || m->planned_steps)
+		rc |= slc__h5_put_str(f, "run_status", m->run_status ? m->run_status : "running");
 	return rc ? -EIO : 0;
 }
 
@@ -877,6 +882,13 @@ int slc_trace_close(struct slc_trace *t)
 }
 
 /* ---- root strings and analysis results ------------------------------ */
+
+int slc_trace_set_run_status(struct slc_trace *t, const char *status)
+{
+	if (!t || !status)
+		return -EINVAL;
+	return slc__h5_put_str(t->file, "run_status", status) ? -EIO : 0;
+}
 
 int slc__trace_put_root_str(struct slc_trace *t, const char *name, const char *value)
 {

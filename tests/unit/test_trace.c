@@ -364,6 +364,36 @@ static void test_empty_trace(void **state)
 	slc_input_free(in);
 }
 
+/* A run's trace says how much of the plan it holds and how the run ended; others say nothing. */
+static void test_run_status(void **state)
+{
+	struct slc_trace_meta m = meta;
+	struct slc_trace *t;
+	struct slc_input *in;
+	char err[256];
+
+	m.planned_steps = 8;
+	assert_int_equal(slc_trace_create(&t, tpath("status.h5"), &m, err, sizeof(err)), 0);
+	assert_int_equal(slc_trace_segment_begin(t, &seg_params[0]), 0);
+	assert_int_equal(slc_trace_flush(t), 0);
+	/* a run killed before its end leaves "running" */
+	assert_int_equal(slc_input_load(&in, tpath("status.h5"), err, sizeof(err)), 0);
+	assert_string_equal(in->meta.run_status, "running");
+	assert_int_equal(in->meta.planned_steps, 8);
+	slc_input_free(in);
+	assert_int_equal(slc_trace_set_run_status(t, "interrupted"), 0);
+	assert_int_equal(slc_trace_close(t), 0);
+	assert_int_equal(slc_input_load(&in, tpath("status.h5"), err, sizeof(err)), 0);
+	assert_string_equal(in->meta.run_status, "interrupted");
+	assert_int_equal(in->meta.planned_steps, 8);
+	assert_int_equal(in->n_segments, 1);
+	slc_input_free(in);
+	assert_int_equal(slc_input_load(&in, tpath("empty.h5"), err, sizeof(err)), 0);
+	assert_null(in->meta.run_status);
+	assert_int_equal(in->meta.planned_steps, 0);
+	slc_input_free(in);
+}
+
 static int setup(void **state)
 {
 	return mkdtemp(dir) ? 0 : -1;
@@ -386,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_writer_misuse),
 		cmocka_unit_test(test_empty_trace),
+		cmocka_unit_test(test_run_status),
 	};
 
 	H5Eset_auto2(H5E_DEFAULT, NULL, NULL);

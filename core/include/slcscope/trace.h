@@ -52,6 +52,10 @@ struct slc_trace_meta {
 	uint32_t logical_block_bytes;     /* 0 when unknown */
 	const char *cell_type;            /* "slc", "mlc", "tlc", "qlc"; NULL when unknown */
 	const char *plan;                 /* the plan a run followed, as --plan names it; NULL when none */
+	uint32_t planned_steps;           /* the steps in that plan; 0 when none or unknown */
+	const char *run_status;           /* "running" (a run's trace not closed by its end), "complete",
+					   * "interrupted" or "failed"; NULL when not recorded.  A new
+					   * trace with planned_steps starts "running" when this is NULL */
 };
 
 /* One run step = one segment group; every field is stored as an attribute. */
@@ -117,6 +121,18 @@ int slc_trace_create(struct slc_trace **out, const char *path, const struct slc_
  * Return: 0, or -EINVAL for a negative or non-finite interval.
  */
 int slc_trace_set_flush_interval(struct slc_trace *t, double flush_s);
+
+/**
+ * slc_trace_set_run_status() - record how the run ended (root attribute run_status).
+ * @t:      writer
+ * @status: "complete", "interrupted" or "failed"
+ *
+ * A reader of a trace whose run was stopped then tells a partial plan from
+ * a whole one; a trace still "running" was never closed by its run.
+ *
+ * Return: 0, or -EIO.
+ */
+int slc_trace_set_run_status(struct slc_trace *t, const char *status);
 
 /**
  * slc_trace_segment_begin() - start a segment (group /segments/NNNN).
