@@ -55,6 +55,7 @@ static void plot_help(FILE *out)
 		"                           capacity); once per INPUT\n"
 		"  -t, --title TEXT         the title (default: the drive's model and capacity)\n"
 		"      --binary             GiB and MiB/s instead of GB and MB/s\n"
+		"      --theme NAME         colours: default (colour-blind safe) or print (grays)\n"
 		"      --width N, --height N  size in pixels (PNG) or points (SVG, PDF); 1200x700\n"
 		"      --layout-json FILE   where the drawing put its areas, legend and labels\n");
 }
@@ -67,7 +68,8 @@ static int cmd_plot(int argc, char **argv)
 		{ "y", required_argument, NULL, 0 }, { "label", required_argument, NULL, 'l' },
 		{ "title", required_argument, NULL, 't' }, { "binary", no_argument, NULL, 0 },
 		{ "width", required_argument, NULL, 0 }, { "height", required_argument, NULL, 0 },
-		{ "layout-json", required_argument, NULL, 0 }, { "force", no_argument, NULL, 'F' }, { NULL, 0, NULL, 0 },
+		{ "layout-json", required_argument, NULL, 0 }, { "force", no_argument, NULL, 'F' },
+		{ "theme", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
 	};
 	struct slc_output_opts oo = { .kind = SLC_OUTPUT_GRAPH };
 	struct slc_figure_opts co = { 0 };

@@ -31,6 +31,7 @@ static void report_help(FILE *out)
 		"                       plan does not tell (as analyze); these three describe\n"
 		"                       one drive: one INPUT only\n"
 		"      --binary         GiB and MiB/s instead of GB and MB/s\n"
+		"      --theme NAME     graphs' colours: default (colour-blind safe) or print (grays)\n"
 		"      --quiet          do not list the files written\n");
 }
 
@@ -41,7 +42,7 @@ static int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' }, { "label", required_argument, NULL, 'l' },
 		{ "title", required_argument, NULL, 't' }, { "segment", required_argument, NULL, 's' },
 		{ "capacity", required_argument, NULL, 1 }, { "cell", required_argument, NULL, 2 },
-		{ "state", required_argument, NULL, 3 }, { NULL, 0, NULL, 0 },
+		{ "state", required_argument, NULL, 3 }, { "theme", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
 	};
 	struct slc_session_hints hints = { 0 };
 	int drive_hint = 0;
@@ -79,7 +80,7 @@ static int cmd_report(int argc, char **argv)
 		xs[k].hints = hints;
 		rc = cli_load(&xs[k], "report", (const char *const *)&argv[optind + (int)k], 1, NULL, -1, NULL);
 	}
-	if (!rc && (n == 1 ? slc_report_write(dir, xs, co.binary, quiet ? NULL : stderr, err, sizeof(err)) :
+	if (!rc && (n == 1 ? slc_report_write(dir, xs, &co, quiet ? NULL : stderr, err, sizeof(err)) :
 		    slc_report_compare_write(dir, xs, n, &co, quiet ? NULL : stderr, err, sizeof(err))))
 		rc = cli_fail("report", "%s", err);
 	for (size_t i = 0; i < k; i++)

@@ -313,7 +313,7 @@ static int write_report(const struct run_args *a, const struct slc_run_console *
 	slc_output_signals();             /* the I/O is over: a signal now removes the unfinished report */
 	if ((rc = cli_load(&x, "run", &a->out, 1, NULL, -1, NULL)))
 		return rc;
-	rc = slc_report_write(a->report, &x, 0, u->quiet ? NULL : stderr, err, sizeof(err));
+	rc = slc_report_write(a->report, &x, NULL, u->quiet ? NULL : stderr, err, sizeof(err));
 	slc_session_free(&x);
 	if (rc)
 		return cli_fail("run", "%s", err);

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return 1;
 	if (slc_session_load(&x, argv[4], -1, NULL, err, sizeof(err)) ||
-	    slc_report_write(argv[5], &x, 0, NULL, err, sizeof(err))) {
+	    slc_report_write(argv[5], &x, NULL, NULL, err, sizeof(err))) {
 		fprintf(stderr, "run_report: %s\n", err);
 		slc_session_free(&x);
 		return 1;

@@ -330,6 +330,7 @@ int slc_figure_curve(const char *path, const struct slc_session *x, long k, cons
 	sp.title = c->title;
 	sp.subtitle = c->sub;
 	sp.width = o->width;
+	sp.theme = o->theme;
 	sp.height = o->height;
 	sp.series = &sr;
 	sp.n_series = 1;
@@ -431,7 +432,7 @@ int slc_figure_latency(const char *path, const struct slc_session *x, long k, co
 		 slc_duration_words(bin, sizeof(bin), nb > 1 ? (t[nb - 1] - t[0]) / (double)(nb - 1) : s->params.interval_s));
 	status_note(sub, sizeof(sub), x);
 	sp = (struct slc_plot_spec){ .title = title, .subtitle = sub, .ylabel = "latency (log scale)", .y_scale = 1,
-				     .width = o->width, .height = o->height, .series = sr, .n_series = 4, .log_y = 1,
+				     .width = o->width, .theme = o->theme, .height = o->height, .series = sr, .n_series = 4, .log_y = 1,
 				     .y_format = SLC_YFMT_US, .bands = bands, .n_bands = nbands, .layout = &lay };
 	sp.x_scale = s->n_samples && s->t_s[s->n_samples - 1] > 5400 ? 60 : 1;
 	sp.xlabel = sp.x_scale > 1 ? "time (minutes)" : "time (seconds)";
@@ -523,6 +524,7 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 	bs.left_scale = FIG_SIZE_DIV(o);
 	bs.right_scale = FIG_RATE_DIV(o);
 	bs.width = o->width;
+	bs.theme = o->theme;
 	bs.height = o->height;
 	bs.groups = g;
 	bs.n_groups = n;
@@ -560,6 +562,7 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 	sp.x_scale = 1;
 	sp.y_scale = FIG_SIZE_DIV(o);
 	sp.width = o->width;
+	sp.theme = o->theme;
 	sp.height = o->height;
 	sp.series = sr;
 	sp.n_series = isfinite(fresh) && fresh > 0 ? 2 : 1;
@@ -600,6 +603,11 @@ int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char 
 		*(name[0] == 'w' ? &o->width : &o->height) = (int)n;
 	} else if (!strcmp(name, "binary")) {
 		o->binary = 1;
+	} else if (!strcmp(name, "theme")) {
+		int t = slc_plot_theme_from_name(v);
+		if (t < 0)
+			return slc_errf(err, errlen, -EINVAL, "--theme: '%s' is not default or print", v);
+		o->theme = (enum slc_plot_theme)t;
 	} else if (!strcmp(name, "layout-json")) {
 		o->layout_json = v;
 	} else {

@@ -131,6 +131,7 @@ int slc_figure_compare(const char *path, const struct slc_session *xs, size_t n,
 	sp.title = title;
 	sp.subtitle = sub;
 	sp.width = o->width;
+	sp.theme = o->theme;
 	sp.height = o->height;
 	sp.series = sr;
 	sp.n_series = n;
@@ -175,7 +176,7 @@ int slc__figure_multiples(const char *path, const struct slc_session *xs, size_t
 	}
 	snprintf(title, sizeof(title), "%s", o->title ? o->title : "Write curves side by side");
 	compare_subtitle(sub, sizeof(sub), xs, d, n, "shared axes");
-	m = (struct slc_plot_multi){ .title = title, .subtitle = sub, .panels = ps, .n_panels = n, .width = o->width,
+	m = (struct slc_plot_multi){ .title = title, .subtitle = sub, .panels = ps, .n_panels = n, .width = o->width, .theme = o->theme,
 				     .height = o->height, .layout = &lay };
 	if (!(rc = slc_plot_multiples(path, &m, err, errlen)))
 		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
@@ -235,7 +236,7 @@ int slc__figure_bars(const char *path, const struct slc_session *xs, size_t n, c
 	snprintf(title, sizeof(title), "%s", o->title ? o->title : "Phase figures compared");
 	snprintf(sub, sizeof(sub), "from each drive's write curve; n/a: the curve shows no such phase");
 	c = (struct slc_bar_chart){ .title = title, .subtitle = sub, .groups = names, .n_groups = n, .panels = p,
-				    .n_panels = 5, .legend = 1, .width = o->width, .height = o->height, .layout = &lay };
+				    .n_panels = 5, .legend = 1, .width = o->width, .theme = o->theme, .height = o->height, .layout = &lay };
 	if (!(rc = slc_plot_bar_chart(path, &c, err, errlen)))
 		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	return rc;

@@ -33,6 +33,7 @@ static int finish(const char *path, struct slc_plot_spec *sp, const struct slc_f
 	int rc;
 
 	sp->width = o->width;
+	sp->theme = o->theme;
 	sp->height = o->height;
 	sp->layout = &lay;
 	if (!(rc = slc_plot_write(path, sp, err, errlen)))
@@ -47,6 +48,7 @@ static int finish_bars(const char *path, struct slc_bar_chart *c, const struct s
 	int rc;
 
 	c->width = o->width;
+	c->theme = o->theme;
 	c->height = o->height;
 	c->layout = &lay;
 	if (!(rc = slc_plot_bar_chart(path, c, err, errlen)))
@@ -335,7 +337,7 @@ int slc__figure_trim_response(const char *path, enum slc_figure_kind kind, const
 		 tr.max_latency_us / 1000);
 	m = (struct slc_plot_multi){ .title = title_of(title, sizeof(title), x, o, "reads right after a TRIM"),
 				     .subtitle = sub, .panels = ps, .n_panels = ps[1].n_series ? 2 : 1, .own_y = 1,
-				     .cols = 1, .width = o->width, .height = o->height ? o->height : 760, .layout = &lay };
+				     .cols = 1, .width = o->width, .theme = o->theme, .height = o->height ? o->height : 760, .layout = &lay };
 	if (!(rc = slc_plot_multiples(path, &m, err, errlen)))
 		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	free(bps);

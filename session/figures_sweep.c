@@ -172,6 +172,7 @@ int slc__figure_sweep(const char *path, enum slc_figure_kind k, const struct slc
 	sp.x_scale = sp.y_scale = 1;
 	sp.legend_right = n > 2;
 	sp.width = o->width;
+	sp.theme = o->theme;
 	sp.height = o->height;
 	sp.layout = &lay;
 	if (k == SLC_FIG_MIXED) {

@@ -228,7 +228,8 @@ static void file_part(char *out, size_t len, const char *step)
 }
 
 /* Every graph of @x: each curve with its latency, then the experiments' figures. */
-static int write_graphs(struct figset *fs, struct stage *st, const struct slc_session *x, int binary, char *err,
+static int write_graphs(struct figset *fs, struct stage *st, const struct slc_session *x,
+			const struct slc_figure_opts *look, char *err,
 			size_t errlen)
 {
 	long main = slc_session_pick(x, 0);
@@ -236,7 +237,7 @@ static int write_graphs(struct figset *fs, struct stage *st, const struct slc_se
 
 	for (size_t i = 0; !rc && i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		struct slc_figure_opts co = { .binary = binary };
+		struct slc_figure_opts co = { .binary = look->binary, .theme = look->theme };
 		char name[256], cap[256], h[160], step[72];
 		/* the reviews draw 4 KiB random curves in IOPS */
 		co.y_iops = s->params.block_bytes && s->params.block_bytes <= 16384 &&
@@ -264,7 +265,7 @@ static int write_graphs(struct figset *fs, struct stage *st, const struct slc_se
 	for (size_t e = 0; !rc && slc__experiment(e); e++)
 		for (size_t f = 0; !rc && f < slc__experiment(e)->n_figs; f++) {
 			const struct slc__exp_figure *ef = &slc__experiment(e)->figs[f];
-			struct slc_figure_opts co = { .binary = binary };
+			struct slc_figure_opts co = { .binary = look->binary, .theme = look->theme };
 			rc = add_fig(fs, st, ef->file, ef->caption, ef->sweep ? SLC__FIG_SWEEP : -1, ef->kind, x, 1, &co,
 				     err, errlen);
 		}
@@ -366,8 +367,12 @@ static void one_sections(struct doc *d, const void *arg)
 	}
 }
 
-int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen)
+int slc_report_write(const char *dir, const struct slc_session *x, const struct slc_figure_opts *look, FILE *log,
+		     char *err, size_t errlen)
 {
+	/* the report's look, one value: units and theme (NULL: decimal, default) */
+	const struct slc_figure_opts plain = { 0 }, *lk = look ? look : &plain;
+	int binary = lk->binary;
 	struct figset *fs = calloc(1, sizeof(*fs));
 	struct stage *st = calloc(1, sizeof(*st));
 	struct one o = { x, binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL, fs };
@@ -377,7 +382,7 @@ int slc_report_write(const char *dir, const struct slc_session *x, int binary, F
 	if (!fs || !st)
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	else if (!(rc = stage_begin(st, dir, (const char *const *)&x->in->source, 1, log, err, errlen))) {
-		if (!(rc = write_data(st, x, err, errlen)) && !(rc = write_graphs(fs, st, x, binary, err, errlen))) {
+		if (!(rc = write_data(st, x, err, errlen)) && !(rc = write_graphs(fs, st, x, lk, err, errlen))) {
 			slc_session_drive_name(title, sizeof(title), x);
 			/* the page's title, in a browser's tab and history, says it too */
 			if (slc__run_status_words(note, sizeof(note), x->in, 0)[0])

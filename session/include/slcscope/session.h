@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "slcscope/analysis.h"
+#include "slcscope/plot.h"
 #include "slcscope/core.h"
 
 #ifdef __cplusplus
@@ -400,6 +401,7 @@ struct slc_figure_opts {
 	enum slc_role role;           /* the curve to draw: the first of this role; 0: the random
 				       * curve after TRIM, else the first write curve */
 	const char *layout_json;      /* write where the drawing put things (struct slc_plot_layout) here */
+	enum slc_plot_theme theme;    /* colours: default (Okabe-Ito) or print (grays) */
 };
 
 /**
@@ -457,7 +459,8 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
  * are complete: on failure (a full disk) @dir keeps what it had.
  * Return: 0 or -errno with a one-line reason in @err.
  */
-int slc_report_write(const char *dir, const struct slc_session *x, int binary, FILE *log, char *err, size_t errlen);
+int slc_report_write(const char *dir, const struct slc_session *x, const struct slc_figure_opts *look, FILE *log,
+		     char *err, size_t errlen);
 
 /*
  * slc_report_compare_write() - a comparison report of the @n inputs @xs
