@@ -189,6 +189,14 @@ def check_console(tag, text, j):
                       f"{s['erase_bound_start_bytes']} B")
             if "recovery:" in line:
                 check_recovery_words(f"{tag}: segment {n}", line, s)
+                check_recovery_member(f"{tag}: segment {n}", line, s.get("recovery"))
+            m = re.match(r"  SLC cache: .* used up at ([\d.]+) s \(ends within (\S+ \S+)-(\S+ \S+)\)", line)
+            if m and s.get("phases"):
+                cp = [p for p in s["phases"] if p["kind"] == "slc_cache"]
+                check(m.group(1) == f"{cache.get('end_s'):.1f}" and cp and
+                      (m.group(2), m.group(3)) == tuple(fb(x) for x in cp[-1]["end_range_bytes"]),
+                      f"{tag}: segment {n} '{line.strip()}' vs end {cache.get('end_s')} s, "
+                      f"{cp and cp[-1]['end_range_bytes']}")
 
 
 def check_recovery_words(tag, line, s):
@@ -206,21 +214,126 @@ def check_recovery_words(tag, line, s):
         check(not has_cache, f"{tag}: no cache recovered while the segment shows one: '{line.strip()}'")
 
 
+def check_recovery_member(tag, line, r):
+    """The recovery words against the segment's "recovery" member."""
+    if not check(r is not None, f"{tag}: '{line.strip()}' has a recovery member"):
+        return
+    check(f"burst {fr(r['burst_bps'])}" in line, f"{tag}: '{line.strip()}' burst vs {r['burst_bps']}")
+    check(fb(r["cache_bytes"]) in line, f"{tag}: '{line.strip()}' cache vs {r['cache_bytes']}")
+    f = r.get("cache_frac")
+    check(f is None or 0 <= f <= 1.0, f"{tag}: recovery.cache_frac {f} over 100%")
+    if f is not None and "at least" not in line:
+        check(pct(f) in line, f"{tag}: '{line.strip()}' vs cache_frac {f}")
+        check(("all of the cache back" in line) == (f >= 0.9), f"{tag}: '{line.strip()}' words vs cache_frac {f}")
+
+
+def near(printed, x):
+    """@printed (a bar or axis number) is @x rounded at the printed precision."""
+    d = len(printed.split(".")[1]) if "." in printed else 0
+    return x is not None and abs(float(printed) - x) <= 0.5 * 10 ** -d * 1.0001 + 1e-12
+
+
+def bars(texts, axis):
+    """(category, value) pairs after the axis title @axis of a bar chart."""
+    out, on, cat = [], False, None
+    for t in texts:
+        if t == axis:
+            on, cat = True, None
+            continue
+        if on and re.fullmatch(r"[\d.]+", t):
+            if cat is not None:
+                out.append((cat, t))
+                cat = None
+        elif on and re.search(r"\([^)]*\)$", t) and t != axis:
+            on = False
+        elif on:
+            cat = t
+    return out
+
+
+def check_bar_charts(tag, d, j):
+    def svg(name):
+        f = os.path.join(d, name)
+        return svg_texts(f) if os.path.exists(f) else None
+    t = svg("compress.svg")
+    cm = j.get("compressibility")
+    if t and cm:
+        b = bars(t, "mean write speed (MB/s)")
+        check(len(b) == 2 and near(b[0][1], cm["random_bps"] / 1e6) and near(b[1][1], cm["repeating_bps"] / 1e6),
+              f"{tag}: compress.svg bars {b} vs {cm}")
+    t = svg("fill-levels.svg")
+    fl = j.get("fill_levels")
+    if t and fl:
+        c, v = bars(t, "SLC cache found (GB)"), bars(t, "burst speed (MB/s)")
+        check(len(c) == len(fl) and all(near(x[1], e["cache_bytes"] / 1e9) for x, e in zip(c, fl)),
+              f"{tag}: fill-levels.svg caches {c} vs {[e['cache_bytes'] for e in fl]}")
+        check(len(v) == len(fl) and all(near(x[1], e["mean_bps"] / 1e6) for x, e in zip(v, fl)),
+              f"{tag}: fill-levels.svg speeds {v} vs {[e['mean_bps'] for e in fl]}")
+    t = svg("hir.svg")
+    hir = j.get("host_idle_recovery")
+    if t and hir:
+        b = bars(t, "write speed in the 5 s windows (thousand IOPS)")
+        check(len(b) == len(hir) and all(near(x[1], e["iops"] / 1e3) for x, e in zip(b, hir)),
+              f"{tag}: hir.svg bars {b} vs {hir}")
+    t = svg("recovery.svg")
+    if t:
+        segs = segs_of(j).values()
+        caches = [c["size_bytes"] for c in (s.get("cache") or {} for s in segs) if c.get("size_bytes")]
+        caches += [s["recovery"]["cache_bytes"] for s in segs if s.get("recovery")]
+        speeds = [s["recovery"]["burst_bps"] for s in segs if s.get("recovery")]
+        speeds += [s["phases"][0]["mean_bps"] for s in segs if s.get("phases")]
+        for cat, v in bars(t, "SLC cache found (GB)"):
+            check(any(near(v, x / 1e9) for x in caches), f"{tag}: recovery.svg '{cat}' {v} GB is a cache found")
+        for cat, v in bars(t, "burst speed (MB/s)"):
+            check(any(near(v, x / 1e6) for x in speeds), f"{tag}: recovery.svg '{cat}' {v} MB/s is a burst speed")
+
+
+def dur_words(x):
+    """session/words.c slc_duration_words() below 2 minutes; None above (not compared)."""
+    return f"{x:.3g} s" if x < 120 else None
+
+
 def md_rows(text):
-    """Phase rows of the Markdown/HTML phase tables: (from, to, iops, rate, median, p5, p95)."""
-    return [(a, b, c or "-", d, e, f, g) for a, b, c, d, e, f, g in
-            re.findall(r"\|\s*(-?[\d.]+ \w+) \| (-?[\d.]+ \w+) \| [^|]+ \| (?:(\S+ IOPS) \()?(\S+ \S+/s)\)? \| "
-                       r"(\S+ \S+/s) \| (\S+ \S+/s) to (\S+ \S+/s) \|", text)]
+    """Phase rows of the Markdown/HTML phase tables: (from, to, lasts, iops, rate, median, p5, p95, cov)."""
+    return [(a, b, l.strip(), c or "-", d, e, f, g, v) for a, b, l, c, d, e, f, g, v in
+            re.findall(r"\|\s*(-?[\d.]+ \w+) \| (-?[\d.]+ \w+) \| ([^|]+) \| (?:(\S+ IOPS) \()?(\S+ \S+/s)\)? \| "
+                       r"(\S+ \S+/s) \| (\S+ \S+/s) to (\S+ \S+/s) \| ([\d.]*) ?\|", text)]
 
 
 def check_report_text(tag, text, j):
     phases = all_phases(j)
-    rows = {(fb(p["start_bytes"]), fb(p["end_bytes"]), fi(p.get("iops_mean")) if p.get("iops_mean") else "-",
-             fr(p["mean_bps"]), fr(p["median_bps"]), fr(p["p5_bps"]), fr(p["p95_bps"])) for p in phases}
-    rows |= {(a, b, "-", c, d, e, f) for a, b, _, c, d, e, f in rows}
+    rows = set()
+    for p in phases:
+        iops = fi(p.get("iops_mean")) if p.get("iops_mean") else "-"
+        cov = "" if p.get("cov") is None else f"{p['cov']:.2f}"
+        r = (fb(p["start_bytes"]), fb(p["end_bytes"]), dur_words(p["end_s"] - p["start_s"]), iops,
+             fr(p["mean_bps"]), fr(p["median_bps"]), fr(p["p5_bps"]), fr(p["p95_bps"]), cov)
+        rows |= {r, r[:3] + ("-",) + r[4:]}
     found = md_rows(text)
     for r in found:
-        check(r in rows, f"{tag}: phase row {r} is one of phases.json's")
+        # durations of 2 minutes and more are words in minutes: compared without them
+        r2 = r if r[2].endswith(" s") else r[:2] + (None,) + r[3:]
+        check(r2 in rows or r in rows or (r2[:2] + r2[3:]) in {x[:2] + x[3:] for x in rows if not r[2].endswith(" s")},
+              f"{tag}: phase row {r} is one of phases.json's")
+    # the headline's post-cache and erase-bound speeds: a phase's mean or a
+    # segment's time-weighted mean over its phases of that kind
+    means = {"direct": set(), "erase_bound": set()}
+    for sg in segs_of(j).values():
+        for kind in means:
+            ps = [p for p in sg.get("phases", []) if (p["kind"].startswith("direct") or p["kind"] == "native")
+                  == (kind == "direct") and (kind == "direct" or p["kind"] == "erase_bound")]
+            t = sum(p["end_s"] - p["start_s"] for p in ps)
+            means[kind] |= {fr(p["mean_bps"]) for p in ps}
+            if t > 0:
+                means[kind].add(fr(sum(p["mean_bps"] * (p["end_s"] - p["start_s"]) for p in ps) / t))
+    for m in re.finditer(r"\| (?:Direct to \w+|Native) speed \(cache full\) \| (?:\S+ IOPS \()?(\S+ \S+/s)\)? \|", text):
+        check(m.group(1) in means["direct"], f"{tag}: headline post-cache speed {m.group(1)} in {means['direct']}")
+    for m in re.finditer(r"\| erase-bound speed \| (?:\S+ IOPS \()?(\S+ \S+/s)\)? \|", text):
+        check(m.group(1) in means["erase_bound"], f"{tag}: headline erase-bound speed {m.group(1)} in "
+              f"{means['erase_bound']}")
+    for m in re.finditer(r"\| erase-bound from \(data written\) \| (\S+ \S+) \|", text):
+        check(m.group(1) in {fb(sg.get("erase_bound_start_bytes")) for sg in segs_of(j).values()},
+              f"{tag}: headline erase-bound onset {m.group(1)}")
     caches = {(fb(s["cache"]["size_bytes"]), fr(s["cache"]["speed_bps"])) for s in segs_of(j).values()
               if s.get("cache") and s["cache"].get("size_bytes") is not None}
     # a curve's band label (inlined SVG) names its cache phase, also when the cache itself is only bounded
@@ -403,7 +516,9 @@ def one(tag, src):
     check_experiments(tag + " summary.md", md, j)
     check_experiments(tag + " index.html", ht, j)
     check_sweep(tag + " summary.md", md, j, md=True)
+    check_sweep(tag + " index.html", ht, j)
     check_svgs(tag, d, j)
+    check_bar_charts(tag, d, j)
     print(f"{tag}: {passed + failed - before} checks")
 
 
