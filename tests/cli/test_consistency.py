@@ -187,6 +187,23 @@ def check_console(tag, text, j):
                                                      fb(s["erase_bound_start_bytes"])),
                       f"{tag}: segment {n} '{line.strip()}' vs {s['erase_bound_start_s']} s, "
                       f"{s['erase_bound_start_bytes']} B")
+            m = re.match(r"  the model: (\d+)% sure", line)
+            if m:
+                check(m.group(1) == pct(s["model"]["confidence"])[:-1], f"{tag}: segment {n} '{line.strip()}' vs "
+                      f"confidence {s['model']['confidence']}")
+            m = re.match(r"  runner-up \(odds ([\d.e+]+) : 1 against\): (.*)", line)
+            if m:
+                ru = s["model"].get("runner_up") or {}
+                c = re.search(r"a cache of (\S+ [A-Za-z]+)", m.group(2))
+                check(c is None or c.group(1) == fb(ru.get("cache_bytes")),
+                      f"{tag}: segment {n} '{line.strip()}' vs runner-up cache {ru.get('cache_bytes')}")
+                e = re.search(r"erase-bound from (\S+ [A-Za-z]+)", m.group(2))
+                check(e is None or e.group(1) == fb(ru.get("erase_bound_start_bytes")),
+                      f"{tag}: segment {n} '{line.strip()}' vs runner-up onset {ru.get('erase_bound_start_bytes')}")
+            m = re.search(r"SNIA steady state: not reached \(counted after (\S+ \S+) written", line)
+            if m:
+                check(m.group(1) == fb(s["steady_state"].get("from_bytes")),
+                      f"{tag}: segment {n} '{line.strip()}' vs from_bytes {s['steady_state'].get('from_bytes')}")
             if "recovery:" in line:
                 check_recovery_words(f"{tag}: segment {n}", line, s)
                 check_recovery_member(f"{tag}: segment {n}", line, s.get("recovery"))
@@ -489,7 +506,7 @@ def check_svgs(tag, d, j):
                 check(int(p) <= 100, f"{tag}: recovery.svg '{t}' over 100%")
 
 
-def one(tag, src):
+def one(tag, src, plan=None):
     global passed
     before = passed + failed
     con = run("analyze", src)
@@ -519,6 +536,10 @@ def one(tag, src):
     check_sweep(tag + " index.html", ht, j)
     check_svgs(tag, d, j)
     check_bar_charts(tag, d, j)
+    if plan:
+        m = re.search(r"Plan: ([^.]+)\.", md)
+        check(m and m.group(1) in (plan, "lab (the default)" if plan == "lab" else plan),
+              f"{tag}: summary.md names the plan run: {m and m.group(1)}")
     print(f"{tag}: {passed + failed - before} checks")
 
 
@@ -528,7 +549,7 @@ for preset in PRESETS:
         h5 = os.path.join(tmp, f"{preset}-{plan}.h5")
         p = run("run", f"sim:{preset}", "-p", plan, "-o", h5, *SHORT)
         if check(p.returncode == 0, f"{preset} {plan}: run"):
-            one(f"{preset}-{plan}", h5)
+            one(f"{preset}-{plan}", h5, plan)
 for src in IMPORTS:
     one(os.path.basename(src), src)
 
