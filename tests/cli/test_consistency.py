@@ -187,6 +187,12 @@ def check_console(tag, text, j):
                                                      fb(s["erase_bound_start_bytes"])),
                       f"{tag}: segment {n} '{line.strip()}' vs {s['erase_bound_start_s']} s, "
                       f"{s['erase_bound_start_bytes']} B")
+            m = re.match(r"  SLC cache: ended inside the first (\d+) samples: at least (\S+ [A-Za-z]+), at most "
+                         r"(\S+ [A-Za-z]+)", line)
+            if m:
+                b = cache.get("bound") or {}
+                check(m.groups() == (str(b.get("samples")), fb(b.get("min_bytes")), fb(b.get("max_bytes"))),
+                      f"{tag}: segment {n} '{line.strip()}' vs cache.bound {b}")
             m = re.match(r"  the model: (\d+)% sure", line)
             if m:
                 check(m.group(1) == pct(s["model"]["confidence"])[:-1], f"{tag}: segment {n} '{line.strip()}' vs "
@@ -332,6 +338,12 @@ def check_report_text(tag, text, j):
         r2 = r if r[2].endswith(" s") else r[:2] + (None,) + r[3:]
         check(r2 in rows or r in rows or (r2[:2] + r2[3:]) in {x[:2] + x[3:] for x in rows if not r[2].endswith(" s")},
               f"{tag}: phase row {r} is one of phases.json's")
+    bounds = {(str(b.get("samples")), fb(b.get("min_bytes")), fb(b.get("max_bytes"))) for b in
+              ((sg.get("cache") or {}).get("bound") for sg in segs_of(j).values()) if b}
+    for m in re.finditer(r"ended inside the first (\d+) samples: at least (\S+ [A-Za-z]+), at most (\S+ [A-Za-z]+)", text):
+        check(m.groups() in bounds, f"{tag}: '{m.group(0)}' is a segment's cache.bound {bounds}")
+    for m in re.finditer(r"\| (\S+ [A-Za-z]+) to (\S+ [A-Za-z]+) \((?:too short|its end hidden)", text):
+        check(m.groups() in {b[1:] for b in bounds}, f"{tag}: headline bound '{m.group(0)}' vs {bounds}")
     # the headline's post-cache and erase-bound speeds: a phase's mean or a
     # segment's time-weighted mean over its phases of that kind
     means = {"direct": set(), "erase_bound": set()}
@@ -493,6 +505,10 @@ def check_svgs(tag, d, j):
                          for p in ph if p["kind"] == "slc_cache") and \
                     any(sp in (fr(p["mean_bps"]), fi(p.get("iops_mean"))) for p in ph if p["kind"] == "slc_cache")
                 check(ok, f"{tag}: {f} '{t}' vs the segment's cache phases")
+            c = re.fullmatch(r"([\w -]+): ([\d.]+ s)", t)
+            if c:
+                check(any(c.group(2) == dur_words(p["end_s"] - p["start_s"]) for p in ph),
+                      f"{tag}: {f} '{t}' is a phase's length")
             c = re.fullmatch(r"([\w -]+): (\S+ (?:IOPS|\S+/s))", t)
             if c and not t.startswith("SLC"):
                 check(any(c.group(2) in (fr(p["mean_bps"]), fi(p.get("iops_mean"))) for p in ph),
