@@ -18,7 +18,8 @@ tmp = tempfile.mkdtemp(prefix="slcscope-consistency.")
 passed = failed = 0
 PLANS = ["lab", "seq", "rand", "trim-response", "fill-levels", "compress", "hir", "idle-sweep",
          "qd-sweep", "bs-sweep", "mixed", "basic", "short"]
-PRESETS = ["tiny-tlc", "tiny-qlc2"]
+# another set of drives to look at by hand: SLCSCOPE_CONSISTENCY_PRESETS=tiny-mlc,tiny-dramless
+PRESETS = os.environ.get("SLCSCOPE_CONSISTENCY_PRESETS", "tiny-tlc,tiny-qlc2").split(",")
 SHORT = ["--rand-time", "60s", "--idle", "20s", "--burst", "5s", "--trim-wait", "1s", "--interval", "100ms",
          "--step-time", "1s", "--region", "64MiB", "--point-bytes", "32MiB", "--idle-list", "5s,30s,2m",
          "--hir-rounds", "3", "--read-time", "2s", "--no-probe"]
@@ -153,6 +154,15 @@ def console_blocks(text):
     return blocks
 
 
+def jitter(p):
+    """@p and @p with every number a hair lower and higher: phases.json keeps 10
+    significant digits, so a value printed on a rounding edge may round
+    either way from it."""
+    def scaled(k):
+        return {a: (b * k if isinstance(b, float) else b) for a, b in p.items()}
+    return [p, scaled(1 - 1e-9), scaled(1 + 1e-9)]
+
+
 def con_row(p):
     # the console names the phase after the cell it writes to (direct_to_qlc) or native without a cell
     name = "direct" if p["kind"] == "direct_to_tlc" else p["kind"] + (f" tier {p['tier']}" if "tier" in p else "")
@@ -168,13 +178,13 @@ def check_console(tag, text, j):
         s = segs.get(n)
         if not check(s is not None, f"{tag}: console segment {n} in phases.json"):
             continue
-        rows = {con_row(p) for p in s.get("phases", [])}
+        rows = {con_row(q) for p in s.get("phases", []) for q in jitter(p)}
         cache = s.get("cache") or {}
         for line in lines:
             m = CON_ROW.match(line)
             if m:
                 g = m.groups()
-                g = (("direct" if re.fullmatch(r"direct_to_\w+|native", g[0]) else g[0]),) + g[1:]
+                g = (("direct" if re.fullmatch(r"direct_to_\w+|native(?:_\w+)?", g[0]) else g[0]),) + g[1:]
                 check(g in rows, f"{tag}: segment {n} phase row {m.groups()} is one of phases.json's "
                       f"{sorted(rows)}")
             m = re.match(r"  SLC cache: (\S+ \S+) at (\S+ \S+/s)", line)
@@ -301,7 +311,7 @@ def check_bar_charts(tag, d, j):
     t = svg("recovery.svg")
     if t:
         segs = segs_of(j).values()
-        caches = [c["size_bytes"] for c in (s.get("cache") or {} for s in segs) if c.get("size_bytes")]
+        caches = [0.0] + [c["size_bytes"] for c in (s.get("cache") or {} for s in segs) if c.get("size_bytes")]
         caches += [s["recovery"]["cache_bytes"] for s in segs if s.get("recovery")]
         speeds = [s["recovery"]["burst_bps"] for s in segs if s.get("recovery")]
         speeds += [s["phases"][0]["mean_bps"] for s in segs if s.get("phases")]
@@ -326,8 +336,8 @@ def md_rows(text):
 def check_report_text(tag, text, j):
     phases = all_phases(j)
     rows = set()
-    for p in phases:
-        iops = fi(p.get("iops_mean")) if p.get("iops_mean") else "-"
+    for p in (q for ph in phases for q in jitter(ph)):
+        iops = fi(p["iops_mean"]) if p.get("iops_mean") is not None else "-"
         cov = "" if p.get("cov") is None else f"{p['cov']:.2f}"
         r = (fb(p["start_bytes"]), fb(p["end_bytes"]), dur_words(p["end_s"] - p["start_s"]), iops,
              fr(p["mean_bps"]), fr(p["median_bps"]), fr(p["p5_bps"]), fr(p["p95_bps"]), cov)
@@ -397,7 +407,9 @@ def check_experiments(tag, text, j):
                     check(f"({fb(p['cache_bytes'])})" in it, f"{tag}: '{it}' vs {p['cache_bytes']}")
                 elif "at least" not in it:
                     check(not want_all, f"{tag}: '{it}' but all_back in phases.json")
-                    check(f"{fb(p['cache_bytes'])} ({pct(p['cache_frac'])} of the fresh cache)" in it,
+                    want = fb(p["cache_bytes"]) + ("" if p["cache_frac"] is None else
+                                                   f" ({pct(p['cache_frac'])} of the fresh cache)")
+                    check(it.endswith(want),
                           f"{tag}: '{it}' vs {p['cache_bytes']} B, {p['cache_frac']}")
                 check(it.startswith(fdur(p["idle_s"]) + ":"), f"{tag}: '{it}' wait {p['idle_s']}")
             f = re.search(r"folding (?:about|at least) (\S+ \S+/s) \((\S+ \S+) per minute\)", text)
@@ -496,7 +508,7 @@ def check_svgs(tag, d, j):
         if not m or int(m.group(1)) not in segs:
             continue
         s = segs[int(m.group(1))]
-        ph = s.get("phases", [])
+        ph = [q for p in s.get("phases", []) for q in jitter(p)]
         for t in svg_texts(os.path.join(d, f)):
             c = re.fullmatch(r"SLC cache(?: tier \d)?: (\S+ \S+) at (\S+ \S+)", t)
             if c:
