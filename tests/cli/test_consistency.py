@@ -240,7 +240,8 @@ def check_recovery_words(tag, line, s):
         if "all of the cache back" in line:
             check(int(p) >= 90, f"{tag}: 'all of the cache back' at {p}%: '{line.strip()}'")
     m = re.search(r"\((\S+ \S+)(?:,|\))", line)
-    if m and parse_size(m.group(1)) is not None:
+    if m and parse_size(m.group(1)) is not None and "size_bytes" in cache and size is not None or \
+            m and parse_size(m.group(1)) is not None and s.get("phases") is not None:
         check(m.group(1) == fb(size or 0), f"{tag}: recovered {m.group(1)} vs the segment's cache {size}")
     has_cache = bool(size) or bool(s.get("phases") and s["phases"][0]["kind"] == "slc_cache")
     if re.search(r"\b0% of the cache back|\(0 B\)", line):
@@ -313,6 +314,7 @@ def check_bar_charts(tag, d, j):
         segs = segs_of(j).values()
         caches = [0.0] + [c["size_bytes"] for c in (s.get("cache") or {} for s in segs) if c.get("size_bytes")]
         caches += [s["recovery"]["cache_bytes"] for s in segs if s.get("recovery")]
+        caches += [s["cache"]["bound"]["min_bytes"] for s in segs if (s.get("cache") or {}).get("bound")]
         speeds = [s["recovery"]["burst_bps"] for s in segs if s.get("recovery")]
         speeds += [s["phases"][0]["mean_bps"] for s in segs if s.get("phases")]
         for cat, v in bars(t, "SLC cache found (GB)"):
@@ -385,6 +387,13 @@ def check_report_text(tag, text, j):
               f"{tag}: headline cache {m.group(1)} is a segment's cache {caches}")
     for m in re.finditer(r"\| cache speed \| (?:\S+ IOPS \()?(\S+ \S+/s)\)? \|", text):
         check(m.group(1) in {c[1] for c in caches}, f"{tag}: headline cache speed {m.group(1)} is a segment's")
+    recs = [sg["recovery"] for sg in segs_of(j).values() if sg.get("recovery")]
+    for m in re.finditer(r"\| recovery after [^|]+ \| ([^|]+) \|", text):
+        w = m.group(1)
+        check_recovery_words(f"{tag} headline", w, {"cache": {"size_bytes": None}})
+        check(any(fb(r["cache_bytes"]) in w and f"burst at {fr(r['burst_bps'])}" in w and
+                  (r.get("cache_frac") is None or "at least" in w or pct(r["cache_frac"]) in w) for r in recs),
+              f"{tag}: headline '{m.group(0)}' is a segment's recovery member")
     for line in text.splitlines():
         if "recovery:" in line:
             check_recovery_words(f"{tag} (any segment)", line, {"cache": {"size_bytes": None}})
