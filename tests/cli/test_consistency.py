@@ -240,8 +240,9 @@ def check_recovery_words(tag, line, s):
         if "all of the cache back" in line:
             check(int(p) >= 90, f"{tag}: 'all of the cache back' at {p}%: '{line.strip()}'")
     m = re.search(r"\((\S+ \S+)(?:,|\))", line)
-    if m and parse_size(m.group(1)) is not None and "size_bytes" in cache and size is not None or \
-            m and parse_size(m.group(1)) is not None and s.get("phases") is not None:
+    # a segment's own line (it has phases) names its cache, 0 B when none; a
+    # line read without its segment (the headline) is compared elsewhere
+    if m and parse_size(m.group(1)) is not None and (size is not None or s.get("phases") is not None):
         check(m.group(1) == fb(size or 0), f"{tag}: recovered {m.group(1)} vs the segment's cache {size}")
     has_cache = bool(size) or bool(s.get("phases") and s["phases"][0]["kind"] == "slc_cache")
     if re.search(r"\b0% of the cache back|\(0 B\)", line):
