@@ -21,5 +21,9 @@ int slc_recovery(struct slc_recovery *out, const struct slc_analysis *fresh,
 	/* no fresh cache, nothing to recover: a fraction would mislead */
 	out->cache_frac = fresh->has_cache && fresh->cache_bytes > 0 && !out->at_least ?
 			  out->cache_bytes / fresh->cache_bytes : NAN;
+	/* a cache measured twice differs by the sampling, so a later burst may
+	 * find a little more than the first: that is all of it, never "104%" */
+	if (out->cache_frac > 1.0)
+		out->cache_frac = 1.0;
 	return 0;
 }

@@ -145,6 +145,7 @@ static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc
 void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
 {
 	char a[32], b[32], c[32], d[32], e[32], g[32], k[32];
+	long ref = slc_session_pick(x, 0);
 
 	fprintf(f, "%s", x->in->source);
 	if (x->in->meta.target && x->in->meta.target[0])
@@ -177,10 +178,11 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 					isfinite(dr->warn_c) ? (snprintf(c, sizeof(c), ", warning at %.0f C", dr->warn_c), c) : "",
 					dr->relabelled ? "; throttling told from stalls by it" : "", "");
 		}
-		if (i > 0) {
+		/* against the main curve, as the report's headline and phases.json */
+		if (ref >= 0 && i > (size_t)ref) {
 			struct slc_recovery r;
 			char w[128];
-			if (slc_recovery(&r, &x->a[0], an) == 0)
+			if (slc_recovery(&r, &x->a[ref], an) == 0)
 				fprintf(f, "  recovery: burst %s, %s\n", slc_format_rate(a, sizeof(a), r.burst_bps, u),
 					slc_recovery_words(w, sizeof(w), &r, u));
 		}

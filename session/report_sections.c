@@ -129,15 +129,21 @@ static void health_section(struct doc *d, const struct slc_session *x, enum slc_
 	json_decref(b);
 }
 
-/* The plan, from the recorded command line ("--plan NAME"; none given: the lab plan). */
+/* The plan, from the recorded command line ("--plan NAME", "--plan=NAME" or
+ * "-p NAME"; none given: the lab plan). */
 static void plan_of(char *buf, size_t len, const struct slc_session *x)
 {
-	const char *cl = x->in->meta.command_line, *p = cl ? strstr(cl, "--plan") : NULL;
+	const char *cl = x->in->meta.command_line, *p = cl ? strstr(cl, " --plan") : NULL;
+	size_t skip = 8;
 
+	if (cl && !(p && (p[7] == ' ' || p[7] == '='))) {
+		p = strstr(cl, " -p ");
+		skip = 4;
+	}
 	if (x->in->format != SLC_INPUT_TRACE)
 		snprintf(buf, len, "imported from another tool");
-	else if (p && (p[6] == ' ' || p[6] == '='))
-		snprintf(buf, len, "%.*s", (int)strcspn(p + 7, " "), p + 7);
+	else if (p && (skip == 4 || p[7] == ' ' || p[7] == '='))
+		snprintf(buf, len, "%.*s", (int)strcspn(p + skip, " "), p + skip);
 	else if (cl && strstr(cl, " run "))
 		snprintf(buf, len, "lab (the default)");
 	else

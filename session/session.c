@@ -433,6 +433,25 @@ static void evidence_json(json_t *seg, const struct slc_session *x, size_t k)
 	if (o) json_object_set_new(m, "evidence", o);
 }
 
+/* Each segment's "recovery" against the session's main curve, the same
+ * reference as the report's headline and the console, so that every output
+ * states one fraction; segments up to the main curve have none. */
+static void recovery_json(json_t *o, const struct slc_session *x, size_t i)
+{
+	long ref = slc_session_pick(x, 0);
+	struct slc_recovery r;
+	json_t *rec;
+
+	json_object_del(o, "recovery");
+	if (ref < 0 || i <= (size_t)ref || slc_recovery(&r, &x->a[ref], &x->a[i]))
+		return;
+	rec = json_object();
+	json_object_set_new(rec, "burst_bps", slc__jnum(r.burst_bps));
+	json_object_set_new(rec, "cache_bytes", slc__jnum(r.cache_bytes));
+	json_object_set_new(rec, "cache_frac", slc__jnum(r.cache_frac));
+	json_object_set_new(o, "recovery", rec);
+}
+
 int slc_session_json(char **out, const struct slc_session *x)
 {
 	char *text = NULL;
@@ -464,6 +483,7 @@ int slc_session_json(char **out, const struct slc_session *x)
 		json_object_set_new(o, "idle_before_s", json_real(s->params.idle_before_s));
 		drive_json(o, x, i);
 		evidence_json(o, x, i);
+		recovery_json(o, x, i);
 		if (i == 0) {
 			drive_json(doc, x, 0);      /* the top level repeats the first segment */
 			evidence_json(doc, x, 0);

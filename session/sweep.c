@@ -47,6 +47,18 @@ static double wmean_of(const struct wmean *m)
 	return m->n > 0 ? m->sum / m->n : NAN;
 }
 
+/* The recorder's percentiles are histogram bucket middles, within 1/64 of
+ * the latency (32 linear buckets per power of two).  A p99 that far or less
+ * under the mean is the bucket's rounding of latencies that barely vary:
+ * the p99 of such I/O is the mean, and reading "p99 under the mean" would
+ * be the rounding speaking, not the drive. */
+static double p99_at_least_mean(double p99, double mean)
+{
+	if (isfinite(p99) && isfinite(mean) && p99 < mean && mean - p99 <= p99 / 64.0)
+		return mean;
+	return p99;
+}
+
 static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment *s, size_t index)
 {
 	const struct slc_segment_params *p = &s->params;
@@ -94,9 +106,9 @@ static void point_of(struct slc_sweep_point *pt, const struct slc_input_segment 
 	pt->read_lat_mean_us = wmean_of(&r_mean);
 	pt->write_lat_mean_us = wmean_of(&w_mean);
 	pt->lat_mean_us = r_mean.n + w_mean.n > 0 ? (r_mean.sum + w_mean.sum) / (r_mean.n + w_mean.n) : NAN;
-	pt->lat_p99_us = wmean_of(&p99);
-	pt->read_lat_p99_us = wmean_of(&r_p99);
-	pt->write_lat_p99_us = wmean_of(&w_p99);
+	pt->lat_p99_us = p99_at_least_mean(wmean_of(&p99), pt->lat_mean_us);
+	pt->read_lat_p99_us = p99_at_least_mean(wmean_of(&r_p99), pt->read_lat_mean_us);
+	pt->write_lat_p99_us = p99_at_least_mean(wmean_of(&w_p99), pt->write_lat_mean_us);
 }
 
 size_t slc_sweep_points(const struct slc_input *in, struct slc_sweep_point *out, size_t max)

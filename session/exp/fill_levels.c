@@ -45,34 +45,49 @@ static int build_fill_levels(struct slc_plan *p, const struct slc_plan_opts *o, 
 	return 0;
 }
 
-int slc_session_fill_levels(const struct slc_session *x, struct slc_fill_level *out, size_t max)
+/* The bursts in order; at_least[i] (when given) says the burst ended inside
+ * its first samples still at cache speed, so its cache is the lower bound
+ * the analysis found: such a burst did find a cache, never "none". */
+static int levels(const struct slc_session *x, struct slc_fill_level *out, int *at_least, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < x->n && n < max; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
+		const struct slc_analysis *a = &x->a[i];
 		const char *st = s->params.step ? s->params.step : "";
 		int at = s->params.role_arg > 0;
+		int bound = !a->has_cache && a->model.cache_bound && isfinite(a->model.cache_min_bytes);
 		if (s->params.role != SLC_ROLE_LEVEL_BURST)
 			continue;
+		if (at_least)
+			at_least[n] = bound;
 		out[n++] = (struct slc_fill_level){
 			.step = st, .fill_pct = (int)s->params.role_arg, .after_trim = !at,
-			.cache_bytes = x->a[i].has_cache ? x->a[i].cache_bytes : 0, .mean_bps = slc__seg_write_bps(s),
+			.cache_bytes = a->has_cache ? a->cache_bytes : bound ? a->model.cache_min_bytes : 0,
+			.mean_bps = slc__seg_write_bps(s),
 		};
 	}
 	return (int)n;
 }
 
+int slc_session_fill_levels(const struct slc_session *x, struct slc_fill_level *out, size_t max)
+{
+	return levels(x, out, NULL, max);
+}
+
 static void print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
 {
 	struct slc_fill_level lv[16];
-	int nl = slc_session_fill_levels(x, lv, 16);
+	int least[16];
+	int nl = levels(x, lv, least, 16);
 	char a[32];
 
 	for (int i = 0; i < nl; i++) {
 		char pct[16];
 		snprintf(pct, sizeof(pct), "%d%%", lv[i].fill_pct);
-		fprintf(f, "%s %s %s;", i ? "" : "\ncache by fill level:", lv[i].after_trim ? "after TRIM" : pct,
+		fprintf(f, "%s %s %s%s;", i ? "" : "\ncache by fill level:", lv[i].after_trim ? "after TRIM" : pct,
+			least[i] ? "at least " : "",
 			lv[i].cache_bytes > 0 ? slc_format_bytes(a, sizeof(a), lv[i].cache_bytes, u) : "none");
 	}
 	if (nl > 0)
@@ -82,7 +97,8 @@ static void print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
 static void json(json_t *doc, const struct slc_session *x)
 {
 	struct slc_fill_level lv[16];
-	int nl = slc_session_fill_levels(x, lv, 16);
+	int least[16];
+	int nl = levels(x, lv, least, 16);
 	json_t *fl;
 
 	if (nl <= 0)
@@ -94,6 +110,7 @@ static void json(json_t *doc, const struct slc_session *x)
 		json_object_set_new(o, "fill_pct", json_integer(lv[i].fill_pct));
 		json_object_set_new(o, "after_trim", json_boolean(lv[i].after_trim));
 		json_object_set_new(o, "cache_bytes", json_real(lv[i].cache_bytes));
+		json_object_set_new(o, "cache_at_least", json_boolean(least[i]));
 		json_object_set_new(o, "mean_bps", slc__jnum(lv[i].mean_bps));
 		json_array_append_new(fl, o);
 	}

@@ -105,7 +105,10 @@ int slc_session_idle_sweep(const struct slc_session *x, struct slc_idle_sweep *r
 		p->burst_bps = x->a[i].n_phases ? x->a[i].phases[0].mean_bps : NAN;
 		p->cache_frac = r->fresh_bytes > 0 && !fresh_at_least ? p->cache_bytes / r->fresh_bytes : NAN;
 		/* the same cache measured twice differs by a few percent: 90% and
-		 * more is all of it back, and is worded so (never "104%") */
+		 * more is all of it back, and is worded so (never "104%"); more
+		 * than the fresh measure is all of it, so the fraction stops at 1 */
+		if (p->cache_frac > 1.0)
+			p->cache_frac = 1.0;
 		p->all_back = isfinite(p->cache_frac) && p->cache_frac >= 0.9;
 	}
 	fold_rate(r);

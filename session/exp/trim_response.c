@@ -95,11 +95,17 @@ static void print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
 	int n = slc_session_trim_responses(x, tr, tseg, 4);
 	char a[32];
 
-	for (int i = 0; i < n; i++)
-		fprintf(f, "\nreads after the TRIM (segment %zu): stalled %.2f s, then %.2f s at %.0f%% of %s"
-			" (slowest interval %.0f%%)%s; longest read %.1f ms\n", tseg[i], tr[i].stall_s, tr[i].slow_s,
-			tr[i].slow_frac * 100, slc_format_rate(a, sizeof(a), tr[i].baseline_bps, u), tr[i].min_frac * 100,
+	for (int i = 0; i < n; i++) {
+		char slow[64] = "no slow reads against";
+
+		/* without a slow stretch there is no mean speed of it to state */
+		if (isfinite(tr[i].slow_frac))
+			snprintf(slow, sizeof(slow), "%.2f s at %.0f%% of", tr[i].slow_s, tr[i].slow_frac * 100);
+		fprintf(f, "\nreads after the TRIM (segment %zu): stalled %.2f s, then %s %s"
+			" (slowest interval %.0f%%)%s; longest read %.1f ms\n", tseg[i], tr[i].stall_s, slow,
+			slc_format_rate(a, sizeof(a), tr[i].baseline_bps, u), tr[i].min_frac * 100,
 			tr[i].recovered ? "" : ", not back by the end", tr[i].max_latency_us / 1000);
+	}
 }
 
 static void json(json_t *doc, const struct slc_session *x)

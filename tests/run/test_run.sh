@@ -72,7 +72,7 @@ def mb(v):
     if v.strip() == "none": return 0.0
     n, u = v.split()
     return float(n) * {"kB": 1e-3, "MB": 1, "GB": 1e3}[u]
-vals = dict((k.strip(), mb(v)) for k, v in re.findall(r"([^:;]+?) ([\d.]+ [kMG]B|none);", line.split(":", 1)[1]))
+vals = dict((k.strip(), mb(v)) for k, v in re.findall(r"([^:;]+?) (?:at least )?([\d.]+ [kMG]B|none);", line.split(":", 1)[1]))
 sys.exit(0 if vals["25%"] > vals["50%"] >= vals["75%"] >= vals["90%"] and vals["after TRIM"] > 2 * vals["50%"] else 1)
 PY
 
