@@ -13,8 +13,8 @@ int slc_recovery(struct slc_recovery *out, const struct slc_analysis *fresh,
 	if (!out || !fresh || !seg || seg->n_phases == 0 || !seg->phases) return -EINVAL;
 	out->burst_bps = seg->phases[0].mean_bps;
 	out->cache_bytes = seg->has_cache ? seg->cache_bytes : 0;
-	/* a burst that ended (or began) still at cache speed found at least
-	 * what it wrote at that speed: a lower bound, never "none" */
+	/* a cache that ran out inside the burst's first samples (too short
+	 * for the interval) has only bounds: the lower one, marked, not "none" */
 	out->at_least = !seg->has_cache && seg->model.cache_bound && isfinite(seg->model.cache_min_bytes);
 	if (out->at_least)
 		out->cache_bytes = seg->model.cache_min_bytes;

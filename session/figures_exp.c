@@ -331,10 +331,14 @@ int slc__figure_trim_response(const char *path, enum slc_figure_kind kind, const
 	ps[1] = (struct slc_plot_spec){ .title = "read latency", .xlabel = ps[0].xlabel, .ylabel = "latency (log scale)",
 					.x_scale = 1, .y_scale = 1, .series = sr + 2, .n_series = s->lat_p99_us ? 2 : 0,
 					.log_y = 1, .y_format = SLC_YFMT_US };
-	snprintf(sub, sizeof(sub), "%s; stalled %.2f s, then %.1f s at %.0f%% of the %s before the TRIM; longest read %.1f ms",
-		 s->params.block_bytes ? "random reads" : "reads", tr.stall_s, tr.slow_s, tr.slow_frac * 100,
-		 slc_format_rate(a, sizeof(a), tr.baseline_bps, FIG_UNITS(o)),
-		 tr.max_latency_us / 1000);
+	if (isfinite(tr.slow_frac))
+		snprintf(sub, sizeof(sub), "%s; stalled %.2f s, then %.1f s at %.0f%% of the %s before the TRIM; longest read %.1f ms",
+			 s->params.block_bytes ? "random reads" : "reads", tr.stall_s, tr.slow_s, tr.slow_frac * 100,
+			 slc_format_rate(a, sizeof(a), tr.baseline_bps, FIG_UNITS(o)), tr.max_latency_us / 1000);
+	else  /* as the console says it: no slow reads, so no fraction to print */
+		snprintf(sub, sizeof(sub), "%s; stalled %.2f s, then no slow reads against the %s before the TRIM; longest read %.1f ms",
+			 s->params.block_bytes ? "random reads" : "reads", tr.stall_s,
+			 slc_format_rate(a, sizeof(a), tr.baseline_bps, FIG_UNITS(o)), tr.max_latency_us / 1000);
 	m = (struct slc_plot_multi){ .title = title_of(title, sizeof(title), x, o, "reads right after a TRIM"),
 				     .subtitle = sub, .panels = ps, .n_panels = ps[1].n_series ? 2 : 1, .own_y = 1,
 				     .cols = 1, .width = o->width, .theme = o->theme, .height = o->height ? o->height : 760, .layout = &lay };

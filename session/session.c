@@ -381,7 +381,10 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		}
 	}
 	if (only >= 0) keep_only(x, (size_t)only);
-	if (!x->n && (!x->allow_no_curve || !has_reads(x->in))) {
+	/* a run stopped before its first curve still has a report: the drive,
+	 * the conditions and how far it got */
+	if (!x->n && (!x->allow_no_curve || !(has_reads(x->in) || (x->in->meta.run_status &&
+								    strcmp(x->in->meta.run_status, "complete"))))) {
 		slc_errf(err, errlen, -ENODATA, "%s: no write curve to analyse (no segment with at least 2 samples of writes)", path);
 		slc_session_free(x);
 		return -ENODATA;

@@ -350,7 +350,7 @@ char *slc_recovery_words(char *buf, size_t len, const struct slc_recovery *r, en
 	if (isfinite(r->cache_frac) && r->cache_frac >= 0.9)
 		snprintf(buf, len, "all of the cache back (%s, %.0f%% of the first measure)", a, r->cache_frac * 100);
 	else if (r->at_least)
-		snprintf(buf, len, "at least %s of cache (the burst ended in it)", a);
+		snprintf(buf, len, "at least %s of cache (ran out within the first samples)", a);
 	else if (isfinite(r->cache_frac))
 		snprintf(buf, len, "%.0f%% of the cache back (%s)", r->cache_frac * 100, a);
 	else

@@ -34,9 +34,9 @@ static int build_idle_sweep(struct slc_plan *p, const struct slc_plan_opts *o, c
 	return 0;
 }
 
-/* The cache a burst found: measured when it ran out inside the burst; when
- * the burst ended (or the samples began) still at cache speed, what it
- * wrote at that speed is a lower bound, never "none". */
+/* The cache a burst found: measured when its cache phase shows; when the
+ * cache ran out inside the first samples (too short for the interval), the
+ * model's lower bound, marked as one, never "none". */
 static double burst_cache(const struct slc_analysis *a, int *at_least)
 {
 	*at_least = 0;
@@ -152,7 +152,7 @@ char *slc_idle_point_words(char *buf, size_t len, const struct slc_idle_point *p
 	if (p->all_back)
 		snprintf(buf, len, "all of the cache back (%s)", a);
 	else if (p->at_least)
-		snprintf(buf, len, "at least %s (the burst ended inside the cache)", a);
+		snprintf(buf, len, "at least %s (ran out within the first samples)", a);
 	else if (isfinite(p->cache_frac))
 		snprintf(buf, len, "%s (%.0f%% of the fresh cache)", a, p->cache_frac * 100);
 	else

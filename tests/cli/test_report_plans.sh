@@ -115,7 +115,7 @@ fi
 
 # a stopped process (SIGSTOP for 2 s) is the host's pause: the curve marks
 # it, named in the legend, so its gap is not read as the drive's
-"$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 3s --trim-wait 0 --interval 100ms --no-probe \
+"$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 6s --trim-wait 0 --interval 100ms --no-probe \
 	-o "$tmp/pause.h5" 2> "$tmp/pause.err" &
 pid=$!
 for _ in $(seq 1 100); do grep -q "1/2 trim" "$tmp/pause.err" 2>/dev/null && break; sleep 0.05; done
@@ -155,6 +155,20 @@ PYEOF
 	fi
 else
 	bad "thermal: run or report: $(tail -2 "$tmp/th.rep" 2>/dev/null)"
+fi
+
+# a run stopped before its first write curve (in a TRIM's wait) still gets
+# a report saying how far it got
+"$bin" run "$tmp/early.img" --size 64MiB --plan seq --trim-wait 60s -o "$tmp/early.h5" --quiet 2>/dev/null &
+pid=$!
+for _ in $(seq 100); do [ -s "$tmp/early.h5" ] && break; sleep 0.1; done
+sleep 1
+kill -INT "$pid"; wait "$pid"
+if "$bin" report "$tmp/early.h5" -o "$tmp/early-rep" --quiet 2>"$tmp/early.err" &&
+	grep -q '^## Run not complete' "$tmp/early-rep/summary.md" && grep -q '1 of 2 steps' "$tmp/early-rep/summary.md"; then
+	ok "report of a run stopped before its first curve"
+else
+	bad "report of a run stopped before its first curve: $(cat "$tmp/early.err")"
 fi
 
 [ "$fails" = 0 ] || { echo "$fails failure(s)"; exit 1; }

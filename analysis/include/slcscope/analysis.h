@@ -344,7 +344,7 @@ struct slc_recovery {
 	double burst_bps;		/* mean speed of the segment's first phase */
 	double cache_bytes;		/* cache seen in the segment, 0 if none */
 	double cache_frac;		/* cache_bytes / fresh cache; NAN without one or when a bound */
-	int at_least;			/* the burst never left the cache: cache_bytes is a lower bound */
+	int at_least;			/* its cache ran out inside the first samples: cache_bytes is a lower bound */
 };
 
 /**

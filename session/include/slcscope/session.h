@@ -201,7 +201,7 @@ struct slc_idle_point {
 	double cache_bytes;           /* the cache it found (a lower bound when at_least) */
 	double cache_frac;            /* of the fresh cache; NAN when that is unknown or a bound */
 	double burst_bps;             /* the burst's first phase's mean speed */
-	int at_least;                 /* the burst ended (or began) inside the cache */
+	int at_least;                 /* its cache ran out inside the first samples: a lower bound */
 	int all_back;                 /* 90% or more: the whole cache, within what a remeasure varies */
 };
 
