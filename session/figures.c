@@ -241,6 +241,11 @@ static size_t pause_bands(struct curve_fig *c, size_t nb, const struct slc_sessi
 			a -= (w - (z - a)) / 2;
 			z = a + w;
 		}
+		/* a pause before the first sample sits at the axis' start, not off it */
+		if (a < 0) {
+			z -= a;
+			a = 0;
+		}
 		snprintf(c->labels[nb], sizeof(c->labels[nb]), "host paused %s", slc_duration_words(d, sizeof(d), ev->value));
 		c->bands[nb] = (struct slc_plot_band){ a, z, c->labels[nb], "host paused (not the drive)", SLC_COL_PURPLE };
 		nb++;

@@ -115,11 +115,11 @@ fi
 
 # a stopped process (SIGSTOP for 2 s) is the host's pause: the curve marks
 # it, named in the legend, so its gap is not read as the drive's
-"$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 6s --trim-wait 0 --interval 100ms --no-probe \
+"$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 8s --trim-wait 0 --interval 100ms --no-probe \
 	-o "$tmp/pause.h5" 2> "$tmp/pause.err" &
 pid=$!
 for _ in $(seq 1 100); do grep -q "1/2 trim" "$tmp/pause.err" 2>/dev/null && break; sleep 0.05; done
-sleep 1
+sleep 2  # the engine past its set-up: a stop before the first I/O leaves no gap to mark
 kill -STOP "$pid"; sleep 2; kill -CONT "$pid"
 if ! wait "$pid"; then
 	bad "paused run: $(tail -2 "$tmp/pause.err")"
