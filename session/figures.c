@@ -203,19 +203,10 @@ static void band_label(char *buf, size_t len, const struct slc_phase *ph, enum s
 	}
 }
 
-/* Host bytes written by time @t of segment @s, linear between samples. */
+/* Host bytes written by time @t of segment @s; past its end, all it wrote. */
 static double bytes_by(const struct slc_input_segment *s, double t)
 {
-	double t0 = 0, b0 = 0;
-
-	for (size_t i = 0; i < s->n_samples; i++) {
-		double t1 = s->t_s[i], b1 = (double)s->bytes_total[i];
-		if (t1 >= t)
-			return t1 > t0 ? b0 + (b1 - b0) * (t - t0) / (t1 - t0) : b1;
-		t0 = t1;
-		b0 = b1;
-	}
-	return b0;
+	return slc__seg_bytes_at(s, t, 0);
 }
 
 /*

@@ -21,6 +21,10 @@ int slc__fig_write_layout(const char *path, const struct slc_plot_layout *l, cha
  */
 char *slc__run_status_words(char *buf, size_t len, const struct slc_input *in, int full);
 
+/* Host bytes written by time @t of segment @s, linear between samples;
+ * past its end, all it wrote, or NAN when @nan_past_end. */
+double slc__seg_bytes_at(const struct slc_input_segment *s, double t, int nan_past_end);
+
 /* slc_segment_words(), with or without the segment's duration. */
 char *slc__fig_segment_words(char *buf, size_t len, const struct slc_input_segment *s, int duration);
 

@@ -286,8 +286,7 @@ long slc_session_pick(const struct slc_session *x, enum slc_role role)
 	return k >= 0 ? k : role ? -1 : 0;
 }
 
-/* Host bytes written by time @t in segment @s (linear between samples); NAN past its end. */
-static double bytes_at(const struct slc_input_segment *s, double t)
+double slc__seg_bytes_at(const struct slc_input_segment *s, double t, int nan_past_end)
 {
 	double t0 = 0, b0 = 0;
 
@@ -298,7 +297,13 @@ static double bytes_at(const struct slc_input_segment *s, double t)
 		t0 = t1;
 		b0 = b1;
 	}
-	return NAN;
+	return nan_past_end ? NAN : b0;
+}
+
+/* Host bytes written by time @t in segment @s (linear between samples); NAN past its end. */
+static double bytes_at(const struct slc_input_segment *s, double t)
+{
+	return slc__seg_bytes_at(s, t, 1);
 }
 
 int slc_session_curve_figures(struct slc_curve_figures *out, const struct slc_session *x, size_t k, double horizon_s)
