@@ -392,11 +392,6 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 	return 0;
 }
 
-static json_t *jnum_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* The drive's own figures for analysed segment @k: segment["drive"], a
  * write_amplification on each phase, cache.slc_flash_bytes_est. */
 static void drive_json(json_t *seg, const struct slc_session *x, size_t k)
@@ -404,20 +399,20 @@ static void drive_json(json_t *seg, const struct slc_session *x, size_t k)
 	const struct slc_session_drive *d = &x->drive[k];
 	json_t *o = json_object(), *ph = json_object_get(seg, "phases"), *cache = json_object_get(seg, "cache");
 
-	json_object_set_new(o, "host_write_bytes", jnum_or_null(d->host_bytes));
-	json_object_set_new(o, "nand_write_bytes", jnum_or_null(d->nand_bytes));
-	json_object_set_new(o, "write_amplification", jnum_or_null(d->wa));
-	json_object_set_new(o, "cache_write_amplification", jnum_or_null(d->cache_wa));
-	json_object_set_new(o, "warn_temp_c", jnum_or_null(d->warn_c));
+	json_object_set_new(o, "host_write_bytes", slc__jnum(d->host_bytes));
+	json_object_set_new(o, "nand_write_bytes", slc__jnum(d->nand_bytes));
+	json_object_set_new(o, "write_amplification", slc__jnum(d->wa));
+	json_object_set_new(o, "cache_write_amplification", slc__jnum(d->cache_wa));
+	json_object_set_new(o, "warn_temp_c", slc__jnum(d->warn_c));
 	json_object_set_new(o, "temp_readings", json_integer((json_int_t)d->n_temp));
-	json_object_set_new(o, "max_temp_c", jnum_or_null(d->max_temp_c));
+	json_object_set_new(o, "max_temp_c", slc__jnum(d->max_temp_c));
 	json_object_set_new(o, "thermal_relabelled", json_integer(d->relabelled));
 	json_object_set_new(seg, "drive", o);
 	if (json_is_object(cache))
-		json_object_set_new(cache, "slc_flash_bytes_est", jnum_or_null(d->slc_flash_bytes));
+		json_object_set_new(cache, "slc_flash_bytes_est", slc__jnum(d->slc_flash_bytes));
 	for (size_t p = 0; p < json_array_size(ph) && p < x->a[k].n_phases; p++)
 		json_object_set_new(json_array_get(ph, p), "write_amplification",
-				    d->phase_wa ? jnum_or_null(d->phase_wa[p]) : json_null());
+				    d->phase_wa ? slc__jnum(d->phase_wa[p]) : json_null());
 }
 
 /* What the model read segment @k with: model.evidence. */
@@ -430,9 +425,9 @@ static void evidence_json(json_t *seg, const struct slc_session *x, size_t k)
 	o = json_pack("{s:o, s:s, s:s, s:{s:o, s:o, s:o, s:o}}", "capacity_bytes",
 		      ev->capacity_bytes > 0 ? json_real(ev->capacity_bytes) : json_null(),
 		      "cell", slc_cell_name(ev->cell), "state", slc_drive_state_name(ev->state),
-		      "reference", "cache_bps", jnum_or_null(ev->ref_cache_bps), "native_bps",
-		      jnum_or_null(ev->ref_native_bps), "erase_bound_bps", jnum_or_null(ev->ref_erase_bps),
-		      "cache_bytes", jnum_or_null(ev->ref_cache_bytes));
+		      "reference", "cache_bps", slc__jnum(ev->ref_cache_bps), "native_bps",
+		      slc__jnum(ev->ref_native_bps), "erase_bound_bps", slc__jnum(ev->ref_erase_bps),
+		      "cache_bytes", slc__jnum(ev->ref_cache_bytes));
 	if (o) json_object_set_new(m, "evidence", o);
 }
 

@@ -8,6 +8,9 @@
 #include "slcscope/plot.h"
 #include "slcscope/session.h"
 
+/* A number as JSON, or null when it is not finite (exp/common.c). */
+json_t *slc__jnum(double v);
+
 /* The identity snapshot's "identity" object (a new reference; NULL when there is none). */
 json_t *slc__session_identity_json(const struct slc_session *x);
 

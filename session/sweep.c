@@ -13,6 +13,7 @@
 
 #include "slcscope/session.h"
 #include "report_doc.h"
+#include "session_priv.h"
 #include "sweep.h"
 
 /* Whether segment @s holds the reads' columns (traces before them do not). */
@@ -238,11 +239,6 @@ void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u
 	free(pts);
 }
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 void slc__sweep_json(json_t *doc, const struct slc_input *in)
 {
 	size_t n;
@@ -269,16 +265,16 @@ void slc__sweep_json(json_t *doc, const struct slc_input *in)
 		json_object_set_new(o, "write_bytes", json_integer((json_int_t)p->write_bytes));
 		json_object_set_new(o, "read_ios", json_integer((json_int_t)p->read_ios));
 		json_object_set_new(o, "write_ios", json_integer((json_int_t)p->write_ios));
-		json_object_set_new(o, "read_bps", jnum(p->read_bps));
-		json_object_set_new(o, "write_bps", jnum(p->write_bps));
-		json_object_set_new(o, "read_iops", jnum(p->read_iops));
-		json_object_set_new(o, "write_iops", jnum(p->write_iops));
-		json_object_set_new(o, "lat_mean_us", jnum(p->lat_mean_us));
-		json_object_set_new(o, "lat_p99_us", jnum(p->lat_p99_us));
-		json_object_set_new(o, "read_lat_mean_us", jnum(p->read_lat_mean_us));
-		json_object_set_new(o, "read_lat_p99_us", jnum(p->read_lat_p99_us));
-		json_object_set_new(o, "write_lat_mean_us", jnum(p->write_lat_mean_us));
-		json_object_set_new(o, "write_lat_p99_us", jnum(p->write_lat_p99_us));
+		json_object_set_new(o, "read_bps", slc__jnum(p->read_bps));
+		json_object_set_new(o, "write_bps", slc__jnum(p->write_bps));
+		json_object_set_new(o, "read_iops", slc__jnum(p->read_iops));
+		json_object_set_new(o, "write_iops", slc__jnum(p->write_iops));
+		json_object_set_new(o, "lat_mean_us", slc__jnum(p->lat_mean_us));
+		json_object_set_new(o, "lat_p99_us", slc__jnum(p->lat_p99_us));
+		json_object_set_new(o, "read_lat_mean_us", slc__jnum(p->read_lat_mean_us));
+		json_object_set_new(o, "read_lat_p99_us", slc__jnum(p->read_lat_p99_us));
+		json_object_set_new(o, "write_lat_mean_us", slc__jnum(p->write_lat_mean_us));
+		json_object_set_new(o, "write_lat_p99_us", slc__jnum(p->write_lat_p99_us));
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(doc, "sweep", a);

@@ -56,8 +56,6 @@ void slc__experiments_json(json_t *doc, const struct slc_session *x);
 extern const struct slc_size slc__no_size;
 /* Mean write speed of a whole segment: bytes / time. */
 double slc__seg_write_bps(const struct slc_input_segment *s);
-/* A number or JSON null. */
-json_t *slc__jnum(double v);
 
 extern const struct slc__experiment slc__exp_lab, slc__exp_seq, slc__exp_rand, slc__exp_trim_response,
 	slc__exp_fill_levels, slc__exp_compress, slc__exp_hir, slc__exp_idle_sweep, slc__exp_qd_sweep,
