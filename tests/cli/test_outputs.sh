@@ -33,7 +33,8 @@ leftovers() { find "$tmp" \( -name '.slcscope-*' -o -name '*.slcscope-*' -o -nam
 "$bin" run sim:tiny-tlc --plan seq --quiet -o t.h5 2>/dev/null || { echo "FAIL: no trace to work on"; exit 1; }
 
 # the output is one of the inputs
-for c in "export t.h5 --json -o t.h5" "export t.h5 --csv --force -o t.h5" "import t.h5 -o t.h5" \
+for c in "export t.h5 --json -o t.h5" "export t.h5 --csv --force -o t.h5" "export t.h5 --tidy --force -o t.h5" \
+	 "import t.h5 -o t.h5" \
 	 "import t.h5 --force -o t.h5" "analyze t.h5 -o t.h5" "plot t.h5 -o t.h5.png"; do
 	[ "$c" = "plot t.h5 -o t.h5.png" ] && continue
 	refused "$c" "that is the input" t.h5 -- "$bin" $c
@@ -63,6 +64,7 @@ long=$(printf 'a%.0s' $(seq 240)).csv
 # not a regular file
 mkfifo fifo
 refused "export into a FIFO (no hang)" "it is a FIFO" fifo -- "$bin" export t.h5 --csv -o fifo
+refused "the tidy export into a FIFO (no hang)" "it is a FIFO" fifo -- "$bin" export t.h5 --tidy -o fifo
 mkdir adir
 refused "export onto a directory" "it is a directory" adir -- "$bin" export t.h5 --csv -o adir
 ln -s nowhere dangling
