@@ -186,6 +186,7 @@ struct span {
 /* util.c */
 double slc__t_start(const struct trace *tr, size_t i);
 double slc__level(const struct trace *tr, size_t i0, size_t i1);
+double slc__covered(const struct trace *tr, double a, double b);
 double slc__blevel(const struct trace *tr, const struct block *b);
 double slc__bdur(const struct trace *tr, const struct block *b);
 double slc__reldiff(double a, double b);

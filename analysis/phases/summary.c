@@ -13,7 +13,10 @@ static void phase_stats(const struct trace *tr, struct slc_phase *p, size_t i0,
 			size_t i1, double *tmp)
 {
 	size_t lo = i0, hi = i1, m;
-	double s = 0, s2 = 0, dur = p->end_s - p->start_s, eps;
+	double s = 0, s2 = 0, eps;
+	/* time no sample covers is the host's, not the drive's: a stopped
+	 * process leaves a gap in t_s (a host_pause event, docs/trace-format.md) */
+	double dur = slc__covered(tr, p->start_s, p->end_s);
 
 	eps = 1e-6 * (tr->dt[i0] > 0 ? tr->dt[i0] : 1);
 	/* drop samples straddling a boundary unless nothing would be left */
@@ -23,9 +26,6 @@ static void phase_stats(const struct trace *tr, struct slc_phase *p, size_t i0,
 		lo = i0;
 		hi = i1;
 	}
-	/* time no sample covers is the host's, not the drive's: a stopped
-	 * process leaves a gap in t_s (a host_pause event, docs/trace-format.md) */
-	dur -= tr->gap[i1 - 1] - tr->gap[i0];
 	m = hi - lo;
 	for (size_t i = lo; i < hi; i++) {
 		tmp[i - lo] = tr->v[i];

@@ -27,6 +27,33 @@ double slc__blevel(const struct trace *tr, const struct block *b)
 	return slc__level(tr, b->i0, b->i1);
 }
 
+/* Time in [a, b] that samples cover: a phase boundary placed by bytes can
+ * fall anywhere, also inside a host pause, so the gaps are intersected
+ * with the span rather than counted by sample index. */
+double slc__covered(const struct trace *tr, double a, double b)
+{
+	double d = b - a;
+	size_t lo = 1, hi = tr->n;
+
+	/* the first sample that ends at or after a; the gaps after it that
+	 * start before b are the ones that can overlap the span */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tr->t[mid] < a) lo = mid + 1;
+		else hi = mid;
+	}
+	for (size_t i = lo; i < tr->n && tr->t[i - 1] < b; i++) {
+		double g0, g1;
+
+		if (tr->gap[i] <= tr->gap[i - 1]) continue;
+		g0 = fmax(a, tr->t[i - 1]);
+		g1 = fmin(b, slc__t_start(tr, i));
+		if (g1 > g0) d -= g1 - g0;
+	}
+	return d;
+}
+
 double slc__bdur(const struct trace *tr, const struct block *b)
 {
 	return tr->t[b->i1 - 1] - slc__t_start(tr, b->i0) - (tr->gap[b->i1 - 1] - tr->gap[b->i0]);

@@ -346,6 +346,37 @@ static void test_edge_native_trend(void **state)
 	slc_analysis_free(&a);
 }
 
+/* A host pause (2 s no sample covers) exactly where the speed changes, as
+ * when the page cache under a file drains while the process is stopped:
+ * neither phase counts the pause in its mean speed, whichever side of it
+ * the boundary lands on. */
+static void test_pause_at_boundary(void **state)
+{
+	enum { N = 40, FAST = 10 };
+	double t[N], b[N], dt[N];
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < N; i++) {
+		double v = i < FAST ? 900e6 : 200e6;
+
+		t[i] = (double)(i + 1) * 0.1 + (i >= FAST ? 2.0 : 0);
+		dt[i] = 0.1;
+		b[i] = 0.1 * v * (1 + 0.002 * (double)(i % 2));
+	}
+	analyze_bytes(&a, t, dt, b, N);
+	assert_true(a.n_phases >= 2);
+	for (size_t q = 0; q < a.n_phases; q++) {
+		double r = a.phases[q].mean_bps / a.phases[q].median_bps;
+
+		if (!(r > 0.9 && r < 1.1))
+			fail_msg("phase %zu %.2f-%.2f s: mean %.4g B/s, median %.4g B/s", q,
+				 a.phases[q].start_s, a.phases[q].end_s, a.phases[q].mean_bps,
+				 a.phases[q].median_bps);
+	}
+	slc_analysis_free(&a);
+}
+
 /* A 4 s cache at 1 GB/s, then direct-to-TLC writing drifting down 12%
  * over 12 s (three times the cache), then a decay: the cache stays a
  * cache (a falling head of a decay is one only when about as long as the
@@ -1316,6 +1347,7 @@ int main(void)
 		cmocka_unit_test(test_straddle_wander),
 		cmocka_unit_test(test_straddle_then_noise),
 		cmocka_unit_test(test_edge_native_trend),
+		cmocka_unit_test(test_pause_at_boundary),
 		cmocka_unit_test(test_cache_then_drift),
 		cmocka_unit_test(test_comb_onset_in_run),
 		cmocka_unit_test(test_analyze_errors),
