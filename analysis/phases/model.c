@@ -48,6 +48,8 @@ const struct slc__model_params slc__model_defaults = {
 	.rec_cost = 1.0,
 	.visit_frac = 0.05,
 	.visit_cost = 3.0,
+	.tail_cost = 3.0,		/* as strong as a level visited again and again */
+	.tail_smooth = 5.0,		/* a lone slow sample is no stretch */
 	.bound_samples = 3.0,
 };
 
@@ -485,6 +487,83 @@ static double ref_term(const struct mctx *c, double level, double ref, const cha
 	return t;
 }
 
+/*
+ * The longest slow stretch inside the cache's top level (groups [0, top))
+ * that the drive came back from while writing went on: a running median
+ * of tail_smooth samples under (1 - DELTA_CACHE) of the level's 90th
+ * percentile (its speed when nothing slows it), followed by one at or
+ * above that before the level ends.  Its covered time in *dur and its mean
+ * speed in *level; 0 and NAN without one.
+ */
+static void recovered_stretch(const struct mctx *c, size_t top, double *dur, double *level)
+{
+	const struct trace *tr = c->tr;
+	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[top - 1].last].i1;
+	size_t w = (size_t)c->p->tail_smooth, run0 = 0;
+	double thr = (1 - DELTA_CACHE) * c->g[0].p90, y[16];
+	int in = 0;
+
+	*dur = 0;
+	*level = NAN;
+	if (w < 1 || w > sizeof(y) / sizeof(y[0]) || i1 < i0 + 2 * w) return;
+	for (size_t i = i0 + w / 2; i + w / 2 < i1; i++) {
+		int slow;
+
+		memcpy(y, tr->v + i - w / 2, w * sizeof(*y));
+		slow = slc_quantile(y, w, 0.5) < thr;
+		if (slow && !in) {
+			in = 1;
+			run0 = i;
+		} else if (!slow && in) {
+			double d = slc__covered(tr, slc__t_start(tr, run0), tr->t[i - 1]);
+
+			in = 0;
+			if (d > *dur) {
+				*dur = d;
+				*level = slc__level(tr, run0, i);
+			}
+		}
+	}
+}
+
+/*
+ * A drive that slows to the level after its top speed and comes back
+ * while writing goes on (garbage collection or a flush on a drive without
+ * an SLC cache) shows it can do so; when the run ends no longer after the
+ * drop from that speed (at the end of groups [0, top)) than such a stretch
+ * lasted, and the stretch was about as slow as what follows the drop, the
+ * drop may be the next one cut off by the end: only a longer run tells a
+ * cache's end from it.  1 when so, the figures in @x.
+ */
+struct tail_like {
+	double dur, level;	/* the stretch that came back */
+	double tail, after;	/* time from the drop to the end; the level after it */
+};
+
+static int tail_like_stretch(const struct mctx *c, size_t top, struct tail_like *x)
+{
+	const struct trace *tr = c->tr;
+
+	if (top < 1 || top >= c->ng) return 0;
+	x->after = c->g[top].level;
+	x->tail = slc__covered(tr, slc__t_start(tr, c->b[c->g[top].first].i0), tr->t[tr->n - 1]);
+	recovered_stretch(c, top, &x->dur, &x->level);
+	return x->dur > 0 && x->tail <= x->dur && x->level <= (1 + DELTA_CACHE) * x->after;
+}
+
+static double tail_term(const struct mctx *c, const struct cand *r, struct ex *e)
+{
+	struct tail_like x;
+	char a[32], b2[32];
+
+	if (!tail_like_stretch(c, r->merged ? r->k : 1, &x)) return 0;
+	exf(e, "  a slow stretch of %.3g s at %s inside the cache came back under writing; the run ends %.3g s "
+	       "after the drop to %s: maybe the next such stretch, a longer run would tell (%+.1f)",
+	    x.dur, fmt_si(a, sizeof(a), x.level, "B/s"), x.tail, fmt_si(b2, sizeof(b2), x.after, "B/s"),
+	    -c->p->tail_cost);
+	return -c->p->tail_cost;
+}
+
 /* The cache's terms of reading @r (k > 0): the capacity's bound, the
  * prior, tiers or one merged level, the step to what follows, the main
  * curve's cache speed.  -INFINITY when the evidence rules it out. */
@@ -557,6 +636,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 			exf(e, "  %.0f%% of the cache's samples were already at %s and came back: a dip, not "
 			       "the cache's end (%+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"), -p->visit_cost);
 		}
+		s += tail_term(c, r, e);
 	} else {
 		exf(e, "  the cache lasts the whole segment: it was not used up");
 	}
@@ -697,6 +777,18 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		    nrec > 1 ? "s" : "", -p->rec_cost);
 	}
 	t = -jump_cost(g, k, o, rec) - jump_cost(g, o, ng, rec);
+	if (t < 0 && k == 0 && o == ng) {
+		struct tail_like x;
+
+		/* without a cache, a drop at the end like a slow stretch the
+		 * drive came back from is more of the same, not a phase */
+		if (tail_like_stretch(c, 1, &x)) {
+			exf(e, "  the drop to %s %.3g s before the end is like the %.3g s slow stretch the drive "
+			       "came back from: no phase of its own (%+.1f)", fmt_si(a, sizeof(a), x.after, "B/s"),
+			    x.tail, x.dur, 0.0);
+			t = 0;
+		}
+	}
 	if (t < 0) {
 		s += t;
 		exf(e, "  levels that jump inside one phase (%+.1f)", t);

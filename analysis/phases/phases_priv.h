@@ -272,6 +272,9 @@ struct slc__model_params {
 	double decay_bonus;		/* for an erase-bound reading of a decay */
 	double rec_cost;		/* against reading later levels as the cache back */
 	double visit_frac, visit_cost;	/* a "cache" this often at the level after it: against */
+	double tail_cost;		/* against a cache whose end is followed by no more time than a
+					 * slow stretch inside it that came back under writing */
+	double tail_smooth;		/* samples in the running median that finds such a stretch */
 	double bound_samples;		/* a cache shorter than this many samples is a bound */
 };
 extern const struct slc__model_params slc__model_defaults;

@@ -377,6 +377,56 @@ static void test_pause_at_boundary(void **state)
 	slc_analysis_free(&a);
 }
 
+/*
+ * A flat drive at 258 MB/s (4 Hz samples) that slows to 190 MB/s for 16 s
+ * and comes back while writing goes on, then 49.5 s in slows to 178 MB/s
+ * and on to 137 MB/s (the Samsung 860 PRO's 60 s QD16 run, fio-plot).  A
+ * tail no longer than the stretch it came back from may be the next such
+ * stretch cut off: no cache, a cache as the runner-up.  A tail of 40 s is
+ * no such stretch: the first stretch was an excursion inside a cache, and
+ * the drop is its end.
+ */
+static void gc_tail_curve(struct slc_analysis *a, double tail_s, uint64_t seed)
+{
+	enum { MAXN = 2000 };
+	static double t[MAXN], b[MAXN], dt[MAXN];
+	double head_s = 49.5;
+	size_t n = (size_t)((head_s + tail_s) / 0.25);
+	uint64_t r = seed;
+
+	assert_true(n <= MAXN);
+	for (size_t i = 0; i < n; i++) {
+		double ts = (double)(i + 1) * 0.25, v = 258e6, x = (ts - head_s) / tail_s;
+
+		if (ts > 14 && ts <= 18) v = 240e6 - (ts - 14) * 10e6;
+		else if (ts > 18 && ts <= 30) v = 190e6;
+		if (ts > head_s) v = x < 0.6 ? 178e6 : x < 0.8 ? 178e6 - (x - 0.6) / 0.2 * 40e6 : 137e6;
+		t[i] = ts;
+		dt[i] = 0.25;
+		b[i] = 0.25 * v * (1 + 0.01 * gauss(&r));
+	}
+	analyze_bytes(a, t, dt, b, n);
+}
+
+static void test_gc_tail(void **state)
+{
+	struct slc_analysis a;
+	(void)state;
+
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		gc_tail_curve(&a, 10.5, seed);
+		if (a.has_cache)
+			fail_msg("seed %u: a 10.5 s tail after a 16 s stretch that came back read as a cache of %.3g B",
+				 (unsigned)seed, a.cache_bytes);
+		assert_true(a.model.runner_up.valid && a.model.runner_up.tiers >= 1);
+		assert_true(a.model.odds < 20);
+		slc_analysis_free(&a);
+		gc_tail_curve(&a, 40, seed);
+		if (!a.has_cache) fail_msg("seed %u: a 40 s tail at a lower speed read as no cache", (unsigned)seed);
+		slc_analysis_free(&a);
+	}
+}
+
 /* A 4 s cache at 1 GB/s, then direct-to-TLC writing drifting down 12%
  * over 12 s (three times the cache), then a decay: the cache stays a
  * cache (a falling head of a decay is one only when about as long as the
@@ -1348,6 +1398,7 @@ int main(void)
 		cmocka_unit_test(test_straddle_then_noise),
 		cmocka_unit_test(test_edge_native_trend),
 		cmocka_unit_test(test_pause_at_boundary),
+		cmocka_unit_test(test_gc_tail),
 		cmocka_unit_test(test_cache_then_drift),
 		cmocka_unit_test(test_comb_onset_in_run),
 		cmocka_unit_test(test_analyze_errors),
