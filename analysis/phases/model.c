@@ -645,6 +645,27 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 }
 
 /*
+ * The jumps between levels inside the native and the erase-bound phases
+ * of reading @r.  Without a cache, a drop at the end like a slow stretch
+ * the drive came back from is more of the same, not a phase.
+ */
+static double jump_term(const struct mctx *c, const struct cand *r, const unsigned char *rec, struct ex *e)
+{
+	double t = -jump_cost(c->g, r->k, r->o, rec) - jump_cost(c->g, r->o, c->ng, rec);
+	struct tail_like x;
+	char a[32];
+
+	if (t < 0 && r->k == 0 && r->o == c->ng && tail_like_stretch(c, 1, &x)) {
+		exf(e, "  the drop to %s %.3g s before the end is like the %.3g s slow stretch the drive "
+		       "came back from: no phase of its own (%+.1f)", fmt_si(a, sizeof(a), x.after, "B/s"),
+		    x.tail, x.dur, 0.0);
+		return 0;
+	}
+	if (t < 0) exf(e, "  levels that jump inside one phase (%+.1f)", t);
+	return t;
+}
+
+/*
  * An onset this early needs a drive written over before, when neither its
  * state nor its capacity is known.  On a drive that started erased, half
  * the flash is in use no sooner than slc__min_onset() says, so an onset at
@@ -776,23 +797,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		exf(e, "  %zu later level%s at the cache's speed: the cache back during the fill (%+.1f)", nrec,
 		    nrec > 1 ? "s" : "", -p->rec_cost);
 	}
-	t = -jump_cost(g, k, o, rec) - jump_cost(g, o, ng, rec);
-	if (t < 0 && k == 0 && o == ng) {
-		struct tail_like x;
-
-		/* without a cache, a drop at the end like a slow stretch the
-		 * drive came back from is more of the same, not a phase */
-		if (tail_like_stretch(c, 1, &x)) {
-			exf(e, "  the drop to %s %.3g s before the end is like the %.3g s slow stretch the drive "
-			       "came back from: no phase of its own (%+.1f)", fmt_si(a, sizeof(a), x.after, "B/s"),
-			    x.tail, x.dur, 0.0);
-			t = 0;
-		}
-	}
-	if (t < 0) {
-		s += t;
-		exf(e, "  levels that jump inside one phase (%+.1f)", t);
-	}
+	s += jump_term(c, r, rec, e);
 	/* ... and a native phase does not fall for good: one across the
 	 * data's lasting drop pays for it */
 	if (od < ng && od > k && o > od) {
