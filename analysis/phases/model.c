@@ -216,19 +216,30 @@ static double visited(const struct mctx *c, size_t k, double level, size_t *visi
 {
 	const struct trace *tr = c->tr;
 	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[k - 1].last].i1, at = 0;
+	size_t w = (size_t)c->p->tail_smooth;
+	double y[16];
 	int in = 0;
 
 	*visits = 0;
 	if (i1 <= i0 + 2) return 0;
-	for (size_t i = i0 + 1; i + 1 < i1; i++) {
-		int here = fabs(tr->v[i] - level) < DELTA_SAME * level;
+	for (size_t i = i0 + 1; i + 1 < i1; i++) at += fabs(tr->v[i] - level) < DELTA_SAME * level;
+	/* visits counted on a running median: a lone outlier is no visit */
+	if (w >= 1 && w <= sizeof(y) / sizeof(y[0]) && i1 >= i0 + w)
+		for (size_t i = i0 + w / 2; i + w - w / 2 <= i1; i++) {
+			double m;
 
-		at += (size_t)here;
-		/* a visit ends when the speed is back above the level */
-		if (here && !in) (*visits)++;
-		if (here) in = 1;
-		else if (tr->v[i] >= (1 + DELTA_SAME) * level) in = 0;
-	}
+			memcpy(y, tr->v + i - w / 2, w * sizeof(*y));
+			m = slc_quantile(y, w, 0.5);
+			/* a visit ends when the speed is back nearer the cache's
+			 * than the level's: the noise of a long visit crosses
+			 * the level's own band again and again */
+			if (fabs(m - level) < DELTA_SAME * level && !in) {
+				(*visits)++;
+				in = 1;
+			} else if (m >= 0.5 * (level + c->g[0].level)) {
+				in = 0;
+			}
+		}
 	return (double)at / (double)(i1 - i0 - 2);
 }
 
