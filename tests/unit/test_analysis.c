@@ -427,6 +427,37 @@ static void test_gc_tail(void **state)
 	}
 }
 
+/*
+ * A cache at 1.64 GB/s throttled once for 32 s to 605 MB/s (5.5% noise),
+ * with two lone samples at a third of its speed, then native writing at
+ * 557 MB/s for 700 s: one visit to the native level, however its noise
+ * crosses the level's band, is a throttle, not a flat drive's dips.
+ */
+static void test_throttle_one_visit(void **state)
+{
+	enum { N = 4600, C1 = 190, TH = 160, C2 = 480 };
+	static double t[N], b[N], dt[N];
+	double want = 0;
+	uint64_t r = 3;
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < N; i++) {
+		double v = i < C1 ? 1.64e9 : i < C1 + TH ? 605e6 : i < C1 + TH + C2 ? 1.64e9 : 557e6;
+
+		v *= 1 + (i >= C1 && i < C1 + TH ? 0.055 : 0.02) * gauss(&r);
+		if (i == 60 || i == 500) v = 0.35 * 1.64e9;
+		t[i] = (double)(i + 1) * 0.2;
+		dt[i] = 0.2;
+		b[i] = 0.2 * v;
+		if (i < C1 + TH + C2) want += b[i];
+	}
+	analyze_bytes(&a, t, dt, b, N);
+	if (!a.has_cache) fail_msg("a cache throttled once read as no cache");
+	assert_cache_near(&a, want, 0.01);
+	slc_analysis_free(&a);
+}
+
 /* A 4 s cache at 1 GB/s, then direct-to-TLC writing drifting down 12%
  * over 12 s (three times the cache), then a decay: the cache stays a
  * cache (a falling head of a decay is one only when about as long as the
@@ -1399,6 +1430,7 @@ int main(void)
 		cmocka_unit_test(test_edge_native_trend),
 		cmocka_unit_test(test_pause_at_boundary),
 		cmocka_unit_test(test_gc_tail),
+		cmocka_unit_test(test_throttle_one_visit),
 		cmocka_unit_test(test_cache_then_drift),
 		cmocka_unit_test(test_comb_onset_in_run),
 		cmocka_unit_test(test_analyze_errors),
