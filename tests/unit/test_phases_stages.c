@@ -54,8 +54,9 @@ static size_t levels(double *x, const double *lv, const size_t *len, size_t k, d
 }
 
 /*
- * A trace as load_trace() builds it from samples of @dt seconds at the
- * speeds v[0..n) (bytes = v dt, interval_s given): t the end of each
+ * A trace as load_trace() builds it from samples at the speeds v[0..n)
+ * lasting dts[i] seconds (NULL: @dt0 each; bytes = v dt, interval_s
+ * given): t the end of each
  * interval, cum the bytes before each sample, sv / sv2 the prefix sums of
  * the speeds and their squares, gap the time no sample covers.  @pause
  * (NULL: none) holds the host's idle seconds before each sample: t_s jumps
@@ -67,7 +68,8 @@ struct tbuf {
 	double *t;
 };
 
-static void tb_init(struct tbuf *x, const double *v, size_t n, double dt, const double *pause)
+static void tb_init_dt(struct tbuf *x, const double *v, size_t n, const double *dts, double dt0,
+		       const double *pause)
 {
 	struct trace *tr = &x->tr;
 
@@ -84,7 +86,7 @@ static void tb_init(struct tbuf *x, const double *v, size_t n, double dt, const 
 	tr->t = x->t;
 	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
 	for (size_t i = 0; i < n; i++) {
-		double bytes = v[i] * dt;
+		double dt = dts ? dts[i] : dt0, bytes = v[i] * dt;
 
 		x->t[i] = (i ? x->t[i - 1] : 0) + (pause ? pause[i] : 0) + dt;
 		tr->dt[i] = dt;
@@ -95,6 +97,12 @@ static void tb_init(struct tbuf *x, const double *v, size_t n, double dt, const 
 		tr->gap[i] = i && x->t[i] - dt - x->t[i - 1] > 1e-6 * dt ?
 			tr->gap[i - 1] + (x->t[i] - dt - x->t[i - 1]) : (i ? tr->gap[i - 1] : 0);
 	}
+}
+
+/* ... every interval @dt seconds long */
+static void tb_init(struct tbuf *x, const double *v, size_t n, double dt, const double *pause)
+{
+	tb_init_dt(x, v, n, NULL, dt, pause);
 }
 
 static void tb_free(struct tbuf *x)
@@ -912,6 +920,163 @@ static void test_model_two_tiers(void **state)
 	fx_free(f);
 }
 
+/* Right after a TRIM of a small drive, no erase-bound writing can start
+ * before half its flash is used (slc__min_onset): the erase-bound reading
+ * is ruled out, and as the reading left fits the curve far worse, the
+ * model says the evidence conflicts with the curve. */
+static void test_model_evidence_rules_out_onset(void **state)
+{
+	double lv[] = { 1000, 300, 200 };
+	size_t len[] = { 60, 200, 200 }, ng;
+	struct fx *f = fx_new(lv, len, 3, 0.01, 75);
+	struct slc_model_info *mi = calloc(1, sizeof(*mi));
+	struct slc_phase_evidence ev;
+	double conf[BMAX];
+
+	(void)state;
+	assert_non_null(mi);
+	fx_blocks_at_levels(f, len, 3);
+	slc_phase_evidence_init(&ev);
+	ev.state = SLC_STATE_TRIMMED;
+	ev.capacity_bytes = 1e6;	/* the curve writes 160 kB */
+	assert_true(slc__min_onset(&ev, f->tb.tr.cum[60]) > f->tb.tr.cum[f->n]);
+	ng = slc__make_groups(&f->tb.tr, f->b, f->nb, f->g, f->tmp);
+	assert_int_equal(slc__model_label(&f->tb.tr, f->b, f->g, ng, &ev, mi, conf), 1);
+	assert_false(mi->best.erase_bound);
+	assert_near(mi->best.cache_bytes, f->tb.tr.cum[60], 1e-6);
+	assert_int_equal(first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND), f->nb);
+	assert_true(mi->conflict);
+	assert_near(mi->confidence, 0, 0);
+	assert_non_null(strstr(mi->explain, "ruled out by the evidence"));
+	free(mi);
+	fx_free(f);
+}
+
+/* The bounds the evidence sets: the cache at most the flash in SLC mode
+ * (spare area included), the onset after a TRIM no sooner than half the
+ * flash used, less what the cache's bytes took in SLC mode. */
+static void test_model_bounds(void **state)
+{
+	struct slc_phase_evidence ev;
+
+	(void)state;
+	slc_phase_evidence_init(&ev);
+	assert_true(isinf(slc__cache_limit(&ev)));
+	assert_near(slc__min_onset(&ev, 1e9), 0, 0);
+	ev.capacity_bytes = 1e12;
+	ev.cell = SLC_CELL_TLC;
+	assert_near(slc__cache_limit(&ev), 1e12 * (1 + slc__model_defaults.spare_max) / 3, 1);
+	assert_near(slc__min_onset(&ev, 1e9), 0, 0);	/* not trimmed: no bound */
+	ev.state = SLC_STATE_TRIMMED;
+	assert_near(slc__min_onset(&ev, 1e10), 0.5e12 - 2e10, 1);
+	assert_near(slc__min_onset(&ev, NAN), 0.5e12, 1);
+	assert_near(slc__min_onset(&ev, 1e12), 0, 0);
+	ev.cell = SLC_CELL_UNKNOWN;	/* 4 bits: the weakest bound */
+	assert_near(slc__min_onset(&ev, 1e10), 0.5e12 - 3e10, 1);
+	assert_near(slc__cache_limit(&ev), 1e12 * (1 + slc__model_defaults.spare_max) / 2, 1);
+}
+
+/* The data's onset over groups: a lasting drop (300 -> 200) is one; a
+ * level that comes back above is none. */
+static void test_erase_onset_groups(void **state)
+{
+	double lv[] = { 300, 200 }, lv2[] = { 300, 200, 300 };
+	size_t len[] = { 200, 200 }, len2[] = { 150, 100, 150 }, ng;
+	struct fx *f = fx_new(lv, len, 2, 0.01, 76);
+
+	(void)state;
+	fx_blocks_at_levels(f, len, 2);
+	ng = slc__make_groups(&f->tb.tr, f->b, f->nb, f->g, f->tmp);
+	assert_int_equal(slc__erase_onset(f->g, 0, ng), 1);
+	assert_true(slc__stays_below(f->g, 1, ng, f->g[0].level));
+	fx_free(f);
+
+	f = fx_new(lv2, len2, 3, 0.01, 77);
+	fx_blocks_at_levels(f, len2, 3);
+	ng = slc__make_groups(&f->tb.tr, f->b, f->nb, f->g, f->tmp);
+	assert_int_equal(ng, 3);
+	assert_false(slc__stays_below(f->g, 1, ng, f->g[0].level * 0.95));
+	assert_int_equal(slc__erase_onset(f->g, 0, ng), ng);
+	fx_free(f);
+}
+
+/* ---- counter_onset (counters.c) ---- */
+
+/* Counters read every 10 s of a 300 s curve at 200 B/s; NAND bytes per
+ * host byte @wa0 before @knee_s, @wa1 from there (until @end_s, then @wa0
+ * again).  Fills t, host and nand (31 readings). */
+static void counters(double *t, double *host, double *nand, double knee_s, double end_s, double wa0, double wa1)
+{
+	double h = 5e6, nd = 7e6;
+
+	for (size_t i = 0; i <= 30; i++) {
+		double ti = 10.0 * (double)i;
+
+		if (i) {
+			double mid = ti - 5, wa = mid > knee_s && mid < end_s ? wa1 : wa0;
+			h += 2000;
+			nd += wa * 2000;
+		}
+		t[i] = ti;
+		host[i] = h;
+		nand[i] = nd;
+	}
+}
+
+/* Garbage collection from 150 s on (1.1 -> 2.0 NAND bytes per host
+ * byte): the onset at the bytes written by then, the slopes each side,
+ * the NAND bytes the step added. */
+static void test_counter_onset_step(void **state)
+{
+	double lv[] = { 200 }, t[31], host[31], nand[31], w0, w1, extra, on;
+	size_t len[] = { 300 };
+	struct fx *f = fx_new(lv, len, 1, 0, 78);
+	struct slc_phase_evidence ev;
+
+	(void)state;
+	slc_phase_evidence_init(&ev);
+	counters(t, host, nand, 150, INFINITY, 1.1, 2.0);
+	ev.ctr_t_s = t;
+	ev.ctr_host = host;
+	ev.ctr_nand = nand;
+	ev.n_ctr = 31;
+	on = slc__counter_onset(&f->tb.tr, &ev, 0, f->tb.tr.cum[f->n], &w0, &w1, &extra);
+	assert_near(on, 150 * 200, 1e-6);
+	assert_near(w0, 1.1, 1e-9);
+	assert_near(w1, 2.0, 1e-9);
+	assert_near(extra, 0.9 * 150 * 200, 1e-3);
+	/* a window that starts after the knee sees no step */
+	on = slc__counter_onset(&f->tb.tr, &ev, 160 * 200, f->tb.tr.cum[f->n], &w0, &w1, &extra);
+	assert_true(isnan(on));
+	fx_free(f);
+}
+
+/* No lasting step: a constant ratio, or a burst of folding after the
+ * cache that rises and ends; too few readings say nothing. */
+static void test_counter_onset_none(void **state)
+{
+	double lv[] = { 200 }, t[31], host[31], nand[31], w0, w1, extra;
+	size_t len[] = { 300 };
+	struct fx *f = fx_new(lv, len, 1, 0, 79);
+	struct slc_phase_evidence ev;
+
+	(void)state;
+	slc_phase_evidence_init(&ev);
+	ev.ctr_t_s = t;
+	ev.ctr_host = host;
+	ev.ctr_nand = nand;
+	ev.n_ctr = 31;
+	counters(t, host, nand, 150, INFINITY, 1.1, 1.1);
+	assert_true(isnan(slc__counter_onset(&f->tb.tr, &ev, 0, f->tb.tr.cum[f->n], &w0, &w1, &extra)));
+	counters(t, host, nand, 100, 160, 1.1, 3.0);
+	assert_true(isnan(slc__counter_onset(&f->tb.tr, &ev, 0, f->tb.tr.cum[f->n], &w0, &w1, &extra)));
+	counters(t, host, nand, 150, INFINITY, 1.1, 2.0);
+	ev.n_ctr = 2 * COUNTER_SIDE_MIN;
+	assert_true(isnan(slc__counter_onset(&f->tb.tr, &ev, 0, f->tb.tr.cum[f->n], &w0, &w1, &extra)));
+	assert_true(isnan(w0) && isnan(w1) && isnan(extra));
+	fx_free(f);
+}
+
 /* ---- extend_cache_teeth ---- */
 
 /* A steady cache whose last stretch folds between writes (every other
@@ -1384,7 +1549,8 @@ static void test_emit_tiles_bytes_and_time(void **state)
 }
 
 /* A phase's mean is its bytes over the time samples cover: a 10 s host
- * pause inside the native phase does not dilute its speed. */
+ * pause inside the native phase does not dilute its speed, and samples
+ * of unequal length count by their time. */
 static void test_emit_mean_over_covered_time(void **state)
 {
 	double lv[] = { 1000, 300 }, v[200], pause[200] = { 0 };
@@ -1415,6 +1581,27 @@ static void test_emit_mean_over_covered_time(void **state)
 	assert_near(p[1].end_s, 210, 1e-9);
 	free(p);
 	tb_free(&tb);
+
+	/* intervals of 0.5 s at 400 B/s and 1.5 s at 200 B/s in turn: the
+	 * phase wrote 500 B every 2 s, 250 B/s, not the samples' 300 */
+	{
+		double dts[200];
+
+		for (size_t i = 0; i < 200; i++) {
+			v[i] = i % 2 ? 200 : 400;
+			dts[i] = i % 2 ? 1.5 : 0.5;
+		}
+		tb_init_dt(&tb, v, 200, dts, 0, NULL);
+		b[0].i1 = 200;
+		b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
+		assert_int_equal(slc__emit_phases(&p, &np, &tb.tr, b, 1, 0, tmp), 0);
+		assert_int_equal(np, 1);
+		assert_near(p[0].mean_bps, 250, 1e-9);
+		assert_near(p[0].end_bytes, 100 * 500, 1e-6);
+		assert_near(p[0].end_s, 200, 1e-9);
+		free(p);
+		tb_free(&tb);
+	}
 }
 
 int main(void)
@@ -1448,6 +1635,11 @@ int main(void)
 		cmocka_unit_test(test_model_flat_no_cache),
 		cmocka_unit_test(test_model_cache_native_erase),
 		cmocka_unit_test(test_model_two_tiers),
+		cmocka_unit_test(test_model_evidence_rules_out_onset),
+		cmocka_unit_test(test_model_bounds),
+		cmocka_unit_test(test_erase_onset_groups),
+		cmocka_unit_test(test_counter_onset_step),
+		cmocka_unit_test(test_counter_onset_none),
 		cmocka_unit_test(test_teeth_extend),
 		cmocka_unit_test(test_teeth_clean_end_and_noisy),
 		cmocka_unit_test(test_teeth_capped),
