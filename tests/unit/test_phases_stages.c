@@ -584,6 +584,23 @@ static void test_merge_transient_ramp(void **state)
 	fx_free(f);
 }
 
+/* Rule 2 over several blocks: a ramp cut into three (800, 600, 400
+ * between 1000 and 300): each part joins the level it is closer to. */
+static void test_merge_transient_long_ramp(void **state)
+{
+	double lv[] = { 1000, 800, 600, 400, 300 };
+	size_t len[] = { 100, 2, 2, 2, 100 };
+	struct fx *f = fx_new(lv, len, 5, 0.005, 50);
+
+	(void)state;
+	fx_blocks_at_levels(f, len, 5);
+	assert_int_equal(slc__merge_transient(&f->tb.tr, f->b, &f->nb, f->tmp), 1);
+	assert_int_equal(f->nb, 2);
+	assert_tiles(f->b, f->nb, 206);
+	assert_int_equal(f->b[0].i1, 102);
+	fx_free(f);
+}
+
 /* Rule 3: a short burst inside one level is absorbed into it; one back
  * at the cache's speed inside the native writing after a cache is kept
  * for the model to read as the cache back. */
@@ -1464,6 +1481,30 @@ static void test_balance_rising(void **state)
 	fx_free(f);
 }
 
+/* A cache that ends in a 4-sample ramp (860, 720, 580, 440 between 1000
+ * and 300): the bytes balance puts the end 2 s into it, wherever in the
+ * ramp the segmentation cut. */
+static void test_balance_ramp(void **state)
+{
+	double lv[] = { 1000, 300 };
+	size_t len[] = { 100, 104 };
+	struct fx *f = fx_new(lv, len, 2, 0.005, 124);
+	double t, by, range[2], want;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++) f->v[100 + i] = 1000 - 140 * (double)(i + 1);
+	tb_free(&f->tb);
+	tb_init(&f->tb, f->v, f->n, 1.0, NULL);
+	want = f->tb.tr.cum[100] + 2000;
+	for (size_t j = 101; j <= 103; j++) {
+		slc__balance(&f->tb.tr, 0, j, 204, &t, &by, range, f->tmp);
+		assert_true(fabs(t - 102) < 0.1);
+		assert_true(fabs(by - want) < 60);
+		assert_true(range[0] <= f->tb.tr.cum[101] && range[1] >= f->tb.tr.cum[103]);
+	}
+	fx_free(f);
+}
+
 /* ---- emit_phases ---- */
 
 /* Same-kind neighbours become one phase (not across a kept drop); with
@@ -1483,6 +1524,7 @@ static void test_emit_merges_same_kind(void **state)
 	f->b[3].kind = SLC_PHASE_STALL;
 	f->b[3].dip = 1;
 	for (size_t j = 0; j < 5; j++) f->b[j].conf = 0.9;
+	f->b[1].conf = 0.6;	/* a merged phase is as sure as its least sure part */
 	assert_int_equal(slc__emit_phases(&p, &np, &f->tb.tr, f->b, f->nb, 0, f->tmp), 0);
 	assert_int_equal(np, 4);
 	assert_int_equal(p[0].kind, SLC_PHASE_SLC_CACHE);
@@ -1491,7 +1533,8 @@ static void test_emit_merges_same_kind(void **state)
 	assert_int_equal(p[2].kind, SLC_PHASE_STALL);
 	assert_int_equal(p[3].kind, SLC_PHASE_DIRECT_TO_TLC);
 	assert_near(p[0].end_bytes, f->tb.tr.cum[100], 1e-6);
-	assert_near(p[0].confidence, 0.9, 1e-12);
+	assert_near(p[0].confidence, 0.6, 1e-12);
+	assert_near(p[1].confidence, 0.9, 1e-12);
 	free(p);
 
 	/* a second cache tier is a phase of its own */
@@ -1623,6 +1666,7 @@ int main(void)
 		cmocka_unit_test(test_merge_same_distinct_vs_noise),
 		cmocka_unit_test(test_merge_same_closest_first_and_dips),
 		cmocka_unit_test(test_merge_transient_ramp),
+		cmocka_unit_test(test_merge_transient_long_ramp),
 		cmocka_unit_test(test_merge_transient_burst),
 		cmocka_unit_test(test_merge_transient_native_before_cache_back),
 		cmocka_unit_test(test_merge_transient_edge_drop),
@@ -1653,6 +1697,7 @@ int main(void)
 		cmocka_unit_test(test_balance_on_edge),
 		cmocka_unit_test(test_balance_straddler),
 		cmocka_unit_test(test_balance_rising),
+		cmocka_unit_test(test_balance_ramp),
 		cmocka_unit_test(test_emit_merges_same_kind),
 		cmocka_unit_test(test_emit_tiles_bytes_and_time),
 		cmocka_unit_test(test_emit_mean_over_covered_time),
