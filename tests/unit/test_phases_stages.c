@@ -56,9 +56,9 @@ static size_t levels(double *x, const double *lv, const size_t *len, size_t k, d
 /*
  * A trace as load_trace() builds it from samples at the speeds v[0..n)
  * lasting dts[i] seconds (NULL: @dt0 each; bytes = v dt, interval_s
- * given): t the end of each
- * interval, cum the bytes before each sample, sv / sv2 the prefix sums of
- * the speeds and their squares, gap the time no sample covers.  @pause
+ * given): t the end of each interval, cum the bytes before each sample,
+ * sv / sv2 the prefix sums of the speeds and their squares, gap the time
+ * no sample covers.  @pause
  * (NULL: none) holds the host's idle seconds before each sample: t_s jumps
  * over them.  Fields the stages set later (dip_prob) or that have defaults
  * when zero stay zeroed.
@@ -1435,8 +1435,8 @@ static void test_balance_on_edge(void **state)
 
 /* A cache that ends 40% into sample 100: that sample wrote 0.4 s at 1000
  * and 0.6 s at 300 (580 B/s).  The balance puts the end at 100.4 s and
- * the bytes written at cache speed, 100400, whichever side of the
- * straddler the segmentation put the edge. */
+ * the bytes written at cache speed at those before the sample plus 400,
+ * whichever side of the straddler the segmentation put the edge. */
 static void test_balance_straddler(void **state)
 {
 	double lv[] = { 1000, 300 };
