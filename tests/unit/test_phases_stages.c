@@ -1331,6 +1331,21 @@ static void test_refine_decay_onset_back(void **state)
 	fx_free(f);
 }
 
+/* A decay whose onset the labelling placed right keeps it (within a
+ * sample or two). */
+static void test_refine_decay_onset_in_place(void **state)
+{
+	struct fx *f = decay_fixture(200, 30, 104);
+	size_t je;
+
+	(void)state;
+	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, f->x, 0);
+	je = first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND);
+	assert_true(je < f->nb);
+	assert_true(absdiff(f->b[je].i0, 200) <= 2);
+	fx_free(f);
+}
+
 /* A sharp step (no decay after it) keeps its onset; so does a decay
  * when the evidence puts the onset no earlier than where it is. */
 static void test_refine_decay_onset_none(void **state)
@@ -1404,6 +1419,27 @@ static void test_small_step_none(void **state)
 	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, 0);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 100);
+	fx_free(f);
+
+	/* a native speed that wanders slowly (AR(1), correlation time of
+	 * about 40 samples, 5%) has stretches above and below its mean that
+	 * are no lasting step */
+	f = fx_new(flat, lenf, 1, 0, 116);
+	{
+		uint64_t r = 116;
+		double w = 0;
+
+		for (size_t i = 0; i < 400; i++) {
+			w = 0.95 * w + sqrt(1 - 0.95 * 0.95) * gauss(&r);
+			f->v[i] = 300 * (1 + 0.05 * w);
+		}
+	}
+	tb_free(&f->tb);
+	tb_init(&f->tb, f->v, f->n, 1.0, NULL);
+	f->nb = mkblocks(f->b, ends, 1);
+	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
+	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, 0);
+	assert_int_equal(f->nb, 1);
 	fx_free(f);
 
 	/* the step, but the evidence says no onset before the end */
@@ -1692,6 +1728,7 @@ int main(void)
 		cmocka_unit_test(test_refine_onset_back),
 		cmocka_unit_test(test_refine_decay_onset_back),
 		cmocka_unit_test(test_refine_decay_onset_none),
+		cmocka_unit_test(test_refine_decay_onset_in_place),
 		cmocka_unit_test(test_small_step_found),
 		cmocka_unit_test(test_small_step_none),
 		cmocka_unit_test(test_balance_on_edge),
