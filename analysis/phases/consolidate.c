@@ -362,6 +362,14 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		 * cache takes seconds; a slow stretch far longer than the cache
 		 * around it, then the cache back, is a dynamic cache's native
 		 * writing) */
+		/* a return at most half as long (in samples) as the slow
+		 * stretches either side of it, which go on at one level, is a
+		 * burst in the slow writing (rule 3's), not the cache's speed
+		 * back after a stall; a comb's teeth and runs are alike */
+		if (j + 2 < *nb && !b[j + 2].dip && 2 * (c->i1 - c->i0) <= m->i1 - m->i0 &&
+		    2 * (c->i1 - c->i0) <= b[j + 2].i1 - b[j + 2].i0 &&
+		    slc__reldiff(slc__blevel(tr, b + j + 2), lm) < DELTA_SAME)
+			continue;
 		if (lm < (1 - DELTA_SAME) * fmin(la, lc) &&
 		    (dm <= dc || (slc__reldiff(la, lc) < DELTA_SAME &&
 				  lm < STALL_FRAC * fmin(la, lc) && dm <= STALL_SPAN * (da + dc)))) {

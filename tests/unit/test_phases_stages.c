@@ -635,8 +635,6 @@ static void test_merge_transient_native_before_cache_back(void **state)
 	struct fx *f;
 
 	(void)state;
-	/* Fails: rule 4 absorbs the native writing into the cache (recurs() reads the native writing after the back as drops to the same level); slc_analyze then finds no cache on this curve. */
-	skip();
 	f = fx_new(lv, len, 4, 0.01, 58);
 	fx_blocks_at_levels(f, len, 4);
 	while (slc__merge_same(&f->tb.tr, f->b, &f->nb) || slc__merge_transient(&f->tb.tr, f->b, &f->nb, f->tmp))
