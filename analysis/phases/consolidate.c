@@ -53,7 +53,7 @@ static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, doubl
 static int slower_phase(const struct trace *tr, const struct block *x, double lm, size_t ctx)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
-	return slc__blevel(tr, x) < (1 - mp->delta_same) * lm && 3 * (x->i1 - x->i0) >= ctx;
+	return slc__blevel(tr, x) < (1 - mp->delta_same) * lm && mp->phase_ctx_div * (x->i1 - x->i0) >= ctx;
 }
 
 /* Is block x at level lv, or a tooth as deep as a drop to lm (a quarter of
@@ -65,7 +65,7 @@ static int same_or_tooth(const struct trace *tr, const struct block *x, double l
 	const struct slc_model_params *mp = slc__mp(tr);
 	double lx = slc__blevel(tr, x);
 
-	return slc__reldiff(lx, lv) < mp->delta_same || (lx < lm + 0.25 * (lv - lm) && 3 * (x->i1 - x->i0) < ctx);
+	return slc__reldiff(lx, lv) < mp->delta_same || (lx < lm + 0.25 * (lv - lm) && mp->phase_ctx_div * (x->i1 - x->i0) < ctx);
 }
 
 /*
@@ -356,7 +356,7 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			 * curve's first level, well above the writing around it,
 			 * is kept for the model to read as the cache back */
 			if (dm > fmin(da, dc)) continue;
-			if (j > 1 && m->i1 - m->i0 >= 3 && lm >= mp->rec_frac * slc__blevel(tr, b) &&
+			if (j > 1 && m->i1 - m->i0 >= mp->rec_keep_min && lm >= mp->rec_frac * slc__blevel(tr, b) &&
 			    slc__blevel(tr, b) > (1 + mp->delta_cache) * fmax(la, lc) && lm > (1 + mp->delta_cache) * fmax(la, lc))
 				continue;
 			if (slc__reldiff(la, lc) < mp->delta_same) slc__merge_range(b, nb, j - 1, j + 1);

@@ -70,6 +70,23 @@ static double lratio(double r, const struct slc_ratio_prior *p)
 	return -0.5 * z * z;
 }
 
+/* The name of the parameter at offset @off (the explanation names where
+ * each term comes from); for a ratio prior (its lo) the prior's, as
+ * "tier_*", in @buf. */
+static const char *pn(size_t off)
+{
+	return slc_model_param_at(off);
+}
+
+static const char *prior_name(char *buf, size_t n, size_t off)
+{
+	const char *lo = pn(off);
+	size_t len = strlen(lo);
+
+	snprintf(buf, n, "%.*s*", (int)(len > 2 ? len - 2 : len), lo);
+	return buf;
+}
+
 /*
  * Does the curve decay right after the first level (a drive without cache:
  * a flat phase, then the erase-bound decay)?  When the second level falls
@@ -439,8 +456,8 @@ static double ref_term(const struct mctx *c, double level, double ref, const cha
 	if (!(ref > 0) || !(level > 0)) return 0;
 	z = log(level / ref) / c->p->ref_sd;
 	t = fmax(-0.5 * z * z, -c->p->ref_cap);
-	exf(e, "  %s at %s against the main curve's %s (%+.1f)", what,
-	    fmt_si(a, sizeof(a), level, "B/s"), fmt_si(r, sizeof(r), ref, "B/s"), t);
+	exf(e, "  %s at %s against the main curve's %s (%s %+.1f)", what,
+	    fmt_si(a, sizeof(a), level, "B/s"), fmt_si(r, sizeof(r), ref, "B/s"), pn(offsetof(struct slc_model_params, ref_sd)), t);
 	return t;
 }
 
@@ -454,7 +471,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 	const struct slc_phase_evidence *ev = c->ev;
 	size_t ng = c->ng, k = r->k;
 	double s = 0, t;
-	char a[32], b2[32], c2[32];
+	char a[32], b2[32], c2[32], pb[48];
 	double cb = g_end_bytes(c, k - 1), lim = slc__cache_limit(c->ev);
 
 	if (cb > lim) {
@@ -466,22 +483,22 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 	}
 	t = log(p->prior_cache / (1 - p->prior_cache));
 	s += t;
-	exf(e, "  most drives have an SLC cache (%+.1f)", t);
+	exf(e, "  most drives have an SLC cache (%s %+.1f)", pn(offsetof(struct slc_model_params, prior_cache)), t);
 	if (ev->capacity_bytes > 0 && cb < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
-		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%+.1f)",
-		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, -p->buffer_cost);
+		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%s %+.1f)",
+		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, pn(offsetof(struct slc_model_params, buffer_cost)), -p->buffer_cost);
 	} else if (ev->capacity_bytes > 0 && k >= 2 && !r->merged &&
 		   g[0].level > g[1].level && buffer_excess(g) < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
 		exf(e, "  a first tier of %s (%s beyond the second's speed) is under %.1f%% of the capacity: "
-		       "a DRAM write buffer more likely than a tier (%+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
-		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, -p->buffer_cost);
+		       "a DRAM write buffer more likely than a tier (%s %+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, pn(offsetof(struct slc_model_params, buffer_cost)), -p->buffer_cost);
 	}
 	if (c->decay_first) {
 		s -= p->decay_first;
-		exf(e, "  the curve decays right after its first level, as a drive without cache (%+.1f)",
-		    -p->decay_first);
+		exf(e, "  the curve decays right after its first level, as a drive without cache (%s %+.1f)",
+		    pn(offsetof(struct slc_model_params, decay_first)), -p->decay_first);
 	}
 	if (r->merged) {
 		t = -merge_cost(g, 0, k);
@@ -497,16 +514,18 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		t = lratio(rt, &p->tier) + (rt >= p->tier.lo ? p->tier_steady : 0);
 		s += t;
 		exf(e, "  tier %zu at %.2f of tier %zu, %s, faster than "
-		       "what follows it (%+.1f)", q + 1, rt, q,
-		    rt >= p->tier.lo ? "as steady as the first" : "slower than tiers are", t);
+		       "what follows it (%s%s %+.1f)", q + 1, rt, q,
+		    rt >= p->tier.lo ? "as steady as the first" : "slower than tiers are",
+		    prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, tier.lo)), rt >= p->tier.lo ? ", tier_steady" : "", t);
 	}
 	if (k < ng) {
 		double cl = r->merged ? c1 : g[k - 1].level, rr = g[k].level / cl;
 
 		t = lratio(rr, &p->cache_native);
 		s += t;
-		exf(e, "  the cache at %s, then %s: ratio %.2f (%+.1f)",
-		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr, t);
+		exf(e, "  the cache at %s, then %s: ratio %.2f (%s %+.1f)",
+		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr,
+		    prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, cache_native.lo)), t);
 		size_t visits;
 
 		t = visited(c, k, g[k].level, &visits);
@@ -514,7 +533,8 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		if (t >= p->visit_frac && visits >= 2) {
 			s -= p->visit_cost;
 			exf(e, "  %.0f%% of the cache's samples were already at %s and came back: a dip, not "
-			       "the cache's end (%+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"), -p->visit_cost);
+			       "the cache's end (%s %+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"),
+			    pn(offsetof(struct slc_model_params, visit_cost)), -p->visit_cost);
 		}
 	} else {
 		exf(e, "  the cache lasts the whole segment: it was not used up");
@@ -544,8 +564,8 @@ static double early_onset(struct mctx *c, double onset, double cache, struct ex 
 	if (c->ev->state != SLC_STATE_UNKNOWN || c->ev->capacity_bytes > 0 || !(cap > 0)) return 0;
 	if (total <= p->fresh_caps_max * cap) return 0;
 	exf(e, "  erase-bound from %s on a fresh drive means at most %s of flash, written %.0f times over: "
-	       "it needs a drive written full before (%+.1f)", fmt_si(a, sizeof(a), onset, "B"),
-	    fmt_si(b, sizeof(b), cap, "B"), total / cap, -p->no_native_unknown);
+	       "it needs a drive written full before (%s %+.1f)", fmt_si(a, sizeof(a), onset, "B"),
+	    fmt_si(b, sizeof(b), cap, "B"), total / cap, pn(offsetof(struct slc_model_params, no_native_unknown)), -p->no_native_unknown);
 	return -p->no_native_unknown;
 }
 
@@ -560,7 +580,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	const struct slc_model_params *p = c->p;
 	size_t ng = c->ng, k = r->k, o = r->o, od = r->od;
 	double s = 0, later = 0, t, c1 = k > 0 ? cache_level(g, r) : 0, after;
-	char a[32], b2[32], c2[32];
+	char a[32], b2[32], c2[32], pb[48];
 	const struct slc_phase_evidence *ev = c->ev;
 
 	/* cache tiers: each faster than everything after them, steady; or one
@@ -609,8 +629,8 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		}
 		if (ev->state == SLC_STATE_UNKNOWN) {
 			s -= p->no_native_unknown;
-			exf(e, "  erase-bound from the start needs a drive written full before (%+.1f)",
-			    -p->no_native_unknown);
+			exf(e, "  erase-bound from the start needs a drive written full before (%s %+.1f)",
+			    pn(offsetof(struct slc_model_params, no_native_unknown)), -p->no_native_unknown);
 		}
 	}
 	if (o > k) s += ref_term(c, g[k].level, ev->ref_native_bps, "native level", e);
@@ -632,17 +652,19 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		if (o > k && nn > 0 && en > 0) {
 			t = lratio(en / nn, &p->native_erase);
 			s += t;
-			exf(e, "  erase-bound at %.2f of the native level (%+.1f)", en / nn, t);
+			exf(e, "  erase-bound at %.2f of the native level (%s %+.1f)", en / nn,
+			    prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, native_erase.lo)), t);
 		} else if (o == k && ev->ref_native_bps > 0 && en > 0) {
 			t = lratio(en / ev->ref_native_bps, &p->native_erase);
 			s += t;
-			exf(e, "  erase-bound at %.2f of the main curve's native level (%+.1f)",
-			    en / ev->ref_native_bps, t);
+			exf(e, "  erase-bound at %.2f of the main curve's native level (%s %+.1f)",
+			    en / ev->ref_native_bps, prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, native_erase.lo)), t);
 		}
 		for (size_t q = o; q < ng; q++)
 			if (g[q].decay & (DECAY_OWN | DECAY_RUN)) {
 				s += p->decay_bonus;
-				exf(e, "  it decays, as garbage collection sets in (%+.1f)", p->decay_bonus);
+				exf(e, "  it decays, as garbage collection sets in (%s %+.1f)", pn(offsetof(struct slc_model_params, decay_bonus)),
+				    p->decay_bonus);
 				break;
 			}
 		s += ref_term(c, g[o].level, ev->ref_erase_bps, "erase-bound level", e);
@@ -652,8 +674,8 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	 * levels is a phase change the reading leaves out */
 	if (nrec) {
 		s -= p->rec_cost;
-		exf(e, "  %zu later level%s at the cache's speed: the cache back during the fill (%+.1f)", nrec,
-		    nrec > 1 ? "s" : "", -p->rec_cost);
+		exf(e, "  %zu later level%s at the cache's speed: the cache back during the fill (%s %+.1f)", nrec,
+		    nrec > 1 ? "s" : "", pn(offsetof(struct slc_model_params, rec_cost)), -p->rec_cost);
 	}
 	t = -jump_cost(p, g, k, o, rec) - jump_cost(p, g, o, ng, rec);
 	if (t < 0) {
@@ -702,9 +724,9 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 
 	if (!r->buf) return score_groups(c, r, e);
 	exf(e, "  %s at %s at the start, %s of it beyond the next level's speed: under %.1f%% of the capacity, "
-	       "a DRAM write buffer's burst, no phase of its own (+0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+	       "a DRAM write buffer's burst, no phase of its own (%s +0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
 	    fmt_si(b, sizeof(b), c->g[0].level, "B/s"), fmt_si(x, sizeof(x), buffer_excess(c->g), "B"),
-	    100 * c->p->buffer_frac);
+	    100 * c->p->buffer_frac, pn(offsetof(struct slc_model_params, buffer_frac)));
 	r0.buf = 0;
 	c->sub->excluded = 0;
 	c->sub->ignore_evidence = c->ignore_evidence;

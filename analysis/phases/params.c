@@ -56,6 +56,10 @@ const struct slc_model_params slc__model_defaults = {
 	.texture_context_min = 30,
 	.texture_frac = 0.10,
 	.texture_side_min = 10,
+	/* The context ends at a clearly slower block at least a third of its
+	 * length (phase_ctx_div: 3): a phase; shorter ones are the comb's
+	 * other teeth.  Tuned. */
+	.phase_ctx_div = 3,
 	/* A drop the dip process or the level's own noise makes at least this
 	 * many times in the trace is texture, not a stall (a drive that drops
 	 * single samples now and then also drops two in a row).  Statistics:
@@ -113,6 +117,9 @@ const struct slc_model_params slc__model_defaults = {
 	 * model (consolidation rule 3). */
 	.rec_frac = 0.5,
 	.rec_over_native = 3.0,
+	/* A burst kept for the model to read as the cache back lasts at least
+	 * this many samples (fewer are a ramp's or the noise's).  Tuned. */
+	.rec_keep_min = 3,
 	/* Samples each side of a cache back's edge, beyond the one that
 	 * straddles it (a median of at most three: edge_median()); of the
 	 * 2 x rec_edge_side + 1 around it, at most rec_edge_between between
@@ -340,6 +347,7 @@ static const struct param params[] = {
 	{ "texture_context_len", offsetof(struct slc_model_params, texture_context_len), 1, 1, 1e6 },
 	{ "texture_context_min", offsetof(struct slc_model_params, texture_context_min), 1, 1, 1e6 },
 	{ "texture_frac", offsetof(struct slc_model_params, texture_frac), 0, 0, 1 },
+	{ "phase_ctx_div", offsetof(struct slc_model_params, phase_ctx_div), 1, 1, 1e6 },
 	{ "texture_side_min", offsetof(struct slc_model_params, texture_side_min), 1, 1, 1e6 },
 	{ "coincident_expect", offsetof(struct slc_model_params, coincident_expect), 0, 0, 1e6 },
 	{ "noise_side_min", offsetof(struct slc_model_params, noise_side_min), 1, 1, 1e6 },
@@ -356,6 +364,7 @@ static const struct param params[] = {
 	{ "steady_cov", offsetof(struct slc_model_params, steady_cov), 0, 0, 1e6 },
 	{ "rec_frac", offsetof(struct slc_model_params, rec_frac), 0, 0, 1e6 },
 	{ "rec_over_native", offsetof(struct slc_model_params, rec_over_native), 0, 0, 1e6 },
+	{ "rec_keep_min", offsetof(struct slc_model_params, rec_keep_min), 1, 0, 1e6 },
 	{ "rec_edge_side", offsetof(struct slc_model_params, rec_edge_side), 1, 1, 3 },
 	{ "rec_edge_between", offsetof(struct slc_model_params, rec_edge_between), 1, 0, 1e6 },
 	{ "rec_edge_seek", offsetof(struct slc_model_params, rec_edge_seek), 1, 0, 1e6 },

@@ -133,6 +133,7 @@ struct slc_model_params {
 	size_t texture_context_len;	/* texture context: this many drop lengths each side... */
 	size_t texture_context_min;	/* ... and at least this many samples */
 	double texture_frac;		/* drops recur when more than this share of the context dips */
+	size_t phase_ctx_div;		/* a slower block of a context over this many is a phase */
 	size_t texture_side_min;	/* fewest samples of a side that says anything */
 	double coincident_expect;	/* a drop the noise makes this often in the trace is texture */
 	size_t noise_side_min;		/* samples a side's noise is read from, at least */
@@ -150,6 +151,7 @@ struct slc_model_params {
 	double steady_cov;		/* a level this steady (sigma / median) is a cache's */
 	double rec_frac;		/* the cache back: at least this share of the cache's speed... */
 	double rec_over_native;		/* ... and this many times the writing after the cache */
+	size_t rec_keep_min;		/* a burst of this many samples may be the cache back */
 	size_t rec_edge_side;		/* samples each side of its edge (1-3: a median of three) */
 	size_t rec_edge_between;	/* of those around the edge, at most this many in between */
 	size_t rec_edge_seek;		/* samples from a group's end its edge is looked for */
