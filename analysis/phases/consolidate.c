@@ -326,13 +326,13 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		dc = slc__bdur(tr, c);
 		if ((la > lm && lm > lc) || (la < lm && lm < lc)) {
 			/* rule 2: a ramp (one or more monotone blocks)
-			 * between two longer levels */
+			 * between two levels ramp_span times as long */
 			size_t k = j, s;
 			double run = dm, lk;
 			int down = la > lm;
 
 			while (k + 2 < *nb && !b[k + 2].dip &&
-			       2 * (run + slc__bdur(tr, b + k + 1)) < da &&
+			       mp->ramp_span * (run + slc__bdur(tr, b + k + 1)) < da &&
 			       (down ? slc__blevel(tr, b + k + 2) < slc__blevel(tr, b + k + 1)
 				     : slc__blevel(tr, b + k + 2) > slc__blevel(tr, b + k + 1))) {
 				k++;
@@ -340,7 +340,7 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			}
 			c = b + k + 1;
 			lc = slc__blevel(tr, c);
-			if (2 * run >= fmin(da, slc__bdur(tr, c))) continue;
+			if (mp->ramp_span * run >= fmin(da, slc__bdur(tr, c))) continue;
 			if (k == j && down && plateau(tr, m, la, lc)) continue;
 			/* blocks closer to a's level join a, the rest join c */
 			for (s = j; s <= k; s++) {

@@ -41,6 +41,10 @@ const struct slc_model_params slc__model_defaults = {
 	 * seconds, while real drives' stalls after the cache run at half
 	 * speed or less (the real traces). */
 	.edge_drop_min = 0.75,
+	/* A ramp (rule 2: monotone blocks between a faster and a slower level)
+	 * is short against the levels around it: each lasts at least this
+	 * many times as long.  Tuned. */
+	.ramp_span = 2.0,
 	/* A block of at least this many samples whose inner samples are flat
 	 * (range under plateau_flat of the steps around it) is a level, not a
 	 * ramp.  Tuned. */
@@ -342,6 +346,7 @@ static const struct param params[] = {
 	{ "stall_frac", offsetof(struct slc_model_params, stall_frac), 0, 0, 1 },
 	{ "stall_span", offsetof(struct slc_model_params, stall_span), 0, 0, 1e6 },
 	{ "edge_drop_min", offsetof(struct slc_model_params, edge_drop_min), 0, 0, 1 },
+	{ "ramp_span", offsetof(struct slc_model_params, ramp_span), 0, 0, 1e6 },
 	{ "plateau_min", offsetof(struct slc_model_params, plateau_min), 1, 1, 1e6 },
 	{ "plateau_flat", offsetof(struct slc_model_params, plateau_flat), 0, 0, 1e6 },
 	{ "texture_context_len", offsetof(struct slc_model_params, texture_context_len), 1, 1, 1e6 },

@@ -128,6 +128,7 @@ struct slc_model_params {
 	double stall_frac;		/* a drop below this share of the level before is a stall */
 	double stall_span;		/* a stall inside one level lasts at most this many times it */
 	double edge_drop_min;		/* a drop above this share of the slower level is its slow edge */
+	double ramp_span;		/* a ramp: the levels each side this many times as long */
 	size_t plateau_min;		/* samples of a short flat level (not a ramp) */
 	double plateau_flat;		/* its inner range under this share of the steps around it */
 	size_t texture_context_len;	/* texture context: this many drop lengths each side... */
