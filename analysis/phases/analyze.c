@@ -375,7 +375,8 @@ static double coarse_onset(const struct trace *tr, const struct slc_analysis *ca
 	double bin = tr->cum[tr->n] / (double)nbins;
 
 	if (!nbins || !isfinite(ca->erase_bound_start_bytes)) return 0;
-	if (fabs((ca->has_cache ? ca->cache_bytes : 0) - (isfinite(cache_bytes) ? cache_bytes : 0)) > mp->coarse_onset_bins * bin)
+	if (fabs((ca->has_cache ? ca->cache_bytes : 0) - (isfinite(cache_bytes) ? cache_bytes : 0)) >
+	    mp->coarse_onset_bins * bin)
 		return 0;
 	return ca->erase_bound_start_bytes;
 }

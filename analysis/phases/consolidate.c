@@ -65,7 +65,8 @@ static int same_or_tooth(const struct trace *tr, const struct block *x, double l
 	const struct slc_model_params *mp = slc__mp(tr);
 	double lx = slc__blevel(tr, x);
 
-	return slc__reldiff(lx, lv) < mp->delta_same || (lx < lm + 0.25 * (lv - lm) && mp->phase_ctx_div * (x->i1 - x->i0) < ctx);
+	return slc__reldiff(lx, lv) < mp->delta_same ||
+	       (lx < lm + 0.25 * (lv - lm) && mp->phase_ctx_div * (x->i1 - x->i0) < ctx);
 }
 
 /*
@@ -297,7 +298,8 @@ static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, 
 	lm = slc__blevel(tr, b + j);
 	if (lm >= (1 - mp->delta_same) * la) return 0;
 	len = b[j].i1 - b[j].i0;
-	ctx = mp->texture_context_len * len < mp->texture_context_min ? mp->texture_context_min : mp->texture_context_len * len;
+	ctx = mp->texture_context_len * len < mp->texture_context_min ? mp->texture_context_min :
+									 mp->texture_context_len * len;
 	for (l = j - 1; l > 0 && (b[l - 1].dip || slc__reldiff(slc__blevel(tr, b + l - 1), la) < mp->delta_same); l--)
 		;
 	lo = back(b[j].i0, b[l].i0, ctx);
@@ -357,7 +359,8 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			 * is kept for the model to read as the cache back */
 			if (dm > fmin(da, dc)) continue;
 			if (j > 1 && m->i1 - m->i0 >= mp->rec_keep_min && lm >= mp->rec_frac * slc__blevel(tr, b) &&
-			    slc__blevel(tr, b) > (1 + mp->delta_cache) * fmax(la, lc) && lm > (1 + mp->delta_cache) * fmax(la, lc))
+			    slc__blevel(tr, b) > (1 + mp->delta_cache) * fmax(la, lc) &&
+			    lm > (1 + mp->delta_cache) * fmax(la, lc))
 				continue;
 			if (slc__reldiff(la, lc) < mp->delta_same) slc__merge_range(b, nb, j - 1, j + 1);
 			else if (la - lm >= lc - lm) slc__merge_range(b, nb, j - 1, j);

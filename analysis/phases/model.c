@@ -70,17 +70,17 @@ static double lratio(double r, const struct slc_ratio_prior *p)
 	return -0.5 * z * z;
 }
 
-/* The name of the parameter at offset @off (the explanation names where
- * each term comes from); for a ratio prior (its lo) the prior's, as
+/* The name of @p's parameter @field (the explanation names where each
+ * term comes from); for a ratio prior (@field its lo) the prior's, as
  * "tier_*", in @buf. */
-static const char *pn(size_t off)
+static const char *pname(const struct slc_model_params *p, const void *field)
 {
-	return slc_model_param_at(off);
+	return slc_model_param_at((size_t)((const char *)field - (const char *)p));
 }
 
-static const char *prior_name(char *buf, size_t n, size_t off)
+static const char *prior_name(char *buf, size_t n, const struct slc_model_params *p, const void *field)
 {
-	const char *lo = pn(off);
+	const char *lo = pname(p, field);
 	size_t len = strlen(lo);
 
 	snprintf(buf, n, "%.*s*", (int)(len > 2 ? len - 2 : len), lo);
@@ -180,7 +180,8 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
  * step no wander or decay makes) costs the two levels' merge cost.  Groups
  * marked in @rec (the cache back during a fill) are no part of the phase.
  */
-static double jump_cost(const struct slc_model_params *p, const struct group *g, size_t a, size_t e, const unsigned char *rec)
+static double jump_cost(const struct slc_model_params *p, const struct group *g, size_t a, size_t e,
+			const unsigned char *rec)
 {
 	double cost = 0;
 
@@ -292,14 +293,16 @@ static size_t n_between(const double *v, size_t a, size_t e, double lo, double h
 /* The test at one edge: @e the edge's sample at the level's speed, @dir the
  * way out of the group (-1 at its start, +1 at its end).  An edge the trace
  * does not have all around passes. */
-static int edge_ok(const struct slc_model_params *p, const double *v, size_t n, size_t e, int dir, double mid, double near)
+static int edge_ok(const struct slc_model_params *p, const double *v, size_t n, size_t e, int dir, double mid,
+		   double near)
 {
 	size_t lo = dir < 0 ? e - p->rec_edge_side - 1 : e - (p->rec_edge_side - 1);
 	size_t hi = dir < 0 ? e + p->rec_edge_side : e + p->rec_edge_side + 2;	/* [lo, hi) */
 
 	if (e < (dir < 0 ? p->rec_edge_side + 1 : p->rec_edge_side - 1) || hi > n) return 1;
 	return edge_median(v + e + 2 * dir, dir, p->rec_edge_side) < mid &&
-	       edge_median(v + e, -dir, p->rec_edge_side) >= near && n_between(v, lo, hi, mid, near) <= p->rec_edge_between;
+	       edge_median(v + e, -dir, p->rec_edge_side) >= near &&
+	       n_between(v, lo, hi, mid, near) <= p->rec_edge_between;
 }
 
 /*
@@ -348,7 +351,8 @@ static int at_rec_speed(const struct slc_model_params *p, const struct group *g,
 
 static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c1, double native)
 {
-	return q > r->k && at_rec_speed(c->p, c->g, q, c1, native) && steady_as_cache(c->p, c->g, q) && sharp_edges(c, q, native);
+	return q > r->k && at_rec_speed(c->p, c->g, q, c1, native) && steady_as_cache(c->p, c->g, q) &&
+	       sharp_edges(c, q, native);
 }
 
 /*
@@ -369,7 +373,8 @@ static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c
  * levels between them run above the midpoint, so their span reaches back
  * to the cache.
  */
-static int native_burst(const struct slc_model_params *p, const struct group *g, size_t ng, size_t k, size_t q, double c1, double after)
+static int native_burst(const struct slc_model_params *p, const struct group *g, size_t ng, size_t k, size_t q,
+			double c1, double after)
 {
 	double cache_s = 0, native_s = 0, span_s = 0, mid;
 	size_t qa = q, qb = q;
@@ -457,7 +462,7 @@ static double ref_term(const struct mctx *c, double level, double ref, const cha
 	z = log(level / ref) / c->p->ref_sd;
 	t = fmax(-0.5 * z * z, -c->p->ref_cap);
 	exf(e, "  %s at %s against the main curve's %s (%s %+.1f)", what,
-	    fmt_si(a, sizeof(a), level, "B/s"), fmt_si(r, sizeof(r), ref, "B/s"), pn(offsetof(struct slc_model_params, ref_sd)), t);
+	    fmt_si(a, sizeof(a), level, "B/s"), fmt_si(r, sizeof(r), ref, "B/s"), pname(c->p, &c->p->ref_sd), t);
 	return t;
 }
 
@@ -483,22 +488,23 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 	}
 	t = log(p->prior_cache / (1 - p->prior_cache));
 	s += t;
-	exf(e, "  most drives have an SLC cache (%s %+.1f)", pn(offsetof(struct slc_model_params, prior_cache)), t);
+	exf(e, "  most drives have an SLC cache (%s %+.1f)", pname(p, &p->prior_cache), t);
 	if (ev->capacity_bytes > 0 && cb < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
 		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%s %+.1f)",
-		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, pn(offsetof(struct slc_model_params, buffer_cost)), -p->buffer_cost);
+		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, pname(p, &p->buffer_cost), -p->buffer_cost);
 	} else if (ev->capacity_bytes > 0 && k >= 2 && !r->merged &&
 		   g[0].level > g[1].level && buffer_excess(g) < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
 		exf(e, "  a first tier of %s (%s beyond the second's speed) is under %.1f%% of the capacity: "
 		       "a DRAM write buffer more likely than a tier (%s %+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
-		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, pn(offsetof(struct slc_model_params, buffer_cost)), -p->buffer_cost);
+		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, pname(p, &p->buffer_cost),
+		    -p->buffer_cost);
 	}
 	if (c->decay_first) {
 		s -= p->decay_first;
 		exf(e, "  the curve decays right after its first level, as a drive without cache (%s %+.1f)",
-		    pn(offsetof(struct slc_model_params, decay_first)), -p->decay_first);
+		    pname(p, &p->decay_first), -p->decay_first);
 	}
 	if (r->merged) {
 		t = -merge_cost(g, 0, k);
@@ -516,7 +522,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		exf(e, "  tier %zu at %.2f of tier %zu, %s, faster than "
 		       "what follows it (%s%s %+.1f)", q + 1, rt, q,
 		    rt >= p->tier.lo ? "as steady as the first" : "slower than tiers are",
-		    prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, tier.lo)), rt >= p->tier.lo ? ", tier_steady" : "", t);
+		    prior_name(pb, sizeof(pb), p, &p->tier.lo), rt >= p->tier.lo ? ", tier_steady" : "", t);
 	}
 	if (k < ng) {
 		double cl = r->merged ? c1 : g[k - 1].level, rr = g[k].level / cl;
@@ -525,7 +531,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		s += t;
 		exf(e, "  the cache at %s, then %s: ratio %.2f (%s %+.1f)",
 		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr,
-		    prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, cache_native.lo)), t);
+		    prior_name(pb, sizeof(pb), p, &p->cache_native.lo), t);
 		size_t visits;
 
 		t = visited(c, k, g[k].level, &visits);
@@ -534,7 +540,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 			s -= p->visit_cost;
 			exf(e, "  %.0f%% of the cache's samples were already at %s and came back: a dip, not "
 			       "the cache's end (%s %+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"),
-			    pn(offsetof(struct slc_model_params, visit_cost)), -p->visit_cost);
+			    pname(p, &p->visit_cost), -p->visit_cost);
 		}
 	} else {
 		exf(e, "  the cache lasts the whole segment: it was not used up");
@@ -565,7 +571,7 @@ static double early_onset(struct mctx *c, double onset, double cache, struct ex 
 	if (total <= p->fresh_caps_max * cap) return 0;
 	exf(e, "  erase-bound from %s on a fresh drive means at most %s of flash, written %.0f times over: "
 	       "it needs a drive written full before (%s %+.1f)", fmt_si(a, sizeof(a), onset, "B"),
-	    fmt_si(b, sizeof(b), cap, "B"), total / cap, pn(offsetof(struct slc_model_params, no_native_unknown)), -p->no_native_unknown);
+	    fmt_si(b, sizeof(b), cap, "B"), total / cap, pname(p, &p->no_native_unknown), -p->no_native_unknown);
 	return -p->no_native_unknown;
 }
 
@@ -600,7 +606,8 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		for (size_t q = 0; q < k; q++) top = fmax(top, g[q].level);
 		/* one noisy level: its parts within a factor merge_span */
 		for (size_t q = 0; q < k; q++)
-			if (g[q].level <= (1 + p->delta_cache) * later || g[q].level < top / p->merge_span) return -INFINITY;
+			if (g[q].level <= (1 + p->delta_cache) * later || g[q].level < top / p->merge_span)
+				return -INFINITY;
 	} else {
 		for (size_t q = 0; q < k; q++) {
 			if (g[q].level <= (1 + p->delta_cache) * later) return -INFINITY;
@@ -630,7 +637,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		if (ev->state == SLC_STATE_UNKNOWN) {
 			s -= p->no_native_unknown;
 			exf(e, "  erase-bound from the start needs a drive written full before (%s %+.1f)",
-			    pn(offsetof(struct slc_model_params, no_native_unknown)), -p->no_native_unknown);
+			    pname(p, &p->no_native_unknown), -p->no_native_unknown);
 		}
 	}
 	if (o > k) s += ref_term(c, g[k].level, ev->ref_native_bps, "native level", e);
@@ -653,18 +660,18 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 			t = lratio(en / nn, &p->native_erase);
 			s += t;
 			exf(e, "  erase-bound at %.2f of the native level (%s %+.1f)", en / nn,
-			    prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, native_erase.lo)), t);
+			    prior_name(pb, sizeof(pb), p, &p->native_erase.lo), t);
 		} else if (o == k && ev->ref_native_bps > 0 && en > 0) {
 			t = lratio(en / ev->ref_native_bps, &p->native_erase);
 			s += t;
 			exf(e, "  erase-bound at %.2f of the main curve's native level (%s %+.1f)",
-			    en / ev->ref_native_bps, prior_name(pb, sizeof(pb), offsetof(struct slc_model_params, native_erase.lo)), t);
+			    en / ev->ref_native_bps, prior_name(pb, sizeof(pb), p, &p->native_erase.lo), t);
 		}
 		for (size_t q = o; q < ng; q++)
 			if (g[q].decay & (DECAY_OWN | DECAY_RUN)) {
 				s += p->decay_bonus;
-				exf(e, "  it decays, as garbage collection sets in (%s %+.1f)", pn(offsetof(struct slc_model_params, decay_bonus)),
-				    p->decay_bonus);
+				exf(e, "  it decays, as garbage collection sets in (%s %+.1f)",
+				    pname(p, &p->decay_bonus), p->decay_bonus);
 				break;
 			}
 		s += ref_term(c, g[o].level, ev->ref_erase_bps, "erase-bound level", e);
@@ -675,7 +682,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	if (nrec) {
 		s -= p->rec_cost;
 		exf(e, "  %zu later level%s at the cache's speed: the cache back during the fill (%s %+.1f)", nrec,
-		    nrec > 1 ? "s" : "", pn(offsetof(struct slc_model_params, rec_cost)), -p->rec_cost);
+		    nrec > 1 ? "s" : "", pname(p, &p->rec_cost), -p->rec_cost);
 	}
 	t = -jump_cost(p, g, k, o, rec) - jump_cost(p, g, o, ng, rec);
 	if (t < 0) {
@@ -726,7 +733,7 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 	exf(e, "  %s at %s at the start, %s of it beyond the next level's speed: under %.1f%% of the capacity, "
 	       "a DRAM write buffer's burst, no phase of its own (%s +0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
 	    fmt_si(b, sizeof(b), c->g[0].level, "B/s"), fmt_si(x, sizeof(x), buffer_excess(c->g), "B"),
-	    100 * c->p->buffer_frac, pn(offsetof(struct slc_model_params, buffer_frac)));
+	    100 * c->p->buffer_frac, pname(c->p, &c->p->buffer_frac));
 	r0.buf = 0;
 	c->sub->excluded = 0;
 	c->sub->ignore_evidence = c->ignore_evidence;

@@ -157,7 +157,8 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 		}
 		if (j <= g[p].last) np = n;
 	}
-	side = (np - n0) / mp->onset_side_div > mp->texture_side_min ? (np - n0) / mp->onset_side_div : mp->texture_side_min;
+	side = (np - n0) / mp->onset_side_div > mp->texture_side_min ? (np - n0) / mp->onset_side_div :
+								       mp->texture_side_min;
 	best = n >= n0 + 2 * side ? slc__best_split_in(x, n, n0 > side ? n0 : side, n - side) : 0;
 	max_lag = slc__max_lag(tr);
 	if (!best || best == np || slc__mean_of(x + best, n - best) >= (1 - mp->delta_erase) * slc__mean_of(x, best) ||
@@ -311,7 +312,8 @@ static double knee_sse(const double *v, size_t lo, size_t hi, size_t h, double t
  * C = sum g^2 (each a recursion from the end), sum f = N - B,
  * sum f^2 = N - 2B + C, sum f y = Y - A; one pass per time constant.
  */
-static size_t knee_search(const struct slc_model_params *mp, const double *v, size_t lo, size_t hi, size_t h0, size_t h1, size_t step,
+static size_t knee_search(const struct slc_model_params *mp, const double *v, size_t lo, size_t hi, size_t h0,
+			  size_t h1, size_t step,
 			  double *tau_out, double *sse_out, double *sse_at_h1)
 {
 	double n = (double)(hi - lo), sy = 0, syy = 0, bs = INFINITY;
