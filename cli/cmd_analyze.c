@@ -41,21 +41,25 @@ static void analyze_help(FILE *out)
 		"                        (--capacity also bounds the cache and, after a TRIM, the onset)\n"
 		"      --steady-after SIZE  SNIA steady state counted only after SIZE written (a size,\n"
 		"                        or a multiple of the capacity: default 2x, as run --until-steady)\n"
+		"      --model-params FILE  the phase model's thresholds and priors from FILE, lines\n"
+		"                        of 'name = value' (docs/analysis.md, \"Model parameters\")\n"
 		"      --binary          print GiB and MiB/s instead of GB and MB/s\n");
 }
 
 static int cmd_analyze(int argc, char **argv)
 {
-	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE, O_STEADY_AFTER, O_FORCE };
+	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE, O_STEADY_AFTER, O_FORCE, O_PARAMS };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
 		{ "store", no_argument, NULL, O_STORE }, { "segment", required_argument, NULL, 's' },
 		{ "penalty", required_argument, NULL, O_PENALTY }, { "binary", no_argument, NULL, O_BINARY },
 		{ "explain", no_argument, NULL, O_EXPLAIN }, { "cell", required_argument, NULL, O_CELL },
 		{ "state", required_argument, NULL, O_STATE }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
-		{ "force", no_argument, NULL, O_FORCE }, CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
+		{ "force", no_argument, NULL, O_FORCE }, { "model-params", required_argument, NULL, O_PARAMS },
+		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
 	};
 	struct slc_cpd_opts co;
+	struct slc_model_params mp;
 	struct slc_import_opts io = { .bin_s = 0 };
 	struct slc_session x = { 0 };
 	struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .stdout_ok = 1 };
@@ -83,6 +87,15 @@ static int cmd_analyze(int argc, char **argv)
 				return cli_usage("analyze", "--penalty: '%s' is not mbic, bic, aic or a positive number", optarg);
 			break;
 		case O_BINARY: u = SLC_UNITS_BINARY; break;
+		case O_PARAMS:
+			slc_model_params_default(&mp);
+			/* one line: the file and the line that is wrong */
+			if (slc_model_params_load(&mp, optarg, err, sizeof(err))) {
+				cli_fail("analyze", "--model-params: %s", err);
+				return CLI_USAGE;
+			}
+			x.hints.model_params = &mp;
+			break;
 		case O_EXPLAIN: x.hints.explain = 1; break;
 		case O_CELL:
 		case O_STATE:

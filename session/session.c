@@ -330,6 +330,7 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 			state = SLC_STATE_TRIMMED;
 		if (!slc_session_is_curve(s)) continue;
 		slc_phase_evidence_init(ev);
+		ev->params = hints.model_params;
 		ev->capacity_bytes = capacity;
 		ev->cell = cell;
 		ev->state = state;

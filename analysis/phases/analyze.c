@@ -100,59 +100,60 @@ int slc_analyze(struct slc_analysis *out, const struct slc_trace_in *in,
  * its cache too, and may go on at cache speed after the stall.  Then the
  * samples say only where the cache began; its end is bounded by the flash
  * in SLC mode (slc__cache_limit()), and a finer interval must place it.
- * Such stalls recur when more than TEXTURE_FRAC of the TEXTURE_CONTEXT_MIN
+ * Such stalls recur when more than texture_frac of the texture_context_min
  * samples after the stall (as many as the trace has, at least
- * TEXTURE_SIDE_MIN) are under STALL_FRAC of their median, as rule 4
+ * texture_side_min) are under stall_frac of their median, as rule 4
  * reads a comb's teeth; a stall after the cache that does not recur is
  * the drive's pause once the cache is full (it ended before it).
  */
-#define SHORT_NEXT 5
 static int stall_hides_end(const struct trace *tr, size_t nf, double med, double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t i = 1, n = 0, low = 0;
 	double m;
 
 	/* the stall: in the bound's last sample (it may hold one that
 	 * straddles the cache's end) or right after it */
-	while (i <= nf && i < tr->n && !(tr->v[i] < STALL_FRAC * med)) i++;
+	while (i <= nf && i < tr->n && !(tr->v[i] < mp->stall_frac * med)) i++;
 	if (i > nf || i >= tr->n) return 0;
-	while (i < tr->n && tr->v[i] < STALL_FRAC * med) i++;
+	while (i < tr->n && tr->v[i] < mp->stall_frac * med) i++;
 	/* a short trace: what it has, if enough to tell a texture */
-	if (i + TEXTURE_SIDE_MIN > tr->n) return 0;
-	for (n = 0; n < TEXTURE_CONTEXT_MIN && i + n < tr->n; n++) tmp[n] = tr->v[i + n];
+	if (i + mp->texture_side_min > tr->n) return 0;
+	for (n = 0; n < mp->texture_context_min && i + n < tr->n; n++) tmp[n] = tr->v[i + n];
 	m = slc_median(tmp, n);
-	for (size_t j = 0; j < n; j++) low += tr->v[i + j] < STALL_FRAC * m;
-	return (double)low > TEXTURE_FRAC * (double)n;
+	for (size_t j = 0; j < n; j++) low += tr->v[i + j] < mp->stall_frac * m;
+	return (double)low > mp->texture_frac * (double)n;
 }
 
 static size_t short_cache(struct slc_analysis *out, const struct trace *tr, const struct slc_phase_evidence *ev,
 			  int one, double *tmp)
 {
-	size_t lim = (size_t)slc__model_defaults.bound_samples;
+	const struct slc_model_params *mp = slc__mp(tr);
+	size_t lim = (size_t)mp->bound_samples;
 
 	if (out->has_cache) return 0;
 	/* a one-sample cache block may reach into the next sample (it
 	 * straddles): bound by two */
-	for (size_t nf = one ? 2 : 1; nf < (one ? 3 : lim) && nf + SHORT_NEXT <= tr->n; nf++) {
+	for (size_t nf = one ? 2 : 1; nf < (one ? 3 : lim) && nf + mp->short_next <= tr->n; nf++) {
 		double top = 0, med, excess = 0;
 		size_t i;
 
-		for (i = 0; i < SHORT_NEXT; i++) {
+		for (i = 0; i < mp->short_next; i++) {
 			tmp[i] = tr->v[nf + i];
 			top = fmax(top, tmp[i]);
 		}
-		med = slc_median(tmp, SHORT_NEXT);
-		for (i = 0; i < nf && (one || tr->v[i] > (1 + DELTA_CACHE) * top); i++)
+		med = slc_median(tmp, mp->short_next);
+		for (i = 0; i < nf && (one || tr->v[i] > (1 + mp->delta_cache) * top); i++)
 			excess += fmax(0, tr->v[i] - med) * tr->dt[i];
 		if (i < nf) continue;
 		/* a straddler after them, still well above the level after */
-		while (nf < lim && nf < tr->n && tr->v[nf] > (1 + DELTA_CACHE) * med) {
+		while (nf < lim && nf < tr->n && tr->v[nf] > (1 + mp->delta_cache) * med) {
 			excess += (tr->v[nf] - med) * tr->dt[nf];
 			nf++;
 		}
 		/* all of it under the smallest an SLC cache can be: a write
 		 * buffer's burst (the model's buffer_frac) */
-		if (ev->capacity_bytes > 0 && tr->cum[nf] < slc__model_defaults.buffer_frac * ev->capacity_bytes)
+		if (ev->capacity_bytes > 0 && tr->cum[nf] < mp->buffer_frac * ev->capacity_bytes)
 			return 0;
 		out->model.cache_bound = 1;
 		out->model.cache_bound_samples = (unsigned)nf;
@@ -179,6 +180,7 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, cons
 static int steady(struct slc_analysis *out, const struct trace *tr, const struct slc_phase_evidence *ev,
 		  double from_s)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double after = ev->steady_after_bytes > 0 ? ev->steady_after_bytes :
 		       ev->capacity_bytes > 0 ? 2 * ev->capacity_bytes : 0;
 	int rule = SLC_STEADY_AFTER_CACHE, ret;
@@ -201,36 +203,36 @@ static int steady(struct slc_analysis *out, const struct trace *tr, const struct
 		}
 	}
 	ret = slc_steady_state(&out->steady, tr->t, tr->dt, tr->v, tr->n,
-			       isfinite(from_s) ? from_s : tr->t[tr->n - 1] + 1, 60.0, 5);
+			       isfinite(from_s) ? from_s : tr->t[tr->n - 1] + 1, mp->steady_round_s,
+			       (unsigned)mp->steady_rounds);
 	out->steady.rule = rule;
 	out->steady.from_bytes = rule == SLC_STEADY_NOT_SEARCHED ? NAN : from_b;
 	return ret;
 }
 
 /*
- * The curve binned to about COARSE_S.  Garbage collection sets in on a
+ * The curve binned to about coarse_s.  Garbage collection sets in on a
  * scale of minutes and gigabytes, an SLC cache lasts seconds to minutes;
  * below a second the speed wanders (a drive's write buffer, its folding
  * and GC bursts, a DRAM-less drive's map writes), and a 10 ms curve of two
  * hours has hundreds of levels whose wander the model and the onset search
- * take for phases.  So when the samples are shorter than COARSE_S / 2 and
- * the curve spans COARSE_MIN_BINS such bins, the curve is binned to about
- * COARSE_S (whole samples per bin) and analysed the same way (into @a, to
+ * take for phases.  So when the samples are shorter than coarse_s / 2 and
+ * the curve spans coarse_min_bins such bins, the curve is binned to about
+ * coarse_s (whole samples per bin) and analysed the same way (into @a, to
  * be freed; @nbins gets the number of bins).  Returns 1 when it was.
  */
-#define COARSE_S 1.0
-#define COARSE_MIN_BINS 300
 static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace *tr,
 		       const struct slc_cpd_opts *opts, const struct slc_phase_evidence *ev, double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t nb = 0, i = 0;
 	double *t, *dt, *by;
 	struct slc_trace_in ci = { 0 };
 	int ok = 0;
 
 	for (size_t k = 0; k < tr->n; k++) tmp[k] = tr->dt[k];
-	if (tr->n < 2 * COARSE_MIN_BINS || slc_median(tmp, tr->n) >= 0.5 * COARSE_S ||
-	    tr->t[tr->n - 1] - slc__t_start(tr, 0) < COARSE_MIN_BINS * COARSE_S)
+	if (tr->n < 2 * mp->coarse_min_bins || slc_median(tmp, tr->n) >= 0.5 * mp->coarse_s ||
+	    tr->t[tr->n - 1] - slc__t_start(tr, 0) < mp->coarse_min_bins * mp->coarse_s)
 		return 0;
 	t = malloc(tr->n * sizeof(*t));
 	dt = malloc(tr->n * sizeof(*dt));
@@ -238,7 +240,7 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
 	if (t && dt && by) {
 		while (i < tr->n) {
 			double d = 0, b = 0;
-			while (i < tr->n && d < COARSE_S * (1 - 1e-9)) {
+			while (i < tr->n && d < mp->coarse_s * (1 - 1e-9)) {
 				d += tr->dt[i];
 				b += tr->cum[i + 1] - tr->cum[i];
 				i++;
@@ -265,44 +267,43 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
  * after it too, at half the speed: sampled finer than the bursts, each
  * burst is a level of its own and the model cannot tell the cache's from
  * the native writing's.  Binned to a second they average into the cache's
- * level.  So a cache the coarse curve reads over at least COARSE_CACHE_BINS
+ * level.  So a cache the coarse curve reads over at least coarse_cache_bins
  * bins (no bound) decides when the fine curve's cache differs by more than
  * a bin's bytes and the fine writing between the two ends still runs at
- * the fine cache's speed (within DELTA_SAME) in one sample in
- * TEETH_AT_LEVEL at least (the teeth rule of boundary.c): a cache in
+ * the fine cache's speed (within delta_same) in one sample in
+ * teeth_at_level at least (the teeth rule of boundary.c): a cache in
  * bursts, not a slower level (a second tier, native writing) that the
  * bins' fewer samples read as part of it.  Where the fine curve found no
  * cache, its samples up to the coarse end must be bursts (a CoV of
- * COARSE_BURST_COV or more), their speed their 90th percentile: a flat
+ * coarse_burst_cov or more), their speed their 90th percentile: a flat
  * level the coarse model takes for a cache is the fine model's to judge.  Its end is put at full resolution: after the last sample
  * within a bin of the coarse end that is faster than the native writing
- * after it (its 95th percentile over the next COARSE_CACHE_BINS bins, plus
- * DELTA_CACHE).  Fine blocks before it are the cache (stalls stay
+ * after it (its 95th percentile over the next coarse_cache_bins bins, plus
+ * delta_cache).  Fine blocks before it are the cache (stalls stay
  * stalls), the initial cache's blocks after it native.  Returns 1 when it
  * decided.
  */
-#define COARSE_CACHE_BINS 10
-#define COARSE_BURST_COV 0.5
 static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
 			const struct slc_analysis *ca, double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double fine = out->has_cache ? out->model.best.cache_bytes : 0, t0 = slc__t_start(tr, 0);
 	double bin_bytes = 0, thr;
 	size_t ie = 0, at, w0, w1, nx;
 	unsigned tier = 1;
 	int in_cache = 1;
 
-	if (!ca->has_cache || ca->model.cache_bound || !(ca->cache_end_s - t0 >= COARSE_CACHE_BINS * COARSE_S))
+	if (!ca->has_cache || ca->model.cache_bound || !(ca->cache_end_s - t0 >= mp->coarse_cache_bins * mp->coarse_s))
 		return 0;
 	while (ie < tr->n && tr->cum[ie] < ca->cache_bytes) ie++;
 	if (ie >= tr->n) return 0;
 	w0 = w1 = ie;
-	while (w0 > 0 && tr->t[ie] - tr->t[w0 - 1] < COARSE_S) w0--;
-	while (w1 < tr->n && tr->t[w1] - tr->t[ie] < COARSE_S) w1++;
+	while (w0 > 0 && tr->t[ie] - tr->t[w0 - 1] < mp->coarse_s) w0--;
+	while (w1 < tr->n && tr->t[w1] - tr->t[ie] < mp->coarse_s) w1++;
 	bin_bytes = tr->cum[w1] - tr->cum[w0];
 	if (fabs(fine - ca->cache_bytes) <= bin_bytes) return 0;
 	/* the fine curve's writing between the two ends still runs at its
-	 * cache's speed in bursts (one sample in TEETH_AT_LEVEL at least):
+	 * cache's speed in bursts (one sample in teeth_at_level at least):
 	 * a cache in bursts, not a slower level the bins blur into it */
 	{
 		size_t i0 = 0, at_level = 0;
@@ -314,21 +315,21 @@ static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct
 		if (ie <= i0) return 0;
 		if (!(fine > 0)) {
 			/* no fine cache: the bursts' own speed, and bursts they
-			 * must be (a CoV of COARSE_BURST_COV at least: writing
+			 * must be (a CoV of coarse_burst_cov at least: writing
 			 * between stalls), not a flat level */
 			double m = (tr->sv[ie] - tr->sv[i0]) / (double)(ie - i0);
 			double var = (tr->sv2[ie] - tr->sv2[i0]) / (double)(ie - i0) - m * m;
 
-			if (!(m > 0) || sqrt(fmax(var, 0)) < COARSE_BURST_COV * m) return 0;
-			cl = slc__sample_quantile(tr, i0, ie, 0, 0, 0.9, tmp);
+			if (!(m > 0) || sqrt(fmax(var, 0)) < mp->coarse_burst_cov * m) return 0;
+			cl = slc__sample_quantile(tr, i0, ie, 0, 0, mp->coarse_burst_q, tmp);
 		}
 		if (!(cl > 0)) return 0;
-		for (size_t i = i0; i < ie; i++) at_level += fabs(tr->v[i] - cl) <= DELTA_SAME * cl;
-		if ((double)at_level * TEETH_AT_LEVEL < (double)(ie - i0)) return 0;
+		for (size_t i = i0; i < ie; i++) at_level += fabs(tr->v[i] - cl) <= mp->delta_same * cl;
+		if ((double)at_level * mp->teeth_at_level < (double)(ie - i0)) return 0;
 	}
-	for (nx = ie; nx < tr->n && tr->t[nx] - tr->t[ie] < COARSE_CACHE_BINS * COARSE_S; nx++)
+	for (nx = ie; nx < tr->n && tr->t[nx] - tr->t[ie] < mp->coarse_cache_bins * mp->coarse_s; nx++)
 		;
-	thr = (1 + DELTA_CACHE) * slc__sample_quantile(tr, ie, nx, 0, 0, 0.95, tmp);
+	thr = (1 + mp->delta_cache) * slc__sample_quantile(tr, ie, nx, 0, 0, mp->coarse_native_q, tmp);
 	at = ie;
 	for (size_t i = w0; i < w1; i++)
 		if (tr->v[i] > thr) at = i + 1;
@@ -370,22 +371,24 @@ static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct
 static double coarse_onset(const struct trace *tr, const struct slc_analysis *ca, size_t nbins,
 			   double cache_bytes)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double bin = tr->cum[tr->n] / (double)nbins;
 
 	if (!nbins || !isfinite(ca->erase_bound_start_bytes)) return 0;
-	if (fabs((ca->has_cache ? ca->cache_bytes : 0) - (isfinite(cache_bytes) ? cache_bytes : 0)) > 2 * bin)
+	if (fabs((ca->has_cache ? ca->cache_bytes : 0) - (isfinite(cache_bytes) ? cache_bytes : 0)) >
+	    mp->coarse_onset_bins * bin)
 		return 0;
 	return ca->erase_bound_start_bytes;
 }
 
 /* One more line of the model's reasons, when it fits. */
-static void explain_add(struct slc_analysis *out, const char *what, double bytes)
+static void explain_add(struct slc_analysis *out, const struct trace *tr, const char *what, double bytes)
 {
 	size_t len = strlen(out->model.explain), cap = sizeof(out->model.explain);
 
 	if (len + 96 < cap)
 		snprintf(out->model.explain + len, cap - len, "%s from the curve binned to %.0f s: %.4g GB written\n",
-			 what, COARSE_S, bytes / 1e9);
+			 what, slc__mp(tr)->coarse_s, bytes / 1e9);
 }
 
 /* Put the onset at @bytes (NAN: none): native writing before, erase-bound
@@ -418,7 +421,7 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, doubl
  * there: they see it directly, the speed only once it costs (a sample or
  * more later, and later still on a coarse interval).
  *  - With an onset on the curve, the counters are read around it (within
- *    COUNTER_NEAR of its bytes) and move it only earlier, by more than a
+ *    counter_near of its bytes) and move it only earlier, by more than a
  *    sample: a drive's NAND writing also steps up for other reasons
  *    (folding a QLC cache, a second regime of GC later on).
  *  - Without one, a lasting step becomes the onset only when the NAND
@@ -430,6 +433,7 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, doubl
 static void counter_onset(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
 			  const struct slc_phase_evidence *ev)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
 	double w0, w1, extra, cur = NAN, on, need, sample;
 	size_t len = strlen(out->model.explain), cap = sizeof(out->model.explain), i = 0;
@@ -438,7 +442,7 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 	for (size_t j = 0; j < *nb && isnan(cur); j++)
 		if (!b[j].dip && b[j].kind == SLC_PHASE_ERASE_BOUND) cur = tr->cum[b[j].i0];
 	if (isfinite(cur))
-		on = slc__counter_onset(tr, ev, fmax(cache, (1 - COUNTER_NEAR) * cur), (1 + COUNTER_NEAR) * cur,
+		on = slc__counter_onset(tr, ev, fmax(cache, (1 - mp->counter_near) * cur), (1 + mp->counter_near) * cur,
 					&w0, &w1, &extra);
 	else
 		on = slc__counter_onset(tr, ev, cache, tr->cum[tr->n], &w0, &w1, &extra);
@@ -521,6 +525,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	memset(out, 0, sizeof(*out));
 	if (evp) ev = *evp;
 	else slc_phase_evidence_init(&ev);
+	tr.mp = slc__ev_mp(&ev);
 	out->model.odds = INFINITY;
 	out->model.cache_min_bytes = out->model.cache_max_bytes = NAN;
 	out->cache_bytes = out->cache_bps = out->cache_end_s = NAN;
@@ -573,7 +578,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 
 		int cc = coarse_cache(out, &tr, b, &nb, &ca, tmp);
 
-		if (cc) explain_add(out, "the cache's end", out->model.best.cache_bytes);
+		if (cc) explain_add(out, &tr, "the cache's end", out->model.best.cache_bytes);
 		on = coarse_onset(&tr, &ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
 		/* the coarse reading has native writing after the cache and no
 		 * onset: an erase-bound phase the fine reading began right after
@@ -583,7 +588,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		slc_analysis_free(&ca);
 		if (on > 0) {
 			set_onset(&tr, b, &nb, on);
-			explain_add(out, "onset", on);
+			explain_add(out, &tr, "onset", on);
 		}
 	}
 	counter_onset(out, &tr, b, &nb, &ev);

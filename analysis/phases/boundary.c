@@ -23,7 +23,7 @@ static void local_level(const struct trace *tr, size_t i0, size_t i1,
 }
 
 /*
- * Is x at neither level (BETWEEN_K sigma from both)?  Generous on purpose:
+ * Is x at neither level (between_k sigma from both)?  Generous on purpose:
  * an at-level sample let into the window costs a little noise, a
  * straddling sample left out costs up to a whole sample of bytes.
  */
@@ -32,27 +32,27 @@ static int between_k(double x, double va, double sa, double vb, double sb, doubl
 	return fabs(x - va) > k * sa && fabs(x - vb) > k * sb && x > fmin(va, vb) && x < fmax(va, vb);
 }
 
-static int between(double x, double va, double sa, double vb, double sb)
+static int between(const struct slc_model_params *mp, double x, double va, double sa, double vb, double sb)
 {
-	return between_k(x, va, sa, vb, sb, BETWEEN_K);
+	return between_k(x, va, sa, vb, sb, mp->between_k);
 }
 
 /*
  * Is x, a sample beyond the one next to the edge, part of a ramp?  One
  * sample straddles a step; the samples of a ramp stand out of both
- * levels' noise (RAMP_K sigma), and a sample that strays from its level
+ * levels' noise (ramp_k sigma), and a sample that strays from its level
  * by less is noise.  Taking in such samples on the side they stray to
  * would bias the balance: each adds its excess, none takes any away.
  */
-static int in_ramp(double x, double va, double sa, double vb, double sb)
+static int in_ramp(const struct slc_model_params *mp, double x, double va, double sa, double vb, double sb)
 {
-	return between_k(x, va, sa, vb, sb, RAMP_K);
+	return between_k(x, va, sa, vb, sb, mp->ramp_k);
 }
 
-/* Is x at level vx (within BETWEEN_K sigma) and not at the other level vo? */
-static int at_level(double x, double vx, double sx, double vo, double so)
+/* Is x at level vx (within between_k sigma) and not at the other level vo? */
+static int at_level(const struct slc_model_params *mp, double x, double vx, double sx, double vo, double so)
 {
-	return fabs(x - vx) <= BETWEEN_K * sx && fabs(x - vo) > BETWEEN_K * so;
+	return fabs(x - vx) <= mp->between_k * sx && fabs(x - vo) > mp->between_k * so;
 }
 
 /*
@@ -66,7 +66,8 @@ static int at_level(double x, double vx, double sx, double vo, double so)
 void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 		    double *t_out, double *bytes_out, double *range, double *tmp)
 {
-	size_t wmax = BALANCE_HALF_MAX, l = BALANCE_REF_MAX, lo = j, hi = j;
+	const struct slc_model_params *mp = slc__mp(tr);
+	size_t wmax = mp->balance_half_max, l = mp->balance_ref_max, lo = j, hi = j;
 	double va, vb, sa, sb, da, db, vbe, ta, tb, bw, ts;
 	size_t ia, ib;
 
@@ -89,11 +90,11 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	local_level(tr, j + 1, ib, &vb, &sb, &db, tmp);
 	/* the segmentation may put the edge a sample or two off: a sample
 	 * clearly at A's level on B's side (or the reverse) moves it */
-	for (size_t d = 0; d < BALANCE_SEEK && j + 2 < b1 &&
-	     at_level(tr->v[j], va, sa, vb, sb); d++)
+	for (size_t d = 0; d < mp->balance_seek && j + 2 < b1 &&
+	     at_level(mp, tr->v[j], va, sa, vb, sb); d++)
 		j++;
-	for (size_t d = 0; d < BALANCE_SEEK && j > a0 + 2 &&
-	     at_level(tr->v[j - 1], vb, sb, va, sa); d++)
+	for (size_t d = 0; d < mp->balance_seek && j > a0 + 2 &&
+	     at_level(mp, tr->v[j - 1], vb, sb, va, sa); d++)
 		j--;
 	lo = hi = j;
 	*t_out = slc__t_start(tr, j);
@@ -110,25 +111,25 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 	 * their slope: the first of a native level that trends is no
 	 * straddler (EDGE_*). */
 	vbe = vb;
-	if (!(sa <= STEADY_COV * va) || (j - 1) - ia < EDGE_MIN_A || ib - (j + 1) < EDGE_MIN) {
+	if (!(sa <= mp->steady_cov * va) || (j - 1) - ia < mp->edge_min_a || ib - (j + 1) < mp->edge_min) {
 		da = sa;
 		db = sb;
 	} else {
 		/* the median of the next few, carried back to the edge along
 		 * the slow level's local slope (a native speed that falls or
 		 * rises right after the cache) */
-		for (size_t i = 0; i + 1 < EDGE_MIN; i++) tmp[i] = tr->v[j + 2 + i] - tr->v[j + 1 + i];
-		vbe = slc_median(tr->v + j + 1, EDGE_NEXT) - 2 * slc_median(tmp, EDGE_MIN - 1);
+		for (size_t i = 0; i + 1 < mp->edge_min; i++) tmp[i] = tr->v[j + 2 + i] - tr->v[j + 1 + i];
+		vbe = slc_median(tr->v + j + 1, mp->edge_next) - 2 * slc_median(tmp, mp->edge_min - 1);
 	}
-	if (j - 1 > a0 && between(tr->v[j - 1], va, da, vb, db)) lo = j - 1;
-	if (j + 1 < b1 && between(tr->v[j], va, da, vbe, db)) hi = j + 1;
-	for (size_t d = 2; d <= BALANCE_SEEK; d++) {
-		if (j - d > a0 && in_ramp(tr->v[j - d], va, sa, vb, sb)) lo = j - d;
-		if (j + d < b1 && in_ramp(tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
+	if (j - 1 > a0 && between(mp, tr->v[j - 1], va, da, vb, db)) lo = j - 1;
+	if (j + 1 < b1 && between(mp, tr->v[j], va, da, vbe, db)) hi = j + 1;
+	for (size_t d = 2; d <= mp->balance_seek; d++) {
+		if (j - d > a0 && in_ramp(mp, tr->v[j - d], va, sa, vb, sb)) lo = j - d;
+		if (j + d < b1 && in_ramp(mp, tr->v[j + d - 1], va, sa, vb, sb)) hi = j + d;
 	}
 	if (lo == hi) return;	/* the step falls on a sample edge */
-	while (lo > a0 + 1 && j - lo < wmax && in_ramp(tr->v[lo - 1], va, sa, vb, sb)) lo--;
-	while (hi + 1 < b1 && hi - j < wmax && in_ramp(tr->v[hi], va, sa, vb, sb)) hi++;
+	while (lo > a0 + 1 && j - lo < wmax && in_ramp(mp, tr->v[lo - 1], va, sa, vb, sb)) lo--;
+	while (hi + 1 < b1 && hi - j < wmax && in_ramp(mp, tr->v[hi], va, sa, vb, sb)) hi++;
 	/* the bytes balance needs expected speeds: means, teeth included */
 	va = slc__level(tr, lo - a0 > l ? lo - l : a0, lo);
 	vb = slc__level(tr, hi, b1 - hi > l ? hi + l : b1);
@@ -158,17 +159,17 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
  * 15% or more above it; the cache before the teeth must be steady), and one sample at its speed is strong evidence
  * where a tooth is weak (teeth strike a half of the samples and more).
  * From the end of the leading cache on, each sample at the cache's level
- * (within TEETH_K of its robust sigmas of its median, and DELTA_SAME at
- * most: native writing a few percent slower stays out) counts TEETH_AT_LEVEL - 1, each other
- * -1 (the stretch is cache while at least one sample in TEETH_AT_LEVEL is
+ * (within teeth_k of its robust sigmas of its median, and delta_same at
+ * most: native writing a few percent slower stays out) counts teeth_at_level - 1, each other
+ * -1 (the stretch is cache while at least one sample in teeth_at_level is
  * at its speed); the cache runs to where that sum peaks, when it peaks
  * above 0 (a tooth-free end stays put, the sum falls from its first native
  * sample on), within at most the cache's own length and not into a drop
  * the consolidation kept (a stall, throttling) or an erase-bound block.  @b has room for one more block.
  */
-#define TEETH_K 3.0		/* at the cache's speed: within this many of its sigmas */
 void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t jc = *nb, e, lim, best = 0, m = 0;
 	double level, sum = 0, peak = 0, sig, at;
 
@@ -183,14 +184,14 @@ void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb
 	/* only a steady cache: one toothed all along (a DRAM-less drive's
 	 * journal stalls) has no level of its own that native writing misses */
 	sig = slc_mad_sigma(tmp, m);
-	if (!(level > 0) || sig > STEADY_COV * level) return;
-	at = level - fmin(TEETH_K * sig, DELTA_SAME * level);
+	if (!(level > 0) || sig > mp->steady_cov * level) return;
+	at = level - fmin(mp->teeth_k * sig, mp->delta_same * level);
 	e = b[jc].i1;
 	lim = e + (e - b[0].i0) < tr->n ? e + (e - b[0].i0) : tr->n;
 	for (size_t j = jc + 1; j < *nb; j++)
 		if ((b[j].dip || b[j].kind == SLC_PHASE_ERASE_BOUND) && b[j].i0 < lim) lim = b[j].i0;
 	for (size_t i = e; i < lim; i++) {
-		sum += tr->v[i] >= at ? TEETH_AT_LEVEL - 1 : -1;
+		sum += tr->v[i] >= at ? mp->teeth_at_level - 1 : -1;
 		if (sum > peak) {
 			peak = sum;
 			best = i + 1;

@@ -27,12 +27,13 @@ static size_t fwd(size_t at, size_t last, size_t len)
  */
 static int recurs_below(const struct trace *tr, size_t i0, size_t i1, double lm, double *tmp, double *mid)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t k = 0;
 
-	if (i1 - i0 < TEXTURE_SIDE_MIN) return 0;
+	if (i1 - i0 < mp->texture_side_min) return 0;
 	*mid = 0.5 * (slc__sample_quantile(tr, i0, i1, 0, 0, 0.5, tmp) + lm);
 	for (size_t i = i0; i < i1; i++) k += tr->v[i] < *mid;
-	return (double)k > TEXTURE_FRAC * (double)(i1 - i0);
+	return (double)k > mp->texture_frac * (double)(i1 - i0);
 }
 
 /* recurs_below() without the midpoint it counted drops below (halfway
@@ -51,7 +52,8 @@ static int recurs(const struct trace *tr, size_t i0, size_t i1, double lm, doubl
  */
 static int slower_phase(const struct trace *tr, const struct block *x, double lm, size_t ctx)
 {
-	return slc__blevel(tr, x) < (1 - DELTA_SAME) * lm && 3 * (x->i1 - x->i0) >= ctx;
+	const struct slc_model_params *mp = slc__mp(tr);
+	return slc__blevel(tr, x) < (1 - mp->delta_same) * lm && mp->phase_ctx_div * (x->i1 - x->i0) >= ctx;
 }
 
 /* Is block x at level lv, or a tooth as deep as a drop to lm (a quarter of
@@ -60,35 +62,38 @@ static int slower_phase(const struct trace *tr, const struct block *x, double lm
  * throttle runs at about its speed)? */
 static int same_or_tooth(const struct trace *tr, const struct block *x, double lv, double lm, size_t ctx)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double lx = slc__blevel(tr, x);
 
-	return slc__reldiff(lx, lv) < DELTA_SAME || (lx < lm + 0.25 * (lv - lm) && 3 * (x->i1 - x->i0) < ctx);
+	return slc__reldiff(lx, lv) < mp->delta_same ||
+	       (lx < lm + 0.25 * (lv - lm) && mp->phase_ctx_div * (x->i1 - x->i0) < ctx);
 }
 
 /*
  * Is block m, between a faster level la and a slower lc, a short level of
  * its own rather than a ramp?  It is flat (its inner samples, the first and
- * last left out as they may straddle, span under PLATEAU_FLAT of the smaller
+ * last left out as they may straddle, span under plateau_flat of the smaller
  * step to either side) and would be a later cache tier of la (as steady,
- * at least TIER_RATIO_MIN of it, closer to it than to lc, clearly faster than
+ * at least tier_lo of it, closer to it than to lc, clearly faster than
  * lc): the end of a cache written at the SLC's speed once a write buffer
  * has filled (the link being faster).  A ramp's blocks slope.  Kept from
- * the ramp rule only inside the tier prior's range (TIER_RATIO_MIN): the
+ * the ramp rule only inside the tier prior's range (tier_lo): the
  * model reads tiers down to 0.44 at a cost, but a short block that slow
  * between two levels is more likely a ramp's middle than a tier.
  */
 static int plateau(const struct trace *tr, const struct block *m, double la, double lc)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double lm = slc__blevel(tr, m), lo = INFINITY, hi = -INFINITY;
 
-	if (m->i1 - m->i0 < PLATEAU_MIN) return 0;
-	if (lm < TIER_RATIO_MIN * la || lm - lc <= la - lm || lm <= (1 + DELTA_CACHE) * lc)
+	if (m->i1 - m->i0 < mp->plateau_min) return 0;
+	if (lm < mp->tier.lo * la || lm - lc <= la - lm || lm <= (1 + mp->delta_cache) * lc)
 		return 0;
 	for (size_t i = m->i0 + 1; i + 1 < m->i1; i++) {
 		lo = fmin(lo, tr->v[i]);
 		hi = fmax(hi, tr->v[i]);
 	}
-	return hi - lo < PLATEAU_FLAT * fmin(la - lm, lm - lc);
+	return hi - lo < mp->plateau_flat * fmin(la - lm, lm - lc);
 }
 
 /*
@@ -97,16 +102,17 @@ static int plateau(const struct trace *tr, const struct block *m, double la, dou
  * it into one block with the first native samples, whose spread then makes
  * that block "not significantly different" from the native level (rule 1's
  * t test) and the cache is gone.  When the first block's best two-mean
- * split has a head faster than the block after it by DELTA_CACHE and a
+ * split has a head faster than the block after it by delta_cache and a
  * tail nearer that block's level than the head's, the block is split
  * there (b has room for one more block).
  */
 void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t nb = *nbp, n0 = b[0].i1 - b[0].i0, best = 0;
 	double bs = INFINITY, next, head, tail;
 
-	if (nb < 2 || n0 < 3 || n0 > 2 * MIN_LEAD_SPLIT) return;
+	if (nb < 2 || n0 < 3 || n0 > 2 * mp->lead_split_min) return;
 	next = slc__blevel(tr, b + 1);
 	for (size_t k = 1; k < n0; k++) {
 		double m1 = slc__level(tr, 0, k), m2 = slc__level(tr, k, n0), sse = 0;
@@ -125,16 +131,16 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 	/* ... and above the next block's noise: a noisy cache's first samples
 	 * run high by chance */
 	{
-		size_t m = b[1].i1 - b[1].i0 < 64 ? b[1].i1 - b[1].i0 : 64;
+		size_t m = b[1].i1 - b[1].i0 < mp->lead_noise_max ? b[1].i1 - b[1].i0 : mp->lead_noise_max;
 		double *x = malloc(m * sizeof(*x)), sig;
 
 		if (!x) return;
 		memcpy(x, tr->v + b[1].i0, m * sizeof(*x));
 		sig = slc_mad_sigma(x, m);
 		free(x);
-		if (head <= next + 3 * sig) return;
+		if (head <= next + mp->lead_noise_k * sig) return;
 	}
-	if (!(head > (1 + DELTA_CACHE) * next && fabs(tail - next) < fabs(head - tail))) return;
+	if (!(head > (1 + mp->delta_cache) * next && fabs(tail - next) < fabs(head - tail))) return;
 	/* a tail of a sample or two is the straddler and the first native
 	 * samples: it joins the next block (the byte balance reads it there);
 	 * a longer one is a level of its own until rule 1 says otherwise */
@@ -149,12 +155,11 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
  * probability p, an isolated one is seen at a rate p (1 - p)^2 = d (p up to
  * 1/3, where that rate peaks), and a run of L of them somewhere in n
  * samples is expected n p^L times.  A drop that the dip process makes at
- * least COINCIDENT_EXPECT times in the trace is texture, not a stall: a
+ * least coincident_expect times in the trace is texture, not a stall: a
  * drive that drops single samples now and then also drops two in a row
  * now and then, and a comb whose teeth strike a third of the samples has
  * runs of five.
  */
-#define COINCIDENT_EXPECT 0.05
 static double dip_prob(double d)
 {
 	double lo = 0, hi = 1.0 / 3;
@@ -171,30 +176,29 @@ static double dip_prob(double d)
 
 static int coincident(const struct trace *tr, const struct block *m)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t len = m->i1 - m->i0;
 
-	return (double)tr->n * pow(tr->dip_prob, (double)len) >= COINCIDENT_EXPECT;
+	return (double)tr->n * pow(tr->dip_prob, (double)len) >= mp->coincident_expect;
 }
 
 /*
  * Is a drop what the level's own noise makes somewhere in the trace?  The
  * drop's mean is compared with each side's median (the samples [lo, m->i0)
  * and [m->i1, hi) of the levels right before and after it, up to the
- * texture context or NOISE_SIDE_MIN) in units of that side's noise: its robust
+ * texture context or noise_side_min) in units of that side's noise: its robust
  * sigma, and its autocorrelation time tau (n samples of the drop are
  * n / tau independent ones, at least one).  A Gaussian noise makes a
  * deviation of z such units in a window at a rate P(Z > z) per window, and
  * the trace holds n_total / max(n, tau) windows; a drop the noise makes at
- * least COINCIDENT_EXPECT times in the trace is noise (a noisy native
+ * least coincident_expect times in the trace is noise (a noisy native
  * level's 1 s dip of 20%), not an event.  Judged against the side it is
- * least clearly below; a side shorter than TEXTURE_SIDE_MIN says nothing.
+ * least clearly below; a side shorter than texture_side_min says nothing.
+ * Each side's noise is read from at least noise_side_min samples.
  */
-/* ... the side's noise read from at least this many samples: its spread
- * and correlation time from a few dozen autocorrelated samples come out
- * low */
-#define NOISE_SIDE_MIN 200
 static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, size_t hi)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double nm = (double)(m->i1 - m->i0), lm = slc__blevel(tr, m), zmin = INFINITY;
 	double tau_max = 1;
 	size_t side[2][2] = { { lo, m->i0 }, { m->i1, hi } };
@@ -203,8 +207,8 @@ static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, 
 		size_t a = side[s][0], e = side[s][1], n = e - a;
 		double med, sig, tau, se, z;
 
-		if (n < TEXTURE_SIDE_MIN) continue;
-		tau = slc__series_tau(tr->v + a, n, slc__max_lag_in(tr, n));
+		if (n < mp->texture_side_min) continue;
+		tau = slc__series_tau(mp, tr->v + a, n, slc__max_lag_in(tr, n));
 		sig = slc_mad_sigma(tr->v + a, n);
 		med = slc_median(tr->v + a, n);
 		se = sig * sqrt(fmin(1.0, tau / nm));
@@ -214,7 +218,7 @@ static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, 
 	}
 	if (zmin == INFINITY) return 0;
 	if (zmin <= 0) return 1;
-	return (double)tr->n / fmax(nm, tau_max) * 0.5 * erfc(zmin / sqrt(2.0)) >= COINCIDENT_EXPECT;
+	return (double)tr->n / fmax(nm, tau_max) * 0.5 * erfc(zmin / sqrt(2.0)) >= mp->coincident_expect;
 }
 
 /* The probability that a sample dips, from the rate of isolated
@@ -222,13 +226,14 @@ static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, 
  * dips themselves): once per trace, for coincident(). */
 double slc__dip_prob(const struct trace *tr)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t iso = 0;
 
 	if (tr->n < 3) return 0;
 	for (size_t i = 1; i + 1 < tr->n; i++) {
-		double lo = (1 - DELTA_SAME) * fmin(tr->v[i - 1], tr->v[i + 1]);
-		if (tr->v[i] < lo && (i < 2 || tr->v[i - 1] >= (1 - DELTA_SAME) * tr->v[i - 2]) &&
-		    (i + 2 >= tr->n || tr->v[i + 1] >= (1 - DELTA_SAME) * tr->v[i + 2]))
+		double lo = (1 - mp->delta_same) * fmin(tr->v[i - 1], tr->v[i + 1]);
+		if (tr->v[i] < lo && (i < 2 || tr->v[i - 1] >= (1 - mp->delta_same) * tr->v[i - 2]) &&
+		    (i + 2 >= tr->n || tr->v[i + 1] >= (1 - mp->delta_same) * tr->v[i + 2]))
 			iso++;
 	}
 	return dip_prob((double)iso / (double)tr->n);
@@ -237,6 +242,7 @@ double slc__dip_prob(const struct trace *tr)
 /* Rule 1: merge the closest adjacent pair of levels that are not distinct. */
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t best = 0;
 	double bd = INFINITY;
 
@@ -247,8 +253,8 @@ int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
 		/* the t test needs a spread from each side: the two samples of a
 		 * short cache at the start (split from its straddler) give none
 		 * worth the name */
-		if (d >= DELTA_SAME && ((j == 0 && b[0].i1 - b[0].i0 < 3) ||
-					slc__welch_t(tr, b + j, b + j + 1) >= T_SAME))
+		if (d >= mp->delta_same && ((j == 0 && b[0].i1 - b[0].i0 < 3) ||
+					slc__welch_t(tr, b + j, b + j + 1) >= mp->t_same))
 			continue;
 		if (d < bd) {
 			bd = d;
@@ -262,7 +268,7 @@ int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb)
 
 /*
  * Rule 4 at the end of the curve.  A run that ends inside a drop cuts it
- * off: the last block, more than DELTA_SAME below the level before it, is
+ * off: the last block, more than delta_same below the level before it, is
  * one more of that level's drops when drops to its depth recur there (the
  * texture test, over the samples of that level and the drops kept inside
  * it, at most the texture context back) and it is no longer than the
@@ -283,16 +289,18 @@ static size_t longest_run_below(const struct trace *tr, size_t i0, size_t i1, do
 
 static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t j = *nb - 1, l, len, ctx, lo;
 	double la, lm, mid;
 
 	if (*nb < 2 || b[j].dip || b[j - 1].dip) return 0;
 	la = slc__blevel(tr, b + j - 1);
 	lm = slc__blevel(tr, b + j);
-	if (lm >= (1 - DELTA_SAME) * la) return 0;
+	if (lm >= (1 - mp->delta_same) * la) return 0;
 	len = b[j].i1 - b[j].i0;
-	ctx = TEXTURE_CONTEXT_LEN * len < TEXTURE_CONTEXT_MIN ? TEXTURE_CONTEXT_MIN : TEXTURE_CONTEXT_LEN * len;
-	for (l = j - 1; l > 0 && (b[l - 1].dip || slc__reldiff(slc__blevel(tr, b + l - 1), la) < DELTA_SAME); l--)
+	ctx = mp->texture_context_len * len < mp->texture_context_min ? mp->texture_context_min :
+									 mp->texture_context_len * len;
+	for (l = j - 1; l > 0 && (b[l - 1].dip || slc__reldiff(slc__blevel(tr, b + l - 1), la) < mp->delta_same); l--)
 		;
 	lo = back(b[j].i0, b[l].i0, ctx);
 	if (!recurs_below(tr, lo, b[j].i0, lm, tmp, &mid)) return 0;
@@ -306,6 +314,7 @@ static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, 
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			   double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	for (size_t j = 1; j + 1 < *nb; j++) {
 		struct block *a = b + j - 1, *m = b + j, *c = b + j + 1;
 		double la, lm, lc, dm, da, dc;
@@ -319,13 +328,13 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		dc = slc__bdur(tr, c);
 		if ((la > lm && lm > lc) || (la < lm && lm < lc)) {
 			/* rule 2: a ramp (one or more monotone blocks)
-			 * between two longer levels */
+			 * between two levels ramp_span times as long */
 			size_t k = j, s;
 			double run = dm, lk;
 			int down = la > lm;
 
 			while (k + 2 < *nb && !b[k + 2].dip &&
-			       2 * (run + slc__bdur(tr, b + k + 1)) < da &&
+			       mp->ramp_span * (run + slc__bdur(tr, b + k + 1)) < da &&
 			       (down ? slc__blevel(tr, b + k + 2) < slc__blevel(tr, b + k + 1)
 				     : slc__blevel(tr, b + k + 2) > slc__blevel(tr, b + k + 1))) {
 				k++;
@@ -333,7 +342,7 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			}
 			c = b + k + 1;
 			lc = slc__blevel(tr, c);
-			if (2 * run >= fmin(da, slc__bdur(tr, c))) continue;
+			if (mp->ramp_span * run >= fmin(da, slc__bdur(tr, c))) continue;
 			if (k == j && down && plateau(tr, m, la, lc)) continue;
 			/* blocks closer to a's level join a, the rest join c */
 			for (s = j; s <= k; s++) {
@@ -349,16 +358,17 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			 * curve's first level, well above the writing around it,
 			 * is kept for the model to read as the cache back */
 			if (dm > fmin(da, dc)) continue;
-			if (j > 1 && m->i1 - m->i0 >= 3 && lm >= REC_KEEP * slc__blevel(tr, b) &&
-			    slc__blevel(tr, b) > (1 + DELTA_CACHE) * fmax(la, lc) && lm > (1 + DELTA_CACHE) * fmax(la, lc))
+			if (j > 1 && m->i1 - m->i0 >= mp->rec_keep_min && lm >= mp->rec_frac * slc__blevel(tr, b) &&
+			    slc__blevel(tr, b) > (1 + mp->delta_cache) * fmax(la, lc) &&
+			    lm > (1 + mp->delta_cache) * fmax(la, lc))
 				continue;
-			if (slc__reldiff(la, lc) < DELTA_SAME) slc__merge_range(b, nb, j - 1, j + 1);
+			if (slc__reldiff(la, lc) < mp->delta_same) slc__merge_range(b, nb, j - 1, j + 1);
 			else if (la - lm >= lc - lm) slc__merge_range(b, nb, j - 1, j);
 			else slc__merge_range(b, nb, j, j + 1);
 			return 1;
 		}
 		/* (a stall between two blocks at one level lasts at most
-		 * STALL_SPAN times the two together: a journal flush inside a
+		 * stall_span times the two together: a journal flush inside a
 		 * cache takes seconds; a slow stretch far longer than the cache
 		 * around it, then the cache back, is a dynamic cache's native
 		 * writing) */
@@ -368,13 +378,13 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		 * back after a stall; a comb's teeth and runs are alike */
 		if (j + 2 < *nb && !b[j + 2].dip && 2 * (c->i1 - c->i0) <= m->i1 - m->i0 &&
 		    2 * (c->i1 - c->i0) <= b[j + 2].i1 - b[j + 2].i0 &&
-		    slc__reldiff(slc__blevel(tr, b + j + 2), lm) < DELTA_SAME)
+		    slc__reldiff(slc__blevel(tr, b + j + 2), lm) < mp->delta_same)
 			continue;
-		if (lm < (1 - DELTA_SAME) * fmin(la, lc) &&
-		    (dm <= dc || (slc__reldiff(la, lc) < DELTA_SAME &&
-				  lm < STALL_FRAC * fmin(la, lc) && dm <= STALL_SPAN * (da + dc)))) {
+		if (lm < (1 - mp->delta_same) * fmin(la, lc) &&
+		    (dm <= dc || (slc__reldiff(la, lc) < mp->delta_same &&
+				  lm < mp->stall_frac * fmin(la, lc) && dm <= mp->stall_span * (da + dc)))) {
 			/* rule 4: a temporary drop */
-			if (slc__reldiff(la, lc) >= DELTA_SAME && lm >= EDGE_DROP_MIN * fmin(la, lc)) {
+			if (slc__reldiff(la, lc) >= mp->delta_same && lm >= mp->edge_drop_min * fmin(la, lc)) {
 				/* between two levels, a shallow drop returns to
 				 * neither: the slow start (or end) of the lower
 				 * one, as a wander of the native speed right after
@@ -385,17 +395,17 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 				return 1;
 			}
 			/* context: a few times the drop's length each side */
-			size_t ctx = TEXTURE_CONTEXT_LEN * (m->i1 - m->i0), lo, hi, nctx;
-			if (ctx < TEXTURE_CONTEXT_MIN) ctx = TEXTURE_CONTEXT_MIN;
-			nctx = ctx > NOISE_SIDE_MIN ? ctx : NOISE_SIDE_MIN;
+			size_t ctx = mp->texture_context_len * (m->i1 - m->i0), lo, hi, nctx;
+			if (ctx < mp->texture_context_min) ctx = mp->texture_context_min;
+			nctx = ctx > mp->noise_side_min ? ctx : mp->noise_side_min;
 			size_t l = j, r = j;
 
 			/* a drop inside one level (the same on both sides, as
 			 * a stall inside the cache) recurs only if other drops
 			 * do within that level: its context ends where the
 			 * level does */
-			int inside = slc__reldiff(la, lc) < DELTA_SAME &&
-				     lm < STALL_FRAC * fmin(la, lc);
+			int inside = slc__reldiff(la, lc) < mp->delta_same &&
+				     lm < mp->stall_frac * fmin(la, lc);
 
 			while (l > 0 && !slower_phase(tr, b + l - 1, lm, ctx) &&
 			       m->i0 - b[l - 1].i1 < ctx &&
@@ -411,11 +421,11 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			    !coincident(tr, m) &&
 			    !noise_drop(tr, m, back(m->i0, a->i0, nctx), fwd(m->i1, c->i1, nctx))) {
 				m->dip = 1;
-				m->kind = lm < STALL_FRAC * la ?
+				m->kind = lm < mp->stall_frac * la ?
 					  SLC_PHASE_STALL : SLC_PHASE_THROTTLED;
 				return 1;
 			}
-			if (slc__reldiff(la, lc) < DELTA_SAME) slc__merge_range(b, nb, j - 1, j + 1);
+			if (slc__reldiff(la, lc) < mp->delta_same) slc__merge_range(b, nb, j - 1, j + 1);
 			else if (la - lm <= lc - lm) slc__merge_range(b, nb, j - 1, j);
 			else slc__merge_range(b, nb, j, j + 1);
 			return 1;

@@ -43,23 +43,24 @@ static double slope(const struct slc_phase_evidence *ev, size_t a, size_t b)
 double slc__counter_onset(const struct trace *tr, const struct slc_phase_evidence *ev, double from_bytes,
 			  double to_bytes, double *wa_before, double *wa_after, double *extra_bytes)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t c = 0, e, k = 0, n;
 	double best = 0, s0, s1;
 
 	*wa_before = *wa_after = *extra_bytes = NAN;
-	if (!ev || !ev->ctr_t_s || !ev->ctr_host || !ev->ctr_nand || ev->n_ctr < 2 * COUNTER_SIDE_MIN + 1)
+	if (!ev || !ev->ctr_t_s || !ev->ctr_host || !ev->ctr_nand || ev->n_ctr < 2 * mp->counter_side_min + 1)
 		return NAN;
 	n = ev->n_ctr;
 	/* the readings in [from_bytes, to_bytes] of the curve */
 	while (c < n && bytes_at(tr, ev->ctr_t_s[c]) < from_bytes) c++;
 	e = n;
 	while (e > c && (ev->ctr_t_s[e - 1] > tr->t[tr->n - 1] || bytes_at(tr, ev->ctr_t_s[e - 1]) > to_bytes)) e--;
-	if (e < c + 2 * COUNTER_SIDE_MIN + 1) return NAN;
+	if (e < c + 2 * mp->counter_side_min + 1) return NAN;
 	e--;
 	if (!(ev->ctr_host[e] > ev->ctr_host[c])) return NAN;
 	/* the knee: the reading furthest below the chord from the first to
 	 * the last (for a slope that steps up once, exactly the step) */
-	for (size_t i = c + COUNTER_SIDE_MIN; i + COUNTER_SIDE_MIN <= e; i++) {
+	for (size_t i = c + mp->counter_side_min; i + mp->counter_side_min <= e; i++) {
 		double f = (ev->ctr_host[i] - ev->ctr_host[c]) / (ev->ctr_host[e] - ev->ctr_host[c]);
 		double below = ev->ctr_nand[c] + f * (ev->ctr_nand[e] - ev->ctr_nand[c]) - ev->ctr_nand[i];
 		if (below > best) {
@@ -76,7 +77,7 @@ double slc__counter_onset(const struct trace *tr, const struct slc_phase_evidenc
 	 * mean, then does too */
 	{
 		size_t m = k + (e - k) / 2;
-		if (!(slope(ev, k, m) - s0 >= COUNTER_WA_STEP && slope(ev, m, e) - s0 >= COUNTER_WA_STEP))
+		if (!(slope(ev, k, m) - s0 >= mp->counter_wa_step && slope(ev, m, e) - s0 >= mp->counter_wa_step))
 			return NAN;
 	}
 	*wa_before = s0;

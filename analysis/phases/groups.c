@@ -12,7 +12,7 @@
  * Does a group's speed fall as a decay does, beyond its noise?  Its
  * samples (in time order, its main blocks) fitted by least squares with an
  * exponential approach from its start, y = a + s exp(-i / tau) for each of
- * FIT_TAUS time constants (log-spaced from 2 samples to the group's
+ * fit_taus time constants (log-spaced from 2 samples to the group's
  * length), against one flat level: the decay's fit must gain more than a
  * BIC penalty (2 ln n) in units of its residual variance inflated by the
  * residuals' autocorrelation time (the decay onset's test, onset.c), fall
@@ -23,16 +23,17 @@
 static int falls_steadily(const struct trace *tr, const struct block *b, const struct group *g,
 			  double *x)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t m = 0, n = (size_t)g->cnt;
 	double my = 0, sst = 0, best = INFINITY, ba = 0, bs = 0, bt = 1, tau_r;
 
-	if (n < TREND_MIN_SAMPLES) return 0;
+	if (n < mp->trend_min_samples) return 0;
 	for (size_t j = g->first; j <= g->last; j++)
 		for (size_t i = b[j].i0; i < b[j].i1 && !b[j].dip; i++) x[m++] = tr->v[i];
 	my = slc__mean_of(x, n);
 	for (size_t i = 0; i < n; i++) sst += (x[i] - my) * (x[i] - my);
-	for (int k = 0; k < FIT_TAUS; k++) {
-		double tau = 2 * pow((double)n / 2, (double)k / (FIT_TAUS - 1)), e = exp(-1 / tau), f = 1;
+	for (size_t k = 0; k < mp->fit_taus; k++) {
+		double tau = 2 * pow((double)n / 2, (double)k / (mp->fit_taus - 1)), e = exp(-1 / tau), f = 1;
 		double sf = 0, sff = 0, sfy = 0, a, sl, sse, den;
 
 		for (size_t i = 0; i < n; i++, f *= e) {
@@ -59,13 +60,14 @@ static int falls_steadily(const struct trace *tr, const struct block *b, const s
 
 		for (size_t i = 0; i < n; i++, f *= e) x[i] -= ba + bs * f;
 	}
-	tau_r = slc__series_tau(x, n, slc__max_lag_in(tr, n));
+	tau_r = slc__series_tau(mp, x, n, slc__max_lag_in(tr, n));
 	return (sst - best) / (best / (double)n * tau_r) > 2 * log((double)n);
 }
 
 static void group_stats(const struct trace *tr, const struct block *b,
 			struct group *g, double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double bytes = 0, dur = 0, med, first, last;
 	size_t m = 0, q;
 	int falls = 0;
@@ -99,14 +101,14 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	/* a decay moves the whole distribution down; teeth at a level's end
 	 * (a comb as a cache fills up) pull only its lower part: the upper
 	 * quartile must fall too */
-	if (m >= TREND_MIN_SAMPLES && first > DECAY_TREND * last &&
-	    slc_quantile(tmp, q, 0.75) > DECAY_TREND * slc_quantile(tmp + m - q, q, 0.75))
+	if (m >= mp->trend_min_samples && first > mp->decay_trend * last &&
+	    slc_quantile(tmp, q, 0.75) > mp->decay_trend * slc_quantile(tmp + m - q, q, 0.75))
 		g->decay = DECAY_OWN;
-	/* a smaller fall (HEAD_TREND) that a decay explains beyond the
+	/* a smaller fall (head_trend) that a decay explains beyond the
 	 * noise: the start of a decay when the level is short enough (the
 	 * model's decays_after_first), a drift of the native speed otherwise */
-	else if (m >= TREND_MIN_SAMPLES && first > HEAD_TREND * last &&
-		 slc_quantile(tmp, q, 0.75) > HEAD_TREND * slc_quantile(tmp + m - q, q, 0.75))
+	else if (m >= mp->trend_min_samples && first > mp->head_trend * last &&
+		 slc_quantile(tmp, q, 0.75) > mp->head_trend * slc_quantile(tmp + m - q, q, 0.75))
 		falls = 1;
 	/* robust coefficient of variation: outliers do not make a cache noisy */
 	med = slc_median(tmp, m);
@@ -119,7 +121,7 @@ static void group_stats(const struct trace *tr, const struct block *b,
  * autocorrelation time 1 + 2 sum_k rho_k, with rho_k the lag-k
  * autocorrelation of the samples about their block's mean, pooled over the
  * group's main blocks (so that level changes do not count), summed up to
- * the first lag where it falls to RHO_CUT (at most @max_lag).  Unlike the
+ * the first lag where it falls to rho_cut (at most @max_lag).  Unlike the
  * segmentation's AR(1) rho it is neither clamped nor shared between phases:
  * a slow wander of the native speed (Ornstein-Uhlenbeck, a correlation
  * time of seconds, sampled every 20-100 ms) inflates the variance of a mean
@@ -130,6 +132,7 @@ static void group_stats(const struct trace *tr, const struct block *b,
 static double group_tau(const struct trace *tr, const struct block *b, struct group *g,
 			size_t max_lag)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	double c0 = 0, tau = 1;
 
 	for (size_t j = g->first; j <= g->last; j++) {
@@ -150,7 +153,7 @@ static double group_tau(const struct trace *tr, const struct block *b, struct gr
 			for (size_t i = b[j].i0; i + k < b[j].i1; i++)
 				ck += (tr->v[i] - m) * (tr->v[i + k] - m);
 		}
-		if (ck / c0 <= RHO_CUT) break;
+		if (ck / c0 <= mp->rho_cut) break;
 		tau += 2 * ck / c0;
 	}
 	return tau;
@@ -163,13 +166,14 @@ static double group_tau(const struct trace *tr, const struct block *b, struct gr
 size_t slc__make_groups(const struct trace *tr, struct block *b, size_t nb,
 			  struct group *g, double *tmp)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t ng = 0, max_lag;
 
 	for (size_t j = 0; j < nb; j++) {
 		if (b[j].dip) continue;
 		if (ng > 0) {
 			struct group *p = g + ng - 1;
-			if (slc__reldiff(p->level, slc__blevel(tr, b + j)) < DELTA_SAME) {
+			if (slc__reldiff(p->level, slc__blevel(tr, b + j)) < mp->delta_same) {
 				p->last = j;
 				b[j].group = (int)(ng - 1);
 				group_stats(tr, b, p, tmp);
@@ -185,24 +189,24 @@ size_t slc__make_groups(const struct trace *tr, struct block *b, size_t nb,
 	for (size_t k = 0; k < ng;) {
 		size_t e = k;
 		while (e + 1 < ng && g[e + 1].level < g[e].level &&
-		       g[e + 1].level >= DECAY_STEP_MIN * g[e].level)
+		       g[e + 1].level >= mp->decay_step_min * g[e].level)
 			e++;
 		/* the head of the run is the level the decay starts from */
-		if (e - k + 1 >= DECAY_MIN_BLOCKS)
+		if (e - k + 1 >= mp->decay_min_blocks)
 			for (size_t q = k + 1; q <= e; q++) g[q].decay |= DECAY_RUN;
 		k = e + 1;
 	}
 	/* a level that runs without a jump into a decay is its beginning */
 	for (size_t q = ng - 1; q-- > 1;) {
 		const struct block *x = b + g[q].last, *y = b + g[q + 1].first;
-		size_t lx = x->i1 - x->i0 < BALANCE_REF_MAX ? x->i1 - x->i0 : BALANCE_REF_MAX;
-		size_t ly = y->i1 - y->i0 < BALANCE_REF_MAX ? y->i1 - y->i0 : BALANCE_REF_MAX;
+		size_t lx = x->i1 - x->i0 < mp->balance_ref_max ? x->i1 - x->i0 : mp->balance_ref_max;
+		size_t ly = y->i1 - y->i0 < mp->balance_ref_max ? y->i1 - y->i0 : mp->balance_ref_max;
 
 		if (!g[q + 1].decay || g[q].decay || y != x + 1 ||
-		    g[q].level < (1 - DELTA_SAME) * g[q + 1].level)
+		    g[q].level < (1 - mp->delta_same) * g[q + 1].level)
 			continue;
 		if (slc__reldiff(slc__sample_quantile(tr, x->i1 - lx, x->i1, 0, 0, 0.5, tmp),
-			    slc__sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < DELTA_SAME)
+			    slc__sample_quantile(tr, y->i0, y->i0 + ly, 0, 0, 0.5, tmp)) < mp->delta_same)
 			g[q].decay = DECAY_HEAD;
 	}
 	max_lag = slc__max_lag(tr);
@@ -240,11 +244,11 @@ double slc__span_sse(const struct span *s)
  * hypothesis both are one level with one noise process, and a short side's
  * own estimate is biased low (its mean absorbs part of a slow wander).
  */
-int slc__is_drop(const struct span *before, const struct span *after)
+int slc__is_drop(const struct slc_model_params *mp, const struct span *before, const struct span *after)
 {
 	double mb, ma, vb, va, se, tau;
 
-	if (!(after->level < (1 - DELTA_ERASE) * before->level)) return 0;
+	if (!(after->level < (1 - mp->delta_erase) * before->level)) return 0;
 	if (before->cnt < 2 || after->cnt < 2) return 1;
 	mb = before->s1 / before->cnt;
 	ma = after->s1 / after->cnt;
@@ -257,19 +261,19 @@ int slc__is_drop(const struct span *before, const struct span *after)
 	 * judged by the correlation time of the level before it: the
 	 * residuals of what follows about its blocks' means may be a trend
 	 * (a decay, a slow fall of the erase-bound speed), not noise. */
-	if (after->cnt / (before->c0 > 0 ? before->c0tau / before->c0 : 1) < ONSET_MIN_EFF)
+	if (after->cnt / (before->c0 > 0 ? before->c0tau / before->c0 : 1) < mp->onset_min_eff)
 		return 0;
 	se = sqrt(tau * (fmax(vb, 0) / before->cnt + fmax(va, 0) / after->cnt));
-	return se <= 0 || (mb - ma) / se >= T_SAME;
+	return se <= 0 || (mb - ma) / se >= mp->t_same;
 }
 
 /*
  * Do groups [a, e) all stay below @level (the speed never comes back)?
  * Groups of a few samples (a run's last, partial interval) do not count.
  */
-int slc__stays_below(const struct group *g, size_t a, size_t e, double level)
+int slc__stays_below(const struct slc_model_params *mp, const struct group *g, size_t a, size_t e, double level)
 {
 	for (size_t q = a; q < e; q++)
-		if (g[q].level >= level && g[q].cnt >= TEXTURE_SIDE_MIN) return 0;
+		if (g[q].level >= level && g[q].cnt >= mp->texture_side_min) return 0;
 	return 1;
 }

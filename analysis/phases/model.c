@@ -19,39 +19,10 @@
 #include "phases_priv.h"
 
 /*
- * The priors.  Speeds are compared as ratios: a ratio inside the range
- * drives show costs nothing, one outside it a normal tail in the log
- * ratio.  The methodology's figures put direct-to-TLC at 0.24-0.44 of the
- * cache's speed, QLC lower (0.05-0.3), a few fast-native drives near 0.7
- * (a cache is a step of 15% or more: DELTA_CACHE); an erase-bound level at
- * 0.5-0.9 of the native one (ADATA SP550 0.74, a QLC drive's first
- * foreground GC 0.9, an MLC decay towards 0.5); a later cache tier at
- * 0.6-0.9 of the one before (QLC: 5 -> 3.5 GB/s).
+ * The priors (params.c).  Speeds are compared as ratios: a ratio inside
+ * the range drives show costs nothing, one outside it a normal tail in the
+ * log ratio.
  */
-const struct slc__model_params slc__model_defaults = {
-	.prior_cache = 0.8,		/* most consumer drives under test have one */
-	.cache_native = { 0.0, 1.0 / (1 + DELTA_CACHE), 0.15 },
-	.native_erase = { 0.2, 0.9, 0.25 },
-	.tier = { TIER_RATIO_MIN, 0.9, 0.15 },
-	.tier_steady = 1.5,
-	.decay_first = 4.0,
-	.ref_sd = 0.15,
-	.ref_cap = 12.0,
-	.no_native_unknown = 4.0,
-	.trim_onset_caps = 0.5,
-	.fresh_caps_max = 4.0,
-	.slc_bits_unknown = 2.0,
-	.spare_max = 0.28,
-	.buffer_frac = 0.001,
-	.buffer_cost = 3.0,
-	.decay_bonus = 1.0,
-	.rec_cost = 1.0,
-	.visit_frac = 0.05,
-	.visit_cost = 3.0,
-	.tail_cost = 3.0,		/* as strong as a level visited again and again */
-	.tail_smooth = 5.0,		/* a lone slow sample is no stretch */
-	.bound_samples = 3.0,
-};
 
 /* Text of the model's reasons: one line each, into a fixed buffer. */
 struct ex {
@@ -89,7 +60,7 @@ static const char *fmt_si(char *s, size_t n, double x, const char *unit)
 }
 
 /* log prior of a speed ratio: 0 inside the range, a normal tail outside */
-static double lratio(double r, const struct slc__ratio_prior *p)
+static double lratio(double r, const struct slc_ratio_prior *p)
 {
 	double z;
 
@@ -97,6 +68,23 @@ static double lratio(double r, const struct slc__ratio_prior *p)
 	if (r >= p->lo && r <= p->hi) return 0;
 	z = log(r < p->lo ? r / p->lo : r / p->hi) / p->sd;
 	return -0.5 * z * z;
+}
+
+/* The name of @p's parameter @field (the explanation names where each
+ * term comes from); for a ratio prior (@field its lo) the prior's, as
+ * "tier_*", in @buf. */
+static const char *pname(const struct slc_model_params *p, const void *field)
+{
+	return slc_model_param_at((size_t)((const char *)field - (const char *)p));
+}
+
+static const char *prior_name(char *buf, size_t n, const struct slc_model_params *p, const void *field)
+{
+	const char *lo = pname(p, field);
+	size_t len = strlen(lo);
+
+	snprintf(buf, n, "%.*s*", (int)(len > 2 ? len - 2 : len), lo);
+	return buf;
 }
 
 /*
@@ -110,18 +98,18 @@ static double lratio(double r, const struct slc__ratio_prior *p)
  * erase-bound (a 7 s cache before an hour of direct-to-TLC writing).
  * Nor does the curve decay when later groups come back above the second.
  */
-static int decays_after_first(const struct group *g, size_t ng)
+static int decays_after_first(const struct slc_model_params *p, const struct group *g, size_t ng)
 {
 	if (ng < 2) return 0;
 	if (g[0].decay) return 1;
 	/* a decay does not come back: a slow stretch right after the first
 	 * level that later native writing exceeds is noise (a wander of the
 	 * native speed), not the start of a decay */
-	if (!slc__stays_below(g, 2, ng, (1 + DELTA_SAME) * g[1].level)) return 0;
+	if (!slc__stays_below(p, g, 2, ng, (1 + p->delta_same) * g[1].level)) return 0;
 	if (g[1].decay & (DECAY_OWN | DECAY_RUN)) return 1;
 	return (g[1].decay || g[1].falls) && (g[1].dur_s <= g[0].dur_s ||
-			      (g[1].dur_s <= HEAD_DUR * g[0].dur_s &&
-			       g[1].cnt >= TREND_MIN_SAMPLES && g[1].trend >= HEAD_TREND));
+			      (g[1].dur_s <= p->head_dur * g[0].dur_s &&
+			       g[1].cnt >= p->trend_min_samples && g[1].trend >= p->head_trend));
 }
 
 /* Label groups (and so blocks); returns 1 when a cache was found. */
@@ -132,7 +120,7 @@ struct mctx {
 	const struct group *g;
 	size_t ng;
 	const struct slc_phase_evidence *ev;
-	const struct slc__model_params *p;
+	const struct slc_model_params *p;
 	int decay_first;
 	size_t onset[SLC__MODEL_MMAX + 2];	/* the data's onset for k cache groups */
 	int excluded;		/* set when the evidence, not the shape, ruled a reading out */
@@ -188,25 +176,26 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 
 /*
  * Log-likelihood lost by reading groups [a, e) as one phase: each jump
- * between neighbouring levels (one below DECAY_STEP_MIN of the other, a
+ * between neighbouring levels (one below decay_step_min of the other, a
  * step no wander or decay makes) costs the two levels' merge cost.  Groups
  * marked in @rec (the cache back during a fill) are no part of the phase.
  */
-static double jump_cost(const struct group *g, size_t a, size_t e, const unsigned char *rec)
+static double jump_cost(const struct slc_model_params *p, const struct group *g, size_t a, size_t e,
+			const unsigned char *rec)
 {
 	double cost = 0;
 
 	for (size_t q = a + 1; q < e; q++) {
 		if (rec[q] || rec[q - 1]) continue;
 		double lo = fmin(g[q].level, g[q - 1].level), hi = fmax(g[q].level, g[q - 1].level);
-		if (lo < DECAY_STEP_MIN * hi) cost += merge_cost(g, q - 1, q + 1);
+		if (lo < p->decay_step_min * hi) cost += merge_cost(g, q - 1, q + 1);
 	}
 	return cost;
 }
 
 /*
  * The share of the samples of the cache groups [0, k) (their main blocks
- * and the drops between them) within DELTA_SAME of @level, and in @visits
+ * and the drops between them) within delta_same of @level, and in @visits
  * how many separate visits that makes.  An SLC cache writes at its speed
  * until it is full; a drive that visits the level after the "cache" again
  * and again and comes back each time is a flat drive with dips (garbage collection of an MLC drive without cache), and
@@ -214,15 +203,16 @@ static double jump_cost(const struct group *g, size_t a, size_t e, const unsigne
  */
 static double visited(const struct mctx *c, size_t k, double level, size_t *visits)
 {
+	const struct slc_model_params *p = c->p;
 	const struct trace *tr = c->tr;
 	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[k - 1].last].i1, at = 0;
-	size_t w = (size_t)c->p->tail_smooth;
+	size_t w = c->p->tail_smooth;
 	double y[16];
 	int in = 0;
 
 	*visits = 0;
 	if (i1 <= i0 + 2) return 0;
-	for (size_t i = i0 + 1; i + 1 < i1; i++) at += fabs(tr->v[i] - level) < DELTA_SAME * level;
+	for (size_t i = i0 + 1; i + 1 < i1; i++) at += fabs(tr->v[i] - level) < p->delta_same * level;
 	/* visits counted on a running median: a lone outlier is no visit */
 	if (w >= 1 && w <= sizeof(y) / sizeof(y[0]) && i1 >= i0 + w)
 		for (size_t i = i0 + w / 2; i + w - w / 2 <= i1; i++) {
@@ -233,7 +223,7 @@ static double visited(const struct mctx *c, size_t k, double level, size_t *visi
 			/* a visit ends when the speed is back nearer the cache's
 			 * than the level's: the noise of a long visit crosses
 			 * the level's own band again and again */
-			if (fabs(m - level) < DELTA_SAME * level && !in) {
+			if (fabs(m - level) < p->delta_same * level && !in) {
 				(*visits)++;
 				in = 1;
 			} else if (m >= 0.5 * (level + c->g[0].level)) {
@@ -242,10 +232,6 @@ static double visited(const struct mctx *c, size_t k, double level, size_t *visi
 		}
 	return (double)at / (double)(i1 - i0 - 2);
 }
-
-/* The levels a noisy cache splits into lie within this factor (a CoV of
- * 0.3 gives stretches of a few samples 30-50% off the mean). */
-#define MERGE_SPAN 2.0
 
 /* One candidate reading: k cache groups (tiers, or one merged level),
  * native groups [k, o), erase-bound groups [o, ng). */
@@ -269,7 +255,7 @@ static const struct mctx *ctx_of(const struct mctx *c, const struct cand *r)
  * The cache back during a fill: a dynamic cache recovers while the drive
  * folds in the background (QLC drives return to SLC speed for a while
  * during a long fill).  A later level is read so when it is at least
- * REC_FRAC of the cache's speed (folding may run beside it), REC_OVER_NATIVE
+ * rec_frac of the cache's speed (folding may run beside it), rec_over_native
  * times the speed of all the writing after the cache (a dynamic QLC
  * cache's native writing runs at 0.03-0.3 of its speed; a native level
  * wanders, a sawtooth's teeth and a DRAM-less drive's runs between stalls
@@ -279,11 +265,11 @@ static const struct mctx *ctx_of(const struct mctx *c, const struct cand *r)
  * cache's data takes longer than writing it did; a sawtooth's teeth come
  * far more often), and with sharp edges (sharp_edges()).
  */
-#define REC_OVER_NATIVE 3.0
+
 /* As steady as the first cache tier (native writing is noisier). */
-static int steady_as_cache(const struct group *g, size_t q)
+static int steady_as_cache(const struct slc_model_params *p, const struct group *g, size_t q)
 {
-	return g[q].cov <= fmax(TIER_COV_FACTOR * g[0].cov, TIER_COV_MIN);
+	return g[q].cov <= fmax(p->tier_cov_factor * g[0].cov, p->tier_cov_min);
 }
 
 /* The speed of reading @r's cache (k > 0): its first tier's, or the one
@@ -293,14 +279,7 @@ static double cache_level(const struct group *g, const struct cand *r)
 	return r->merged ? slc__span_of(g, 0, r->k).level : g[0].level;
 }
 
-/* Samples each side of a cache back's edge, beyond the one that straddles
- * it: outside, on the native side of the midpoint; inside, at its level;
- * and of the 2 x REC_EDGE_SIDE + 1 samples around the edge, at most
- * REC_EDGE_BETWEEN between the two (the straddler and one noisy sample). */
-#define REC_EDGE_SIDE 3
-#define REC_EDGE_BETWEEN 2
-
-/* The median of the first min(@n, REC_EDGE_SIDE) samples from @x, @step
+/* The median of the first min(@n, rec_edge_side) samples from @x, @step
  * apart (the mean of two). */
 static double edge_median(const double *x, ptrdiff_t step, size_t n)
 {
@@ -322,22 +301,19 @@ static size_t n_between(const double *v, size_t a, size_t e, double lo, double h
 	return n;
 }
 
-/* How far from a group's first or last sample its edge is looked for: the
- * segmentation and the consolidation place a block's end a sample or two
- * off a step. */
-#define REC_EDGE_SEEK 5
-
 /* The test at one edge: @e the edge's sample at the level's speed, @dir the
  * way out of the group (-1 at its start, +1 at its end).  An edge the trace
  * does not have all around passes. */
-static int edge_ok(const double *v, size_t n, size_t e, int dir, double mid, double near)
+static int edge_ok(const struct slc_model_params *p, const double *v, size_t n, size_t e, int dir, double mid,
+		   double near)
 {
-	size_t lo = dir < 0 ? e - REC_EDGE_SIDE - 1 : e - (REC_EDGE_SIDE - 1);
-	size_t hi = dir < 0 ? e + REC_EDGE_SIDE : e + REC_EDGE_SIDE + 2;	/* [lo, hi) */
+	size_t lo = dir < 0 ? e - p->rec_edge_side - 1 : e - (p->rec_edge_side - 1);
+	size_t hi = dir < 0 ? e + p->rec_edge_side : e + p->rec_edge_side + 2;	/* [lo, hi) */
 
-	if (e < (dir < 0 ? REC_EDGE_SIDE + 1 : REC_EDGE_SIDE - 1) || hi > n) return 1;
-	return edge_median(v + e + 2 * dir, dir, REC_EDGE_SIDE) < mid &&
-	       edge_median(v + e, -dir, REC_EDGE_SIDE) >= near && n_between(v, lo, hi, mid, near) <= REC_EDGE_BETWEEN;
+	if (e < (dir < 0 ? p->rec_edge_side + 1 : p->rec_edge_side - 1) || hi > n) return 1;
+	return edge_median(v + e + 2 * dir, dir, p->rec_edge_side) < mid &&
+	       edge_median(v + e, -dir, p->rec_edge_side) >= near &&
+	       n_between(v, lo, hi, mid, near) <= p->rec_edge_between;
 }
 
 /*
@@ -349,48 +325,50 @@ static int edge_ok(const double *v, size_t n, size_t e, int dir, double mid, dou
  * native speed that rises as high ramps up and down over many samples.
  * At each edge the trace has, the edge's sample on the level's side is
  * found from the data: the first (at the start; the last at the end) of
- * the samples within REC_EDGE_SEEK of the group's first (last) one that
- * runs within DELTA_SAME of the level.  Then the median of the
- * REC_EDGE_SIDE samples from it inwards must be within DELTA_SAME of the
- * level too, the median of the REC_EDGE_SIDE samples outside beyond the
+ * the samples within rec_edge_seek of the group's first (last) one that
+ * runs within delta_same of the level.  Then the median of the
+ * rec_edge_side samples from it inwards must be within delta_same of the
+ * level too, the median of the rec_edge_side samples outside beyond the
  * straddler below the geometric midpoint of the two speeds, and at most
- * REC_EDGE_BETWEEN of the samples around the edge in between.  A ramp of
+ * rec_edge_between of the samples around the edge in between.  A ramp of
  * seven samples or more puts too many of them between the two; one of two
  * to six can pass, as a step with a noisy sample does.
  */
 static int sharp_edges(const struct mctx *c, size_t q, double native)
 {
+	const struct slc_model_params *p = c->p;
 	const double *v = c->tr->v;
 	size_t n = c->tr->n, i0 = c->b[c->g[q].first].i0, i1 = c->b[c->g[q].last].i1, f, l, lo, hi;
-	double lv = c->g[q].level, mid = sqrt(lv * native), near = (1 - DELTA_SAME) * lv;
+	double lv = c->g[q].level, mid = sqrt(lv * native), near = (1 - p->delta_same) * lv;
 
 	/* the start: f the first sample at the level's speed */
 	lo = i0 >= 2 ? i0 - 2 : 0;
-	hi = i0 + REC_EDGE_SEEK < i1 ? i0 + REC_EDGE_SEEK : i1;
+	hi = i0 + p->rec_edge_seek < i1 ? i0 + p->rec_edge_seek : i1;
 	for (f = lo; f < hi && v[f] < near; f++) continue;
-	if (f == hi || !edge_ok(v, n, f, -1, mid, near)) return 0;
+	if (f == hi || !edge_ok(c->p, v, n, f, -1, mid, near)) return 0;
 	/* the end: l the last sample at the level's speed */
-	lo = i1 > REC_EDGE_SEEK + 1 && i1 - REC_EDGE_SEEK - 1 > f ? i1 - REC_EDGE_SEEK - 1 : f;
+	lo = i1 > p->rec_edge_seek + 1 && i1 - p->rec_edge_seek - 1 > f ? i1 - p->rec_edge_seek - 1 : f;
 	hi = i1 + 2 < n ? i1 + 2 : n;
 	for (l = hi; l > lo && v[l - 1] < near; l--) continue;
-	return l > lo && edge_ok(v, n, l - 1, 1, mid, near);
+	return l > lo && edge_ok(c->p, v, n, l - 1, 1, mid, near);
 }
 
-/* The cache back's speed: at least REC_FRAC of the cache's (@c1) and
- * REC_OVER_NATIVE times that of all the writing after the cache. */
-static int at_rec_speed(const struct group *g, size_t q, double c1, double native)
+/* The cache back's speed: at least rec_frac of the cache's (@c1) and
+ * rec_over_native times that of all the writing after the cache. */
+static int at_rec_speed(const struct slc_model_params *p, const struct group *g, size_t q, double c1, double native)
 {
-	return g[q].level >= REC_FRAC * c1 && g[q].level > REC_OVER_NATIVE * native;
+	return g[q].level >= p->rec_frac * c1 && g[q].level > p->rec_over_native * native;
 }
 
 static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c1, double native)
 {
-	return q > r->k && at_rec_speed(c->g, q, c1, native) && steady_as_cache(c->g, q) && sharp_edges(c, q, native);
+	return q > r->k && at_rec_speed(c->p, c->g, q, c1, native) && steady_as_cache(c->p, c->g, q) &&
+	       sharp_edges(c, q, native);
 }
 
 /*
  * A burst of the native writing at the cache back's speed: a level of
- * REC_FRAC to 1 + DELTA_CACHE times the cache's speed and REC_OVER_NATIVE
+ * rec_frac to 1 + delta_cache times the cache's speed and rec_over_native
  * times that of all the writing after the cache (the speeds is_rec() asks
  * for) that the reading does not take for the cache back.  With the
  * levels next to it above the geometric midpoint of its speed and the
@@ -406,12 +384,13 @@ static int is_rec(const struct mctx *c, const struct cand *r, size_t q, double c
  * levels between them run above the midpoint, so their span reaches back
  * to the cache.
  */
-static int native_burst(const struct group *g, size_t ng, size_t k, size_t q, double c1, double after)
+static int native_burst(const struct slc_model_params *p, const struct group *g, size_t ng, size_t k, size_t q,
+			double c1, double after)
 {
 	double cache_s = 0, native_s = 0, span_s = 0, mid;
 	size_t qa = q, qb = q;
 
-	if (!(q > k && at_rec_speed(g, q, c1, after) && g[q].level <= (1 + DELTA_CACHE) * c1))
+	if (!(q > k && at_rec_speed(p, g, q, c1, after) && g[q].level <= (1 + p->delta_cache) * c1))
 		return 0;
 	mid = sqrt(g[q].level * after);
 	while (qa > k && g[qa - 1].level > mid) qa--;
@@ -451,18 +430,18 @@ static size_t rec_mask(const struct mctx *c, const struct cand *r, unsigned char
 /* Does a tier after the first look like one (steady, near the tier before,
  * faster than most samples after it)?  A tooth-free stretch of a comb and
  * native writing are not.  Near the tier before is the ratio prior's range
- * and two of its standard deviations below: a tier a little slower than
+ * and tier_floor_sd of its standard deviations below: a tier a little slower than
  * the drives show costs its prior's tail, so that the reading can still be
  * the runner-up, while one at direct-to-TLC's ratios is none. */
 static int tier_ok(const struct mctx *c, size_t q)
 {
 	const struct group *g = c->g;
 	size_t ng = c->ng;
-	double floor = c->p->tier.lo * exp(-2 * c->p->tier.sd);
+	double floor = c->p->tier.lo * exp(-c->p->tier_floor_sd * c->p->tier.sd);
 
 	if (g[q].decay || g[q].level < floor * g[q - 1].level) return 0;
 	if (q + 1 < ng && g[q].level <= g[q + 1].p90) return 0;
-	return steady_as_cache(g, q);
+	return steady_as_cache(c->p, g, q);
 }
 
 /* Most the cache can be: every block of the flash in SLC mode, the spare
@@ -470,7 +449,7 @@ static int tier_ok(const struct mctx *c, size_t q)
  * 28% on enterprise ones). */
 double slc__cache_limit(const struct slc_phase_evidence *ev)
 {
-	const struct slc__model_params *p = &slc__model_defaults;
+	const struct slc_model_params *p = slc__ev_mp(ev);
 	double bits = ev->cell != SLC_CELL_UNKNOWN ? (double)ev->cell : p->slc_bits_unknown;
 
 	return ev->capacity_bytes > 0 ? ev->capacity_bytes * (1 + p->spare_max) / bits : INFINITY;
@@ -493,15 +472,15 @@ static double ref_term(const struct mctx *c, double level, double ref, const cha
 	if (!(ref > 0) || !(level > 0)) return 0;
 	z = log(level / ref) / c->p->ref_sd;
 	t = fmax(-0.5 * z * z, -c->p->ref_cap);
-	exf(e, "  %s at %s against the main curve's %s (%+.1f)", what,
-	    fmt_si(a, sizeof(a), level, "B/s"), fmt_si(r, sizeof(r), ref, "B/s"), t);
+	exf(e, "  %s at %s against the main curve's %s (%s %+.1f)", what,
+	    fmt_si(a, sizeof(a), level, "B/s"), fmt_si(r, sizeof(r), ref, "B/s"), pname(c->p, &c->p->ref_sd), t);
 	return t;
 }
 
 /*
  * The longest slow stretch inside the cache's top level (groups [0, top))
  * that the drive came back from while writing went on: a running median
- * of tail_smooth samples under (1 - DELTA_CACHE) of the level's 90th
+ * of tail_smooth samples under (1 - delta_cache) of the level's 90th
  * percentile (its speed when nothing slows it), followed by one at or
  * above that before the level ends.  Its covered time in *dur and its mean
  * speed in *level; 0 and NAN without one.
@@ -510,8 +489,8 @@ static void recovered_stretch(const struct mctx *c, size_t top, double *dur, dou
 {
 	const struct trace *tr = c->tr;
 	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[top - 1].last].i1;
-	size_t w = (size_t)c->p->tail_smooth, run0 = 0;
-	double thr = (1 - DELTA_CACHE) * c->g[0].p90, y[16];
+	size_t w = c->p->tail_smooth, run0 = 0;
+	double thr = (1 - c->p->delta_cache) * c->g[0].p90, y[16];
 	int in = 0;
 
 	*dur = 0;
@@ -559,7 +538,7 @@ static int tail_like_stretch(const struct mctx *c, size_t top, struct tail_like 
 	x->after = c->g[top].level;
 	x->tail = slc__covered(tr, slc__t_start(tr, c->b[c->g[top].first].i0), tr->t[tr->n - 1]);
 	recovered_stretch(c, top, &x->dur, &x->level);
-	return x->dur > 0 && x->tail <= x->dur && x->level <= (1 + DELTA_CACHE) * x->after;
+	return x->dur > 0 && x->tail <= x->dur && x->level <= (1 + c->p->delta_cache) * x->after;
 }
 
 static double tail_term(const struct mctx *c, const struct cand *r, struct ex *e)
@@ -569,9 +548,9 @@ static double tail_term(const struct mctx *c, const struct cand *r, struct ex *e
 
 	if (!tail_like_stretch(c, r->merged ? r->k : 1, &x)) return 0;
 	exf(e, "  a slow stretch of %.3g s at %s inside the cache came back under writing; the run ends %.3g s "
-	       "after the drop to %s: maybe the next such stretch, a longer run would tell (%+.1f)",
+	       "after the drop to %s: maybe the next such stretch, a longer run would tell (%s %+.1f)",
 	    x.dur, fmt_si(a, sizeof(a), x.level, "B/s"), x.tail, fmt_si(b2, sizeof(b2), x.after, "B/s"),
-	    -c->p->tail_cost);
+	    pname(c->p, &c->p->tail_cost), -c->p->tail_cost);
 	return -c->p->tail_cost;
 }
 
@@ -581,11 +560,11 @@ static double tail_term(const struct mctx *c, const struct cand *r, struct ex *e
 static double cache_terms(struct mctx *c, const struct cand *r, double c1, struct ex *e)
 {
 	const struct group *g = c->g;
-	const struct slc__model_params *p = c->p;
+	const struct slc_model_params *p = c->p;
 	const struct slc_phase_evidence *ev = c->ev;
 	size_t ng = c->ng, k = r->k;
 	double s = 0, t;
-	char a[32], b2[32], c2[32];
+	char a[32], b2[32], c2[32], pb[48];
 	double cb = g_end_bytes(c, k - 1), lim = slc__cache_limit(c->ev);
 
 	if (cb > lim) {
@@ -597,22 +576,23 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 	}
 	t = log(p->prior_cache / (1 - p->prior_cache));
 	s += t;
-	exf(e, "  most drives have an SLC cache (%+.1f)", t);
+	exf(e, "  most drives have an SLC cache (%s %+.1f)", pname(p, &p->prior_cache), t);
 	if (ev->capacity_bytes > 0 && cb < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
-		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%+.1f)",
-		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, -p->buffer_cost);
+		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%s %+.1f)",
+		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, pname(p, &p->buffer_cost), -p->buffer_cost);
 	} else if (ev->capacity_bytes > 0 && k >= 2 && !r->merged &&
 		   g[0].level > g[1].level && buffer_excess(g) < p->buffer_frac * ev->capacity_bytes) {
 		s -= p->buffer_cost;
 		exf(e, "  a first tier of %s (%s beyond the second's speed) is under %.1f%% of the capacity: "
-		       "a DRAM write buffer more likely than a tier (%+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
-		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, -p->buffer_cost);
+		       "a DRAM write buffer more likely than a tier (%s %+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, pname(p, &p->buffer_cost),
+		    -p->buffer_cost);
 	}
 	if (c->decay_first) {
 		s -= p->decay_first;
-		exf(e, "  the curve decays right after its first level, as a drive without cache (%+.1f)",
-		    -p->decay_first);
+		exf(e, "  the curve decays right after its first level, as a drive without cache (%s %+.1f)",
+		    pname(p, &p->decay_first), -p->decay_first);
 	}
 	if (r->merged) {
 		t = -merge_cost(g, 0, k);
@@ -628,16 +608,18 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		t = lratio(rt, &p->tier) + (rt >= p->tier.lo ? p->tier_steady : 0);
 		s += t;
 		exf(e, "  tier %zu at %.2f of tier %zu, %s, faster than "
-		       "what follows it (%+.1f)", q + 1, rt, q,
-		    rt >= p->tier.lo ? "as steady as the first" : "slower than tiers are", t);
+		       "what follows it (%s%s %+.1f)", q + 1, rt, q,
+		    rt >= p->tier.lo ? "as steady as the first" : "slower than tiers are",
+		    prior_name(pb, sizeof(pb), p, &p->tier.lo), rt >= p->tier.lo ? ", tier_steady" : "", t);
 	}
 	if (k < ng) {
 		double cl = r->merged ? c1 : g[k - 1].level, rr = g[k].level / cl;
 
 		t = lratio(rr, &p->cache_native);
 		s += t;
-		exf(e, "  the cache at %s, then %s: ratio %.2f (%+.1f)",
-		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr, t);
+		exf(e, "  the cache at %s, then %s: ratio %.2f (%s %+.1f)",
+		    fmt_si(a, sizeof(a), cl, "B/s"), fmt_si(b2, sizeof(b2), g[k].level, "B/s"), rr,
+		    prior_name(pb, sizeof(pb), p, &p->cache_native.lo), t);
 		size_t visits;
 
 		t = visited(c, k, g[k].level, &visits);
@@ -645,7 +627,8 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 		if (t >= p->visit_frac && visits >= 2) {
 			s -= p->visit_cost;
 			exf(e, "  %.0f%% of the cache's samples were already at %s and came back: a dip, not "
-			       "the cache's end (%+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"), -p->visit_cost);
+			       "the cache's end (%s %+.1f)", 100 * t, fmt_si(a, sizeof(a), g[k].level, "B/s"),
+			    pname(p, &p->visit_cost), -p->visit_cost);
 		}
 		s += tail_term(c, r, e);
 	} else {
@@ -662,7 +645,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
  */
 static double jump_term(const struct mctx *c, const struct cand *r, const unsigned char *rec, struct ex *e)
 {
-	double t = -jump_cost(c->g, r->k, r->o, rec) - jump_cost(c->g, r->o, c->ng, rec);
+	double t = -jump_cost(c->p, c->g, r->k, r->o, rec) - jump_cost(c->p, c->g, r->o, c->ng, rec);
 	struct tail_like x;
 	char a[32];
 
@@ -689,16 +672,16 @@ static double jump_term(const struct mctx *c, const struct cand *r, const unsign
  */
 static double early_onset(struct mctx *c, double onset, double cache, struct ex *e)
 {
-	const struct slc__model_params *p = c->p;
-	double bits = c->ev->cell != SLC_CELL_UNKNOWN ? (double)c->ev->cell : 4;
+	const struct slc_model_params *p = c->p;
+	double bits = c->ev->cell != SLC_CELL_UNKNOWN ? (double)c->ev->cell : p->onset_bits_unknown;
 	double cap = (onset + cache * (bits - 1)) / p->trim_onset_caps, total = g_end_bytes(c, c->ng - 1);
 	char a[32], b[32];
 
 	if (c->ev->state != SLC_STATE_UNKNOWN || c->ev->capacity_bytes > 0 || !(cap > 0)) return 0;
 	if (total <= p->fresh_caps_max * cap) return 0;
 	exf(e, "  erase-bound from %s on a fresh drive means at most %s of flash, written %.0f times over: "
-	       "it needs a drive written full before (%+.1f)", fmt_si(a, sizeof(a), onset, "B"),
-	    fmt_si(b, sizeof(b), cap, "B"), total / cap, -p->no_native_unknown);
+	       "it needs a drive written full before (%s %+.1f)", fmt_si(a, sizeof(a), onset, "B"),
+	    fmt_si(b, sizeof(b), cap, "B"), total / cap, pname(p, &p->no_native_unknown), -p->no_native_unknown);
 	return -p->no_native_unknown;
 }
 
@@ -710,10 +693,10 @@ static double early_onset(struct mctx *c, double onset, double cache, struct ex 
 static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 {
 	const struct group *g = c->g;
-	const struct slc__model_params *p = c->p;
+	const struct slc_model_params *p = c->p;
 	size_t ng = c->ng, k = r->k, o = r->o, od = r->od;
 	double s = 0, later = 0, t, c1 = k > 0 ? cache_level(g, r) : 0, after;
-	char a[32], b2[32], c2[32];
+	char a[32], b2[32], c2[32], pb[48];
 	const struct slc_phase_evidence *ev = c->ev;
 
 	/* cache tiers: each faster than everything after them, steady; or one
@@ -724,19 +707,20 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	nrec = rec_mask(c, r, rec);
 	after = k > 0 && k < ng ? slc__span_of(g, k, ng).level : 0;
 	for (size_t q = k; q < ng; q++)
-		if (!rec[q] && !(k > 0 && native_burst(g, ng, k, q, c1, after))) later = fmax(later, g[q].level);
+		if (!rec[q] && !(k > 0 && native_burst(p, g, ng, k, q, c1, after))) later = fmax(later, g[q].level);
 	if ((r->rec && !nrec) || (o < ng && rec[o])) return -INFINITY;
 	if (r->merged) {
 		double top = 0;
 
-		if (k < 2 || c1 <= (1 + DELTA_CACHE) * later) return -INFINITY;
+		if (k < 2 || c1 <= (1 + p->delta_cache) * later) return -INFINITY;
 		for (size_t q = 0; q < k; q++) top = fmax(top, g[q].level);
-		/* one noisy level: its parts within a factor MERGE_SPAN */
+		/* one noisy level: its parts within a factor merge_span */
 		for (size_t q = 0; q < k; q++)
-			if (g[q].level <= (1 + DELTA_CACHE) * later || g[q].level < top / MERGE_SPAN) return -INFINITY;
+			if (g[q].level <= (1 + p->delta_cache) * later || g[q].level < top / p->merge_span)
+				return -INFINITY;
 	} else {
 		for (size_t q = 0; q < k; q++) {
-			if (g[q].level <= (1 + DELTA_CACHE) * later) return -INFINITY;
+			if (g[q].level <= (1 + p->delta_cache) * later) return -INFINITY;
 			if (q > 0 && !tier_ok(c, q)) return -INFINITY;
 		}
 		if (k > 0 && (g[0].decay & DECAY_OWN)) return -INFINITY;
@@ -745,7 +729,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	if (o < k) return -INFINITY;
 	/* the data's onset, or none, or (with a single level after the cache)
 	 * that level erase-bound from the start */
-	if (o == k && o < ng && ng > k + 1 && g[k + 1].level < DECAY_STEP_MIN * g[k].level)
+	if (o == k && o < ng && ng > k + 1 && g[k + 1].level < p->decay_step_min * g[k].level)
 		return -INFINITY;
 
 	if (k > 0) {
@@ -762,8 +746,8 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		}
 		if (ev->state == SLC_STATE_UNKNOWN) {
 			s -= p->no_native_unknown;
-			exf(e, "  erase-bound from the start needs a drive written full before (%+.1f)",
-			    -p->no_native_unknown);
+			exf(e, "  erase-bound from the start needs a drive written full before (%s %+.1f)",
+			    pname(p, &p->no_native_unknown), -p->no_native_unknown);
 		}
 	}
 	if (o > k) s += ref_term(c, g[k].level, ev->ref_native_bps, "native level", e);
@@ -785,17 +769,19 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 		if (o > k && nn > 0 && en > 0) {
 			t = lratio(en / nn, &p->native_erase);
 			s += t;
-			exf(e, "  erase-bound at %.2f of the native level (%+.1f)", en / nn, t);
+			exf(e, "  erase-bound at %.2f of the native level (%s %+.1f)", en / nn,
+			    prior_name(pb, sizeof(pb), p, &p->native_erase.lo), t);
 		} else if (o == k && ev->ref_native_bps > 0 && en > 0) {
 			t = lratio(en / ev->ref_native_bps, &p->native_erase);
 			s += t;
-			exf(e, "  erase-bound at %.2f of the main curve's native level (%+.1f)",
-			    en / ev->ref_native_bps, t);
+			exf(e, "  erase-bound at %.2f of the main curve's native level (%s %+.1f)",
+			    en / ev->ref_native_bps, prior_name(pb, sizeof(pb), p, &p->native_erase.lo), t);
 		}
 		for (size_t q = o; q < ng; q++)
 			if (g[q].decay & (DECAY_OWN | DECAY_RUN)) {
 				s += p->decay_bonus;
-				exf(e, "  it decays, as garbage collection sets in (%+.1f)", p->decay_bonus);
+				exf(e, "  it decays, as garbage collection sets in (%s %+.1f)",
+				    pname(p, &p->decay_bonus), p->decay_bonus);
 				break;
 			}
 		s += ref_term(c, g[o].level, ev->ref_erase_bps, "erase-bound level", e);
@@ -805,8 +791,8 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 	 * levels is a phase change the reading leaves out */
 	if (nrec) {
 		s -= p->rec_cost;
-		exf(e, "  %zu later level%s at the cache's speed: the cache back during the fill (%+.1f)", nrec,
-		    nrec > 1 ? "s" : "", -p->rec_cost);
+		exf(e, "  %zu later level%s at the cache's speed: the cache back during the fill (%s %+.1f)", nrec,
+		    nrec > 1 ? "s" : "", pname(p, &p->rec_cost), -p->rec_cost);
 	}
 	s += jump_term(c, r, rec, e);
 	/* ... and a native phase does not fall for good: one across the
@@ -840,7 +826,7 @@ static int buffer_burst(const struct mctx *c)
 
 	return c->ng >= 2 && ev->capacity_bytes > 0 &&
 	       buffer_excess(c->g) < c->p->buffer_frac * ev->capacity_bytes &&
-	       c->g[0].level > (1 + DELTA_CACHE) * c->g[1].level;
+	       c->g[0].level > (1 + c->p->delta_cache) * c->g[1].level;
 }
 
 static double score(struct mctx *c, const struct cand *r, struct ex *e)
@@ -851,9 +837,9 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 
 	if (!r->buf) return score_groups(c, r, e);
 	exf(e, "  %s at %s at the start, %s of it beyond the next level's speed: under %.1f%% of the capacity, "
-	       "a DRAM write buffer's burst, no phase of its own (+0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+	       "a DRAM write buffer's burst, no phase of its own (%s +0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
 	    fmt_si(b, sizeof(b), c->g[0].level, "B/s"), fmt_si(x, sizeof(x), buffer_excess(c->g), "B"),
-	    100 * c->p->buffer_frac);
+	    100 * c->p->buffer_frac, pname(c->p, &c->p->buffer_frac));
 	r0.buf = 0;
 	c->sub->excluded = 0;
 	c->sub->ignore_evidence = c->ignore_evidence;
@@ -869,15 +855,17 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
  * native capacity until it is folded.  With a cache of @cache_bytes, half
  * the flash is in use no sooner than after
  *   trim_onset_caps x capacity - cache_bytes x (bits - 1)
- * host bytes (4 bits when the cell type is unknown: the weakest bound).
+ * host bytes (onset_bits_unknown when the cell type is unknown: 4, the
+ * weakest bound).
  * 0 when the drive was not trimmed or its size is unknown.
  */
 double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes)
 {
-	double bits = ev->cell != SLC_CELL_UNKNOWN ? (double)ev->cell : 4;
+	const struct slc_model_params *p = slc__ev_mp(ev);
+	double bits = ev->cell != SLC_CELL_UNKNOWN ? (double)ev->cell : p->onset_bits_unknown;
 
 	if (ev->state != SLC_STATE_TRIMMED || !(ev->capacity_bytes > 0)) return 0;
-	return fmax(0, slc__model_defaults.trim_onset_caps * ev->capacity_bytes -
+	return fmax(0, p->trim_onset_caps * ev->capacity_bytes -
 		       (isfinite(cache_bytes) ? cache_bytes : 0) * (bits - 1));
 }
 
@@ -914,10 +902,6 @@ static void describe(struct ex *e, const struct slc_labelling *l)
 		 l->erase_bound ? ", erase-bound from " : "",
 		 l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
 }
-
-/* A reading the evidence ruled out that fits the curve this much better
- * (log-likelihood) than every reading left is a conflict. */
-#define CONFLICT_LL 100.0
 
 /* The readings the evidence ruled out, each with its reason. */
 static void explain_excluded(struct mctx *c, const struct cand *cs, size_t nc, struct ex *e)
@@ -971,7 +955,7 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 		gc[n++] = g[q];
 	}
 	map[n] = ng;
-	on = r->k < n ? map[slc__erase_onset(gc, r->k, n)] : ng;
+	on = r->k < n ? map[slc__erase_onset(c->p, gc, r->k, n)] : ng;
 	free(gc);
 	free(map);
 	return on;
@@ -981,7 +965,7 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
  * data's onset, none, none before the erase-bound regime, and the next
  * lasting drop after the data's onset (distinct values only); k >= 2
  * cache groups also as one merged level (k up to SLC__MODEL_MMAX, only so
- * above SLC__MODEL_KMAX); k >= 1 also with the cache back.  Scored in @c. */
+ * above tiers_max); k >= 1 also with the cache back.  Scored in @c. */
 static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand *cs)
 {
 	size_t ng = x->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
@@ -989,17 +973,17 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 	for (size_t k = 0; k <= kmax; k++) {
 		size_t os[4];
 
-		x->onset[k] = k < ng ? slc__erase_onset(x->g, k, ng) : ng;
+		x->onset[k] = k < ng ? slc__erase_onset(x->p, x->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
 			/* tiers up to KMAX; more cache groups only as one level */
-			for (int m = k > SLC__MODEL_KMAX; m <= (k >= 2); m++) {
+			for (int m = k > c->p->tiers_max; m <= (k >= 2); m++) {
 				struct cand r = { k, ng, m, rc, 0, 0, buf };
 				os[0] = rc ? onset_without_rec(x, &r) : x->onset[k];
 				os[1] = ng;
 				os[2] = k;
 				/* the next lasting drop, when the evidence rules the
 				 * first out (a write buffer's burst at the start) */
-				os[3] = !rc && os[0] + 1 < ng ? slc__erase_onset(x->g, os[0], ng) : ng;
+				os[3] = !rc && os[0] + 1 < ng ? slc__erase_onset(x->p, x->g, os[0], ng) : ng;
 				for (int i = 0, first = -1; i < 4; i++) {
 					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)) ||
 					    (i == 3 && (os[3] == os[0] || os[3] == ng || first < 0 ||
@@ -1077,7 +1061,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
 {
-	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL, 0, NULL }, sub;
+	struct mctx c = { tr, b, g, ng, ev, slc__mp(tr), 0, { 0 }, 0, NULL, 0, NULL }, sub;
 	struct cand cs[(SLC__MODEL_MMAX + 1) * 32], best = { 0, ng, 0, 0, -INFINITY, ng, 0 }, ru = best;
 	double tot = 0;
 	size_t nc;
@@ -1085,13 +1069,13 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	struct ex e = { mi->explain, sizeof(mi->explain), 0 };
 	char a[32], a2[32];
 
-	c.decay_first = decays_after_first(g, ng);
+	c.decay_first = decays_after_first(c.p, g, ng);
 	if (!(c.rec = malloc(2 * (ng ? ng : 1)))) return -ENOMEM;
 	if (buffer_burst(&c)) {
 		sub = c;
 		sub.g = g + 1;
 		sub.ng = ng - 1;
-		sub.decay_first = decays_after_first(sub.g, sub.ng);
+		sub.decay_first = decays_after_first(sub.p, sub.g, sub.ng);
 		c.sub = &sub;
 	}
 	nc = candidates(&c, cs);
@@ -1153,7 +1137,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 			}
 		}
 		c.ignore_evidence = 0;
-		mi->conflict = fit > best.score + CONFLICT_LL;
+		mi->conflict = fit > best.score + c.p->conflict_ll;
 		if (mi->conflict) {
 			exf(&e, "the readings that fit the curve are ruled out by the evidence: check the capacity, "
 				"the cell type and the drive's state");

@@ -15,14 +15,14 @@
  * lasting drop there is an onset, and the part before is searched again
  * for an earlier one (direct-to-TLC, erase-bound, then slower still).
  */
-size_t slc__erase_onset(const struct group *g, size_t k, size_t ng)
+size_t slc__erase_onset(const struct slc_model_params *mp, const struct group *g, size_t k, size_t ng)
 {
 	size_t onset = ng, end = ng;
 
 	for (size_t q = k + 1; q < ng; q++) {
 		struct span before = slc__span_of(g, k, q), after = slc__span_of(g, q, ng);
-		if (g[q].decay && slc__is_drop(&before, &after) &&
-		    slc__stays_below(g, q, ng, before.level)) {
+		if (g[q].decay && slc__is_drop(mp, &before, &after) &&
+		    slc__stays_below(mp, g, q, ng, before.level)) {
 			onset = end = q;
 			break;
 		}
@@ -36,7 +36,7 @@ size_t slc__erase_onset(const struct group *g, size_t k, size_t ng)
 			double sse;
 			before = slc__span_of(g, k, q);
 			after = slc__span_of(g, q, end);
-			if (!slc__stays_below(g, q, end, before.level)) continue;
+			if (!slc__stays_below(mp, g, q, end, before.level)) continue;
 			sse = slc__span_sse(&before) + slc__span_sse(&after);
 			if (sse < bs) {
 				bs = sse;
@@ -46,7 +46,7 @@ size_t slc__erase_onset(const struct group *g, size_t k, size_t ng)
 		if (bs == INFINITY) break;
 		before = slc__span_of(g, k, best);
 		after = slc__span_of(g, best, end);
-		if (!slc__is_drop(&before, &after)) break;
+		if (!slc__is_drop(mp, &before, &after)) break;
 		onset = end = best;
 	}
 	return onset;
@@ -61,11 +61,12 @@ size_t slc__erase_onset(const struct group *g, size_t k, size_t ng)
 static size_t small_step(const struct trace *tr, const struct block *b, size_t nb,
 			 size_t j0, double *x)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t n = 0, best, *idx, at = 0, max_lag;
 
 	for (size_t j = j0; j < nb; j++)
 		if (!b[j].dip) n += b[j].i1 - b[j].i0;
-	if (n < 2 * STEP_MIN_LEN) return 0;
+	if (n < 2 * mp->step_min_len) return 0;
 	idx = malloc(n * sizeof(*idx));
 	if (!idx) return 0;
 	n = 0;
@@ -76,33 +77,33 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 			x[n++] = tr->v[i];
 		}
 	}
-	best = slc__best_split(x, n, STEP_MIN_LEN);
+	best = slc__best_split(x, n, mp->step_min_len);
 	if (best) {
 		size_t nb_ = best, na = n - best;
 		double mb = slc__mean_of(x, nb_), ma = slc__mean_of(x + best, na), vb = 0, va = 0;
-		double tb, ta, tau, se, t_need = STEP_T;
+		double tb, ta, tau, se, t_need = mp->step_t;
 
 		max_lag = slc__max_lag(tr);
 		for (size_t i = 0; i < nb_; i++) vb += (x[i] - mb) * (x[i] - mb);
 		for (size_t i = best; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
-		tb = slc__series_tau(x, nb_, max_lag);
-		ta = slc__series_tau(x + best, na, max_lag);
-		if (ma < (1 - DELTA_ERASE) * mb) {
+		tb = slc__series_tau(mp, x, nb_, max_lag);
+		ta = slc__series_tau(mp, x + best, na, max_lag);
+		if (ma < (1 - mp->delta_erase) * mb) {
 			double bb = slc__batch_tau(x, nb_), ba = slc__batch_tau(x + best, na);
 
 			/* both sides long enough for batch means (8 batches) */
 			if (isfinite(bb) && isfinite(ba)) {
 				tb = fmin(tb, bb);
 				ta = fmin(ta, ba);
-				t_need = STEP_T_LARGE;
+				t_need = mp->step_t_large;
 			}
 		}
 		tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
 		vb /= (double)(nb_ - 1);
 		va /= (double)(na - 1);
 		se = sqrt(tau * (vb / (double)nb_ + va / (double)na));
-		if (ma < (1 - STEP_SMALL) * mb && se > 0 && (mb - ma) / se >= t_need &&
-		    (double)nb_ / tb >= STEP_MIN_EFF && (double)na / ta >= STEP_MIN_EFF &&
+		if (ma < (1 - mp->step_small) * mb && se > 0 && (mb - ma) / se >= t_need &&
+		    (double)nb_ / tb >= mp->step_min_eff && (double)na / ta >= mp->step_min_eff &&
 		    slc__quarters_on_side(x, nb_, 0.5 * (mb + ma), 1) &&
 		    slc__quarters_on_side(x + best, na, 0.5 * (mb + ma), -1))
 			at = idx[best];
@@ -120,7 +121,7 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
  * samples of all the direct-to-TLC groups and the first erase-bound one
  * (drops left out) are split in two where a two-level fit is best, the
  * split searched from the group just before the onset group on.  When the
- * step there is an erase-bound one (DELTA_ERASE) and STEP_T_LARGE standard
+ * step there is an erase-bound one (delta_erase) and step_t_large standard
  * errors, the onset moves back to it if it lies in that falling group and
  * the part after it is closer to the erase-bound level than to the level
  * before, or forward if it lies in the erase-bound group and the head up
@@ -131,6 +132,7 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 			 const struct group *g, double *x, double min_onset_bytes)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t je = *nb, p, q, kd, n = 0, n0 = 0, np = 0, *idx, best, max_lag, at = 0, side;
 
 	for (size_t j = 0; j < *nb && je == *nb; j++)
@@ -155,11 +157,12 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 		}
 		if (j <= g[p].last) np = n;
 	}
-	side = (np - n0) / 10 > TEXTURE_SIDE_MIN ? (np - n0) / 10 : TEXTURE_SIDE_MIN;
+	side = (np - n0) / mp->onset_side_div > mp->texture_side_min ? (np - n0) / mp->onset_side_div :
+								       mp->texture_side_min;
 	best = n >= n0 + 2 * side ? slc__best_split_in(x, n, n0 > side ? n0 : side, n - side) : 0;
 	max_lag = slc__max_lag(tr);
-	if (!best || best == np || slc__mean_of(x + best, n - best) >= (1 - DELTA_ERASE) * slc__mean_of(x, best) ||
-	    slc__split_t(x, n, best, max_lag) < STEP_T_LARGE)
+	if (!best || best == np || slc__mean_of(x + best, n - best) >= (1 - mp->delta_erase) * slc__mean_of(x, best) ||
+	    slc__split_t(mp, x, n, best, max_lag) < mp->step_t_large)
 		goto out;
 	if (tr->cum[idx[best]] < min_onset_bytes) goto out;
 	if (best < np && (g[p].decay & DECAY_OWN)) {
@@ -183,7 +186,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 		ma = slc__mean_of(x + best, n - best);
 		for (size_t i = np; i < best; i++) vh += (x[i] - mh) * (x[i] - mh);
 		vh /= (double)(nh > 1 ? nh - 1 : 1);
-		th = fmin(slc__series_tau(x + np, nh, max_lag), slc__batch_tau(x + np, nh));
+		th = fmin(slc__series_tau(mp, x + np, nh, max_lag), slc__batch_tau(x + np, nh));
 		se = sqrt(td * vd / fmax(d.cnt, 1) + th * vh / (double)nh);
 		/* medians too: a comb's stalls dilute the means, and a head
 		 * without a stall in it would look close to the diluted level
@@ -191,7 +194,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 		double qd = slc_median(x, np), qh = slc_median(x + np, nh), qa = slc_median(x + best, n - best);
 
 		if (d.cnt >= 2 && fabs(mh - md) < fabs(mh - ma) && fabs(qh - qd) < fabs(qh - qa) &&
-		    (se <= 0 || (md - mh) / se < T_SAME)) {
+		    (se <= 0 || (md - mh) / se < mp->t_same)) {
 			at = idx[best];
 			for (size_t j = je; j <= g[q].last; j++) {
 				if (b[j].i0 >= at) break;
@@ -238,19 +241,15 @@ void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, 
  * level, then a step and an exponential approach, fits the samples best
  * (least squares; the level, the step, the depth and
  * the time constant fitted for each candidate onset h, the time constant
- * over a log grid of FIT_TAUS values from 2 samples to the window's
+ * over a log grid of fit_taus values from 2 samples to the window's
  * length).  The curve gives the window: the decay has covered 63% of its
  * fall (from the native level to the median of the erase-bound phase's last
- * quarter) at i63.  Candidates run from DECAY_WIN lengths before
+ * quarter) at i63.  Candidates run from decay_win lengths before
  * the onset the labelling found to that onset (a length: an eighth of the
- * erase-bound samples, at least DECAY_WIN_MIN); the fit covers them and as
+ * erase-bound samples, at least decay_win_min); the fit covers them and as
  * far after i63 again.  The onset only moves back, into native writing,
  * and not before @min_onset_bytes.
  */
-#define DECAY_WIN 2
-#define DECAY_WIN_MIN 20
-#define DECAY_FALL 1.1
-#define DECAY_GRID 256
 
 /* Solve the normal equations m (3 x 4, augmented) in place; the
  * coefficients into @beta.  0 when singular. */
@@ -313,7 +312,8 @@ static double knee_sse(const double *v, size_t lo, size_t hi, size_t h, double t
  * C = sum g^2 (each a recursion from the end), sum f = N - B,
  * sum f^2 = N - 2B + C, sum f y = Y - A; one pass per time constant.
  */
-static size_t knee_search(const double *v, size_t lo, size_t hi, size_t h0, size_t h1, size_t step,
+static size_t knee_search(const struct slc_model_params *mp, const double *v, size_t lo, size_t hi, size_t h0,
+			  size_t h1, size_t step,
 			  double *tau_out, double *sse_out, double *sse_at_h1)
 {
 	double n = (double)(hi - lo), sy = 0, syy = 0, bs = INFINITY;
@@ -324,8 +324,8 @@ static size_t knee_search(const double *v, size_t lo, size_t hi, size_t h0, size
 		sy += v[i];
 		syy += v[i] * v[i];
 	}
-	for (int k = 0; k < FIT_TAUS; k++) {
-		double tau = 2 * pow(n / 2, (double)k / (FIT_TAUS - 1)), g = exp(-1 / tau);
+	for (size_t k = 0; k < mp->fit_taus; k++) {
+		double tau = 2 * pow(n / 2, (double)k / (mp->fit_taus - 1)), g = exp(-1 / tau);
 		double A = 0, B = 0, C = 0, Y = 0;
 		size_t i = hi;
 
@@ -372,6 +372,7 @@ static size_t knee_search(const double *v, size_t lo, size_t hi, size_t h0, size
 void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
 			     double min_onset_bytes)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	size_t je = *nb, jn = *nb, on, neb = 0, d, lo, hi, best = 0, step, i63, m = 0;
 	double bs = INFINITY, first, last, top, thr, bt = 1, son = INFINITY;
 
@@ -384,29 +385,29 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 	on = b[je].i0;
 	for (size_t j = je; j < *nb; j++)
 		if (!b[j].dip) neb += b[j].i1 - b[j].i0;
-	if (neb < 4 * DECAY_WIN_MIN || on - b[jn].i0 < DECAY_WIN_MIN) return;
+	if (neb < 4 * mp->decay_win_min || on - b[jn].i0 < mp->decay_win_min) return;
 	/* a decay: its first quarter clearly faster than its last */
 	for (size_t j = je; j < *nb; j++)
 		for (size_t i = b[j].i0; i < b[j].i1 && !b[j].dip; i++) x[m++] = tr->v[i];
 	first = slc_median(x, m / 4);
 	last = slc_median(x + m - m / 4, m / 4);
-	if (!(first > DECAY_FALL * last)) return;
+	if (!(first > mp->decay_fall * last)) return;
 	/* the native level just before, and where 63% of the fall is done */
-	m = on - b[jn].i0 < 4 * DECAY_WIN_MIN ? on - b[jn].i0 : 4 * DECAY_WIN_MIN;
+	m = on - b[jn].i0 < 4 * mp->decay_win_min ? on - b[jn].i0 : 4 * mp->decay_win_min;
 	memcpy(x, tr->v + on - m, m * sizeof(*x));
 	top = slc_median(x, m);
-	if (!(top > DECAY_FALL * last)) return;
+	if (!(top > mp->decay_fall * last)) return;
 	thr = top - 0.632 * (top - last);
-	for (i63 = on; i63 + 5 <= tr->n; i63++) {
-		memcpy(x, tr->v + i63, 5 * sizeof(*x));
-		if (slc_median(x, 5) < thr) break;
+	for (i63 = on; i63 + mp->decay_i63_median <= tr->n; i63++) {
+		memcpy(x, tr->v + i63, mp->decay_i63_median * sizeof(*x));
+		if (slc_median(x, mp->decay_i63_median) < thr) break;
 	}
-	if (i63 + 5 > tr->n) return;
-	d = neb / 8 > DECAY_WIN_MIN ? neb / 8 : DECAY_WIN_MIN;
-	lo = on > b[jn].i0 + DECAY_WIN * d ? on - DECAY_WIN * d : b[jn].i0;
+	if (i63 + mp->decay_i63_median > tr->n) return;
+	d = neb / mp->decay_win_div > mp->decay_win_min ? neb / mp->decay_win_div : mp->decay_win_min;
+	lo = on > b[jn].i0 + mp->decay_win * d ? on - mp->decay_win * d : b[jn].i0;
 	hi = i63 + (i63 - lo) < tr->n ? i63 + (i63 - lo) : tr->n;
-	step = (on - lo) / DECAY_GRID ? (on - lo) / DECAY_GRID : 1;
-	best = knee_search(tr->v, lo, hi, lo + DECAY_WIN_MIN / 2, on < i63 ? on : i63 - 1, step, &bt, &bs, &son);
+	step = (on - lo) / mp->decay_grid ? (on - lo) / mp->decay_grid : 1;
+	best = knee_search(mp, tr->v, lo, hi, lo + mp->decay_win_min / 2, on < i63 ? on : i63 - 1, step, &bt, &bs, &son);
 	if (!best || best >= on || tr->cum[best] < min_onset_bytes) return;
 	/* only when the earlier knee explains the samples clearly better than
 	 * the onset found: by more than a BIC penalty (2 ln n), in units of
@@ -421,7 +422,7 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 		for (size_t i = lo; i < hi; i++)
 			x[i - lo] = tr->v[i] - co[0] - (i >= best ? co[1] : 0) -
 				    (i > best ? co[2] * (1 - exp(-(double)(i - best) / bt)) : 0);
-		tau = slc__series_tau(x, nn, max_lag);
+		tau = slc__series_tau(mp, x, nn, max_lag);
 		if (!(bs > 0) || gain / (bs / (double)nn * tau) < 2 * log((double)nn)) return;
 	}
 	slc__erase_bound_from(b, nb, jn, je, best);

@@ -99,10 +99,12 @@ double slc__welch_t(const struct trace *tr, const struct block *a, const struct 
 	return se > 0 ? fabs(ma - mc) / se : INFINITY;
 }
 
-/* The most lags an autocorrelation sum over @tr's samples takes (LAG_*). */
+/* The most lags an autocorrelation sum over @tr's samples takes (lag_*). */
 size_t slc__max_lag(const struct trace *tr)
 {
-	return (size_t)fmax(LAG_FLOOR, fmin(LAG_MAX, LAG_WORK / (double)tr->n));
+	const struct slc_model_params *mp = slc__mp(tr);
+
+	return (size_t)fmax(mp->lag_floor, fmin(mp->lag_max, mp->lag_work / (double)tr->n));
 }
 
 /* ... over a stretch of @n of them: a quarter of it at most. */
@@ -114,7 +116,7 @@ size_t slc__max_lag_in(const struct trace *tr, size_t n)
 }
 
 /* Integrated autocorrelation time of x[0..n) about its mean (see group_tau). */
-double slc__series_tau(const double *x, size_t n, size_t max_lag)
+double slc__series_tau(const struct slc_model_params *mp, const double *x, size_t n, size_t max_lag)
 {
 	double m = 0, c0 = 0, tau = 1;
 
@@ -126,7 +128,7 @@ double slc__series_tau(const double *x, size_t n, size_t max_lag)
 		double ck = 0;
 
 		for (size_t i = 0; i + k < n; i++) ck += (x[i] - m) * (x[i + k] - m);
-		if (ck / c0 <= RHO_CUT) break;
+		if (ck / c0 <= mp->rho_cut) break;
 		tau += 2 * ck / c0;
 	}
 	return tau;
@@ -216,15 +218,15 @@ size_t slc__best_split(const double *x, size_t n, size_t min_side)
 /* Mean difference of x[0..k) and x[k..n) over its standard error, each
  * side's variance inflated by the smaller of its summed autocorrelation
  * and its batch-means estimate, pooled as in is_drop. */
-double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag)
+double slc__split_t(const struct slc_model_params *mp, const double *x, size_t n, size_t k, size_t max_lag)
 {
 	double mb = slc__mean_of(x, k), ma = slc__mean_of(x + k, n - k), vb = 0, va = 0, tb, ta, tau, se;
 
 	if (k < 2 || n - k < 2) return 0;
 	for (size_t i = 0; i < k; i++) vb += (x[i] - mb) * (x[i] - mb);
 	for (size_t i = k; i < n; i++) va += (x[i] - ma) * (x[i] - ma);
-	tb = fmin(slc__series_tau(x, k, max_lag), slc__batch_tau(x, k));
-	ta = fmin(slc__series_tau(x + k, n - k, max_lag), slc__batch_tau(x + k, n - k));
+	tb = fmin(slc__series_tau(mp, x, k, max_lag), slc__batch_tau(x, k));
+	ta = fmin(slc__series_tau(mp, x + k, n - k, max_lag), slc__batch_tau(x + k, n - k));
 	tau = vb + va > 0 ? (vb * tb + va * ta) / (vb + va) : 1;
 	se = sqrt(tau * (vb / (double)((k - 1) * k) + va / (double)((n - k - 1) * (n - k))));
 	return se > 0 ? (mb - ma) / se : INFINITY;

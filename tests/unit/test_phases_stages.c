@@ -319,13 +319,13 @@ static void test_util_split_and_tau(void **state)
 	assert_int_equal(slc__best_split(x, 100, 10), 37);
 	assert_int_equal(slc__best_split_in(x, 100, 50, 90), 50);
 	assert_int_equal(slc__best_split(x, 100, 51), 0);
-	assert_true(slc__split_t(x, 100, 37, 20) > 20);
+	assert_true(slc__split_t(&slc__model_defaults, x, 100, 37, 20) > 20);
 	for (size_t i = 0; i < 400; i++) x[i] = gauss(&r);
-	assert_true(slc__series_tau(x, 400, 100) < 1.6);
+	assert_true(slc__series_tau(&slc__model_defaults, x, 400, 100) < 1.6);
 	x[0] = gauss(&r);
 	for (size_t i = 1; i < 400; i++) x[i] = 0.9 * x[i - 1] + sqrt(1 - 0.81) * gauss(&r);
 	{
-		double tau = slc__series_tau(x, 400, 100);
+		double tau = slc__series_tau(&slc__model_defaults, x, 400, 100);
 		assert_true(tau > 6 && tau < 40);
 	}
 	/* batch means need 8 batches of n^(2/3): none under 512 samples;
@@ -358,8 +358,8 @@ static void test_util_welch_reldiff(void **state)
 
 	(void)state;
 	fx_blocks_at_levels(f, len, 3);
-	assert_true(slc__welch_t(&f->tb.tr, f->b, f->b + 1) < T_SAME);
-	assert_true(slc__welch_t(&f->tb.tr, f->b + 1, f->b + 2) > 10 * T_SAME);
+	assert_true(slc__welch_t(&f->tb.tr, f->b, f->b + 1) < slc__model_defaults.t_same);
+	assert_true(slc__welch_t(&f->tb.tr, f->b + 1, f->b + 2) > 10 * slc__model_defaults.t_same);
 	assert_near(slc__reldiff(100, 80), 0.2, 1e-12);
 	assert_near(slc__reldiff(80, 100), 0.2, 1e-12);
 	assert_near(slc__reldiff(0, 0), 0, 0);
@@ -497,7 +497,7 @@ static void test_split_lead_short_tail_and_none(void **state)
 
 /* ---- merge_same (rule 1) ---- */
 
-/* Two blocks 4% apart (within DELTA_SAME) are one level. */
+/* Two blocks 4% apart (within slc__model_defaults.delta_same) are one level. */
 static void test_merge_same_close(void **state)
 {
 	double lv[] = { 100, 104 };
@@ -534,8 +534,8 @@ static void test_merge_same_distinct_vs_noise(void **state)
 	tb_free(&f->tb);
 	tb_init(&f->tb, v, 20, 1.0, NULL);
 	fx_blocks_at_levels(f, len2, 2);
-	assert_true(slc__reldiff(slc__blevel(&f->tb.tr, f->b), slc__blevel(&f->tb.tr, f->b + 1)) >= DELTA_SAME);
-	assert_true(slc__welch_t(&f->tb.tr, f->b, f->b + 1) < T_SAME);
+	assert_true(slc__reldiff(slc__blevel(&f->tb.tr, f->b), slc__blevel(&f->tb.tr, f->b + 1)) >= slc__model_defaults.delta_same);
+	assert_true(slc__welch_t(&f->tb.tr, f->b, f->b + 1) < slc__model_defaults.t_same);
 	assert_int_equal(slc__merge_same(&f->tb.tr, f->b, &f->nb), 1);
 	assert_int_equal(f->nb, 1);
 	fx_free(f);
@@ -811,8 +811,8 @@ static void test_groups_decay_run(void **state)
 	/* 100 -> 50: a lasting drop by is_drop's measure */
 	{
 		struct span a = slc__span_of(f->g, 0, 1), c = slc__span_of(f->g, 1, 2);
-		assert_true(slc__is_drop(&a, &c));
-		assert_false(slc__is_drop(&c, &a));
+		assert_true(slc__is_drop(&slc__model_defaults, &a, &c));
+		assert_false(slc__is_drop(&slc__model_defaults, &c, &a));
 	}
 	fx_free(f);
 }
@@ -1002,16 +1002,16 @@ static void test_erase_onset_groups(void **state)
 	(void)state;
 	fx_blocks_at_levels(f, len, 2);
 	ng = slc__make_groups(&f->tb.tr, f->b, f->nb, f->g, f->tmp);
-	assert_int_equal(slc__erase_onset(f->g, 0, ng), 1);
-	assert_true(slc__stays_below(f->g, 1, ng, f->g[0].level));
+	assert_int_equal(slc__erase_onset(&slc__model_defaults, f->g, 0, ng), 1);
+	assert_true(slc__stays_below(&slc__model_defaults, f->g, 1, ng, f->g[0].level));
 	fx_free(f);
 
 	f = fx_new(lv2, len2, 3, 0.01, 77);
 	fx_blocks_at_levels(f, len2, 3);
 	ng = slc__make_groups(&f->tb.tr, f->b, f->nb, f->g, f->tmp);
 	assert_int_equal(ng, 3);
-	assert_false(slc__stays_below(f->g, 1, ng, f->g[0].level * 0.95));
-	assert_int_equal(slc__erase_onset(f->g, 0, ng), ng);
+	assert_false(slc__stays_below(&slc__model_defaults, f->g, 1, ng, f->g[0].level * 0.95));
+	assert_int_equal(slc__erase_onset(&slc__model_defaults, f->g, 0, ng), ng);
 	fx_free(f);
 }
 
@@ -1086,7 +1086,7 @@ static void test_counter_onset_none(void **state)
 	counters(t, host, nand, 100, 160, 1.1, 3.0);
 	assert_true(isnan(slc__counter_onset(&f->tb.tr, &ev, 0, f->tb.tr.cum[f->n], &w0, &w1, &extra)));
 	counters(t, host, nand, 150, INFINITY, 1.1, 2.0);
-	ev.n_ctr = 2 * COUNTER_SIDE_MIN;
+	ev.n_ctr = 2 * slc__model_defaults.counter_side_min;
 	assert_true(isnan(slc__counter_onset(&f->tb.tr, &ev, 0, f->tb.tr.cum[f->n], &w0, &w1, &extra)));
 	assert_true(isnan(w0) && isnan(w1) && isnan(extra));
 	fx_free(f);

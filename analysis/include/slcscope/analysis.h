@@ -107,6 +107,167 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 		     struct slc_cpd_info *info, const double *x, size_t n,
 		     const struct slc_cpd_opts *opts);
 
+/* ---- the phase model's parameters (phases/params.c) ---- */
+
+/* A speed ratio's prior: free inside [lo, hi], a normal tail of @sd in the
+ * log ratio outside. */
+struct slc_ratio_prior {
+	double lo, hi, sd;
+};
+
+/**
+ * struct slc_model_params - every threshold and prior of the phase model
+ * (docs/analysis.md, "Model parameters").  slc_model_params_default()
+ * fills it; analysis/phases/params.c says where each default comes from.
+ * Counts are size_t, the rest doubles; ratios are of speeds.
+ */
+struct slc_model_params {
+	/* segmentation and levels (consolidation rules 1-4) */
+	double delta_same;		/* levels closer than this (relative) are one */
+	double t_same;			/* ... or closer than this many standard errors */
+	double stall_frac;		/* a drop below this share of the level before is a stall */
+	double stall_span;		/* a stall inside one level lasts at most this many times it */
+	double edge_drop_min;		/* a drop above this share of the slower level is its slow edge */
+	double ramp_span;		/* a ramp: the levels each side this many times as long */
+	size_t plateau_min;		/* samples of a short flat level (not a ramp) */
+	double plateau_flat;		/* its inner range under this share of the steps around it */
+	size_t texture_context_len;	/* texture context: this many drop lengths each side... */
+	size_t texture_context_min;	/* ... and at least this many samples */
+	double texture_frac;		/* drops recur when more than this share of the context dips */
+	size_t phase_ctx_div;		/* a slower block of a context over this many is a phase */
+	size_t texture_side_min;	/* fewest samples of a side that says anything */
+	double coincident_expect;	/* a drop the noise makes this often in the trace is texture */
+	size_t noise_side_min;		/* samples a side's noise is read from, at least */
+	size_t lead_split_min;		/* a leading block of up to twice this may hold a short cache */
+	size_t lead_noise_max;		/* samples of the next block its noise is read from */
+	double lead_noise_k;		/* a leading cache stands this many of those sigmas above it */
+	/* cache tiers, the cache back, short caches, the coarse curve */
+	double delta_cache;		/* a cache is this much faster than all after it */
+	double tier_cov_factor;		/* a later tier is at most this much noisier than the first... */
+	double tier_cov_min;		/* ... or under this coefficient of variation */
+	size_t tiers_max;		/* cache tiers at most (more groups only as one level) */
+	double merge_span;		/* the levels a noisy cache splits into lie within this factor */
+	double teeth_at_level;		/* still cache while 1 sample in this many runs at its speed */
+	double teeth_k;			/* at the cache's speed: within this many of its sigmas */
+	double steady_cov;		/* a level this steady (sigma / median) is a cache's */
+	double rec_frac;		/* the cache back: at least this share of the cache's speed... */
+	double rec_over_native;		/* ... and this many times the writing after the cache */
+	size_t rec_keep_min;		/* a burst of this many samples may be the cache back */
+	size_t rec_edge_side;		/* samples each side of its edge (1-3: a median of three) */
+	size_t rec_edge_between;	/* of those around the edge, at most this many in between */
+	size_t rec_edge_seek;		/* samples from a group's end its edge is looked for */
+	double bound_samples;		/* a cache shorter than this many samples is a bound */
+	size_t short_next;		/* samples after a short cache it must outrun */
+	double coarse_s;		/* the coarse curve's bins (seconds) */
+	size_t coarse_min_bins;		/* ... used when the curve spans this many bins */
+	size_t coarse_cache_bins;	/* a coarse cache of this many bins decides */
+	double coarse_burst_cov;	/* the fine samples of a coarse cache: bursts at this CoV */
+	double coarse_burst_q;		/* ... their speed this quantile */
+	double coarse_native_q;		/* the native writing after it: this quantile */
+	double coarse_onset_bins;	/* caches within this many bins' bytes agree */
+	/* the erase-bound onset and decays */
+	double delta_erase;		/* erase-bound: this much slower than native */
+	double step_small;		/* a smaller lasting step: at least this... */
+	double step_t;			/* ... and this many standard errors */
+	double step_t_large;		/* a step of delta_erase found so: this many */
+	size_t step_min_len;		/* samples each side of such a step */
+	double step_min_eff;		/* effectively independent samples each side */
+	double onset_min_eff;		/* an erase-bound phase holds this many of them */
+	size_t onset_side_div;		/* the onset split's sides: the level before's samples over this */
+	size_t decay_min_blocks;	/* a decay: this many falling levels in a row... */
+	double decay_step_min;		/* ... each at least this share of the one before */
+	double decay_trend;		/* ... or a level whose first quarter is this much faster */
+	double head_trend;		/* a decay's head falls this much itself... */
+	double head_dur;		/* ... and lasts at most this many times the first level */
+	size_t trend_min_samples;	/* fewest samples for a trend */
+	size_t decay_win;		/* decay knee: candidates this many lengths before the onset */
+	size_t decay_win_min;		/* a length: at least this many samples */
+	size_t decay_win_div;		/* ... and the erase-bound samples over this */
+	double decay_fall;		/* a decay's first quarter is this much faster than its last */
+	size_t decay_i63_median;	/* samples a 63%-fall point's median is read over */
+	size_t decay_grid;		/* candidate onsets tried at most */
+	size_t fit_taus;		/* time constants an exponential fit tries */
+	double rho_cut;			/* autocorrelation summed until it falls to this */
+	double lag_max;			/* ... over this many lags at most */
+	double lag_work;		/* ... and this many lags x samples at most */
+	double lag_floor;		/* ... but at least this many lags */
+	size_t counter_side_min;	/* counter readings each side of a knee */
+	double counter_wa_step;		/* least step of NAND bytes per host byte that is GC */
+	double counter_near;		/* counters looked at within this share of the curve's onset */
+	/* boundaries (the byte balance) */
+	double between_k;		/* a straddler is this many sigmas from both levels */
+	double ramp_k;			/* a ramp's further samples this many */
+	size_t balance_seek;		/* samples the edge may move (1-2) */
+	size_t balance_ref_max;		/* samples each side for the local speeds */
+	size_t balance_half_max;	/* half-width cap of the balance window */
+	size_t edge_min_a;		/* samples of the cache for the straddler's test */
+	size_t edge_min;		/* samples of the slow level for it (and its slope) */
+	size_t edge_next;		/* samples the slow level's edge speed is the median of */
+	/* priors and score terms (log units) */
+	double prior_cache;		/* share of drives with an SLC cache */
+	struct slc_ratio_prior cache_native;	/* native / cache speed */
+	struct slc_ratio_prior native_erase;	/* erase-bound / native speed */
+	struct slc_ratio_prior tier;	/* a tier / the tier before (lo: also a short flat level's least) */
+	double tier_floor_sd;		/* a tier is at most this many tier.sd under tier.lo */
+	double tier_steady;		/* for a later tier that is steady */
+	double decay_first;		/* against a cache when the curve decays after its first level */
+	double ref_sd;			/* ln spread of one drive's level between segments */
+	double ref_cap;			/* largest penalty of one mismatched reference */
+	double no_native_unknown;	/* against erase-bound from the start, state unknown */
+	double trim_onset_caps;		/* after a TRIM, no onset before this share of the flash is used */
+	double onset_bits_unknown;	/* bits per cell for that bound, cell unknown */
+	double fresh_caps_max;		/* most capacities a write test writes onto a fresh drive */
+	double slc_bits_unknown;	/* bits per cell for the cache limit, cell unknown */
+	double spare_max;		/* the most spare flash, as a share of the capacity */
+	double buffer_frac;		/* a "cache" under this share of the capacity: a DRAM buffer */
+	double buffer_cost;		/* ... against reading it as a cache */
+	double decay_bonus;		/* for an erase-bound reading of a decay */
+	double rec_cost;		/* against reading later levels as the cache back */
+	double visit_frac;		/* a "cache" this often at the level after it... */
+	double visit_cost;		/* ... costs this */
+	double tail_cost;		/* a run ending no longer after a drop than a slow stretch the
+					 * drive came back from: against the drop as a cache's end */
+	size_t tail_smooth;		/* samples of the running median that finds such stretches */
+	double conflict_ll;		/* a ruled-out reading this much better: a conflict */
+	/* SNIA PTS steady state (the search after the phases) */
+	double steady_round_s;		/* a round's length (PTS: 60 s) */
+	size_t steady_rounds;		/* rounds in the window (PTS: 5) */
+};
+
+/** slc_model_params_default() - fill @p with the defaults (the model's tuned values). */
+void slc_model_params_default(struct slc_model_params *p);
+
+/**
+ * slc_model_params_load() - set the parameters a text file names: one
+ * "name = value" a line, '#' starts a comment, blank lines are fine.  Only
+ * the fields named change (fill @p with slc_model_params_default() first).
+ * Return: 0; -EINVAL (an unknown name, a value that is not a finite number,
+ * not whole for a count, or out of the field's range; @p unchanged) or
+ * -errno of opening the file, with a one-line reason naming the line in
+ * @err.
+ */
+int slc_model_params_load(struct slc_model_params *p, const char *path, char *err, size_t errlen);
+
+/** slc_model_params_count() - how many named parameters there are. */
+size_t slc_model_params_count(void);
+
+/**
+ * slc_model_param_name() - the name of parameter @i (< slc_model_params_count()),
+ * with its value in @p in *@value when @value is not NULL; NULL past the end.
+ */
+const char *slc_model_param_name(size_t i, const struct slc_model_params *p, double *value);
+
+/** slc_model_param_at() - the name of the parameter at byte offset @off of
+ * the struct (offsetof), or "?" when none is. */
+const char *slc_model_param_at(size_t off);
+
+/**
+ * slc_model_params_set() - set parameter @name from the text @value.
+ * Return: 0, or -EINVAL with a one-line reason in @err (@p unchanged).
+ */
+int slc_model_params_set(struct slc_model_params *p, const char *name, const char *value, char *err,
+			 size_t errlen);
+
 /* ---- phases (phases.c) ---- */
 
 /** enum slc_phase_kind - what a stretch of a write curve is. */
@@ -220,6 +381,8 @@ struct slc_phase_evidence {
 	 * onset (docs/analysis.md, "The drive's counters"). */
 	const double *ctr_t_s, *ctr_host, *ctr_nand;
 	size_t n_ctr;
+	/* The phase model's thresholds and priors; NULL: the defaults. */
+	const struct slc_model_params *params;
 };
 
 /** slc_phase_evidence_init() - nothing known. */

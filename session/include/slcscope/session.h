@@ -58,6 +58,7 @@ struct slc_session_hints {
 	int state;                      /* enum slc_drive_state for segments the plan does not tell */
 	int explain;                    /* print the model's reasons with the phases */
 	struct slc_size steady_after;   /* SNIA steady state counted after this; zero: 2x the capacity */
+	const struct slc_model_params *model_params; /* the phase model's; NULL: the defaults */
 };
 
 /*
