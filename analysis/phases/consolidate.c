@@ -309,6 +309,22 @@ static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, 
 	return 1;
 }
 
+/*
+ * Is block j + 1, a return to speed between slow blocks j and j + 2, a
+ * burst in the slow writing (rule 3's) rather than the cache's speed back
+ * after a stall?  So when it is at most half as long (in samples) as the
+ * slow stretches either side, which go on at one level; a comb's teeth
+ * and runs are alike in length.
+ */
+static int burst_in_slow(const struct trace *tr, const struct block *b, size_t nb, size_t j)
+{
+	const struct block *m = b + j, *c = b + j + 1;
+
+	return j + 2 < nb && !b[j + 2].dip && 2 * (c->i1 - c->i0) <= m->i1 - m->i0 &&
+	       2 * (c->i1 - c->i0) <= b[j + 2].i1 - b[j + 2].i0 &&
+	       slc__reldiff(slc__blevel(tr, b + j + 2), slc__blevel(tr, m)) < slc__mp(tr)->delta_same;
+}
+
 /* Rules 2-4 on the first interior block they apply to, then rule 4 on the
  * last block (a drop cut off by the end of the run). */
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
@@ -372,14 +388,7 @@ int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 		 * cache takes seconds; a slow stretch far longer than the cache
 		 * around it, then the cache back, is a dynamic cache's native
 		 * writing) */
-		/* a return at most half as long (in samples) as the slow
-		 * stretches either side of it, which go on at one level, is a
-		 * burst in the slow writing (rule 3's), not the cache's speed
-		 * back after a stall; a comb's teeth and runs are alike */
-		if (j + 2 < *nb && !b[j + 2].dip && 2 * (c->i1 - c->i0) <= m->i1 - m->i0 &&
-		    2 * (c->i1 - c->i0) <= b[j + 2].i1 - b[j + 2].i0 &&
-		    slc__reldiff(slc__blevel(tr, b + j + 2), lm) < mp->delta_same)
-			continue;
+		if (burst_in_slow(tr, b, *nb, j)) continue;
 		if (lm < (1 - mp->delta_same) * fmin(la, lc) &&
 		    (dm <= dc || (slc__reldiff(la, lc) < mp->delta_same &&
 				  lm < mp->stall_frac * fmin(la, lc) && dm <= mp->stall_span * (da + dc)))) {
