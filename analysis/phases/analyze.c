@@ -44,7 +44,8 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 	tr->sv = malloc((n + 1) * sizeof(double));
 	tr->sv2 = malloc((n + 1) * sizeof(double));
 	tr->gap = malloc(n * sizeof(double));
-	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2 || !tr->gap) return -ENOMEM;
+	tr->ws = malloc(3 * n * sizeof(double));
+	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2 || !tr->gap || !tr->ws) return -ENOMEM;
 	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dt, bytes;
@@ -70,6 +71,17 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 			tr->gap[i - 1] + (in->t_s[i] - dt - in->t_s[i - 1]) : (i ? tr->gap[i - 1] : 0);
 	}
 	return 0;
+}
+
+static void free_trace(struct trace *tr)
+{
+	free(tr->dt);
+	free(tr->v);
+	free(tr->cum);
+	free(tr->sv);
+	free(tr->sv2);
+	free(tr->gap);
+	free(tr->ws);
 }
 
 void slc_phase_evidence_init(struct slc_phase_evidence *ev)
@@ -120,7 +132,7 @@ static int stall_hides_end(const struct trace *tr, size_t nf, double med, double
 	/* a short trace: what it has, if enough to tell a texture */
 	if (i + TEXTURE_SIDE_MIN > tr->n) return 0;
 	for (n = 0; n < TEXTURE_CONTEXT_MIN && i + n < tr->n; n++) tmp[n] = tr->v[i + n];
-	m = slc_median(tmp, n);
+	m = slc__median(tr, tmp, n);
 	for (size_t j = 0; j < n; j++) low += tr->v[i + j] < STALL_FRAC * m;
 	return (double)low > TEXTURE_FRAC * (double)n;
 }
@@ -141,7 +153,7 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, cons
 			tmp[i] = tr->v[nf + i];
 			top = fmax(top, tmp[i]);
 		}
-		med = slc_median(tmp, SHORT_NEXT);
+		med = slc__median(tr, tmp, SHORT_NEXT);
 		for (i = 0; i < nf && (one || tr->v[i] > (1 + DELTA_CACHE) * top); i++)
 			excess += fmax(0, tr->v[i] - med) * tr->dt[i];
 		if (i < nf) continue;
@@ -229,7 +241,7 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
 	int ok = 0;
 
 	for (size_t k = 0; k < tr->n; k++) tmp[k] = tr->dt[k];
-	if (tr->n < 2 * COARSE_MIN_BINS || slc_median(tmp, tr->n) >= 0.5 * COARSE_S ||
+	if (tr->n < 2 * COARSE_MIN_BINS || slc__median(tr, tmp, tr->n) >= 0.5 * COARSE_S ||
 	    tr->t[tr->n - 1] - slc__t_start(tr, 0) < COARSE_MIN_BINS * COARSE_S)
 		return 0;
 	t = malloc(tr->n * sizeof(*t));
@@ -603,12 +615,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	from_s = headline(out, slc__t_start(&tr, 0));
 	ret = steady(out, &tr, &ev, from_s);
 out:
-	free(tr.dt);
-	free(tr.v);
-	free(tr.cum);
-	free(tr.sv);
-	free(tr.sv2);
-	free(tr.gap);
+	free_trace(&tr);
 	free(ends);
 	free(tmp);
 	free(b);

@@ -17,9 +17,9 @@ static void local_level(const struct trace *tr, size_t i0, size_t i1,
 	size_t m = i1 - i0;
 
 	for (size_t i = i0; i < i1; i++) tmp[i - i0] = tr->v[i];
-	*med = slc_median(tmp, m);
-	*sigma = m > 1 ? slc_mad_sigma(tmp, m) : 0;
-	if (dsigma) *dsigma = m > 2 ? fmin(*sigma, slc_diff_sigma(tr->v + i0, m)) : *sigma;
+	*med = slc__median(tr, tmp, m);
+	*sigma = m > 1 ? slc__mad_sigma(tr, tmp, m) : 0;
+	if (dsigma) *dsigma = m > 2 ? fmin(*sigma, slc__diff_sigma(tr, tr->v + i0, m)) : *sigma;
 }
 
 /*
@@ -118,7 +118,7 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 		 * the slow level's local slope (a native speed that falls or
 		 * rises right after the cache) */
 		for (size_t i = 0; i + 1 < EDGE_MIN; i++) tmp[i] = tr->v[j + 2 + i] - tr->v[j + 1 + i];
-		vbe = slc_median(tr->v + j + 1, EDGE_NEXT) - 2 * slc_median(tmp, EDGE_MIN - 1);
+		vbe = slc__median(tr, tr->v + j + 1, EDGE_NEXT) - 2 * slc__median(tr, tmp, EDGE_MIN - 1);
 	}
 	if (j - 1 > a0 && between(tr->v[j - 1], va, da, vb, db)) lo = j - 1;
 	if (j + 1 < b1 && between(tr->v[j], va, da, vbe, db)) hi = j + 1;
@@ -179,10 +179,10 @@ void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb
 	}
 	if (jc == *nb || jc + 1 >= *nb) return;
 	for (size_t i = b[jc].i0; i < b[jc].i1; i++) tmp[m++] = tr->v[i];
-	level = slc_median(tmp, m);
+	level = slc__median(tr, tmp, m);
 	/* only a steady cache: one toothed all along (a DRAM-less drive's
 	 * journal stalls) has no level of its own that native writing misses */
-	sig = slc_mad_sigma(tmp, m);
+	sig = slc__mad_sigma(tr, tmp, m);
 	if (!(level > 0) || sig > STEADY_COV * level) return;
 	at = level - fmin(TEETH_K * sig, DELTA_SAME * level);
 	e = b[jc].i1;

@@ -126,12 +126,8 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 	 * run high by chance */
 	{
 		size_t m = b[1].i1 - b[1].i0 < 64 ? b[1].i1 - b[1].i0 : 64;
-		double *x = malloc(m * sizeof(*x)), sig;
+		double sig = slc__mad_sigma(tr, tr->v + b[1].i0, m);
 
-		if (!x) return;
-		memcpy(x, tr->v + b[1].i0, m * sizeof(*x));
-		sig = slc_mad_sigma(x, m);
-		free(x);
 		if (head <= next + 3 * sig) return;
 	}
 	if (!(head > (1 + DELTA_CACHE) * next && fabs(tail - next) < fabs(head - tail))) return;
@@ -205,8 +201,8 @@ static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, 
 
 		if (n < TEXTURE_SIDE_MIN) continue;
 		tau = slc__series_tau(tr->v + a, n, slc__max_lag_in(tr, n));
-		sig = slc_mad_sigma(tr->v + a, n);
-		med = slc_median(tr->v + a, n);
+		sig = slc__mad_sigma(tr, tr->v + a, n);
+		med = slc__median(tr, tr->v + a, n);
 		se = sig * sqrt(fmin(1.0, tau / nm));
 		z = se > 0 ? (med - lm) / se : INFINITY;
 		if (z < zmin) zmin = z;

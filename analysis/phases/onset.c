@@ -188,7 +188,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 		/* medians too: a comb's stalls dilute the means, and a head
 		 * without a stall in it would look close to the diluted level
 		 * before (the medians are the runs' levels) */
-		double qd = slc_median(x, np), qh = slc_median(x + np, nh), qa = slc_median(x + best, n - best);
+		double qd = slc__median(tr, x, np), qh = slc__median(tr, x + np, nh), qa = slc__median(tr, x + best, n - best);
 
 		if (d.cnt >= 2 && fabs(mh - md) < fabs(mh - ma) && fabs(qh - qd) < fabs(qh - qa) &&
 		    (se <= 0 || (md - mh) / se < T_SAME)) {
@@ -388,18 +388,18 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 	/* a decay: its first quarter clearly faster than its last */
 	for (size_t j = je; j < *nb; j++)
 		for (size_t i = b[j].i0; i < b[j].i1 && !b[j].dip; i++) x[m++] = tr->v[i];
-	first = slc_median(x, m / 4);
-	last = slc_median(x + m - m / 4, m / 4);
+	first = slc__median(tr, x, m / 4);
+	last = slc__median(tr, x + m - m / 4, m / 4);
 	if (!(first > DECAY_FALL * last)) return;
 	/* the native level just before, and where 63% of the fall is done */
 	m = on - b[jn].i0 < 4 * DECAY_WIN_MIN ? on - b[jn].i0 : 4 * DECAY_WIN_MIN;
 	memcpy(x, tr->v + on - m, m * sizeof(*x));
-	top = slc_median(x, m);
+	top = slc__median(tr, x, m);
 	if (!(top > DECAY_FALL * last)) return;
 	thr = top - 0.632 * (top - last);
 	for (i63 = on; i63 + 5 <= tr->n; i63++) {
 		memcpy(x, tr->v + i63, 5 * sizeof(*x));
-		if (slc_median(x, 5) < thr) break;
+		if (slc__median(tr, x, 5) < thr) break;
 	}
 	if (i63 + 5 > tr->n) return;
 	d = neb / 8 > DECAY_WIN_MIN ? neb / 8 : DECAY_WIN_MIN;

@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "slcscope/analysis.h"
+#include "../stats_priv.h"
 
 /* Levels closer than this (relative) are one level: smaller than any phase
  * change that matters (a cache/native ratio of 0.7 is a 30% step). */
@@ -141,6 +142,7 @@ struct trace {
 	double *sv, *sv2;	/* prefix sums of v and v^2; n + 1 entries */
 	double *gap;		/* time no sample covers before sample i (a host pause,
 				 * a duty step's waits: t_s jumps over it); n entries */
+	double *ws;		/* scratch of the statistics below: 3 n entries */
 	double dip_prob;	/* probability that a sample dips (slc__dip_prob) */
 	double block_bytes;
 };
@@ -182,6 +184,28 @@ struct span {
 	double c0, c0tau;	/* for the pooled autocorrelation time */
 };
 
+
+/* The statistics of stats.c over @tr's scratch, for at most tr->n values:
+ * the passes allocate nothing for them. */
+static inline double slc__quantile(const struct trace *tr, const double *x, size_t n, double q)
+{
+	return slc__quantile_ws(x, n, q, tr->ws);
+}
+
+static inline double slc__median(const struct trace *tr, const double *x, size_t n)
+{
+	return slc__quantile_ws(x, n, 0.5, tr->ws);
+}
+
+static inline double slc__mad_sigma(const struct trace *tr, const double *x, size_t n)
+{
+	return slc__mad_sigma_ws(x, n, tr->ws);
+}
+
+static inline double slc__diff_sigma(const struct trace *tr, const double *x, size_t n)
+{
+	return slc__diff_sigma_ws(x, n, tr->ws);
+}
 
 /* util.c */
 double slc__t_start(const struct trace *tr, size_t i);

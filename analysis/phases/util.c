@@ -81,7 +81,7 @@ double slc__sample_quantile(const struct trace *tr, size_t i0, size_t i1,
 
 	for (size_t i = i0; i < i1; i++) tmp[m++] = tr->v[i];
 	for (size_t i = j0; i < j1; i++) tmp[m++] = tr->v[i];
-	return slc_quantile(tmp, m, q);
+	return slc__quantile(tr, tmp, m, q);
 }
 
 /* Welch t statistic between the sample means of two blocks. */
