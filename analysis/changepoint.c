@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "slcscope/analysis.h"
+#include "alloc_hook.h"
 #include "stats_priv.h"
 
 #define MEDIAN_WIDTH 5

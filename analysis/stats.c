@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "slcscope/analysis.h"
+#include "alloc_hook.h"
 #include "stats_priv.h"
 
 /*

@@ -164,10 +164,12 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
  * at its speed); the cache runs to where that sum peaks, when it peaks
  * above 0 (a tooth-free end stays put, the sum falls from its first native
  * sample on), within at most the cache's own length and not into a drop
- * the consolidation kept (a stall, throttling) or an erase-bound block.  @b has room for one more block.
+ * the consolidation kept (a stall, throttling) or an erase-bound block (@b
+ * has room for @cap blocks: without room for one more, the block holding
+ * the end is not split).
  */
 #define TEETH_K 3.0		/* at the cache's speed: within this many of its sigmas */
-void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp)
 {
 	size_t jc = *nb, e, lim, best = 0, m = 0;
 	double level, sum = 0, peak = 0, sig, at;
@@ -198,7 +200,7 @@ void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb
 	}
 	if (!(peak > 0)) return;
 	for (size_t j = jc + 1; j < *nb && b[j].i0 < best; j++) {
-		if (b[j].i1 > best) slc__split_block(b, nb, j, best);
+		if (b[j].i1 > best && !slc__split_block(b, nb, cap, j, best)) break;
 		b[j].kind = SLC_PHASE_SLC_CACHE;
 		b[j].tier = b[jc].tier;
 		b[j].dip = 0;

@@ -99,9 +99,9 @@ static int plateau(const struct trace *tr, const struct block *m, double la, dou
  * t test) and the cache is gone.  When the first block's best two-mean
  * split has a head faster than the block after it by DELTA_CACHE and a
  * tail nearer that block's level than the head's, the block is split
- * there (b has room for one more block).
+ * there (when b, of @cap blocks, has room for one more).
  */
-void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
+void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp, size_t cap)
 {
 	size_t nb = *nbp, n0 = b[0].i1 - b[0].i0, best = 0;
 	double bs = INFINITY, next, head, tail;
@@ -135,7 +135,7 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 	 * samples: it joins the next block (the byte balance reads it there);
 	 * a longer one is a level of its own until rule 1 says otherwise */
 	if (n0 - best < 3) b[0].i1 = b[1].i0 = best;
-	else slc__split_block(b, nbp, 0, best);
+	else slc__split_block(b, nbp, cap, 0, best);
 }
 
 /*

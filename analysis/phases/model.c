@@ -137,6 +137,8 @@ struct mctx {
 	unsigned char *rec;	/* ng flags: the groups a reading takes for the cache back */
 	int ignore_evidence;	/* score as if the evidence ruled nothing out */
 	struct mctx *sub;	/* the groups after a write buffer's burst; NULL: no such reading */
+	struct group *gc;	/* onset_without_rec()'s scratch: ng groups ... */
+	size_t *map;		/* ... and ng + 1 indices */
 };
 
 static double g_start_bytes(const struct mctx *c, size_t q)
@@ -846,16 +848,9 @@ static void explain_excluded(struct mctx *c, const struct cand *cs, size_t nc, s
 static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 {
 	const struct group *g = c->g;
-	size_t ng = c->ng, n = 0, *map, on;
-	struct group *gc;
+	size_t ng = c->ng, n = 0, *map = c->map, on;
+	struct group *gc = c->gc;
 
-	gc = malloc(ng * sizeof(*gc));
-	map = malloc((ng + 1) * sizeof(*map));
-	if (!gc || !map) {
-		free(gc);
-		free(map);
-		return c->onset[r->k];
-	}
 	rec_mask(c, r, c->rec);
 	for (size_t q = 0; q < ng; q++) {
 		if (c->rec[q]) continue;
@@ -864,8 +859,6 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 	}
 	map[n] = ng;
 	on = r->k < n ? map[slc__erase_onset(gc, r->k, n)] : ng;
-	free(gc);
-	free(map);
 	return on;
 }
 
@@ -965,12 +958,17 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
 	for (size_t q = 0; q < ng; q++) conf[q] = tot > 0 ? fmin(1, conf[q] / tot) : 1;
 }
 
+/* candidates_of() makes at most 2 (the cache back or not) x 2 (merged or
+ * not) x 4 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
+ * groups and for those after a write buffer's burst */
+#define CANDS_MAX (2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 4)
+
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
 {
-	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL, 0, NULL }, sub;
-	struct cand cs[(SLC__MODEL_MMAX + 1) * 32], best = { 0, ng, 0, 0, -INFINITY, ng, 0 }, ru = best;
+	struct mctx c = { tr, b, g, ng, ev, &slc__model_defaults, 0, { 0 }, 0, NULL, 0, NULL, NULL, NULL }, sub;
+	struct cand cs[CANDS_MAX], best = { 0, ng, 0, 0, -INFINITY, ng, 0 }, ru = best;
 	double tot = 0;
 	size_t nc;
 	int have_ru = 0;
@@ -978,7 +976,15 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	char a[32], a2[32];
 
 	c.decay_first = decays_after_first(g, ng);
-	if (!(c.rec = malloc(2 * (ng ? ng : 1)))) return -ENOMEM;
+	c.rec = malloc(2 * (ng ? ng : 1));
+	c.gc = malloc((ng ? ng : 1) * sizeof(*c.gc));
+	c.map = malloc((ng + 1) * sizeof(*c.map));
+	if (!c.rec || !c.gc || !c.map) {
+		free(c.rec);
+		free(c.gc);
+		free(c.map);
+		return -ENOMEM;
+	}
 	if (buffer_burst(&c)) {
 		sub = c;
 		sub.g = g + 1;
@@ -1064,5 +1070,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		}
 	}
 	free(c.rec);
+	free(c.gc);
+	free(c.map);
 	return best.k > 0;
 }

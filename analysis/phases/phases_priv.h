@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "slcscope/analysis.h"
+#include "../alloc_hook.h"
 #include "../stats_priv.h"
 
 /* Levels closer than this (relative) are one level: smaller than any phase
@@ -227,9 +228,11 @@ int slc__quarters_on_side(const double *x, size_t n, double mid, int sign);
 size_t slc__best_split_in(const double *x, size_t n, size_t lo, size_t hi);
 size_t slc__best_split(const double *x, size_t n, size_t min_side);
 double slc__split_t(const double *x, size_t n, size_t k, size_t max_lag);
-void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
-void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp);
-size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, size_t at);
+/* The passes that add blocks (splits) take the room of b, @cap blocks, and
+ * never go past it: a split without room is not made. */
+int slc__split_block(struct block *b, size_t *nb, size_t cap, size_t j, size_t at);
+void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp);
+size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t cap, size_t j0, size_t je, size_t at);
 
 /* consolidate.c: a stall between two blocks at one level is at most this
  * many times as long as the two */
@@ -242,7 +245,7 @@ size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, 
  * hold a short cache and the first native samples */
 #define MIN_LEAD_SPLIT 8
 double slc__dip_prob(const struct trace *tr);
-void slc__split_lead(const struct trace *tr, struct block *b, size_t *nb);
+void slc__split_lead(const struct trace *tr, struct block *b, size_t *nb, size_t cap);
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			   double *tmp);
@@ -257,12 +260,13 @@ int slc__stays_below(const struct group *g, size_t a, size_t e, double level);
 
 /* onset.c */
 size_t slc__erase_onset(const struct group *g, size_t k, size_t ng);
-void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
-			 const struct group *g, double *x, double min_onset_bytes);
-void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
+/* slc__refine_onset() and slc__split_small_step() return 0 or -ENOMEM */
+int slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap,
+		      const struct group *g, double *x, double min_onset_bytes);
+void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *x,
 			     double min_onset_bytes);
-void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp,
-			   double min_onset_bytes);
+int slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp,
+			  double min_onset_bytes);
 
 /* analyze.c: slc_analyze_ev(), with (@coarse) or without the onset decided
  * on the curve binned to a second */
