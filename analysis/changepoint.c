@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "slcscope/analysis.h"
+#include "alloc_hook.h"
+#include "stats_priv.h"
 
 #define MEDIAN_WIDTH 5
 /*
@@ -98,12 +100,13 @@ static double median5(const double *x, size_t n)
 	return 0.5 * (w[n / 2 - 1] + w[n / 2]);
 }
 
-/* Robust scale of x[i + lag] - x[i], as the standard deviation of one sample. */
+/* Robust scale of x[i + lag] - x[i], as the standard deviation of one
+ * sample; @tmp holds 3 @n values. */
 static double lag_diff_sigma(const double *x, size_t n, size_t lag, double *tmp)
 {
 	if (n <= lag) return NAN;
 	for (size_t i = 0; i + lag < n; i++) tmp[i] = x[i + lag] - x[i];
-	return slc_mad_sigma(tmp, n - lag) / sqrt(2.0);
+	return slc__mad_sigma_ws(tmp, n - lag, tmp + (n - lag)) / sqrt(2.0);
 }
 
 /*
@@ -119,12 +122,12 @@ static int estimate_noise(const double *x, size_t n, double *sigma, double *rho)
 	*sigma = NAN;
 	*rho = 0;
 	if (n == 0) return -EINVAL;
-	tmp = malloc(n * sizeof(*tmp));
+	tmp = malloc(3 * n * sizeof(*tmp));
 	if (!tmp) return -ENOMEM;
 	s1 = lag_diff_sigma(x, n, 1, tmp);
 	s2 = lag_diff_sigma(x, n, 2, tmp);
 	for (size_t i = 0; i < n; i++) tmp[i] = fabs(x[i]);
-	med = slc_median(tmp, n);
+	med = slc__quantile_ws(tmp, n, 0.5, tmp + n);
 	free(tmp);
 	if (isfinite(s1) && isfinite(s2) && s1 > 0) {
 		r = (s2 * s2) / (s1 * s1) - 1.0;
@@ -384,11 +387,11 @@ out:
 /* Median of |x| (the level of a throughput series); NAN without memory. */
 static double median_abs(const double *x, size_t n)
 {
-	double *tmp = malloc(n * sizeof(*tmp)), med;
+	double *tmp = malloc(2 * n * sizeof(*tmp)), med;
 
 	if (!tmp) return NAN;
 	for (size_t i = 0; i < n; i++) tmp[i] = fabs(x[i]);
-	med = slc_median(tmp, n);
+	med = slc__quantile_ws(tmp, n, 0.5, tmp + n);
 	free(tmp);
 	return med;
 }
@@ -398,7 +401,7 @@ static double median_abs(const double *x, size_t n)
  * robust scale of block means of L samples (differences of neighbours,
  * so that level changes do not count) and sigma that of single samples.
  * 1 for independent samples, above for smooth noise, far below for a comb.
- * Fills @y with the block means (n / L of them).
+ * Fills @y with the block means (n / L of them); @tmp holds 3 n / L values.
  */
 static double block_phi(const double *x, size_t n, size_t L, double sigma, double *y,
 			double *tmp, double *sigma_l)
@@ -476,7 +479,7 @@ int slc_changepoints(size_t *ends, size_t max_ends, size_t *n_ends,
 	if (!L) return 0;
 	ret = -ENOMEM;
 	y = malloc((n / COMB_L[0]) * sizeof(*y));
-	tmp = malloc((n / COMB_L[0]) * sizeof(*tmp));
+	tmp = malloc(3 * (n / COMB_L[0]) * sizeof(*tmp));
 	if (!y || !tmp) goto out;
 	L = 0;
 	for (size_t c = 0; c < sizeof(COMB_L) / sizeof(COMB_L[0]); c++) {

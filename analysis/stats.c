@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "slcscope/analysis.h"
+#include "alloc_hook.h"
+#include "stats_priv.h"
 
 /*
  * Partially order s so that s[k] is the k-th smallest and nothing after it
@@ -39,29 +41,38 @@ static void select_kth(double *s, size_t n, size_t k)
 	}
 }
 
-double slc_quantile(const double *x, size_t n, double q)
+double slc__quantile_ws(const double *x, size_t n, double q, double *ws)
 {
-	double *s, h, lo, r;
+	double h, lo, r;
 	size_t i;
 
 	if (n == 0) return NAN;
-	s = malloc(n * sizeof(*s));
-	if (!s) return NAN;
-	memcpy(s, x, n * sizeof(*s));
+	memcpy(ws, x, n * sizeof(*ws));
 	if (q <= 0) q = 0;
 	if (q >= 1) q = 1;
 	h = (double)(n - 1) * q;
 	lo = floor(h);
 	i = (size_t)lo;
-	select_kth(s, n, i);
-	r = s[i];
+	select_kth(ws, n, i);
+	r = ws[i];
 	if (i + 1 < n && h > lo) {
-		double next = s[i + 1];
+		double next = ws[i + 1];
 		for (size_t j = i + 2; j < n; j++)
-			if (s[j] < next) next = s[j];
+			if (ws[j] < next) next = ws[j];
 		r += (h - lo) * (next - r);
 	}
-	free(s);
+	return r;
+}
+
+double slc_quantile(const double *x, size_t n, double q)
+{
+	double *ws, r;
+
+	if (n == 0) return NAN;
+	ws = malloc(n * sizeof(*ws));
+	if (!ws) return NAN;
+	r = slc__quantile_ws(x, n, q, ws);
+	free(ws);
 	return r;
 }
 
@@ -70,29 +81,43 @@ double slc_median(const double *x, size_t n)
 	return slc_quantile(x, n, 0.5);
 }
 
-double slc_mad_sigma(const double *x, size_t n)
+double slc__mad_sigma_ws(const double *x, size_t n, double *ws)
 {
-	double *d, med, r;
+	double med;
 
 	if (n == 0) return NAN;
-	d = malloc(n * sizeof(*d));
-	if (!d) return NAN;
-	med = slc_median(x, n);
-	for (size_t i = 0; i < n; i++) d[i] = fabs(x[i] - med);
-	r = 1.4826 * slc_median(d, n);
-	free(d);
+	med = slc__quantile_ws(x, n, 0.5, ws + n);
+	for (size_t i = 0; i < n; i++) ws[i] = fabs(x[i] - med);
+	return 1.4826 * slc__quantile_ws(ws, n, 0.5, ws + n);
+}
+
+double slc_mad_sigma(const double *x, size_t n)
+{
+	double *ws, r;
+
+	if (n == 0) return NAN;
+	ws = malloc(2 * n * sizeof(*ws));
+	if (!ws) return NAN;
+	r = slc__mad_sigma_ws(x, n, ws);
+	free(ws);
 	return r;
+}
+
+double slc__diff_sigma_ws(const double *x, size_t n, double *ws)
+{
+	if (n < 2) return NAN;
+	for (size_t i = 0; i + 1 < n; i++) ws[i] = x[i + 1] - x[i];
+	return slc__mad_sigma_ws(ws, n - 1, ws + n - 1) / sqrt(2.0);
 }
 
 double slc_diff_sigma(const double *x, size_t n)
 {
-	double *d, r;
+	double *ws, r;
 
 	if (n < 2) return NAN;
-	d = malloc((n - 1) * sizeof(*d));
-	if (!d) return NAN;
-	for (size_t i = 0; i + 1 < n; i++) d[i] = x[i + 1] - x[i];
-	r = slc_mad_sigma(d, n - 1) / sqrt(2.0);
-	free(d);
+	ws = malloc(3 * n * sizeof(*ws));
+	if (!ws) return NAN;
+	r = slc__diff_sigma_ws(x, n, ws);
+	free(ws);
 	return r;
 }

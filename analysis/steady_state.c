@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "slcscope/analysis.h"
+#include "alloc_hook.h"
 
 #define SS_RANGE_FRAC 0.20	/* PTS: max - min within 20% of the average */
 #define SS_SLOPE_FRAC 0.10	/* PTS: fitted excursion within 10% */

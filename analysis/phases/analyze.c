@@ -44,7 +44,8 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 	tr->sv = malloc((n + 1) * sizeof(double));
 	tr->sv2 = malloc((n + 1) * sizeof(double));
 	tr->gap = malloc(n * sizeof(double));
-	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2 || !tr->gap) return -ENOMEM;
+	tr->ws = malloc(3 * n * sizeof(double));
+	if (!tr->dt || !tr->v || !tr->cum || !tr->sv || !tr->sv2 || !tr->gap || !tr->ws) return -ENOMEM;
 	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
 	for (size_t i = 0; i < n; i++) {
 		double dt, bytes;
@@ -70,6 +71,17 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 			tr->gap[i - 1] + (in->t_s[i] - dt - in->t_s[i - 1]) : (i ? tr->gap[i - 1] : 0);
 	}
 	return 0;
+}
+
+static void free_trace(struct trace *tr)
+{
+	free(tr->dt);
+	free(tr->v);
+	free(tr->cum);
+	free(tr->sv);
+	free(tr->sv2);
+	free(tr->gap);
+	free(tr->ws);
 }
 
 void slc_phase_evidence_init(struct slc_phase_evidence *ev)
@@ -120,7 +132,7 @@ static int stall_hides_end(const struct trace *tr, size_t nf, double med, double
 	/* a short trace: what it has, if enough to tell a texture */
 	if (i + mp->texture_side_min > tr->n) return 0;
 	for (n = 0; n < mp->texture_context_min && i + n < tr->n; n++) tmp[n] = tr->v[i + n];
-	m = slc_median(tmp, n);
+	m = slc__median(tr, tmp, n);
 	for (size_t j = 0; j < n; j++) low += tr->v[i + j] < mp->stall_frac * m;
 	return (double)low > mp->texture_frac * (double)n;
 }
@@ -142,7 +154,7 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, cons
 			tmp[i] = tr->v[nf + i];
 			top = fmax(top, tmp[i]);
 		}
-		med = slc_median(tmp, mp->short_next);
+		med = slc__median(tr, tmp, mp->short_next);
 		for (i = 0; i < nf && (one || tr->v[i] > (1 + mp->delta_cache) * top); i++)
 			excess += fmax(0, tr->v[i] - med) * tr->dt[i];
 		if (i < nf) continue;
@@ -219,7 +231,8 @@ static int steady(struct slc_analysis *out, const struct trace *tr, const struct
  * take for phases.  So when the samples are shorter than coarse_s / 2 and
  * the curve spans coarse_min_bins such bins, the curve is binned to about
  * coarse_s (whole samples per bin) and analysed the same way (into @a, to
- * be freed; @nbins gets the number of bins).  Returns 1 when it was.
+ * be freed; @nbins gets the number of bins).  Returns 1 when it was, 0 when
+ * not, -ENOMEM.
  */
 static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace *tr,
 		       const struct slc_cpd_opts *opts, const struct slc_phase_evidence *ev, double *tmp)
@@ -228,10 +241,10 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
 	size_t nb = 0, i = 0;
 	double *t, *dt, *by;
 	struct slc_trace_in ci = { 0 };
-	int ok = 0;
+	int ret = -ENOMEM;
 
 	for (size_t k = 0; k < tr->n; k++) tmp[k] = tr->dt[k];
-	if (tr->n < 2 * mp->coarse_min_bins || slc_median(tmp, tr->n) >= 0.5 * mp->coarse_s ||
+	if (tr->n < 2 * mp->coarse_min_bins || slc__median(tr, tmp, tr->n) >= 0.5 * mp->coarse_s ||
 	    tr->t[tr->n - 1] - slc__t_start(tr, 0) < mp->coarse_min_bins * mp->coarse_s)
 		return 0;
 	t = malloc(tr->n * sizeof(*t));
@@ -251,14 +264,17 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
 		}
 		ci = (struct slc_trace_in){ .t_s = t, .interval_s = dt, .bytes = by, .n = nb,
 					    .block_bytes = tr->block_bytes };
-		ok = !slc__analyze(a, &ci, opts, ev, 0);
-		if (!ok) slc_analysis_free(a);
+		ret = slc__analyze(a, &ci, opts, ev, 0);
+		if (ret) slc_analysis_free(a);
+		/* the binned curve read or not; only a failure to allocate is the
+		 * caller's too */
+		ret = ret == -ENOMEM ? ret : !ret;
 		*nbins = nb;
 	}
 	free(t);
 	free(dt);
 	free(by);
-	return ok;
+	return ret;
 }
 
 /*
@@ -284,7 +300,7 @@ static int coarse_read(struct slc_analysis *a, size_t *nbins, const struct trace
  * decided.
  */
 static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
-			const struct slc_analysis *ca, double *tmp)
+			size_t cap, const struct slc_analysis *ca, double *tmp)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	double fine = out->has_cache ? out->model.best.cache_bytes : 0, t0 = slc__t_start(tr, 0);
@@ -335,7 +351,7 @@ static int coarse_cache(struct slc_analysis *out, const struct trace *tr, struct
 		if (tr->v[i] > thr) at = i + 1;
 	for (size_t j = 0; j < *nb; j++)
 		if (b[j].i0 < at && b[j].i1 > at) {
-			slc__split_block(b, nb, j, at);
+			slc__split_block(b, nb, cap, j, at);
 			break;
 		}
 	for (size_t j = 0; j < *nb; j++) {
@@ -392,8 +408,10 @@ static void explain_add(struct slc_analysis *out, const struct trace *tr, const 
 }
 
 /* Put the onset at @bytes (NAN: none): native writing before, erase-bound
- * from there; caches, the cache back and drops keep their labels. */
-static void set_onset(const struct trace *tr, struct block *b, size_t *nb, double bytes)
+ * from there; caches, the cache back and drops keep their labels (the block
+ * holding it is split when b, of @cap blocks, has room for one more, else
+ * native). */
+static void set_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double bytes)
 {
 	size_t at = tr->n, jn = *nb;
 
@@ -408,7 +426,7 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, doubl
 	for (size_t j = jn; j < *nb; j++) {
 		if (b[j].dip || b[j].kind == SLC_PHASE_SLC_CACHE) continue;
 		if (b[j].i0 < at && b[j].i1 > at) {
-			slc__split_block(b, nb, j, at);
+			slc__split_block(b, nb, cap, j, at);
 			b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
 			continue;
 		}
@@ -431,7 +449,7 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, doubl
  * the curve.
  */
 static void counter_onset(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
-			  const struct slc_phase_evidence *ev)
+			  size_t bcap, const struct slc_phase_evidence *ev)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
@@ -452,7 +470,7 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 	while (i + 1 < tr->n && tr->cum[i + 1] < on) i++;
 	sample = tr->cum[i + 1] - tr->cum[i];
 	if (isfinite(cur) && !(on < cur - sample)) return;
-	set_onset(tr, b, nb, on);
+	set_onset(tr, b, nb, bcap, on);
 	if (isfinite(cur)) snprintf(tail, sizeof(tail), "; the speed alone put it at %.4g GB", cur / 1e9);
 	else snprintf(tail, sizeof(tail), "; the speed alone shows none");
 	if (len + 160 < cap)
@@ -506,6 +524,12 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 	return slc__analyze(out, in, opts, evp, 1);
 }
 
+/* Blocks the passes after the segmentation may add: each splits one
+ * block at most, nine in all (the lead, the cache's teeth, the onset's
+ * refinement, the decay's onset, the small step, the coarse cache's end,
+ * the coarse onset, the counters' onset, the short cache). */
+enum { SPLITS_MAX = 10 };
+
 int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		 const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp, int coarse)
 {
@@ -515,7 +539,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	struct trace tr = { 0 };
 	struct block *b = NULL;
 	struct group *g = NULL;
-	size_t *ends = NULL, nb = 0, ng, start = 0;
+	size_t *ends = NULL, nb = 0, ng, start = 0, cap;
 	double *tmp = NULL, from_s;
 	struct slc_analysis ca;
 	size_t nbins = 0;
@@ -542,10 +566,11 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	ret = -ENOMEM;
-	/* room for the splits: the lead, the onset refinements, the short cache */
-	b = calloc(nb + 10, sizeof(*b));
-	g = calloc(nb + 10, sizeof(*g));
-	gconf = calloc(nb + 10, sizeof(*gconf));
+	/* room for the splits; there are at most as many groups as blocks */
+	cap = nb + SPLITS_MAX;
+	b = calloc(cap, sizeof(*b));
+	g = calloc(cap, sizeof(*g));
+	gconf = calloc(cap, sizeof(*gconf));
 	if (!b || !g || !gconf) goto out;
 	for (size_t j = 0; j < nb; j++) {
 		b[j].i0 = start;
@@ -555,7 +580,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	tr.dip_prob = slc__dip_prob(&tr);
-	slc__split_lead(&tr, b, &nb);
+	slc__split_lead(&tr, b, &nb, cap);
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = slc__make_groups(&tr, b, nb, g, tmp);
@@ -563,20 +588,24 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret < 0) goto out;
 	out->has_cache = ret;
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
-	if (out->has_cache) slc__extend_cache_teeth(&tr, b, &nb, tmp);
+	if (out->has_cache) slc__extend_cache_teeth(&tr, b, &nb, cap, tmp);
 	/* a cache of a single sample (it ended inside it) is no phase that
 	 * sample can measure: a bound (short_cache) */
 	if (out->has_cache && b[0].i1 == 1 && !b[0].dip && nb > 1 && b[1].kind != SLC_PHASE_SLC_CACHE) {
 		out->has_cache = 0;
 		one = 1;
 	}
-	slc__refine_onset(&tr, b, &nb, g, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
-	slc__refine_decay_onset(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
-	slc__split_small_step(&tr, b, &nb, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
-	if (coarse && coarse_read(&ca, &nbins, &tr, opts, &ev, tmp)) {
+	ret = slc__refine_onset(&tr, b, &nb, cap, g, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
+	if (ret) goto out;
+	slc__refine_decay_onset(&tr, b, &nb, cap, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
+	ret = slc__split_small_step(&tr, b, &nb, cap, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
+	if (ret) goto out;
+	ret = coarse ? coarse_read(&ca, &nbins, &tr, opts, &ev, tmp) : 0;
+	if (ret < 0) goto out;
+	if (ret) {
 		double on;
 
-		int cc = coarse_cache(out, &tr, b, &nb, &ca, tmp);
+		int cc = coarse_cache(out, &tr, b, &nb, cap, &ca, tmp);
 
 		if (cc) explain_add(out, &tr, "the cache's end", out->model.best.cache_bytes);
 		on = coarse_onset(&tr, &ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
@@ -584,20 +613,19 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		 * onset: an erase-bound phase the fine reading began right after
 		 * its (wrong) cache goes with it */
 		if (cc && !(on > 0) && ca.model.best.native && first_after_cache(b, nb) == SLC_PHASE_ERASE_BOUND)
-			set_onset(&tr, b, &nb, NAN);
+			set_onset(&tr, b, &nb, cap, NAN);
 		slc_analysis_free(&ca);
 		if (on > 0) {
-			set_onset(&tr, b, &nb, on);
+			set_onset(&tr, b, &nb, cap, on);
 			explain_add(out, &tr, "onset", on);
 		}
 	}
-	counter_onset(out, &tr, b, &nb, &ev);
+	counter_onset(out, &tr, b, &nb, cap, &ev);
 	/* a cache too short to measure: its samples are its phase (so that
 	 * the native level's figures leave them out), its size a bound */
 	{
 		size_t nf = short_cache(out, &tr, &ev, one, tmp);
-		if (nf && !b[0].dip) {
-			if (b[0].i1 > nf) slc__split_block(b, &nb, 0, nf);
+		if (nf && !b[0].dip && (b[0].i1 <= nf || slc__split_block(b, &nb, cap, 0, nf))) {
 			b[0].kind = SLC_PHASE_SLC_CACHE;
 			b[0].tier = 1;
 		}
@@ -608,16 +636,13 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	from_s = headline(out, slc__t_start(&tr, 0));
 	ret = steady(out, &tr, &ev, from_s);
 out:
-	free(tr.dt);
-	free(tr.v);
-	free(tr.cum);
-	free(tr.sv);
-	free(tr.sv2);
-	free(tr.gap);
+	free_trace(&tr);
 	free(ends);
 	free(tmp);
 	free(b);
 	free(g);
 	free(gconf);
+	/* nothing half made for the caller to free */
+	if (ret) slc_analysis_free(out);
 	return ret;
 }

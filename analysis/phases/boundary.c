@@ -17,9 +17,9 @@ static void local_level(const struct trace *tr, size_t i0, size_t i1,
 	size_t m = i1 - i0;
 
 	for (size_t i = i0; i < i1; i++) tmp[i - i0] = tr->v[i];
-	*med = slc_median(tmp, m);
-	*sigma = m > 1 ? slc_mad_sigma(tmp, m) : 0;
-	if (dsigma) *dsigma = m > 2 ? fmin(*sigma, slc_diff_sigma(tr->v + i0, m)) : *sigma;
+	*med = slc__median(tr, tmp, m);
+	*sigma = m > 1 ? slc__mad_sigma(tr, tmp, m) : 0;
+	if (dsigma) *dsigma = m > 2 ? fmin(*sigma, slc__diff_sigma(tr, tr->v + i0, m)) : *sigma;
 }
 
 /*
@@ -119,7 +119,7 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 		 * the slow level's local slope (a native speed that falls or
 		 * rises right after the cache) */
 		for (size_t i = 0; i + 1 < mp->edge_min; i++) tmp[i] = tr->v[j + 2 + i] - tr->v[j + 1 + i];
-		vbe = slc_median(tr->v + j + 1, mp->edge_next) - 2 * slc_median(tmp, mp->edge_min - 1);
+		vbe = slc__median(tr, tr->v + j + 1, mp->edge_next) - 2 * slc__median(tr, tmp, mp->edge_min - 1);
 	}
 	if (j - 1 > a0 && between(mp, tr->v[j - 1], va, da, vb, db)) lo = j - 1;
 	if (j + 1 < b1 && between(mp, tr->v[j], va, da, vbe, db)) hi = j + 1;
@@ -165,9 +165,11 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
  * at its speed); the cache runs to where that sum peaks, when it peaks
  * above 0 (a tooth-free end stays put, the sum falls from its first native
  * sample on), within at most the cache's own length and not into a drop
- * the consolidation kept (a stall, throttling) or an erase-bound block.  @b has room for one more block.
+ * the consolidation kept (a stall, throttling) or an erase-bound block (@b
+ * has room for @cap blocks: without room for one more, the block holding
+ * the end is not split).
  */
-void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp)
+void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	size_t jc = *nb, e, lim, best = 0, m = 0;
@@ -180,10 +182,10 @@ void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb
 	}
 	if (jc == *nb || jc + 1 >= *nb) return;
 	for (size_t i = b[jc].i0; i < b[jc].i1; i++) tmp[m++] = tr->v[i];
-	level = slc_median(tmp, m);
+	level = slc__median(tr, tmp, m);
 	/* only a steady cache: one toothed all along (a DRAM-less drive's
 	 * journal stalls) has no level of its own that native writing misses */
-	sig = slc_mad_sigma(tmp, m);
+	sig = slc__mad_sigma(tr, tmp, m);
 	if (!(level > 0) || sig > mp->steady_cov * level) return;
 	at = level - fmin(mp->teeth_k * sig, mp->delta_same * level);
 	e = b[jc].i1;
@@ -199,7 +201,7 @@ void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb
 	}
 	if (!(peak > 0)) return;
 	for (size_t j = jc + 1; j < *nb && b[j].i0 < best; j++) {
-		if (b[j].i1 > best) slc__split_block(b, nb, j, best);
+		if (b[j].i1 > best && !slc__split_block(b, nb, cap, j, best)) break;
 		b[j].kind = SLC_PHASE_SLC_CACHE;
 		b[j].tier = b[jc].tier;
 		b[j].dip = 0;

@@ -104,9 +104,9 @@ static int plateau(const struct trace *tr, const struct block *m, double la, dou
  * t test) and the cache is gone.  When the first block's best two-mean
  * split has a head faster than the block after it by delta_cache and a
  * tail nearer that block's level than the head's, the block is split
- * there (b has room for one more block).
+ * there (when b, of @cap blocks, has room for one more).
  */
-void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
+void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp, size_t cap)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	size_t nb = *nbp, n0 = b[0].i1 - b[0].i0, best = 0;
@@ -132,12 +132,8 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 	 * run high by chance */
 	{
 		size_t m = b[1].i1 - b[1].i0 < mp->lead_noise_max ? b[1].i1 - b[1].i0 : mp->lead_noise_max;
-		double *x = malloc(m * sizeof(*x)), sig;
+		double sig = slc__mad_sigma(tr, tr->v + b[1].i0, m);
 
-		if (!x) return;
-		memcpy(x, tr->v + b[1].i0, m * sizeof(*x));
-		sig = slc_mad_sigma(x, m);
-		free(x);
 		if (head <= next + mp->lead_noise_k * sig) return;
 	}
 	if (!(head > (1 + mp->delta_cache) * next && fabs(tail - next) < fabs(head - tail))) return;
@@ -145,7 +141,7 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp)
 	 * samples: it joins the next block (the byte balance reads it there);
 	 * a longer one is a level of its own until rule 1 says otherwise */
 	if (n0 - best < 3) b[0].i1 = b[1].i0 = best;
-	else slc__split_block(b, nbp, 0, best);
+	else slc__split_block(b, nbp, cap, 0, best);
 }
 
 /*
@@ -209,8 +205,8 @@ static int noise_drop(const struct trace *tr, const struct block *m, size_t lo, 
 
 		if (n < mp->texture_side_min) continue;
 		tau = slc__series_tau(mp, tr->v + a, n, slc__max_lag_in(tr, n));
-		sig = slc_mad_sigma(tr->v + a, n);
-		med = slc_median(tr->v + a, n);
+		sig = slc__mad_sigma(tr, tr->v + a, n);
+		med = slc__median(tr, tr->v + a, n);
 		se = sig * sqrt(fmin(1.0, tau / nm));
 		z = se > 0 ? (med - lm) / se : INFINITY;
 		if (z < zmin) zmin = z;

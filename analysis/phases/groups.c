@@ -91,28 +91,28 @@ static void group_stats(const struct trace *tr, const struct block *b,
 	g->decay = 0;
 	g->falls = 0;
 	g->trend = 1;
-	g->p90 = m ? slc_quantile(tmp, m, 0.9) : 0;
+	g->p90 = m ? slc__quantile(tr, tmp, m, 0.9) : 0;
 	if (m < 2) return;
 	/* trend: medians of the first and the last quarter, in time order */
 	q = m / 4 ? m / 4 : 1;
-	first = slc_median(tmp, q);
-	last = slc_median(tmp + m - q, q);
+	first = slc__median(tr, tmp, q);
+	last = slc__median(tr, tmp + m - q, q);
 	g->trend = last > 0 ? first / last : 1;
 	/* a decay moves the whole distribution down; teeth at a level's end
 	 * (a comb as a cache fills up) pull only its lower part: the upper
 	 * quartile must fall too */
 	if (m >= mp->trend_min_samples && first > mp->decay_trend * last &&
-	    slc_quantile(tmp, q, 0.75) > mp->decay_trend * slc_quantile(tmp + m - q, q, 0.75))
+	    slc__quantile(tr, tmp, q, 0.75) > mp->decay_trend * slc__quantile(tr, tmp + m - q, q, 0.75))
 		g->decay = DECAY_OWN;
 	/* a smaller fall (head_trend) that a decay explains beyond the
 	 * noise: the start of a decay when the level is short enough (the
 	 * model's decays_after_first), a drift of the native speed otherwise */
 	else if (m >= mp->trend_min_samples && first > mp->head_trend * last &&
-		 slc_quantile(tmp, q, 0.75) > mp->head_trend * slc_quantile(tmp + m - q, q, 0.75))
+		 slc__quantile(tr, tmp, q, 0.75) > mp->head_trend * slc__quantile(tr, tmp + m - q, q, 0.75))
 		falls = 1;
 	/* robust coefficient of variation: outliers do not make a cache noisy */
-	med = slc_median(tmp, m);
-	g->cov = med > 0 ? slc_mad_sigma(tmp, m) / med : 0;
+	med = slc__median(tr, tmp, m);
+	g->cov = med > 0 ? slc__mad_sigma(tr, tmp, m) / med : 0;
 	g->falls = falls && falls_steadily(tr, b, g, tmp);
 }
 

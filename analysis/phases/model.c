@@ -127,6 +127,8 @@ struct mctx {
 	unsigned char *rec;	/* ng flags: the groups a reading takes for the cache back */
 	int ignore_evidence;	/* score as if the evidence ruled nothing out */
 	struct mctx *sub;	/* the groups after a write buffer's burst; NULL: no such reading */
+	struct group *gc;	/* onset_without_rec()'s scratch: ng groups ... */
+	size_t *map;		/* ... and ng + 1 indices */
 };
 
 static double g_start_bytes(const struct mctx *c, size_t q)
@@ -219,7 +221,7 @@ static double visited(const struct mctx *c, size_t k, double level, size_t *visi
 			double m;
 
 			memcpy(y, tr->v + i - w / 2, w * sizeof(*y));
-			m = slc_quantile(y, w, 0.5);
+			m = slc__median(tr, y, w);
 			/* a visit ends when the speed is back nearer the cache's
 			 * than the level's: the noise of a long visit crosses
 			 * the level's own band again and again */
@@ -500,7 +502,7 @@ static void recovered_stretch(const struct mctx *c, size_t top, double *dur, dou
 		int slow;
 
 		memcpy(y, tr->v + i - w / 2, w * sizeof(*y));
-		slow = slc_quantile(y, w, 0.5) < thr;
+		slow = slc__median(tr, y, w) < thr;
 		if (slow && !in) {
 			in = 1;
 			run0 = i;
@@ -938,16 +940,9 @@ static void explain_excluded(struct mctx *c, const struct cand *cs, size_t nc, s
 static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 {
 	const struct group *g = c->g;
-	size_t ng = c->ng, n = 0, *map, on;
-	struct group *gc;
+	size_t ng = c->ng, n = 0, *map = c->map, on;
+	struct group *gc = c->gc;
 
-	gc = malloc(ng * sizeof(*gc));
-	map = malloc((ng + 1) * sizeof(*map));
-	if (!gc || !map) {
-		free(gc);
-		free(map);
-		return c->onset[r->k];
-	}
 	rec_mask(c, r, c->rec);
 	for (size_t q = 0; q < ng; q++) {
 		if (c->rec[q]) continue;
@@ -956,8 +951,6 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 	}
 	map[n] = ng;
 	on = r->k < n ? map[slc__erase_onset(c->p, gc, r->k, n)] : ng;
-	free(gc);
-	free(map);
 	return on;
 }
 
@@ -1057,12 +1050,17 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
 	for (size_t q = 0; q < ng; q++) conf[q] = tot > 0 ? fmin(1, conf[q] / tot) : 1;
 }
 
+/* candidates_of() makes at most 2 (the cache back or not) x 2 (merged or
+ * not) x 4 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
+ * groups and for those after a write buffer's burst */
+enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 4 };
+
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
 {
-	struct mctx c = { tr, b, g, ng, ev, slc__mp(tr), 0, { 0 }, 0, NULL, 0, NULL }, sub;
-	struct cand cs[(SLC__MODEL_MMAX + 1) * 32], best = { 0, ng, 0, 0, -INFINITY, ng, 0 }, ru = best;
+	struct mctx c = { tr, b, g, ng, ev, slc__mp(tr), 0, { 0 }, 0, NULL, 0, NULL, NULL, NULL }, sub;
+	struct cand cs[CANDS_MAX], best = { 0, ng, 0, 0, -INFINITY, ng, 0 }, ru = best;
 	double tot = 0;
 	size_t nc;
 	int have_ru = 0;
@@ -1070,7 +1068,15 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	char a[32], a2[32];
 
 	c.decay_first = decays_after_first(c.p, g, ng);
-	if (!(c.rec = malloc(2 * (ng ? ng : 1)))) return -ENOMEM;
+	c.rec = malloc(2 * (ng ? ng : 1));
+	c.gc = malloc((ng ? ng : 1) * sizeof(*c.gc));
+	c.map = malloc((ng + 1) * sizeof(*c.map));
+	if (!c.rec || !c.gc || !c.map) {
+		free(c.rec);
+		free(c.gc);
+		free(c.map);
+		return -ENOMEM;
+	}
 	if (buffer_burst(&c)) {
 		sub = c;
 		sub.g = g + 1;
@@ -1156,5 +1162,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		}
 	}
 	free(c.rec);
+	free(c.gc);
+	free(c.map);
 	return best.k > 0;
 }

@@ -55,20 +55,22 @@ size_t slc__erase_onset(const struct slc_model_params *mp, const struct group *g
 /*
  * A small lasting step inside the native writing (when no larger onset was
  * found): the best two-level split of the samples of the main blocks from
- * block @j0 on (drops left out).  Returns the sample index where the slower
- * level starts, or 0 when there is no such step (STEP_* above).
+ * block @j0 on (drops left out).  Puts in @at the sample index where the
+ * slower level starts, or 0 when there is no such step (STEP_* above);
+ * returns 0 or -ENOMEM.
  */
-static size_t small_step(const struct trace *tr, const struct block *b, size_t nb,
-			 size_t j0, double *x)
+static int small_step(const struct trace *tr, const struct block *b, size_t nb,
+		      size_t j0, double *x, size_t *at)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
-	size_t n = 0, best, *idx, at = 0, max_lag;
+	size_t n = 0, best, *idx, max_lag;
 
+	*at = 0;
 	for (size_t j = j0; j < nb; j++)
 		if (!b[j].dip) n += b[j].i1 - b[j].i0;
 	if (n < 2 * mp->step_min_len) return 0;
 	idx = malloc(n * sizeof(*idx));
-	if (!idx) return 0;
+	if (!idx) return -ENOMEM;
 	n = 0;
 	for (size_t j = j0; j < nb; j++) {
 		if (b[j].dip) continue;
@@ -106,10 +108,10 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
 		    (double)nb_ / tb >= mp->step_min_eff && (double)na / ta >= mp->step_min_eff &&
 		    slc__quarters_on_side(x, nb_, 0.5 * (mb + ma), 1) &&
 		    slc__quarters_on_side(x + best, na, 0.5 * (mb + ma), -1))
-			at = idx[best];
+			*at = idx[best];
 	}
 	free(idx);
-	return at;
+	return 0;
 }
 
 /*
@@ -127,25 +129,26 @@ static size_t small_step(const struct trace *tr, const struct block *b, size_t n
  * before, or forward if it lies in the erase-bound group and the head up
  * to it is closer to the direct-to-TLC level and not significantly below
  * it (a smooth decay's head is, and keeps its onset).  The block holding
- * the split is cut (b has room for one more block).
+ * the split is cut (when b, of @cap blocks, has room for one more).
+ * Returns 0 or -ENOMEM.
  */
-void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
-			 const struct group *g, double *x, double min_onset_bytes)
+int slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap,
+		      const struct group *g, double *x, double min_onset_bytes)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	size_t je = *nb, p, q, kd, n = 0, n0 = 0, np = 0, *idx, best, max_lag, at = 0, side;
 
 	for (size_t j = 0; j < *nb && je == *nb; j++)
 		if (!b[j].dip && b[j].kind == SLC_PHASE_ERASE_BOUND) je = j;
-	if (je == *nb || b[je].group <= 0) return;
+	if (je == *nb || b[je].group <= 0) return 0;
 	q = (size_t)b[je].group;
 	p = q - 1;
 	if (g[q].first != je || b[g[p].first].kind != SLC_PHASE_DIRECT_TO_TLC)
-		return;
+		return 0;
 	for (kd = p; kd > 0 && b[g[kd - 1].first].kind == SLC_PHASE_DIRECT_TO_TLC; kd--)
 		;
 	idx = malloc(tr->n * sizeof(*idx));
-	if (!idx) return;
+	if (!idx) return -ENOMEM;
 	/* all the direct-to-TLC writing before (its level), the onset group;
 	 * the split is searched from the group before the onset group on */
 	for (size_t j = g[kd].first; j <= g[q].last; j++) {
@@ -171,7 +174,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 
 		if (fabs(mt - ma) < fabs(mt - mb)) {
 			at = idx[best];
-			slc__erase_bound_from(b, nb, g[p].first, je, at);
+			slc__erase_bound_from(b, nb, cap, g[p].first, je, at);
 		}
 	} else if (best > np) {
 		/* forward: the head of the onset group is still at the
@@ -191,7 +194,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 		/* medians too: a comb's stalls dilute the means, and a head
 		 * without a stall in it would look close to the diluted level
 		 * before (the medians are the runs' levels) */
-		double qd = slc_median(x, np), qh = slc_median(x + np, nh), qa = slc_median(x + best, n - best);
+		double qd = slc__median(tr, x, np), qh = slc__median(tr, x + np, nh), qa = slc__median(tr, x + best, n - best);
 
 		if (d.cnt >= 2 && fabs(mh - md) < fabs(mh - ma) && fabs(qh - qd) < fabs(qh - qa) &&
 		    (se <= 0 || (md - mh) / se < mp->t_same)) {
@@ -199,8 +202,7 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 			for (size_t j = je; j <= g[q].last; j++) {
 				if (b[j].i0 >= at) break;
 				if (b[j].i1 > at) {
-					slc__split_block(b, nb, j, at);
-					b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
+					if (slc__split_block(b, nb, cap, j, at)) b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
 					break;
 				}
 				if (!b[j].dip) b[j].kind = SLC_PHASE_DIRECT_TO_TLC;
@@ -209,27 +211,31 @@ void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
 	}
 out:
 	free(idx);
+	return 0;
 }
 
 /*
  * Without an erase-bound phase, look for a small lasting step in the native
  * writing from its first block on; the blocks from there are erase-bound
- * (the block holding the step is split; @b has room for one more).
+ * (the block holding the step is split when b, of @cap blocks, has room for
+ * one more).  Returns 0 or -ENOMEM.
  */
-void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp,
-			   double min_onset_bytes)
+int slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp,
+			  double min_onset_bytes)
 {
 	size_t j0 = *nb, at;
+	int ret;
 
 	for (size_t j = 0; j < *nb; j++) {
 		if (b[j].dip) continue;
-		if (b[j].kind == SLC_PHASE_ERASE_BOUND) return;
+		if (b[j].kind == SLC_PHASE_ERASE_BOUND) return 0;
 		if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC && j0 == *nb) j0 = j;
 	}
-	if (j0 == *nb) return;
-	at = small_step(tr, b, *nb, j0, tmp);
-	if (!at || tr->cum[at] < min_onset_bytes) return;
-	slc__erase_bound_from(b, nb, j0, *nb, at);
+	if (j0 == *nb) return 0;
+	ret = small_step(tr, b, *nb, j0, tmp, &at);
+	if (ret || !at || tr->cum[at] < min_onset_bytes) return ret;
+	slc__erase_bound_from(b, nb, cap, j0, *nb, at);
+	return 0;
 }
 
 /*
@@ -369,7 +375,7 @@ static size_t knee_search(const struct slc_model_params *mp, const double *v, si
 	return best;
 }
 
-void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
+void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *x,
 			     double min_onset_bytes)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
@@ -389,18 +395,18 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 	/* a decay: its first quarter clearly faster than its last */
 	for (size_t j = je; j < *nb; j++)
 		for (size_t i = b[j].i0; i < b[j].i1 && !b[j].dip; i++) x[m++] = tr->v[i];
-	first = slc_median(x, m / 4);
-	last = slc_median(x + m - m / 4, m / 4);
+	first = slc__median(tr, x, m / 4);
+	last = slc__median(tr, x + m - m / 4, m / 4);
 	if (!(first > mp->decay_fall * last)) return;
 	/* the native level just before, and where 63% of the fall is done */
 	m = on - b[jn].i0 < 4 * mp->decay_win_min ? on - b[jn].i0 : 4 * mp->decay_win_min;
 	memcpy(x, tr->v + on - m, m * sizeof(*x));
-	top = slc_median(x, m);
+	top = slc__median(tr, x, m);
 	if (!(top > mp->decay_fall * last)) return;
 	thr = top - 0.632 * (top - last);
 	for (i63 = on; i63 + mp->decay_i63_median <= tr->n; i63++) {
 		memcpy(x, tr->v + i63, mp->decay_i63_median * sizeof(*x));
-		if (slc_median(x, mp->decay_i63_median) < thr) break;
+		if (slc__median(tr, x, mp->decay_i63_median) < thr) break;
 	}
 	if (i63 + mp->decay_i63_median > tr->n) return;
 	d = neb / mp->decay_win_div > mp->decay_win_min ? neb / mp->decay_win_div : mp->decay_win_min;
@@ -425,5 +431,5 @@ void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb
 		tau = slc__series_tau(mp, x, nn, max_lag);
 		if (!(bs > 0) || gain / (bs / (double)nn * tau) < 2 * log((double)nn)) return;
 	}
-	slc__erase_bound_from(b, nb, jn, je, best);
+	slc__erase_bound_from(b, nb, cap, jn, je, best);
 }

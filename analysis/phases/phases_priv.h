@@ -29,6 +29,8 @@
 #include <stddef.h>
 
 #include "slcscope/analysis.h"
+#include "../alloc_hook.h"
+#include "../stats_priv.h"
 
 struct trace {
 	size_t n;
@@ -39,6 +41,7 @@ struct trace {
 	double *sv, *sv2;	/* prefix sums of v and v^2; n + 1 entries */
 	double *gap;		/* time no sample covers before sample i (a host pause,
 				 * a duty step's waits: t_s jumps over it); n entries */
+	double *ws;		/* scratch of the statistics below: 3 n entries */
 	double dip_prob;	/* probability that a sample dips (slc__dip_prob) */
 	double block_bytes;
 	const struct slc_model_params *mp;	/* NULL: the defaults (slc__mp()) */
@@ -97,6 +100,28 @@ struct span {
 };
 
 
+/* The statistics of stats.c over @tr's scratch, for at most tr->n values:
+ * the passes allocate nothing for them. */
+static inline double slc__quantile(const struct trace *tr, const double *x, size_t n, double q)
+{
+	return slc__quantile_ws(x, n, q, tr->ws);
+}
+
+static inline double slc__median(const struct trace *tr, const double *x, size_t n)
+{
+	return slc__quantile_ws(x, n, 0.5, tr->ws);
+}
+
+static inline double slc__mad_sigma(const struct trace *tr, const double *x, size_t n)
+{
+	return slc__mad_sigma_ws(x, n, tr->ws);
+}
+
+static inline double slc__diff_sigma(const struct trace *tr, const double *x, size_t n)
+{
+	return slc__diff_sigma_ws(x, n, tr->ws);
+}
+
 /* util.c */
 double slc__t_start(const struct trace *tr, size_t i);
 double slc__level(const struct trace *tr, size_t i0, size_t i1);
@@ -117,13 +142,15 @@ int slc__quarters_on_side(const double *x, size_t n, double mid, int sign);
 size_t slc__best_split_in(const double *x, size_t n, size_t lo, size_t hi);
 size_t slc__best_split(const double *x, size_t n, size_t min_side);
 double slc__split_t(const struct slc_model_params *mp, const double *x, size_t n, size_t k, size_t max_lag);
-void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at);
-void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, double *tmp);
-size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, size_t at);
+/* The passes that add blocks (splits) take the room of b, @cap blocks, and
+ * never go past it: a split without room is not made. */
+int slc__split_block(struct block *b, size_t *nb, size_t cap, size_t j, size_t at);
+void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp);
+size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t cap, size_t j0, size_t je, size_t at);
 
 /* consolidate.c */
 double slc__dip_prob(const struct trace *tr);
-void slc__split_lead(const struct trace *tr, struct block *b, size_t *nb);
+void slc__split_lead(const struct trace *tr, struct block *b, size_t *nb, size_t cap);
 int slc__merge_same(const struct trace *tr, struct block *b, size_t *nb);
 int slc__merge_transient(const struct trace *tr, struct block *b, size_t *nb,
 			   double *tmp);
@@ -138,12 +165,13 @@ int slc__stays_below(const struct slc_model_params *mp, const struct group *g, s
 
 /* onset.c */
 size_t slc__erase_onset(const struct slc_model_params *mp, const struct group *g, size_t k, size_t ng);
-void slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb,
-			 const struct group *g, double *x, double min_onset_bytes);
-void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, double *x,
+/* slc__refine_onset() and slc__split_small_step() return 0 or -ENOMEM */
+int slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap,
+		      const struct group *g, double *x, double min_onset_bytes);
+void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *x,
 			     double min_onset_bytes);
-void slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, double *tmp,
-			   double min_onset_bytes);
+int slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp,
+			  double min_onset_bytes);
 
 /* analyze.c: slc_analyze_ev(), with (@coarse) or without the onset decided
  * on the curve binned to a second */

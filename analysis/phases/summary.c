@@ -32,9 +32,9 @@ static void phase_stats(const struct trace *tr, struct slc_phase *p, size_t i0,
 		s += tr->v[i];
 		s2 += tr->v[i] * tr->v[i];
 	}
-	p->median_bps = slc_quantile(tmp, m, 0.5);
-	p->p5_bps = slc_quantile(tmp, m, 0.05);
-	p->p95_bps = slc_quantile(tmp, m, 0.95);
+	p->median_bps = slc__quantile(tr, tmp, m, 0.5);
+	p->p5_bps = slc__quantile(tr, tmp, m, 0.05);
+	p->p95_bps = slc__quantile(tr, tmp, m, 0.95);
 	p->mean_bps = dur > 0 ? (p->end_bytes - p->start_bytes) / dur : s / (double)m;
 	if (m > 1 && s > 0) {
 		double mean = s / (double)m, var = (s2 - s * mean) / (double)(m - 1);

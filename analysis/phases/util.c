@@ -81,7 +81,7 @@ double slc__sample_quantile(const struct trace *tr, size_t i0, size_t i1,
 
 	for (size_t i = i0; i < i1; i++) tmp[m++] = tr->v[i];
 	for (size_t i = j0; i < j1; i++) tmp[m++] = tr->v[i];
-	return slc_quantile(tmp, m, q);
+	return slc__quantile(tr, tmp, m, q);
 }
 
 /* Welch t statistic between the sample means of two blocks. */
@@ -232,24 +232,26 @@ double slc__split_t(const struct slc_model_params *mp, const double *x, size_t n
 	return se > 0 ? (mb - ma) / se : INFINITY;
 }
 
-/* Split block j at sample @at (b has room for one more block). */
-void slc__split_block(struct block *b, size_t *nb, size_t j, size_t at)
+/* Split block j at sample @at when b (room for @cap blocks) has room for
+ * one more: returns 1, or 0 with nothing written. */
+int slc__split_block(struct block *b, size_t *nb, size_t cap, size_t j, size_t at)
 {
+	if (*nb >= cap) return 0;
 	memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
 	(*nb)++;
 	b[j].i1 = b[j + 1].i0 = at;
+	return 1;
 }
 
 /* The main blocks of [j0, je) from sample @at on are erase-bound, the one
- * holding @at split there (drops keep their label; b has room for one more
- * block).  Returns the new end of the range. */
-size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t j0, size_t je, size_t at)
+ * holding @at split there (drops keep their label; without room in b, of
+ * @cap blocks, it keeps its own).  Returns the new end of the range. */
+size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t cap, size_t j0, size_t je, size_t at)
 {
 	for (size_t j = j0; j < je; j++) {
 		if (b[j].i1 <= at) continue;
 		if (b[j].i0 < at) {
-			slc__split_block(b, nb, j, at);
-			je++;
+			je += (size_t)slc__split_block(b, nb, cap, j, at);
 			continue;
 		}
 		if (!b[j].dip) b[j].kind = SLC_PHASE_ERASE_BOUND;

@@ -81,7 +81,8 @@ static void tb_init_dt(struct tbuf *x, const double *v, size_t n, const double *
 	tr->sv = malloc((n + 1) * sizeof(double));
 	tr->sv2 = malloc((n + 1) * sizeof(double));
 	tr->gap = malloc(n * sizeof(double));
-	assert_true(x->t && tr->dt && tr->v && tr->cum && tr->sv && tr->sv2 && tr->gap);
+	tr->ws = malloc(3 * n * sizeof(double));
+	assert_true(x->t && tr->dt && tr->v && tr->cum && tr->sv && tr->sv2 && tr->gap && tr->ws);
 	tr->n = n;
 	tr->t = x->t;
 	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
@@ -114,6 +115,7 @@ static void tb_free(struct tbuf *x)
 	free(x->tr.sv);
 	free(x->tr.sv2);
 	free(x->tr.gap);
+	free(x->tr.ws);
 }
 
 /* Blocks ending at ends[0..nb) (the first starting at 0), all zeroed
@@ -378,7 +380,7 @@ static void test_util_split_merge_erase_from(void **state)
 	b[1].dip = 1;
 	b[1].kind = SLC_PHASE_STALL;
 	b[0].kind = b[2].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_block(b, &nb, 2, 200);
+	slc__split_block(b, &nb, 8, 2, 200);
 	assert_int_equal(nb, 4);
 	assert_tiles(b, nb, 300);
 	assert_int_equal(b[2].i1, 200);
@@ -387,7 +389,7 @@ static void test_util_split_merge_erase_from(void **state)
 	assert_tiles(b, nb, 300);
 	assert_int_equal(b[2].i0, 103);
 
-	je = slc__erase_bound_from(b, &nb, 0, nb, 50);
+	je = slc__erase_bound_from(b, &nb, 8, 0, nb, 50);
 	assert_int_equal(nb, 4);
 	assert_int_equal(je, 4);
 	assert_tiles(b, nb, 300);
@@ -453,7 +455,7 @@ static void test_split_lead_long_tail(void **state)
 
 	(void)state;
 	f->nb = mkblocks(f->b, ends, 2);
-	slc__split_lead(&f->tb.tr, f->b, &f->nb);
+	slc__split_lead(&f->tb.tr, f->b, &f->nb, BMAX);
 	assert_int_equal(f->nb, 3);
 	assert_tiles(f->b, f->nb, 210);
 	assert_int_equal(f->b[0].i1, 3);
@@ -472,7 +474,7 @@ static void test_split_lead_short_tail_and_none(void **state)
 
 	(void)state;
 	f->nb = mkblocks(f->b, ends, 2);
-	slc__split_lead(&f->tb.tr, f->b, &f->nb);
+	slc__split_lead(&f->tb.tr, f->b, &f->nb, BMAX);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[0].i1, 3);
 	assert_int_equal(f->b[1].i0, 3);
@@ -481,7 +483,7 @@ static void test_split_lead_short_tail_and_none(void **state)
 
 	f = fx_new(flat, lenf, 1, 0.02, 33);
 	f->nb = mkblocks(f->b, ends, 2);
-	slc__split_lead(&f->tb.tr, f->b, &f->nb);
+	slc__split_lead(&f->tb.tr, f->b, &f->nb, BMAX);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[0].i1, 5);
 	fx_free(f);
@@ -489,7 +491,7 @@ static void test_split_lead_short_tail_and_none(void **state)
 	/* 3 cache samples, but a first block of 17 (over 2 x MIN_LEAD_SPLIT) */
 	f = fx_new(lv, len, 2, 0.02, 34);
 	f->nb = mkblocks(f->b, endl, 2);
-	slc__split_lead(&f->tb.tr, f->b, &f->nb);
+	slc__split_lead(&f->tb.tr, f->b, &f->nb, BMAX);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[0].i1, 17);
 	fx_free(f);
@@ -1112,7 +1114,7 @@ static void test_teeth_extend(void **state)
 	f->b[0].kind = SLC_PHASE_SLC_CACHE;
 	f->b[0].tier = 1;
 	f->b[1].kind = f->b[2].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, f->tmp);
+	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp);
 	assert_tiles(f->b, f->nb, 340);
 	jn = first_of_kind(f->b, f->nb, SLC_PHASE_DIRECT_TO_TLC);
 	assert_true(jn < f->nb);
@@ -1142,7 +1144,7 @@ static void test_teeth_capped(void **state)
 	f->b[0].kind = SLC_PHASE_SLC_CACHE;
 	f->b[0].tier = 1;
 	f->b[1].kind = f->b[2].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, f->tmp);
+	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp);
 	assert_tiles(f->b, f->nb, 300);
 	jn = first_of_kind(f->b, f->nb, SLC_PHASE_DIRECT_TO_TLC);
 	assert_true(jn < f->nb);
@@ -1158,7 +1160,7 @@ static void test_teeth_capped(void **state)
 	f->b[1].kind = f->b[3].kind = f->b[4].kind = SLC_PHASE_DIRECT_TO_TLC;
 	f->b[2].kind = SLC_PHASE_STALL;
 	f->b[2].dip = 1;
-	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, f->tmp);
+	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp);
 	assert_tiles(f->b, f->nb, 300);
 	for (size_t j = 0; j < f->nb; j++) {
 		if (f->b[j].i0 >= 70) assert_int_not_equal(f->b[j].kind, SLC_PHASE_SLC_CACHE);
@@ -1187,7 +1189,7 @@ static void test_teeth_clean_end_and_noisy(void **state)
 	f->b[0].kind = SLC_PHASE_SLC_CACHE;
 	f->b[0].tier = 1;
 	f->b[1].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, f->tmp);
+	slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 100);
 	assert_int_equal(f->b[1].kind, SLC_PHASE_DIRECT_TO_TLC);
@@ -1207,7 +1209,7 @@ static void test_teeth_clean_end_and_noisy(void **state)
 		f->b[0].kind = SLC_PHASE_SLC_CACHE;
 		f->b[0].tier = 1;
 		f->b[1].kind = f->b[2].kind = SLC_PHASE_DIRECT_TO_TLC;
-		slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, f->tmp);
+		slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp);
 		assert_int_equal(f->nb, 3);
 		assert_int_equal(f->b[1].kind, SLC_PHASE_DIRECT_TO_TLC);
 		fx_free(f);
@@ -1239,7 +1241,7 @@ static void test_refine_onset_forward(void **state)
 
 	(void)state;
 	assert_int_equal(f->b[1].group, 1);
-	slc__refine_onset(&f->tb.tr, f->b, &f->nb, f->g, f->x, 0);
+	slc__refine_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->g, f->x, 0);
 	assert_tiles(f->b, f->nb, 450);
 	je = first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND);
 	assert_true(je < f->nb);
@@ -1263,7 +1265,7 @@ static void test_refine_onset_back(void **state)
 	assert_true(f->g[0].decay & DECAY_OWN);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
 	f->b[1].kind = SLC_PHASE_ERASE_BOUND;
-	slc__refine_onset(&f->tb.tr, f->b, &f->nb, f->g, f->x, 0);
+	slc__refine_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->g, f->x, 0);
 	assert_tiles(f->b, f->nb, 450);
 	je = first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND);
 	assert_true(je < f->nb);
@@ -1278,14 +1280,14 @@ static void test_refine_onset_stays(void **state)
 	struct fx *f = onset_fixture(250, 92);
 
 	(void)state;
-	slc__refine_onset(&f->tb.tr, f->b, &f->nb, f->g, f->x, 0);
+	slc__refine_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->g, f->x, 0);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 250);
 	assert_int_equal(f->b[1].kind, SLC_PHASE_ERASE_BOUND);
 	fx_free(f);
 
 	f = onset_fixture(200, 93);
-	slc__refine_onset(&f->tb.tr, f->b, &f->nb, f->g, f->x, f->tb.tr.cum[f->n]);
+	slc__refine_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->g, f->x, f->tb.tr.cum[f->n]);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 200);
 	assert_int_equal(f->b[1].kind, SLC_PHASE_ERASE_BOUND);
@@ -1321,7 +1323,7 @@ static void test_refine_decay_onset_back(void **state)
 	size_t je;
 
 	(void)state;
-	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, f->x, 0);
+	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->x, 0);
 	assert_tiles(f->b, f->nb, 400);
 	je = first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND);
 	assert_true(je < f->nb);
@@ -1337,7 +1339,7 @@ static void test_refine_decay_onset_in_place(void **state)
 	size_t je;
 
 	(void)state;
-	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, f->x, 0);
+	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->x, 0);
 	je = first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND);
 	assert_true(je < f->nb);
 	assert_true(absdiff(f->b[je].i0, 200) <= 2);
@@ -1351,13 +1353,13 @@ static void test_refine_decay_onset_none(void **state)
 	struct fx *f = decay_fixture(200, 0, 102);
 
 	(void)state;
-	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, f->x, 0);
+	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->x, 0);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 200);
 	fx_free(f);
 
 	f = decay_fixture(225, 30, 103);
-	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, f->x, f->tb.tr.cum[225]);
+	slc__refine_decay_onset(&f->tb.tr, f->b, &f->nb, BMAX, f->x, f->tb.tr.cum[225]);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 225);
 	fx_free(f);
@@ -1377,7 +1379,7 @@ static void test_small_step_found(void **state)
 	(void)state;
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, 0);
+	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
 	assert_int_equal(f->nb, 2);
 	assert_tiles(f->b, f->nb, 400);
 	je = first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND);
@@ -1398,7 +1400,7 @@ static void test_small_step_none(void **state)
 	(void)state;
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, 0);
+	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
 	assert_int_equal(f->nb, 1);
 	assert_int_equal(f->b[0].kind, SLC_PHASE_DIRECT_TO_TLC);
 	fx_free(f);
@@ -1406,7 +1408,7 @@ static void test_small_step_none(void **state)
 	f = fx_new(small, len, 2, 0.002, 113);
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, 0);
+	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
 	assert_int_equal(f->nb, 1);
 	fx_free(f);
 
@@ -1414,7 +1416,7 @@ static void test_small_step_none(void **state)
 	f->nb = mkblocks(f->b, ends2, 2);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
 	f->b[1].kind = SLC_PHASE_ERASE_BOUND;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, 0);
+	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 100);
 	fx_free(f);
@@ -1436,7 +1438,7 @@ static void test_small_step_none(void **state)
 	tb_init(&f->tb, f->v, f->n, 1.0, NULL);
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, 0);
+	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
 	assert_int_equal(f->nb, 1);
 	fx_free(f);
 
@@ -1444,7 +1446,7 @@ static void test_small_step_none(void **state)
 	f = fx_new(lv, len, 2, 0.01, 115);
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, f->tmp, f->tb.tr.cum[400]);
+	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, f->tb.tr.cum[400]);
 	assert_int_equal(f->nb, 1);
 	fx_free(f);
 }
