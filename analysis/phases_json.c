@@ -68,6 +68,24 @@ static json_t *phase_list(const struct slc_phase *p, size_t n, int with_kind, en
 	return a;
 }
 
+/* The evidence that would settle a close call, as names. */
+static json_t *settle_json(unsigned f)
+{
+	static const struct { unsigned bit; const char *name; } names[] = {
+		{ SLC_SETTLE_CAPACITY, "capacity" },
+		{ SLC_SETTLE_STATE, "state" },
+		{ SLC_SETTLE_LONGER_RUN, "longer_run" },
+	};
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < sizeof(names) / sizeof(names[0]); i++)
+		if ((f & names[i].bit) && json_array_append_new(a, json_string(names[i].name))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
 static json_t *reading_json(const struct slc_labelling *l)
 {
 	if (!l->valid) return json_null();
@@ -101,6 +119,7 @@ static json_t *model_json(const struct slc_model_info *m)
 	e |= set(o, "best", reading_json(&m->best));
 	e |= set(o, "runner_up", reading_json(&m->runner_up));
 	e |= set(o, "odds", num(m->odds));
+	e |= set(o, "settle", settle_json(m->settle));
 	e |= set(o, "explain", why);
 	if (e) {
 		json_decref(o);

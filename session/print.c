@@ -130,6 +130,17 @@ static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc
 		reading_words(w, sizeof(w), &m->runner_up, u);
 		fprintf(f, "  runner-up (odds %.1f : 1 against): %s\n", m->odds, w);
 	}
+	if (m->settle) {
+		fprintf(f, "  to decide:");
+		if (m->settle & SLC_SETTLE_LONGER_RUN)
+			fprintf(f, " a longer run (does the drop near the end last?)%s",
+				m->settle & ~(unsigned)SLC_SETTLE_LONGER_RUN ? ";" : "");
+		if (m->settle & SLC_SETTLE_CAPACITY)
+			fprintf(f, " --capacity and --cell (the flash bounds the cache)%s",
+				m->settle & SLC_SETTLE_STATE ? ";" : "");
+		if (m->settle & SLC_SETTLE_STATE) fprintf(f, " --state trimmed|used (erased before, or written over)");
+		fprintf(f, "\n");
+	}
 	if (x->hints.explain && m->explain[0]) {
 		const char *p = m->explain;
 		fprintf(f, "  why:\n");

@@ -1055,6 +1055,34 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
  * groups and for those after a write buffer's burst */
 enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 4 };
 
+/*
+ * What would decide between @best and the close runner-up @ru: the
+ * capacity and cell type when they differ in the cache or the onset and
+ * neither is known (the flash bounds the cache; the onset comes after
+ * about one capacity written); the drive's state when they differ in the
+ * erase-bound phase and it is unknown; a longer run when a drop near the
+ * end may be a slowdown the drive comes back from (tail_like_stretch).
+ */
+static unsigned settle_of(const struct mctx *c, const struct cand *best, const struct cand *ru)
+{
+	const struct slc_phase_evidence *ev = c->ev;
+	const struct cand *r[2] = { best, ru };
+	unsigned f = 0;
+
+	if ((best->k > 0) != (ru->k > 0) || best->o != ru->o || best->k != ru->k) {
+		if (!(ev->capacity_bytes > 0) || ev->cell == SLC_CELL_UNKNOWN) f |= SLC_SETTLE_CAPACITY;
+		if (ev->state == SLC_STATE_UNKNOWN && (best->o < c->ng) != (ru->o < c->ng)) f |= SLC_SETTLE_STATE;
+	}
+	for (int i = 0; i < 2; i++) {
+		struct tail_like x;
+
+		if (!r[i]->buf && tail_like_stretch(c, r[i]->merged ? r[i]->k : 1, &x) &&
+		    (r[i]->k > 0 || r[i]->o == c->ng))
+			f |= SLC_SETTLE_LONGER_RUN;
+	}
+	return f;
+}
+
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
@@ -1110,6 +1138,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	if (have_ru) {
 		mi->runner_up = reading(&c, &ru);
 		mi->odds = exp(best.score - ru.score);
+		if (mi->odds < c.p->settle_odds) mi->settle = settle_of(&c, &best, &ru);
 	} else {
 		mi->odds = INFINITY;
 	}

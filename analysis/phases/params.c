@@ -331,6 +331,10 @@ const struct slc_model_params slc__model_defaults = {
 	 * better (log-likelihood) than every reading left is a conflict: the
 	 * evidence may be wrong.  Statistics (odds of e^100). */
 	.conflict_ll = 100.0,
+	/* Odds under 20 : 1 (the best reading under 95% against the runner-up
+	 * alone) are a close call: the answer names the runner-up and the
+	 * evidence that would settle it. */
+	.settle_odds = 20.0,
 
 	/* ---- SNIA PTS steady state ---- */
 	/* The PTS's window: five rounds of 60 s. */
@@ -456,6 +460,7 @@ static const struct param params[] = {
 	{ "tail_cost", offsetof(struct slc_model_params, tail_cost), 0, -1e6, 1e6 },
 	{ "tail_smooth", offsetof(struct slc_model_params, tail_smooth), 1, 1, 15 },
 	{ "conflict_ll", offsetof(struct slc_model_params, conflict_ll), 0, 0, 1e9 },
+	{ "settle_odds", offsetof(struct slc_model_params, settle_odds), 0, 1, 1e9 },
 	{ "steady_round_s", offsetof(struct slc_model_params, steady_round_s), 0, 1e-9, 1e9 },
 	{ "steady_rounds", offsetof(struct slc_model_params, steady_rounds), 1, 2, 1e6 },
 };

@@ -420,6 +420,10 @@ static void test_gc_tail(void **state)
 				 (unsigned)seed, a.cache_bytes);
 		assert_true(a.model.runner_up.valid && a.model.runner_up.tiers >= 1);
 		assert_true(a.model.odds < 20);
+		/* a close call names what would decide it: a longer run, and
+		 * the capacity (unknown here) */
+		assert_true(a.model.settle & SLC_SETTLE_LONGER_RUN);
+		assert_true(a.model.settle & SLC_SETTLE_CAPACITY);
 		slc_analysis_free(&a);
 		gc_tail_curve(&a, 40, seed);
 		if (!a.has_cache) fail_msg("seed %u: a 40 s tail at a lower speed read as no cache", (unsigned)seed);
@@ -455,6 +459,9 @@ static void test_throttle_one_visit(void **state)
 	analyze_bytes(&a, t, dt, b, N);
 	if (!a.has_cache) fail_msg("a cache throttled once read as no cache");
 	assert_cache_near(&a, want, 0.01);
+	/* the native writing lasts: no call for a longer run (the capacity,
+	 * unknown, would still tell a cache from an early onset) */
+	assert_false(a.model.settle & SLC_SETTLE_LONGER_RUN);
 	slc_analysis_free(&a);
 }
 

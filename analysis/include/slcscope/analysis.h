@@ -229,6 +229,7 @@ struct slc_model_params {
 					 * drive came back from: against the drop as a cache's end */
 	size_t tail_smooth;		/* samples of the running median that finds such stretches */
 	double conflict_ll;		/* a ruled-out reading this much better: a conflict */
+	double settle_odds;		/* a runner-up under these odds is a close call */
 	/* SNIA PTS steady state (the search after the phases) */
 	double steady_round_s;		/* a round's length (PTS: 60 s) */
 	size_t steady_rounds;		/* rounds in the window (PTS: 5) */
@@ -418,7 +419,17 @@ struct slc_model_info {
 	double cache_min_bytes, cache_max_bytes;	/* the bounds; NAN otherwise */
 	enum slc_cell cell;		/* the cell type the labels assume */
 	int conflict;			/* 1: the evidence ruled out every reading that fits the curve */
+	unsigned settle;		/* SLC_SETTLE_* flags: what would decide between
+					 * the best reading and a close runner-up */
 	char explain[SLC_EXPLAIN_MAX];	/* the evidence and rules, one line each */
+};
+
+/* Evidence that would settle a close call (odds under 20 : 1). */
+enum {
+	SLC_SETTLE_CAPACITY = 1,	/* --capacity and --cell: the flash bounds the cache
+					 * and places the onset near one capacity written */
+	SLC_SETTLE_STATE = 2,		/* --state: erased or written over before */
+	SLC_SETTLE_LONGER_RUN = 4,	/* a longer run: whether a drop near the end lasts */
 };
 
 /**
