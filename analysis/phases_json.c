@@ -73,6 +73,7 @@ static json_t *settle_json(unsigned f)
 {
 	static const struct { unsigned bit; const char *name; } names[] = {
 		{ SLC_SETTLE_CAPACITY, "capacity" },
+		{ SLC_SETTLE_CELL, "cell" },
 		{ SLC_SETTLE_STATE, "state" },
 		{ SLC_SETTLE_LONGER_RUN, "longer_run" },
 	};

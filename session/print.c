@@ -107,6 +107,26 @@ static void print_steady(FILE *f, const struct slc_analysis *an, enum slc_unit_s
 	fprintf(f, "\n");
 }
 
+/* The evidence that would decide a close call, one line. */
+static void print_settle(FILE *f, unsigned settle)
+{
+	static const struct { unsigned bit; const char *what; } ways[] = {
+		{ SLC_SETTLE_LONGER_RUN, "a longer run (does the drop near the end last?)" },
+		{ SLC_SETTLE_CAPACITY, "--capacity (the flash bounds the cache)" },
+		{ SLC_SETTLE_CELL, "--cell (bits per cell bound it in SLC mode)" },
+		{ SLC_SETTLE_STATE, "--state trimmed|used (erased before, or written over)" },
+	};
+	const char *sep = " ";
+
+	fprintf(f, "  to decide:");
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
+		if (settle & ways[i].bit) {
+			fprintf(f, "%s%s", sep, ways[i].what);
+			sep = "; ";
+		}
+	fprintf(f, "\n");
+}
+
 /* How sure the model is, the runner-up when it is close, the reasons with
  * --explain. */
 static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc_unit_system u)
@@ -130,17 +150,7 @@ static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc
 		reading_words(w, sizeof(w), &m->runner_up, u);
 		fprintf(f, "  runner-up (odds %.1f : 1 against): %s\n", m->odds, w);
 	}
-	if (m->settle) {
-		fprintf(f, "  to decide:");
-		if (m->settle & SLC_SETTLE_LONGER_RUN)
-			fprintf(f, " a longer run (does the drop near the end last?)%s",
-				m->settle & ~(unsigned)SLC_SETTLE_LONGER_RUN ? ";" : "");
-		if (m->settle & SLC_SETTLE_CAPACITY)
-			fprintf(f, " --capacity and --cell (the flash bounds the cache)%s",
-				m->settle & SLC_SETTLE_STATE ? ";" : "");
-		if (m->settle & SLC_SETTLE_STATE) fprintf(f, " --state trimmed|used (erased before, or written over)");
-		fprintf(f, "\n");
-	}
+	if (m->settle) print_settle(f, m->settle);
 	if (x->hints.explain && m->explain[0]) {
 		const char *p = m->explain;
 		fprintf(f, "  why:\n");

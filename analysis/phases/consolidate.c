@@ -309,16 +309,24 @@ static int merge_cut_tooth(const struct trace *tr, struct block *b, size_t *nb, 
  * Is block j + 1, a return to speed between slow blocks j and j + 2, a
  * burst in the slow writing (rule 3's) rather than the cache's speed back
  * after a stall?  So when it is at most half as long (in samples) as the
- * slow stretches either side, which go on at one level; a comb's teeth
- * and runs are alike in length.
+ * slow stretches either side, which go on at one level, with nothing
+ * back at the speed after them; a comb's teeth and runs are alike in
+ * length.
  */
 static int burst_in_slow(const struct trace *tr, const struct block *b, size_t nb, size_t j)
 {
+	const struct slc_model_params *mp = slc__mp(tr);
 	const struct block *m = b + j, *c = b + j + 1;
+	double lm = slc__blevel(tr, m), fast;
 
-	return j + 2 < nb && !b[j + 2].dip && 2 * (c->i1 - c->i0) <= m->i1 - m->i0 &&
+	if (!(j >= 1 && j + 2 < nb) || b[j + 2].dip) return 0;
+	fast = fmin(slc__blevel(tr, b + j - 1), slc__blevel(tr, c));
+	/* the slow writing goes on: nothing after it is back at the speed
+	 * (stalls between stretches of a cache stay rule 4's) */
+	if (j + 3 < nb && slc__blevel(tr, b + j + 3) >= (1 - mp->delta_same) * fast) return 0;
+	return 2 * (c->i1 - c->i0) <= m->i1 - m->i0 &&
 	       2 * (c->i1 - c->i0) <= b[j + 2].i1 - b[j + 2].i0 &&
-	       slc__reldiff(slc__blevel(tr, b + j + 2), slc__blevel(tr, m)) < slc__mp(tr)->delta_same;
+	       slc__reldiff(slc__blevel(tr, b + j + 2), lm) < mp->delta_same;
 }
 
 /* Rules 2-4 on the first interior block they apply to, then rule 4 on the

@@ -540,7 +540,30 @@ static int tail_like_stretch(const struct mctx *c, size_t top, struct tail_like 
 	x->after = c->g[top].level;
 	x->tail = slc__covered(tr, slc__t_start(tr, c->b[c->g[top].first].i0), tr->t[tr->n - 1]);
 	recovered_stretch(c, top, &x->dur, &x->level);
-	return x->dur > 0 && x->tail <= x->dur && x->level <= (1 + c->p->delta_cache) * x->after;
+	return x->dur > 0 && x->tail <= x->dur && slc__reldiff(x->level, x->after) < c->p->delta_cache;
+}
+
+/* The jump cost of the drop from the first level to the second (a reading
+ * without a cache takes no group for the cache back). */
+static double first_jump(const struct mctx *c)
+{
+	const struct group *g = c->g;
+
+	if (c->ng < 2) return 0;
+	return fmin(g[0].level, g[1].level) < c->p->decay_step_min * fmax(g[0].level, g[1].level) ?
+		       merge_cost(g, 0, 2) : 0;
+}
+
+/*
+ * Does the recovered stretch bear on reading @r (in its own context @c)?
+ * A cache reading's drop from its top speed (the end of its first tier, or
+ * of its one merged level) is then no proof of the cache's end; a reading
+ * without a cache owes no jump for that drop.  The figures in @x.
+ */
+static int tail_fires(const struct mctx *c, const struct cand *r, struct tail_like *x)
+{
+	if (r->k > 0) return r->k < c->ng && tail_like_stretch(c, r->merged ? r->k : 1, x);
+	return r->o == c->ng && first_jump(c) > 0 && tail_like_stretch(c, 1, x);
 }
 
 static double tail_term(const struct mctx *c, const struct cand *r, struct ex *e)
@@ -548,7 +571,7 @@ static double tail_term(const struct mctx *c, const struct cand *r, struct ex *e
 	struct tail_like x;
 	char a[32], b2[32];
 
-	if (!tail_like_stretch(c, r->merged ? r->k : 1, &x)) return 0;
+	if (!tail_fires(c, r, &x)) return 0;
 	exf(e, "  a slow stretch of %.3g s at %s inside the cache came back under writing; the run ends %.3g s "
 	       "after the drop to %s: maybe the next such stretch, a longer run would tell (%s %+.1f)",
 	    x.dur, fmt_si(a, sizeof(a), x.level, "B/s"), x.tail, fmt_si(b2, sizeof(b2), x.after, "B/s"),
@@ -651,11 +674,14 @@ static double jump_term(const struct mctx *c, const struct cand *r, const unsign
 	struct tail_like x;
 	char a[32];
 
-	if (t < 0 && r->k == 0 && r->o == c->ng && tail_like_stretch(c, 1, &x)) {
+	if (r->k == 0 && tail_fires(c, r, &x)) {
+		/* the drop from the first level only; later jumps still cost */
+		double d = first_jump(c);
+
 		exf(e, "  the drop to %s %.3g s before the end is like the %.3g s slow stretch the drive "
 		       "came back from: no phase of its own (%+.1f)", fmt_si(a, sizeof(a), x.after, "B/s"),
 		    x.tail, x.dur, 0.0);
-		return 0;
+		t += d;
 	}
 	if (t < 0) exf(e, "  levels that jump inside one phase (%+.1f)", t);
 	return t;
@@ -1056,29 +1082,35 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
 enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 4 };
 
 /*
- * What would decide between @best and the close runner-up @ru: the
- * capacity and cell type when they differ in the cache or the onset and
- * neither is known (the flash bounds the cache; the onset comes after
- * about one capacity written); the drive's state when they differ in the
- * erase-bound phase and it is unknown; a longer run when a drop near the
- * end may be a slowdown the drive comes back from (tail_like_stretch).
+ * What would decide between the best reading and the close runner-up: the
+ * options not given when the two differ in the cache or the onset (the
+ * flash bounds the cache; the onset comes after about one capacity
+ * written; a write buffer's burst is told from a tier by its share of the
+ * capacity); the drive's state when they differ in the erase-bound phase
+ * and it is unknown; a longer run when the recovered stretch bears on
+ * either (tail_fires, in the reading's own context).
  */
-static unsigned settle_of(const struct mctx *c, const struct cand *best, const struct cand *ru)
+static unsigned settle_of(const struct mctx *c, const struct cand *best, const struct cand *ru,
+			  const struct slc_labelling *lb, const struct slc_labelling *lr)
 {
 	const struct slc_phase_evidence *ev = c->ev;
 	const struct cand *r[2] = { best, ru };
 	unsigned f = 0;
 
-	if ((best->k > 0) != (ru->k > 0) || best->o != ru->o || best->k != ru->k) {
-		if (!(ev->capacity_bytes > 0) || ev->cell == SLC_CELL_UNKNOWN) f |= SLC_SETTLE_CAPACITY;
-		if (ev->state == SLC_STATE_UNKNOWN && (best->o < c->ng) != (ru->o < c->ng)) f |= SLC_SETTLE_STATE;
+	if (lb->tiers != lr->tiers || lb->erase_bound != lr->erase_bound ||
+	    slc__reldiff(lb->cache_bytes, lr->cache_bytes) > c->p->delta_same ||
+	    slc__reldiff(lb->onset_bytes, lr->onset_bytes) > c->p->delta_same ||
+	    slc__reldiff(lb->buffer_bytes, lr->buffer_bytes) > c->p->delta_same) {
+		if (!(ev->capacity_bytes > 0)) f |= SLC_SETTLE_CAPACITY;
+		if (ev->cell == SLC_CELL_UNKNOWN) f |= SLC_SETTLE_CELL;
+		if (ev->state == SLC_STATE_UNKNOWN && lb->erase_bound != lr->erase_bound) f |= SLC_SETTLE_STATE;
 	}
 	for (int i = 0; i < 2; i++) {
 		struct tail_like x;
+		struct cand r0 = *r[i];
 
-		if (!r[i]->buf && tail_like_stretch(c, r[i]->merged ? r[i]->k : 1, &x) &&
-		    (r[i]->k > 0 || r[i]->o == c->ng))
-			f |= SLC_SETTLE_LONGER_RUN;
+		r0.buf = 0;
+		if (tail_fires(ctx_of(c, r[i]), &r0, &x)) f |= SLC_SETTLE_LONGER_RUN;
 	}
 	return f;
 }
@@ -1138,7 +1170,8 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	if (have_ru) {
 		mi->runner_up = reading(&c, &ru);
 		mi->odds = exp(best.score - ru.score);
-		if (mi->odds < c.p->settle_odds) mi->settle = settle_of(&c, &best, &ru);
+		if (mi->odds < c.p->settle_odds)
+			mi->settle = settle_of(&c, &best, &ru, &mi->best, &mi->runner_up);
 	} else {
 		mi->odds = INFINITY;
 	}

@@ -32,8 +32,16 @@ double slc__blevel(const struct trace *tr, const struct block *b)
  * with the span rather than counted by sample index. */
 double slc__covered(const struct trace *tr, double a, double b)
 {
-	double d = b - a;
+	double d;
 	size_t lo = 1, hi = tr->n;
+
+	/* only the trace's own span: before its first sample or after its
+	 * last, no sample covers anything */
+	if (tr->n == 0) return 0;
+	a = fmax(a, slc__t_start(tr, 0));
+	b = fmin(b, tr->t[tr->n - 1]);
+	if (!(b > a)) return 0;
+	d = b - a;
 
 	/* the first sample that ends at or after a; the gaps after it that
 	 * start before b are the ones that can overlap the span */

@@ -424,12 +424,13 @@ struct slc_model_info {
 	char explain[SLC_EXPLAIN_MAX];	/* the evidence and rules, one line each */
 };
 
-/* Evidence that would settle a close call (odds under 20 : 1). */
+/* Evidence that would settle a close call (odds under settle_odds). */
 enum {
-	SLC_SETTLE_CAPACITY = 1,	/* --capacity and --cell: the flash bounds the cache
-					 * and places the onset near one capacity written */
+	SLC_SETTLE_CAPACITY = 1,	/* --capacity: the flash bounds the cache, the onset
+					 * comes near one capacity written */
 	SLC_SETTLE_STATE = 2,		/* --state: erased or written over before */
 	SLC_SETTLE_LONGER_RUN = 4,	/* a longer run: whether a drop near the end lasts */
+	SLC_SETTLE_CELL = 8,		/* --cell: bits per cell bound the cache in SLC mode */
 };
 
 /**
