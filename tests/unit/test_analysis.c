@@ -465,6 +465,51 @@ static void test_throttle_one_visit(void **state)
 	slc_analysis_free(&a);
 }
 
+/* Curves of levels (B/s, samples) at 1 s with 2% noise, analysed. */
+static void levels_curve(struct slc_analysis *a, const double *lv, const size_t *len, size_t k, uint64_t seed)
+{
+	enum { MAXN = 1000 };
+	static double t[MAXN], b[MAXN], dt[MAXN];
+	size_t n = 0;
+	uint64_t r = seed;
+
+	for (size_t q = 0; q < k; q++)
+		for (size_t i = 0; i < len[q]; i++, n++) {
+			assert_true(n < MAXN);
+			t[n] = (double)(n + 1);
+			dt[n] = 1;
+			b[n] = lv[q] > 0 ? lv[q] * (1 + 0.02 * gauss(&r)) : 0;
+		}
+	analyze_bytes(a, t, dt, b, n);
+}
+
+/*
+ * Two 20 s stalls (nothing written) inside a 2 GB/s cache with 5 s at its
+ * speed between them, then the cache goes on for 100 s: the short return
+ * between two stalls is the cache, not a burst in slow writing (the cache
+ * comes back after them), and the cache is one level to its end.  And a
+ * 20 s stall inside a cache whose run ends 10 s after a drop to 600 MB/s:
+ * a stall is no slowdown to the level after the drop, so the drop is the
+ * cache's end.
+ */
+static void test_stalls_inside_cache(void **state)
+{
+	static const double lv[] = { 2e9, 0, 2e9, 0, 2e9, 0.5e9 }, lv2[] = { 2e9, 0, 2e9, 0.6e9 };
+	static const size_t len[] = { 100, 20, 5, 20, 100, 150 }, len2[] = { 50, 20, 120, 10 };
+	struct slc_analysis a;
+	(void)state;
+
+	levels_curve(&a, lv, len, 6, 11);
+	if (!a.has_cache || a.model.best.tiers != 1)
+		fail_msg("stalls inside a cache: has_cache %d, %u tiers", a.has_cache, a.model.best.tiers);
+	assert_float_equal(a.cache_end_s, 245, 1.5);
+	slc_analysis_free(&a);
+	levels_curve(&a, lv2, len2, 4, 12);
+	if (!a.has_cache) fail_msg("a cache with a stall, then 10 s at 600 MB/s, read as no cache");
+	assert_false(a.model.settle & SLC_SETTLE_LONGER_RUN);
+	slc_analysis_free(&a);
+}
+
 /* A 4 s cache at 1 GB/s, then direct-to-TLC writing drifting down 12%
  * over 12 s (three times the cache), then a decay: the cache stays a
  * cache (a falling head of a decay is one only when about as long as the
@@ -1438,6 +1483,7 @@ int main(void)
 		cmocka_unit_test(test_pause_at_boundary),
 		cmocka_unit_test(test_gc_tail),
 		cmocka_unit_test(test_throttle_one_visit),
+		cmocka_unit_test(test_stalls_inside_cache),
 		cmocka_unit_test(test_cache_then_drift),
 		cmocka_unit_test(test_comb_onset_in_run),
 		cmocka_unit_test(test_analyze_errors),
