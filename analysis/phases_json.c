@@ -117,6 +117,7 @@ static json_t *model_json(const struct slc_model_info *m)
 	e |= set(o, "cell", json_string(slc_cell_name(m->cell)));
 	e |= set(o, "confidence", num(m->confidence));
 	e |= set(o, "conflict", json_boolean(m->conflict));
+	e |= set(o, "no_fit", json_boolean(m->no_fit));
 	e |= set(o, "best", reading_json(&m->best));
 	e |= set(o, "runner_up", reading_json(&m->runner_up));
 	e |= set(o, "odds", num(m->odds));

@@ -138,6 +138,8 @@ static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc
 	if (m->conflict)
 		fprintf(f, "  the model: unsure: the evidence rules out every reading that fits the curve "
 			   "(check --capacity, --cell, --state)");
+	else if (m->no_fit)
+		fprintf(f, "  the model: unsure: no reading fits the curve; its plain reading is shown");
 	else
 		fprintf(f, "  the model: %.0f%% sure", 100 * m->confidence);
 	if (ev->capacity_bytes > 0) fprintf(f, "; %s", slc_format_bytes(a, sizeof(a), ev->capacity_bytes, u));

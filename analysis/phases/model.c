@@ -1166,7 +1166,9 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 			have_ru = 1;
 		}
 	}
-	mi->confidence = tot > 0 ? fmin(1, 1 / tot) : 1;
+	/* no reading scored at all: the plain one stands, with no weight */
+	mi->no_fit = !(tot > 0);
+	mi->confidence = tot > 0 ? fmin(1, 1 / tot) : 0;
 	if (have_ru) {
 		mi->runner_up = reading(&c, &ru);
 		mi->odds = exp(best.score - ru.score);

@@ -510,6 +510,26 @@ static void test_stalls_inside_cache(void **state)
 	slc_analysis_free(&a);
 }
 
+/* 90 s at exactly 1 GB/s, then 10 s of nothing: no reading has a finite
+ * score (a noise-free level and one of zero), and the answer must not
+ * claim to be sure of the plain reading it falls back to. */
+static void test_no_reading_fits(void **state)
+{
+	double t[100], b[100], dt[100];
+	struct slc_analysis a;
+	(void)state;
+
+	for (size_t i = 0; i < 100; i++) {
+		t[i] = (double)(i + 1);
+		dt[i] = 1;
+		b[i] = i < 90 ? 1e9 : 0;
+	}
+	analyze_bytes(&a, t, dt, b, 100);
+	assert_true(a.model.no_fit);
+	assert_float_equal(a.model.confidence, 0, 0);
+	slc_analysis_free(&a);
+}
+
 /* A 4 s cache at 1 GB/s, then direct-to-TLC writing drifting down 12%
  * over 12 s (three times the cache), then a decay: the cache stays a
  * cache (a falling head of a decay is one only when about as long as the
@@ -1484,6 +1504,7 @@ int main(void)
 		cmocka_unit_test(test_gc_tail),
 		cmocka_unit_test(test_throttle_one_visit),
 		cmocka_unit_test(test_stalls_inside_cache),
+		cmocka_unit_test(test_no_reading_fits),
 		cmocka_unit_test(test_cache_then_drift),
 		cmocka_unit_test(test_comb_onset_in_run),
 		cmocka_unit_test(test_analyze_errors),

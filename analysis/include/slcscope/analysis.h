@@ -419,6 +419,8 @@ struct slc_model_info {
 	double cache_min_bytes, cache_max_bytes;	/* the bounds; NAN otherwise */
 	enum slc_cell cell;		/* the cell type the labels assume */
 	int conflict;			/* 1: the evidence ruled out every reading that fits the curve */
+	int no_fit;			/* 1: no reading could be scored; the plain one (no
+					 * cache) is shown with confidence 0 */
 	unsigned settle;		/* SLC_SETTLE_* flags: what would decide between
 					 * the best reading and a close runner-up */
 	char explain[SLC_EXPLAIN_MAX];	/* the evidence and rules, one line each */
