@@ -57,26 +57,6 @@ static void print_cache_onset(FILE *f, const struct slc_analysis *an, enum slc_u
 	}
 }
 
-/* One reading in words: "a cache of 2.29 GB in 1 tier, native, erase-bound from 263 GB". */
-static void reading_words(char *s, size_t n, const struct slc_labelling *l, enum slc_unit_system u)
-{
-	char a[32], b[32];
-	size_t w;
-
-	if (l->buffer_bytes > 0) {
-		snprintf(s, n, "a write buffer's %s burst, ", slc_format_bytes(a, sizeof(a), l->buffer_bytes, u));
-		w = strlen(s);
-		s += w;
-		n -= w;
-	}
-	snprintf(s, n, "%s%s%s%s%s", l->tiers ? "a cache of " : "no cache",
-		 l->tiers ? slc_format_bytes(a, sizeof(a), l->cache_bytes, u) : "",
-		 l->tiers > 1 ? (l->tiers == 2 ? " in 2 tiers" : " in 3 tiers") : "",
-		 l->native ? ", native" : ", no native phase",
-		 l->erase_bound ? (snprintf(b, sizeof(b), ", erase-bound from %s",
-					    slc_format_bytes(a, sizeof(a), l->onset_bytes, u)), b) : "");
-}
-
 /* SNIA steady state, and from where it was searched (the preconditioning rule). */
 static void print_steady(FILE *f, const struct slc_analysis *an, enum slc_unit_system u)
 {
@@ -107,33 +87,13 @@ static void print_steady(FILE *f, const struct slc_analysis *an, enum slc_unit_s
 	fprintf(f, "\n");
 }
 
-/* The evidence that would decide a close call, one line. */
-static void print_settle(FILE *f, unsigned settle)
-{
-	static const struct { unsigned bit; const char *what; } ways[] = {
-		{ SLC_SETTLE_LONGER_RUN, "a longer run (does the drop near the end last?)" },
-		{ SLC_SETTLE_CAPACITY, "--capacity (the flash bounds the cache)" },
-		{ SLC_SETTLE_CELL, "--cell (bits per cell bound it in SLC mode)" },
-		{ SLC_SETTLE_STATE, "--state trimmed|used (erased before, or written over)" },
-	};
-	const char *sep = " ";
-
-	fprintf(f, "  to decide:");
-	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++)
-		if (settle & ways[i].bit) {
-			fprintf(f, "%s%s", sep, ways[i].what);
-			sep = "; ";
-		}
-	fprintf(f, "\n");
-}
-
 /* How sure the model is, the runner-up when it is close, the reasons with
  * --explain. */
 static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc_unit_system u)
 {
 	const struct slc_model_info *m = &x->a[i].model;
 	const struct slc_phase_evidence *ev = &x->ev[i];
-	char w[160], a[32];
+	char w[320], a[32];
 
 	if (m->conflict)
 		fprintf(f, "  the model: unsure: the evidence rules out every reading that fits the curve "
@@ -149,10 +109,10 @@ static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc
 	if (isfinite(ev->ref_cache_bps) || isfinite(ev->ref_native_bps)) fprintf(f, ", read against the main curve");
 	fprintf(f, "\n");
 	if (m->runner_up.valid && m->odds < 20) {
-		reading_words(w, sizeof(w), &m->runner_up, u);
+		slc_reading_words(w, sizeof(w), &m->runner_up, u);
 		fprintf(f, "  runner-up (odds %.1f : 1 against): %s\n", m->odds, w);
 	}
-	if (m->settle) print_settle(f, m->settle);
+	if (m->settle) fprintf(f, "  to decide: %s\n", slc_settle_words(w, sizeof(w), m->settle));
 	if (x->hints.explain && m->explain[0]) {
 		const char *p = m->explain;
 		fprintf(f, "  why:\n");

@@ -285,11 +285,30 @@ static void headline_section(struct doc *d, const struct slc_session *x, enum sl
 	slc__doc_table_end(d);
 }
 
+/* How sure the model is, as on the console: the runner-up of a close call
+ * and what would decide it. */
+static void model_words(char *p, size_t len, const struct slc_model_info *m, enum slc_unit_system u)
+{
+	char w[320];
+	size_t n;
+
+	if (m->conflict)
+		n = (size_t)snprintf(p, len, "The model is unsure: the evidence rules out every reading that fits the curve. ");
+	else if (m->no_fit)
+		n = (size_t)snprintf(p, len, "The model is unsure: no reading fits the curve. ");
+	else
+		n = (size_t)snprintf(p, len, "The model is %.0f%% sure of this reading. ", 100 * m->confidence);
+	if (n < len && m->runner_up.valid && m->odds < 20)
+		n += (size_t)snprintf(p + n, len - n, "Runner-up (odds %.1f : 1 against): %s. ", m->odds,
+				      slc_reading_words(w, sizeof(w), &m->runner_up, u));
+	if (n < len && m->settle) snprintf(p + n, len - n, "To decide: %s. ", slc_settle_words(w, sizeof(w), m->settle));
+}
+
 static void curve_text(struct doc *d, const struct slc_session *x, size_t i, enum slc_unit_system u)
 {
 	const struct slc_analysis *an = &x->a[i];
 	const struct slc_session_drive *dr = &x->drive[i];
-	char p[1024] = "", a[32], b[32], w[320];
+	char p[2048] = "", a[32], b[32], w[320];
 	size_t n = 0;
 
 	if (an->has_cache)
@@ -310,7 +329,8 @@ static void curve_text(struct doc *d, const struct slc_session *x, size_t i, enu
 		n += (size_t)snprintf(p + n, sizeof(p) - n, "Flash used in SLC mode: about %s. ",
 				      slc_format_bytes(a, sizeof(a), dr->slc_flash_bytes, u));
 	if (dr->n_temp && isfinite(dr->max_temp_c) && n < sizeof(p))
-		snprintf(p + n, sizeof(p) - n, "Temperature up to %.0f °C. ", dr->max_temp_c);
+		n += (size_t)snprintf(p + n, sizeof(p) - n, "Temperature up to %.0f °C. ", dr->max_temp_c);
+	if (n < sizeof(p)) model_words(p + n, sizeof(p) - n, &an->model, u);
 	slc__doc_para(d, "%s", p);
 }
 

@@ -362,3 +362,41 @@ char *slc_recovery_words(char *buf, size_t len, const struct slc_recovery *r, en
 		snprintf(buf, len, "%s of cache", a);
 	return buf;
 }
+
+/* One reading in words: "a cache of 2.29 GB in 1 tier, native, erase-bound from 263 GB". */
+char *slc_reading_words(char *buf, size_t len, const struct slc_labelling *l, enum slc_unit_system u)
+{
+	char a[32], b[48];
+	size_t w = 0;
+
+	if (!len) return buf;
+	buf[0] = '\0';
+	if (l->buffer_bytes > 0)
+		w = (size_t)snprintf(buf, len, "a write buffer's %s burst, ", slc_format_bytes(a, sizeof(a), l->buffer_bytes, u));
+	if (w >= len) return buf;
+	if (l->erase_bound) snprintf(b, sizeof(b), ", erase-bound from %s", slc_format_bytes(a, sizeof(a), l->onset_bytes, u));
+	else b[0] = '\0';
+	snprintf(buf + w, len - w, "%s%s%s%s%s", l->tiers ? "a cache of " : "no cache",
+		 l->tiers ? slc_format_bytes(a, sizeof(a), l->cache_bytes, u) : "",
+		 l->tiers > 1 ? (l->tiers == 2 ? " in 2 tiers" : " in 3 tiers") : "",
+		 l->native ? ", native" : ", no native phase", b);
+	return buf;
+}
+
+/* What would decide a close call (model.settle), in words; "" for none. */
+char *slc_settle_words(char *buf, size_t len, unsigned settle)
+{
+	static const struct { unsigned bit; const char *what; } ways[] = {
+		{ SLC_SETTLE_LONGER_RUN, "a longer run (does the drop near the end last?)" },
+		{ SLC_SETTLE_CAPACITY, "--capacity (the flash bounds the cache)" },
+		{ SLC_SETTLE_CELL, "--cell (bits per cell bound it in SLC mode)" },
+		{ SLC_SETTLE_STATE, "--state trimmed|used (erased before, or written over)" },
+	};
+	size_t n = 0;
+
+	if (!len) return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]) && n < len; i++)
+		if (settle & ways[i].bit) n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", ways[i].what);
+	return buf;
+}

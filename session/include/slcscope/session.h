@@ -301,6 +301,12 @@ char *slc_cache_bound_words(char *buf, size_t len, const struct slc_analysis *an
 /** slc_duration_words() - "30 s", "15 min", "2 h", "1 h 53 min". */
 char *slc_duration_words(char *buf, size_t len, double seconds);
 
+/** slc_reading_words() - a reading of the model: "a cache of 2.29 GB in 1 tier, native, erase-bound from 263 GB". */
+char *slc_reading_words(char *buf, size_t len, const struct slc_labelling *l, enum slc_unit_system u);
+
+/** slc_settle_words() - what would decide a close call (model.settle): "--capacity (...); a longer run (...)". */
+char *slc_settle_words(char *buf, size_t len, unsigned settle);
+
 /* A recovery burst's cache in words, the same on the console and in the report. */
 char *slc_recovery_words(char *buf, size_t len, const struct slc_recovery *r, enum slc_unit_system u);
 
