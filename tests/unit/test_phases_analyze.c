@@ -152,7 +152,7 @@ static double bursts(struct curve *c, double cache_s, double total_s, uint64_t s
  * writing's average into the cache's level at a second; a coarse cache of
  * 10 bins or more then decides, its end put at full resolution.  The
  * cache (110 s, 400 s in all) within 3% of the bytes written at cache
- * speed, where the fine reading alone is off by more than that; the same
+ * speed, where the fine reading alone finds none or misses it; the same
  * writing sampled every second gives the same cache within 3%.
  */
 static void test_coarse_cache_bursts(void **state)
@@ -280,7 +280,7 @@ static double decay(struct curve *c, double onset_s, double tau_s, double eb_fra
  * as the fine one does, its bytes decide (the reasons say so).  A slow
  * decay from 200 s on (to 60% with a 20 s time constant) at 10 ms: a
  * decay has no sharp start, so the onset may lie up to half a time
- * constant into it (the speed 22% of the way down) and no more than two
+ * constant into it (the speed 39% of the way down) and no more than two
  * bins before it; the same writing at 1 s within 3% of it.
  */
 static void test_coarse_onset_decay(void **state)
@@ -310,9 +310,11 @@ static void test_coarse_onset_decay(void **state)
 
 /*
  * coarse_onset: where the binned curve shows no onset the fine one's
- * stands.  A small lasting step (10%) only 12 s before the end: the bins
- * are too few after it for an onset, the fine samples are not.  And a
- * flat native level shows none at either resolution.
+ * stands.  A small lasting step (10%) only 12 s before the end: the
+ * same writing at 1 s shows no onset (12 samples after it are under the
+ * 15 effectively independent ones an erase-bound phase holds), the fine
+ * samples do, and the onset is theirs.  And a flat native level shows
+ * none at either resolution.
  */
 static void test_coarse_onset_none(void **state)
 {
@@ -332,6 +334,17 @@ static void test_coarse_onset_none(void **state)
 	assert_near(a.erase_bound_start_bytes, f.erase_bound_start_bytes, 0);
 	/* the step is sharp: within a second's bytes */
 	assert_near(a.erase_bound_start_bytes, truth, 5e8);
+	{
+		struct curve c1;
+		struct slc_analysis s;
+
+		curve_bin(&c1, &c, 100);
+		assert_int_equal(analyze(&s, &c1, NULL), 0);
+		dump("late small step, 1 s", &s);
+		assert_true(isnan(s.erase_bound_start_bytes));
+		slc_analysis_free(&s);
+		curve_free(&c1);
+	}
 	slc_analysis_free(&a);
 	slc_analysis_free(&f);
 	curve_free(&c);
@@ -445,12 +458,14 @@ static void test_counter_onset_flat_speed(void **state)
  * counter_onset gives no onset without a lasting step: flat counters
  * (1.2 NAND bytes per host byte throughout), or a step whose added NAND
  * bytes (0.15 x 200 s x 500 MB/s, 15 GB) stay under the cache's 40 GB,
- * which folding the cache could write.
+ * which folding the cache could write.  A step of 0.5 there adds 50 GB:
+ * an onset.
  */
 static void test_counter_onset_none(void **state)
 {
 	struct gc g;
 	struct slc_analysis a;
+	double truth;
 
 	(void)state;
 	gc_new(&g, 1200, 1e9, 1, NULL, 1e9, 1.2, 1.2, 52);
@@ -468,6 +483,14 @@ static void test_counter_onset_none(void **state)
 	dump("a step under the cache's bytes", &a);
 	assert_true(isnan(a.erase_bound_start_bytes));
 	assert_null(strstr(a.model.explain, "drive's counters"));
+	slc_analysis_free(&a);
+	gc_free(&g);
+
+	gc_new(&g, 1200, 1e9, 1, NULL, 1000, 1.0, 1.5, 53);
+	assert_int_equal(analyze(&a, &g.c, &g.ev), 0);
+	dump("a step over the cache's bytes", &a);
+	truth = bytes_before(&g.c, 1000);
+	assert_near(a.erase_bound_start_bytes, truth, sample_bytes_at(&g.c, truth));
 	slc_analysis_free(&a);
 	gc_free(&g);
 }
