@@ -197,6 +197,46 @@ static void test_coarse_cache_bursts(void **state)
 }
 
 /*
+ * coarse_cache: a coarse cache shorter than coarse_cache_bins bins leaves
+ * the fine reading alone.  Bursts at cache speed for 40 s, then native
+ * bursts: the binned reading decides the cache's end (within 3% of the
+ * bytes written at cache speed); told to decide only from 50 bins, it
+ * does not, and the answer is the fine reading's.
+ */
+static void test_coarse_cache_short(void **state)
+{
+	static struct slc_model_params p50;
+	struct curve c;
+	struct slc_phase_evidence ev, e50;
+	struct slc_analysis a, f;
+	double truth = bursts(&c, 40, 400, 35);
+
+	(void)state;
+	assert_int_equal(analyze(&a, &c, NULL), 0);
+	dump("a 40 s cache in bursts", &a);
+	assert_non_null(strstr(a.model.explain, "the cache's end from the curve binned"));
+	assert_true(a.has_cache);
+	assert_near(a.cache_bytes / truth, 1, 0.03);
+	slc_analysis_free(&a);
+
+	slc_model_params_default(&p50);
+	p50.coarse_cache_bins = 50;
+	slc_phase_evidence_init(&e50);
+	e50.params = &p50;
+	fine_only(&ev);
+	assert_int_equal(analyze(&a, &c, &e50), 0);
+	assert_int_equal(analyze(&f, &c, &ev), 0);
+	dump("the same, deciding from 50 bins", &a);
+	assert_null(strstr(a.model.explain, "the cache's end from the curve binned"));
+	assert_int_equal(a.has_cache, f.has_cache);
+	if (a.has_cache) assert_near(a.cache_bytes, f.cache_bytes, 0);
+	assert_false(a.has_cache && fabs(a.cache_bytes / truth - 1) <= 0.03);
+	slc_analysis_free(&a);
+	slc_analysis_free(&f);
+	curve_free(&c);
+}
+
+/*
  * The bursts every @dt s: two samples of writing, three stalled, at
  * 180 MB/s for 110 s, then at 90 MB/s; 400 s in all.
  */
@@ -938,6 +978,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_coarse_cache_bursts),
+		cmocka_unit_test(test_coarse_cache_short),
 		cmocka_unit_test(test_coarse_read_gate),
 		cmocka_unit_test(test_coarse_onset_decay),
 		cmocka_unit_test(test_coarse_onset_none),
