@@ -112,7 +112,7 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp, size_
 	size_t nb = *nbp, n0 = b[0].i1 - b[0].i0, best = 0;
 	double bs = INFINITY, next, head, tail;
 
-	if (nb < 2 || n0 < 3 || n0 > 2 * mp->lead_split_min) return;
+	if (nb < 2 || n0 < 2 || n0 > 2 * mp->lead_split_min) return;
 	next = slc__blevel(tr, b + 1);
 	for (size_t k = 1; k < n0; k++) {
 		double m1 = slc__level(tr, 0, k), m2 = slc__level(tr, k, n0), sse = 0;
@@ -135,6 +135,10 @@ void slc__split_lead(const struct trace *tr, struct block *b, size_t *nbp, size_
 		double sig = slc__mad_sigma(tr, tr->v + b[1].i0, m);
 
 		if (head <= next + mp->lead_noise_k * sig) return;
+		/* a lead of two samples: the second joins the next block only
+		 * when it is at that level, within its noise; one between the
+		 * two is the straddler, which the byte balance splits */
+		if (n0 == 2 && fabs(tail - next) > mp->lead_noise_k * sig) return;
 	}
 	if (!(head > (1 + mp->delta_cache) * next && fabs(tail - next) < fabs(head - tail))) return;
 	/* a tail of a sample or two is the straddler and the first native

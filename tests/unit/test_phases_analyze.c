@@ -742,8 +742,6 @@ static void test_short_cache_none(void **state)
 static void test_short_cache_noise(void **state)
 {
 	(void)state;
-	/* seed 61: a two-sample cache (1.77 GB for 1.0 GB), its second sample at the native speed, no bound */
-	skip();
 	for (uint64_t seed = 58; seed < 68; seed++) {
 		struct curve c;
 		struct slc_analysis a;
