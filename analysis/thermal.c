@@ -30,6 +30,29 @@ static double reach_of(const double *t, size_t n, double floor_s)
  */
 #define SENSOR_STEP_C 1.0
 
+/*
+ * A throttling drive keeps near its threshold while it throttles: it is
+ * released a few degrees below it (the thermal-management hysteresis).  A
+ * reading this far under the warning temperature is a drive no longer held
+ * back by heat.
+ */
+#define RELEASE_C 5.0
+
+/* Do the readings in [a, b] show the drive cool (RELEASE_C under @warn)
+ * for most of it?  A slowdown that mostly runs cool is no throttling:
+ * throttling ends as the drive cools. */
+static int mostly_cool(const struct slc_thermal_in *th, double a, double b)
+{
+	size_t in = 0, cool = 0;
+
+	for (size_t i = 0; i < th->n_temp; i++)
+		if (th->temp_t_s[i] >= a && th->temp_t_s[i] <= b) {
+			in++;
+			cool += th->temp_c[i] < th->warn_c - RELEASE_C;
+		}
+	return in > 0 && 2 * cool > in;
+}
+
 /* Any reading at or over @warn in [a, b]? */
 static int hot_within(const struct slc_thermal_in *th, double a, double b)
 {
@@ -99,6 +122,7 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 			 * the end of the cache or the start of GC */
 			evidence = (have_temp && crossed_within(th, p->start_s - dt, p->start_s + dt)) ||
 				   (have_tmt && tmt_rose_within(th, p->start_s - dt, p->start_s + dt));
+			if (evidence && have_temp && mostly_cool(th, p->start_s, p->end_s)) evidence = 0;
 			if (evidence) {
 				p->kind = SLC_PHASE_THROTTLED;
 				changed++;

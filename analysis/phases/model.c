@@ -990,7 +990,7 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 	size_t ng = x->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
 
 	for (size_t k = 0; k <= kmax; k++) {
-		size_t os[4];
+		size_t os[5];
 
 		x->onset[k] = k < ng ? slc__erase_onset(x->p, x->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
@@ -1003,10 +1003,15 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 				/* the next lasting drop, when the evidence rules the
 				 * first out (a write buffer's burst at the start) */
 				os[3] = !rc && os[0] + 1 < ng ? slc__erase_onset(x->p, x->g, os[0], ng) : ng;
-				for (int i = 0, first = -1; i < 4; i++) {
+				/* without a cache, the first drop as the onset: the
+				 * drop a one-tier cache would end at is read both
+				 * ways, whatever the data's onset rule says of it */
+				os[4] = k == 0 && ng > 1 ? 1 : ng;
+				for (int i = 0, first = -1; i < 5; i++) {
 					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)) ||
 					    (i == 3 && (os[3] == os[0] || os[3] == ng || first < 0 ||
-							isfinite(cs[first].score))))
+							isfinite(cs[first].score))) ||
+					    (i == 4 && (os[4] == ng || os[4] == os[0] || os[4] == os[3])))
 						continue;
 					if (i == 0) first = (int)nc;
 					cs[nc] = (struct cand){ k, os[i], m, rc, 0, os[0], buf };
@@ -1077,9 +1082,9 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
 }
 
 /* candidates_of() makes at most 2 (the cache back or not) x 2 (merged or
- * not) x 4 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
+ * not) x 5 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
  * groups and for those after a write buffer's burst */
-enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 4 };
+enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 5 };
 
 /*
  * What would decide between the best reading and the close runner-up: the

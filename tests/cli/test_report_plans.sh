@@ -79,8 +79,10 @@ done
 # a run stopped by Ctrl-C keeps its trace; the report says it was
 # interrupted and how much of the plan ran, in the text, the page's title,
 # the captions and the curves' subtitles
+# (a 4 h random curve: about 10 s of the simulator's work, so that a loaded
+# machine's polling still stops the run inside it; 30 min took under 2 s)
 "$bin" run sim:tiny-tlc --plan lab -o "$tmp/int.h5" --idle 20s --burst 5s --trim-wait 1s --interval 100ms \
-	--rand-time 30m --quiet 2> "$tmp/int.err" &
+	--rand-time 4h --quiet 2> "$tmp/int.err" &
 pid=$!
 segs() { "$bin" export "$tmp/int.h5" --json 2>/dev/null |
 	python3 -c 'import json, sys; print(len(json.load(sys.stdin)["segments"]))' 2>/dev/null || echo 0; }

@@ -263,6 +263,18 @@ static void test_thermal(void **state)
 	assert_true(fabs(a.cache_bytes - 48.4e9) < 1);
 	assert_true(fabs(a.cache_end_s - 20) < 1e-9);
 
+	/* ... but not one that runs on after the drive has cooled well under
+	 * the threshold: throttling ends as the drive cools, so a slowdown
+	 * that lasts while it is cool is the drive's own (GC) */
+	{
+		const double released[] = { 40, 50, 60, 65, 69.5, 55, 50 };
+
+		make_phases(&a, ph);
+		th.temp_c = released;
+		slc_analysis_apply_thermal(&a, &th);
+		assert_int_equal(ph[3].kind, SLC_PHASE_DIRECT_TO_TLC);
+	}
+
 	assert_int_equal(slc_analysis_apply_thermal(NULL, &th), -EINVAL);
 }
 

@@ -597,7 +597,9 @@ struct slc_thermal_in {
  * temperature or the transition count rose, and "stall" when the readings
  * show neither.  A slower direct-to-TLC or erase-bound phase that begins as
  * the temperature crosses the warning threshold (or the count rises) becomes
- * "throttled", and the cache and erase-bound figures are worked out again.
+ * "throttled", unless the readings show the drive cool (5 C under the
+ * warning) for most of it, and the cache and erase-bound figures are worked
+ * out again.
  * Without readings nothing changes.
  *
  * Return: the number of phases relabelled, or -EINVAL.
