@@ -16,17 +16,7 @@
 
 #include "slcscope/analysis.h"
 
-/* Deterministic unit-variance noise (LCG + Box-Muller). */
-static double gauss(uint64_t *r)
-{
-	double u1, u2;
-
-	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
-	u1 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
-	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
-	u2 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
-	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
+#include "test_curves.h"
 
 /* Piecewise-constant levels plus noise; returns a malloc'd array of n. */
 static double *levels(const double *lv, const size_t *len, size_t k, double noise,

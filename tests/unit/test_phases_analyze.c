@@ -22,26 +22,8 @@
 
 #include "slcscope/analysis.h"
 
-/* |a - b| <= eps, with both values in the message when not. */
-static void near_(double a, double b, double eps, const char *what, const char *file, int line)
-{
-	if (fabs(a - b) <= eps) return;
-	print_error("%s: %.17g vs %.17g (within %g)\n", what, a, b, eps);
-	_fail(file, line);
-}
-#define assert_near(a, b, eps) near_((a), (b), (eps), #a " ~ " #b, __FILE__, __LINE__)
+#include "test_curves.h"
 
-/* Deterministic unit-variance noise (LCG + Box-Muller). */
-static double gauss(uint64_t *r)
-{
-	double u1, u2;
-
-	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
-	u1 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
-	*r = *r * 6364136223846793005ull + 1442695040888963407ull;
-	u2 = ((double)(*r >> 11) + 0.5) / 9007199254740992.0;
-	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
 
 /* ---- curves ---- */
 
