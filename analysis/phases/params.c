@@ -7,11 +7,14 @@
  * figures are those of the methodology (methodology.md).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "phases_priv.h"
 
@@ -508,7 +511,15 @@ int slc_model_params_set(struct slc_model_params *p, const char *name, const cha
 	for (size_t i = 0; i < n_params && !d; i++)
 		if (!strcmp(params[i].name, name)) d = params + i;
 	if (!d) {
-		snprintf(err, errlen, "unknown parameter '%s'", name);
+		char shown[96];
+		size_t n = 0;
+
+		/* a name from a file may be anything: bytes outside printable
+		 * ASCII are shown as \xNN, and a long one is cut */
+		for (const unsigned char *c = (const unsigned char *)name; *c && n + 5 < sizeof(shown); c++)
+			n += (size_t)snprintf(shown + n, sizeof(shown) - n, *c >= 0x20 && *c < 0x7f ? "%c" : "\\x%02x",
+					      *c);
+		snprintf(err, errlen, "unknown parameter '%s%s'", shown, strlen(name) > n ? "..." : "");
 		return -EINVAL;
 	}
 	errno = 0;
@@ -566,17 +577,38 @@ static int load_line(struct slc_model_params *p, char *s, char *err, size_t errl
 	return slc_model_params_set(p, name, value, err, errlen);
 }
 
+/* The largest parameter file read: every parameter with a comment line
+ * fits in a few kB. */
+enum { PARAMS_FILE_MAX = 1 << 20 };
+
 int slc_model_params_load(struct slc_model_params *p, const char *path, char *err, size_t errlen)
 {
 	struct slc_model_params q = *p;
 	char line[512], why[256];
 	unsigned no = 0;
-	int rc = 0;
-	FILE *f = fopen(path, "r");
+	int rc = 0, fd;
+	struct stat st;
+	FILE *f;
 
-	if (!f) {
+	/* a regular file of modest size: a FIFO or a device would block or
+	 * never end (O_NONBLOCK so that opening a FIFO does not wait) */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > PARAMS_FILE_MAX) {
+		snprintf(err, errlen, "%s: %s", path, S_ISDIR(st.st_mode) ? "a directory, not a parameter file" :
+			 !S_ISREG(st.st_mode) ? "not a regular file" : "larger than a parameter file can be (1 MiB)");
+		close(fd);
+		return -EINVAL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
 	while (!rc && fgets(line, sizeof(line), f)) {

@@ -54,6 +54,18 @@ refused "out of range" 'prior_cache = 1\n' "1: prior_cache = 1 is out of range"
 "$bin" analyze --model-params "$tmp/none.txt" "$curve" >/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -q "none.txt: No such file" "$tmp/err"; then ok "refused: no file"; else bad "no file: rc $rc"; fi
+refused "a name of raw bytes, shown escaped" 'x\xff\x01y = 3\n' "1: unknown parameter 'x\\\\xff\\\\x01y'"
+# what is no parameter file is refused at once, never read until it ends
+mkfifo "$tmp/fifo"
+for f in "$tmp/fifo" /dev/zero "$tmp"; do
+	timeout 10 "$bin" analyze --model-params "$f" "$curve" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -Eq "not a regular file|a directory" "$tmp/err"; then ok "refused: $f"; else bad "$f: rc $rc, $(cat "$tmp/err")"; fi
+done
+head -c 2000000 /dev/zero | tr '\0' '#' >"$tmp/huge.txt"
+"$bin" analyze --model-params "$tmp/huge.txt" "$curve" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "larger than a parameter file" "$tmp/err"; then ok "refused: 2 MB"; else bad "2 MB: rc $rc, $(cat "$tmp/err")"; fi
 if "$bin" analyze --help | grep -q -- "--model-params FILE"; then ok "--help"; else bad "--help lacks --model-params"; fi
 
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
