@@ -117,28 +117,39 @@ fi
 
 # a stopped process (SIGSTOP for 2 s) is the host's pause: the curve marks
 # it, named in the legend, so its gap is not read as the drive's
-# Under a loaded machine the stop can land before the writer's first I/O,
-# which leaves no gap and no pause to record: try again (at most 3 runs)
-# until the run says it recorded one; a recorded pause must then be drawn.
+# The stop must land while the writer writes (a stop before its first I/O
+# leaves no gap and no pause to record): the trace is polled until the
+# curve has a second of samples, however slow a loaded machine makes the
+# TRIM before it; at most 3 runs until one says it recorded the pause,
+# which must then be drawn.
+curve_samples() {
+	"$bin" export "$tmp/pause.h5" --json 2>/dev/null | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["segments"]
+print(len(s[-1]["samples"]["t_s"]) if len(s) >= 2 else 0)' 2>/dev/null || echo 0
+}
 for try in 1 2 3; do
 	rm -f "$tmp/paused" "$tmp/pause.h5"
 	"$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 8s --trim-wait 0 --interval 100ms --no-probe \
 		-o "$tmp/pause.h5" 2> "$tmp/pause.err" &
 	pid=$!
-	for _ in $(seq 1 100); do grep -q "1/2 trim" "$tmp/pause.err" 2>/dev/null && break; sleep 0.05; done
-	sleep 2
+	for _ in $(seq 1 200); do [ "$(curve_samples)" -ge 10 ] && break; sleep 0.1; done
 	kill -STOP "$pid"; sleep 2; kill -CONT "$pid"
 	wait "$pid"; rc=$?
 	[ $rc != 0 ] || grep -q 'recorded as a host pause' "$tmp/pause.err" && break
 done
 if [ $rc != 0 ]; then
 	bad "paused run: $(tail -2 "$tmp/pause.err")"
+elif ! grep -q 'recorded as a host pause' "$tmp/pause.err"; then
+	bad "host pause: 3 runs stopped for 2 s, none recorded a pause: $(tail -2 "$tmp/pause.err")"
 elif ! "$bin" report "$tmp/pause.h5" -o "$tmp/r-pause" > "$tmp/pause.rep" 2>&1; then
 	bad "report of a paused run: $(tail -2 "$tmp/pause.rep")"
 else
+	# the band is always in the legend; its label ("host paused 2 s") is
+	# drawn where the labels above the plot leave it room, else left to
+	# the legend (a file's first seconds can crowd them with short phases)
 	svg=$(ls "$tmp/r-pause"/curve-*.svg | head -1)
-	has "$svg" 'host paused (not the drive)' && grep -qE 'host paused [0-9.]+ s' "$svg" &&
-		ok "host pause marked on the curve" || bad "host pause: not on the curve"
+	has "$svg" 'host paused (not the drive)' && ok "host pause marked on the curve" || bad "host pause: not on the curve"
 fi
 
 # the temperature figure shades the throttle only where the drive reported
