@@ -30,7 +30,7 @@ void slc_analysis_free(struct slc_analysis *a)
 	a->n_phases = a->n_segments = 0;
 }
 
-static int load_trace(struct trace *tr, const struct slc_trace_in *in)
+int slc__load_trace(struct trace *tr, const struct slc_trace_in *in)
 {
 	size_t n = in->n;
 
@@ -73,7 +73,7 @@ static int load_trace(struct trace *tr, const struct slc_trace_in *in)
 	return 0;
 }
 
-static void free_trace(struct trace *tr)
+void slc__free_trace(struct trace *tr)
 {
 	free(tr->dt);
 	free(tr->v);
@@ -555,7 +555,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	out->cache_bytes = out->cache_bps = out->cache_end_s = NAN;
 	out->erase_bound_start_s = out->erase_bound_start_bytes = NAN;
 	if (!in) return -EINVAL;
-	ret = load_trace(&tr, in);
+	ret = slc__load_trace(&tr, in);
 	if (ret) goto out;
 
 	ret = -ENOMEM;
@@ -636,7 +636,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	from_s = headline(out, slc__t_start(&tr, 0));
 	ret = steady(out, &tr, &ev, from_s);
 out:
-	free_trace(&tr);
+	slc__free_trace(&tr);
 	free(ends);
 	free(tmp);
 	free(b);

@@ -195,6 +195,13 @@ static double jump_cost(const struct slc_model_params *p, const struct group *g,
 	return cost;
 }
 
+/* The median of the @w samples centred on sample @i (from i - w / 2): the
+ * running median of the visits and of the slow stretches. */
+static double window_median(const struct trace *tr, size_t i, size_t w)
+{
+	return slc__median(tr, tr->v + i - w / 2, w);
+}
+
 /*
  * The share of the samples of the cache groups [0, k) (their main blocks
  * and the drops between them) within delta_same of @level, and in @visits
@@ -209,19 +216,16 @@ static double visited(const struct mctx *c, size_t k, double level, size_t *visi
 	const struct trace *tr = c->tr;
 	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[k - 1].last].i1, at = 0;
 	size_t w = c->p->tail_smooth;
-	double y[16];
 	int in = 0;
 
 	*visits = 0;
 	if (i1 <= i0 + 2) return 0;
 	for (size_t i = i0 + 1; i + 1 < i1; i++) at += fabs(tr->v[i] - level) < p->delta_same * level;
 	/* visits counted on a running median: a lone outlier is no visit */
-	if (w >= 1 && w <= sizeof(y) / sizeof(y[0]) && i1 >= i0 + w)
+	if (w >= 1 && i1 >= i0 + w)
 		for (size_t i = i0 + w / 2; i + w - w / 2 <= i1; i++) {
-			double m;
+			double m = window_median(tr, i, w);
 
-			memcpy(y, tr->v + i - w / 2, w * sizeof(*y));
-			m = slc__median(tr, y, w);
 			/* a visit ends when the speed is back nearer the cache's
 			 * than the level's: the noise of a long visit crosses
 			 * the level's own band again and again */
@@ -492,17 +496,15 @@ static void recovered_stretch(const struct mctx *c, size_t top, double *dur, dou
 	const struct trace *tr = c->tr;
 	size_t i0 = c->b[c->g[0].first].i0, i1 = c->b[c->g[top - 1].last].i1;
 	size_t w = c->p->tail_smooth, run0 = 0;
-	double thr = (1 - c->p->delta_cache) * c->g[0].p90, y[16];
+	double thr = (1 - c->p->delta_cache) * c->g[0].p90;
 	int in = 0;
 
 	*dur = 0;
 	*level = NAN;
-	if (w < 1 || w > sizeof(y) / sizeof(y[0]) || i1 < i0 + 2 * w) return;
+	if (w < 1 || i1 < i0 + 2 * w) return;
 	for (size_t i = i0 + w / 2; i + w / 2 < i1; i++) {
-		int slow;
+		int slow = window_median(tr, i, w) < thr;
 
-		memcpy(y, tr->v + i - w / 2, w * sizeof(*y));
-		slow = slc__median(tr, y, w) < thr;
 		if (slow && !in) {
 			in = 1;
 			run0 = i;

@@ -122,6 +122,11 @@ static inline double slc__diff_sigma(const struct trace *tr, const double *x, si
 	return slc__diff_sigma_ws(x, n, tr->ws);
 }
 
+/* analyze.c: the trace of @in (every array allocated; -EINVAL on bad
+ * samples, -ENOMEM), and freeing it (also a partly loaded one) */
+int slc__load_trace(struct trace *tr, const struct slc_trace_in *in);
+void slc__free_trace(struct trace *tr);
+
 /* util.c */
 double slc__t_start(const struct trace *tr, size_t i);
 double slc__level(const struct trace *tr, size_t i0, size_t i1);

@@ -309,43 +309,6 @@ static void test_split_refused_when_full(void **state)
 	free(b);
 }
 
-/* The trace of @c as the analysis loads it (no host pauses). */
-static void make_trace(struct trace *tr, const struct curve *c)
-{
-	size_t n = c->in.n;
-
-	memset(tr, 0, sizeof(*tr));
-	tr->n = n;
-	tr->t = c->t;
-	tr->dt = malloc(n * sizeof(double));
-	tr->v = malloc(n * sizeof(double));
-	tr->cum = malloc((n + 1) * sizeof(double));
-	tr->sv = malloc((n + 1) * sizeof(double));
-	tr->sv2 = malloc((n + 1) * sizeof(double));
-	tr->gap = calloc(n, sizeof(double));
-	tr->ws = malloc(3 * n * sizeof(double));
-	assert_true(tr->dt && tr->v && tr->cum && tr->sv && tr->sv2 && tr->gap && tr->ws);
-	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
-	for (size_t i = 0; i < n; i++) {
-		tr->dt[i] = c->dt[i];
-		tr->v[i] = c->bytes[i] / c->dt[i];
-		tr->cum[i + 1] = tr->cum[i] + c->bytes[i];
-		tr->sv[i + 1] = tr->sv[i] + tr->v[i];
-		tr->sv2[i + 1] = tr->sv2[i] + tr->v[i] * tr->v[i];
-	}
-}
-
-static void free_trace(struct trace *tr)
-{
-	free(tr->dt);
-	free(tr->v);
-	free(tr->cum);
-	free(tr->sv);
-	free(tr->sv2);
-	free(tr->gap);
-	free(tr->ws);
-}
-
 /* Blocks [0, e[0]), [e[0], e[1]), ... of the given kinds, in an array of
  * exactly @cap (at least @nb) blocks: a write past it is ASan's. */
 static struct block *make_blocks(const size_t *e, const int *kind, size_t nb, size_t cap)
@@ -388,7 +351,8 @@ static void test_passes_without_room(void **state)
 
 	(void)state;
 	make_curve(&c, 0.5, s, COUNT(s));
-	make_trace(&tr, &c);
+	memset(&tr, 0, sizeof(tr));
+	assert_int_equal(slc__load_trace(&tr, &c.in), 0);
 	tmp = malloc(c.in.n * sizeof(*tmp));
 	assert_non_null(tmp);
 	for (size_t room = 0; room <= 1; room++) {
@@ -416,7 +380,7 @@ static void test_passes_without_room(void **state)
 		free(b);
 	}
 	free(tmp);
-	free_trace(&tr);
+	slc__free_trace(&tr);
 	free_curve(&c);
 }
 

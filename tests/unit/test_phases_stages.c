@@ -36,14 +36,11 @@ static size_t levels(double *x, const double *lv, const size_t *len, size_t k, d
 }
 
 /*
- * A trace as load_trace() builds it from samples at the speeds v[0..n)
- * lasting dts[i] seconds (NULL: @dt0 each; bytes = v dt, interval_s
- * given): t the end of each interval, cum the bytes before each sample,
- * sv / sv2 the prefix sums of the speeds and their squares, gap the time
- * no sample covers.  @pause
- * (NULL: none) holds the host's idle seconds before each sample: t_s jumps
- * over them.  Fields the stages set later (dip_prob) or that have defaults
- * when zero stay zeroed.
+ * The trace the analysis itself loads (slc__load_trace) from samples at the
+ * speeds v[0..n) lasting dts[i] seconds (NULL: @dt0 each; bytes = v dt,
+ * interval_s given).  @pause (NULL: none) holds the host's idle seconds
+ * before each sample: t_s jumps over them.  Fields the stages set later
+ * (dip_prob) or that have defaults when zero (mp) stay zeroed.
  */
 struct tbuf {
 	struct trace tr;
@@ -53,33 +50,24 @@ struct tbuf {
 static void tb_init_dt(struct tbuf *x, const double *v, size_t n, const double *dts, double dt0,
 		       const double *pause)
 {
-	struct trace *tr = &x->tr;
+	double *dt = malloc(n * sizeof(double)), *bytes = malloc(n * sizeof(double));
+	struct slc_trace_in in = { 0 };
 
 	memset(x, 0, sizeof(*x));
 	x->t = malloc(n * sizeof(double));
-	tr->dt = malloc(n * sizeof(double));
-	tr->v = malloc(n * sizeof(double));
-	tr->cum = malloc((n + 1) * sizeof(double));
-	tr->sv = malloc((n + 1) * sizeof(double));
-	tr->sv2 = malloc((n + 1) * sizeof(double));
-	tr->gap = malloc(n * sizeof(double));
-	tr->ws = malloc(3 * n * sizeof(double));
-	assert_true(x->t && tr->dt && tr->v && tr->cum && tr->sv && tr->sv2 && tr->gap && tr->ws);
-	tr->n = n;
-	tr->t = x->t;
-	tr->cum[0] = tr->sv[0] = tr->sv2[0] = 0;
+	assert_true(x->t && dt && bytes);
 	for (size_t i = 0; i < n; i++) {
-		double dt = dts ? dts[i] : dt0, bytes = v[i] * dt;
-
-		x->t[i] = (i ? x->t[i - 1] : 0) + (pause ? pause[i] : 0) + dt;
-		tr->dt[i] = dt;
-		tr->v[i] = bytes / dt;
-		tr->cum[i + 1] = tr->cum[i] + bytes;
-		tr->sv[i + 1] = tr->sv[i] + tr->v[i];
-		tr->sv2[i + 1] = tr->sv2[i] + tr->v[i] * tr->v[i];
-		tr->gap[i] = i && x->t[i] - dt - x->t[i - 1] > 1e-6 * dt ?
-			tr->gap[i - 1] + (x->t[i] - dt - x->t[i - 1]) : (i ? tr->gap[i - 1] : 0);
+		dt[i] = dts ? dts[i] : dt0;
+		bytes[i] = v[i] * dt[i];
+		x->t[i] = (i ? x->t[i - 1] : 0) + (pause ? pause[i] : 0) + dt[i];
 	}
+	in.t_s = x->t;
+	in.interval_s = dt;
+	in.bytes = bytes;
+	in.n = n;
+	assert_int_equal(slc__load_trace(&x->tr, &in), 0);
+	free(dt);
+	free(bytes);
 }
 
 /* ... every interval @dt seconds long */
@@ -91,13 +79,7 @@ static void tb_init(struct tbuf *x, const double *v, size_t n, double dt, const 
 static void tb_free(struct tbuf *x)
 {
 	free(x->t);
-	free(x->tr.dt);
-	free(x->tr.v);
-	free(x->tr.cum);
-	free(x->tr.sv);
-	free(x->tr.sv2);
-	free(x->tr.gap);
-	free(x->tr.ws);
+	slc__free_trace(&x->tr);
 }
 
 /* Blocks ending at ends[0..nb) (the first starting at 0), all zeroed
