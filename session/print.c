@@ -95,20 +95,14 @@ static void print_model(FILE *f, const struct slc_session *x, size_t i, enum slc
 	const struct slc_phase_evidence *ev = &x->ev[i];
 	char w[320], a[32];
 
-	if (m->conflict)
-		fprintf(f, "  the model: unsure: the evidence rules out every reading that fits the curve "
-			   "(check --capacity, --cell, --state)");
-	else if (m->no_fit)
-		fprintf(f, "  the model: unsure: no reading fits the curve; its plain reading is shown");
-	else
-		fprintf(f, "  the model: %.0f%% sure", 100 * m->confidence);
+	fprintf(f, "  the model: %s", slc_model_sure_words(w, sizeof(w), m));
 	if (ev->capacity_bytes > 0) fprintf(f, "; %s", slc_format_bytes(a, sizeof(a), ev->capacity_bytes, u));
 	if (ev->cell) fprintf(f, " %s", slc_cell_name(ev->cell));
 	if (ev->state == SLC_STATE_TRIMMED) fprintf(f, ", after a TRIM");
 	else if (ev->state == SLC_STATE_USED) fprintf(f, ", written over before");
 	if (isfinite(ev->ref_cache_bps) || isfinite(ev->ref_native_bps)) fprintf(f, ", read against the main curve");
 	fprintf(f, "\n");
-	if (m->runner_up.valid && m->odds < 20) {
+	if (m->runner_up.valid && m->close_call) {
 		slc_reading_words(w, sizeof(w), &m->runner_up, u);
 		fprintf(f, "  runner-up (odds %.1f : 1 against): %s\n", m->odds, w);
 	}

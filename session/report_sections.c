@@ -292,13 +292,8 @@ static void model_words(char *p, size_t len, const struct slc_model_info *m, enu
 	char w[320];
 	size_t n;
 
-	if (m->conflict)
-		n = (size_t)snprintf(p, len, "The model is unsure: the evidence rules out every reading that fits the curve. ");
-	else if (m->no_fit)
-		n = (size_t)snprintf(p, len, "The model is unsure: no reading fits the curve. ");
-	else
-		n = (size_t)snprintf(p, len, "The model is %.0f%% sure of this reading. ", 100 * m->confidence);
-	if (n < len && m->runner_up.valid && m->odds < 20)
+	n = (size_t)snprintf(p, len, "The model is %s. ", slc_model_sure_words(w, sizeof(w), m));
+	if (n < len && m->runner_up.valid && m->close_call)
 		n += (size_t)snprintf(p + n, len - n, "Runner-up (odds %.1f : 1 against): %s. ", m->odds,
 				      slc_reading_words(w, sizeof(w), &m->runner_up, u));
 	if (n < len && m->settle) snprintf(p + n, len - n, "To decide: %s. ", slc_settle_words(w, sizeof(w), m->settle));

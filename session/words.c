@@ -400,3 +400,16 @@ char *slc_settle_words(char *buf, size_t len, unsigned settle)
 		if (settle & ways[i].bit) n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", ways[i].what);
 	return buf;
 }
+
+/* How sure the model is: "79% sure", or why it is unsure. */
+const char *slc_model_sure_words(char *buf, size_t len, const struct slc_model_info *m)
+{
+	if (m->conflict)
+		snprintf(buf, len, "unsure: the evidence rules out every reading that fits the curve "
+				   "(check --capacity, --cell, --state)");
+	else if (m->no_fit)
+		snprintf(buf, len, "unsure: no reading fits the curve; its plain reading is shown");
+	else
+		snprintf(buf, len, "%.0f%% sure", 100 * m->confidence);
+	return buf;
+}

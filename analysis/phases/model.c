@@ -1179,8 +1179,8 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	if (have_ru) {
 		mi->runner_up = reading(&c, &ru);
 		mi->odds = exp(best.score - ru.score);
-		if (mi->odds < c.p->settle_odds)
-			mi->settle = settle_of(&c, &best, &ru, &mi->best, &mi->runner_up);
+		mi->close_call = mi->odds < c.p->settle_odds;
+		if (mi->close_call) mi->settle = settle_of(&c, &best, &ru, &mi->best, &mi->runner_up);
 	} else {
 		mi->odds = INFINITY;
 	}

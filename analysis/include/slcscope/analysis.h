@@ -421,6 +421,7 @@ struct slc_model_info {
 	int conflict;			/* 1: the evidence ruled out every reading that fits the curve */
 	int no_fit;			/* 1: no reading could be scored; the plain one (no
 					 * cache) is shown with confidence 0 */
+	int close_call;			/* 1: a runner-up under settle_odds against */
 	unsigned settle;		/* SLC_SETTLE_* flags: what would decide between
 					 * the best reading and a close runner-up */
 	char explain[SLC_EXPLAIN_MAX];	/* the evidence and rules, one line each */

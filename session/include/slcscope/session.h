@@ -304,6 +304,9 @@ char *slc_duration_words(char *buf, size_t len, double seconds);
 /** slc_reading_words() - a reading of the model: "a cache of 2.29 GB in 1 tier, native, erase-bound from 263 GB". */
 char *slc_reading_words(char *buf, size_t len, const struct slc_labelling *l, enum slc_unit_system u);
 
+/** slc_model_sure_words() - how sure the model is: "79% sure", or "unsure: " and why. */
+const char *slc_model_sure_words(char *buf, size_t len, const struct slc_model_info *m);
+
 /** slc_settle_words() - what would decide a close call (model.settle): "--capacity (...); a longer run (...)". */
 char *slc_settle_words(char *buf, size_t len, unsigned settle);
 
