@@ -36,6 +36,7 @@ extern const struct cli_cmd cli_cmd_import;
 extern const struct cli_cmd cli_cmd_export;
 extern const struct cli_cmd cli_cmd_probe;
 extern const struct cli_cmd cli_cmd_emulate;
+extern const struct cli_cmd cli_cmd_lab;
 
 /*
  * cli_usage() - print "slcscope CMD: <message>" and a pointer to the help to

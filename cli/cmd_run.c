@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "slcscope/lab.h"
 #include "slcscope/session.h"
 #include "cli.h"
 
@@ -53,6 +54,8 @@ static void run_help(FILE *out)
 		"  -r, --report DIR         afterwards, analyse the trace and write a report into DIR\n"
 		"                           (phases.json, phases.csv, graphs, summary.md, index.html;\n"
 		"                           DIR is created first, so -o may point into it)\n"
+		"      --lab[=DB]           afterwards, add the trace to the lab (slcscope lab; DB: an\n"
+		"                           SQLite file or postgresql://..., default the user's lab)\n"
 		"  -n, --dry-run            print the plan and what would be destroyed; write nothing\n"
 		"      --fio-job FILE       run nothing: write the plan as an fio job file, a section\n"
 		"                           per step, sized for TARGET (- for stdout); an existing\n"
@@ -114,8 +117,8 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 struct run_args {
 	struct slc_plan_opts po;
 	struct slc_target_opts to;
-	const char *out, *plan_name, *target, *report, *fio_job, *points;
-	int dry, purge, no_probe, until_steady, temp_every_set;
+	const char *out, *plan_name, *target, *report, *fio_job, *points, *lab;
+	int use_lab, dry, purge, no_probe, until_steady, temp_every_set;
 	uint64_t temp_every_ns;
 	struct slc_size steady_after;
 	char cmdline[2048];
@@ -123,7 +126,7 @@ struct run_args {
 
 enum {
 	O_SIZE = 256, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
-	O_FIO_JOB, O_POINTS, O_PLAN_OPT,    /* O_PLAN_OPT + i: the library's i-th plan option */
+	O_FIO_JOB, O_POINTS, O_LAB, O_PLAN_OPT,    /* O_PLAN_OPT + i: the library's i-th plan option */
 };
 
 static const struct option run_opts[] = {
@@ -134,7 +137,7 @@ static const struct option run_opts[] = {
 	{ "temp-every", required_argument, NULL, O_TEMP_EVERY }, { "no-probe", no_argument, NULL, O_NO_PROBE },
 	{ "fio-job", required_argument, NULL, O_FIO_JOB }, { "points", required_argument, NULL, O_POINTS },
 	{ "purge", no_argument, NULL, O_PURGE }, { "until-steady", no_argument, NULL, O_STEADY },
-	{ "steady-after", required_argument, NULL, O_STEADY_AFTER },
+	{ "steady-after", required_argument, NULL, O_STEADY_AFTER }, { "lab", optional_argument, NULL, O_LAB },
 };
 
 /* run's own options, then the plan options the library knows (slc_plan_opt_name). */
@@ -175,6 +178,7 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 	case 'o': a->out = arg; break;
 	case 'r': a->report = arg; break;
 	case O_FIO_JOB: a->fio_job = arg; break;
+	case O_LAB: a->use_lab = 1; a->lab = arg; break;
 	case O_POINTS: a->points = arg; break;
 	case 'p': a->plan_name = arg; break;
 	case O_SIZE:
@@ -387,6 +391,8 @@ static int cmd_run(int argc, char **argv)
 	if (a.report && (a.dry ? slc_report_dir_check(a.report, &a.out, 1, err, sizeof(err))
 		       : slc_report_dir_prepare(a.report, &a.out, 1, err, sizeof(err))))
 		return cli_fail("run", "--report %s", err);
+	if (a.use_lab && slc_lab_add_trace(a.lab, NULL, NULL, err, sizeof(err)))
+		return cli_fail("run", "--lab: %s", err);
 	if (a.dry && stat(a.target, &st) == 0 && S_ISBLK(st.st_mode))
 		return dry_run_blockdev(a.target, &plan, a.to.destructive, a.to.force, u.units);
 	if (a.dry && strncmp(a.target, "sim:", 4) && strncmp(a.target, "null:", 5) && stat(a.target, &st) != 0)
@@ -400,6 +406,12 @@ static int cmd_run(int argc, char **argv)
 	slc_target_close(t);
 	if (rc == CLI_OK && a.report && !a.dry)
 		rc = write_report(&a, &u);
+	if (rc == CLI_OK && a.use_lab && !a.dry) {
+		struct slc_lab_added ad;
+		if (slc_lab_add_trace(a.lab, a.out, &ad, err, sizeof(err)))
+			return cli_fail("run", "--lab: %s (the trace %s is kept)", err, a.out);
+		if (!u.quiet) fprintf(stderr, "slcscope run: in the lab as run %lld\n", (long long)ad.run_id);
+	}
 	return rc;
 }
 

@@ -15,6 +15,7 @@ static const struct cli_cmd *const commands[] = {
 	&cli_cmd_analyze,
 	&cli_cmd_plot,
 	&cli_cmd_report,
+	&cli_cmd_lab,
 	&cli_cmd_probe,
 	&cli_cmd_sim,
 	&cli_cmd_emulate,

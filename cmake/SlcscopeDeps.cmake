@@ -24,6 +24,9 @@ slcscope_require(CAIRO cairo libcairo2-dev)
 slcscope_require(JANSSON jansson libjansson-dev)
 slcscope_require(BLKID blkid libblkid-dev)
 slcscope_require(FUSE3 fuse3 libfuse3-dev)   # slcscope emulate: the simulated drive as a file
+slcscope_require(SQLITE sqlite3 libsqlite3-dev)   # slcscope lab: the lab's database in a file
+slcscope_require(PQ libpq libpq-dev)              # slcscope lab --db postgresql://: a shared lab
+slcscope_require(CRYPTO libcrypto libssl-dev)     # slcscope lab: SHA-256 of each trace stored
 if(SLCSCOPE_TESTS)
   slcscope_require(CMOCKA cmocka libcmocka-dev)
 endif()

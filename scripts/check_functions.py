@@ -3,8 +3,9 @@
 
  - no C function over 120 lines (from its signature line to its closing
    brace), generated code (the build tree) aside;
- - cli/ at most 2,000 lines in all: it parses options, prints and picks
-   exit codes, the libraries do the rest.
+ - cli/ at most 2,200 lines in all (ten commands, about 200 lines each,
+   and the shared parsing): it parses options, prints and picks exit
+   codes, the libraries do the rest.
 
 usage: scripts/check_functions.py [SOURCE_DIR]    exit 1 and a list on failure
 """
@@ -13,7 +14,7 @@ import re
 import sys
 
 MAX_FUNCTION_LINES = 120
-MAX_CLI_LINES = 2000
+MAX_CLI_LINES = 2200
 SKIP_DIRS = {".git", "build", "build-asan"}
 
 

@@ -35,6 +35,9 @@ packages=(
 	libjansson-dev     # JSON: drive models, phase breakdown
 	libblkid-dev       # partition table / filesystem signature checks
 	libfuse3-dev       # slcscope emulate: serves the simulated drive as a file (FUSE)
+	libsqlite3-dev     # slcscope lab: the lab's database (a file)
+	libpq-dev          # slcscope lab --db postgresql://...: a lab shared by several benches
+	postgresql         # initdb, pg_ctl: the lab tests start a PostgreSQL server of their own
 	fuse3              # fusermount3 (mount helper, auto_unmount) for slcscope emulate
 	libcmocka-dev      # unit tests
 	python3            # test helpers

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/* slcscope lab: every run in one database, drives ranked against the history. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slcscope/lab.h"
+#include "slcscope/session.h"
+#include "cli.h"
+
+static void lab_help(FILE *out)
+{
+	fprintf(out,
+		"Usage: slcscope lab add TRACE...             store runs (the same trace twice: once)\n"
+		"       slcscope lab list                     every run with its headline figures\n"
+		"       slcscope lab show DRIVE               a drive's runs and phases (run number or part of its name)\n"
+		"       slcscope lab rank --by FIGURE         the drives ranked, as the reviews' bar charts\n"
+		"       slcscope lab compare TRACE [-o DIR]   a new run placed among the stored drives\n"
+		"\n"
+		"The lab is a database of runs: each drive's identity, the run's conditions, every\n"
+		"write curve's headline figures and phases, the trace's path and SHA-256 (docs/lab.md).\n"
+		"FIGURE: cache, cache-speed, post-cache (direct to TLC, else erase-bound), whole-drive\n"
+		"(time to write the whole capacity), recovery (share of the cache back after idle),\n"
+		"tgbw (bytes written in the curve's first 2 h).\n"
+		"\n"
+		"Options:\n"
+		"      --db PATH|URL    the lab: an SQLite file (default ~/.local/share/slcscope/lab.db),\n"
+		"                       or postgresql://... for a lab shared by several benches\n"
+		"      --by FIGURE      rank: the figure (default cache)\n"
+		"      --json, --csv    list, show, rank, compare: machine-readable (bytes, bytes/s, s)\n"
+		"      --binary         GiB and MiB/s instead of GB and MB/s\n"
+		"  -n, --nearest N      compare: how many nearest drives (default 5, at most 7)\n"
+		"  -o, --output DIR     compare: also write a comparison report of the new run\n"
+		"                       against the nearest drives whose traces are still there\n"
+		"      --quiet          add: print nothing but errors\n");
+}
+
+struct lab_args {
+	const char *db, *out;
+	int by, quiet;
+	unsigned nearest;
+	struct slc_lab_print_opts po;
+};
+
+static int lab_opts(int argc, char **argv, struct lab_args *a)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' }, { "by", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' }, { "csv", no_argument, NULL, 'c' },
+		{ "binary", no_argument, NULL, 'B' }, { "nearest", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' }, { NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "n:o:", opts, NULL)) != -1) {
+		if (opt == 'd') a->db = optarg;
+		else if (opt == 'b' && (a->by = slc_lab_figure_from_name(optarg)) < 0)
+			return cli_usage("lab", "--by: cache, cache-speed, post-cache, whole-drive, recovery or tgbw, not '%s'",
+					 optarg);
+		else if (opt == 'j' || opt == 'c') a->po.format = opt == 'j' ? SLC_LAB_JSON : SLC_LAB_CSV;
+		else if (opt == 'B') a->po.binary = 1;
+		else if (opt == 'n' && cli_parse_uint("lab", "--nearest", optarg, 1, 7, &v)) return CLI_USAGE;
+		else if (opt == 'n') a->nearest = (unsigned)v;
+		else if (opt == 'o') a->out = optarg;
+		else if (opt == 'q') a->quiet = 1;
+		else if (opt == '?') return cli_usage("lab", "unknown option '%s'", argv[optind - 1]);
+	}
+	return CLI_OK;
+}
+
+static int lab_add(struct slc_lab *lab, char **paths, int n, int quiet)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct slc_lab_added ad;
+		char err[512];
+		if (slc_lab_add(lab, paths[i], &ad, err, sizeof(err))) {
+			bad += cli_fail("lab", "%s", err) != 0;
+			continue;
+		}
+		if (!quiet)
+			printf("%s %s: %s (run %lld)\n", ad.existed ? "already in the lab:" : "added", paths[i], ad.drive,
+			       (long long)ad.run_id);
+	}
+	return bad ? CLI_FAIL : CLI_OK;
+}
+
+/* compare: place the run, then (-o) the report against the nearest stored traces. */
+static int lab_compare(struct slc_lab *lab, const char *path, const struct lab_args *a)
+{
+	struct slc_session x = { 0 };
+	struct slc_lab_near near[7];
+	size_t nn = 0;
+	char err[512];
+	int rc = a->out && slc_report_dir_check(a->out, &path, 1, err, sizeof(err)) ? cli_fail("lab", "-o %s", err)
+		 : cli_load(&x, "lab", &path, 1, NULL, -1, NULL);
+
+	if (!rc && slc_lab_compare(lab, &x, path, stdout, &a->po, near, a->nearest ? a->nearest : 5, &nn, err,
+				   sizeof(err)))
+		rc = cli_fail("lab", "%s", err);
+	if (!rc && a->out && slc_lab_compare_report(a->out, &x, path, near, nn, a->quiet ? NULL : stderr, err, sizeof(err)))
+		rc = cli_fail("lab", "-o %s", err);
+	slc_session_free(&x);
+	return rc;
+}
+
+static int cmd_lab(int argc, char **argv)
+{
+	struct lab_args a = { .by = SLC_LAB_CACHE };
+	char def[PATH_MAX], err[512];
+	struct slc_lab *lab;
+	const char *sub;
+	int rc, nargs;
+
+	if ((rc = lab_opts(argc, argv, &a))) return rc;
+	if (optind >= argc) return cli_usage("lab", "needs add, list, show, rank or compare");
+	sub = argv[optind++];
+	nargs = argc - optind;
+	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rank") && strcmp(sub, "compare"))
+		return cli_usage("lab", "'%s' is not add, list, show, rank or compare", sub);
+	if ((!strcmp(sub, "add") && nargs < 1) || ((!strcmp(sub, "show") || !strcmp(sub, "compare")) && nargs != 1) ||
+	    ((!strcmp(sub, "list") || !strcmp(sub, "rank")) && nargs))
+		return cli_usage("lab", "%s takes %s", sub, !strcmp(sub, "add") ? "one or more TRACEs" :
+				 !strcmp(sub, "show") ? "one DRIVE" : !strcmp(sub, "compare") ? "one TRACE" : "no arguments");
+	if (a.out && strcmp(sub, "compare")) return cli_usage("lab", "-o is for compare");
+	if (!a.db && slc_lab_default_path(def, sizeof(def)))
+		return cli_usage("lab", "no home directory for the default lab: give --db PATH");
+	if (slc_lab_open(&lab, a.db ? a.db : def, !a.db, err, sizeof(err)))
+		return cli_fail("lab", "%s", err);
+	if (!strcmp(sub, "add")) rc = lab_add(lab, argv + optind, nargs, a.quiet);
+	else if (!strcmp(sub, "compare")) rc = lab_compare(lab, argv[optind], &a);
+	else if ((!strcmp(sub, "list") ? slc_lab_list(lab, stdout, &a.po, err, sizeof(err)) :
+		  !strcmp(sub, "show") ? slc_lab_show(lab, argv[optind], stdout, &a.po, err, sizeof(err)) :
+		  slc_lab_rank(lab, a.by, stdout, &a.po, err, sizeof(err))))
+		rc = cli_fail("lab", "%s", err);
+	slc_lab_close(lab);
+	return rc;
+}
+
+const struct cli_cmd cli_cmd_lab = {
+	.name = "lab",
+	.summary = "a database of runs: add traces, list, show a drive, rank drives, place a new run",
+	.run = cmd_lab,
+	.help = lab_help,
+};

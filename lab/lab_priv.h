@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The lab's database layer: one small ops table per engine (SQLite,
+ * PostgreSQL), text in and text out, so that the schema and every query are
+ * written once.  Queries number their parameters $1, $2, ... in order of
+ * first use: PostgreSQL's syntax, which SQLite reads as named parameters
+ * bound in that order.
+ */
+#ifndef SLCSCOPE_LAB_PRIV_H
+#define SLCSCOPE_LAB_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slcscope/lab.h"
+
+/* One result row: @vals[i] is NULL for SQL NULL.  Non-zero stops the query. */
+typedef int (*lab_row_fn)(void *arg, int ncols, const char *const *vals);
+
+struct lab_db;
+
+struct lab_db_ops {
+	const char *engine;        /* "SQLite", "PostgreSQL": for messages */
+	const char *id_column;     /* an auto-numbered primary key's type */
+	const char *begin;         /* a write transaction that waits for other writers */
+	const char *after_schema;  /* run once the database is known to be a lab; NULL: none */
+	const char *schema_lock;   /* serialises creating the schema inside that transaction; NULL: begin does */
+	int (*query)(struct lab_db *db, const char *sql, int np, const char *const *params, lab_row_fn fn, void *arg,
+		     char *err, size_t errlen);
+	void (*close)(struct lab_db *db);
+};
+
+struct lab_db {
+	const struct lab_db_ops *ops;
+	void *h;                   /* the engine's handle */
+};
+
+struct slc_lab {
+	struct lab_db db;
+	char where[1024];          /* what was opened: for messages */
+};
+
+/* The engines: open @where into @db.  0 or -errno with @err. */
+int lab_sqlite_open(struct lab_db *db, const char *path, char *err, size_t errlen);
+int lab_pg_open(struct lab_db *db, const char *url, char *err, size_t errlen);
+
+/* A statement without rows. */
+int lab_exec(struct lab_db *db, const char *sql, char *err, size_t errlen);
+
+/* The first column of the first row as an integer into *@out (-1 when no row). */
+int lab_query_int(struct lab_db *db, const char *sql, int np, const char *const *params, int64_t *out, char *err,
+		  size_t errlen);
+
+/* The SHA-256 of the regular file at @path, in hex, and its size. */
+int lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen);
+
+/* Creates the schema or migrates an older one to SLC_LAB_SCHEMA. */
+int lab_schema(struct lab_db *db, char *err, size_t errlen);
+
+/* "%.17g" of @v into @buf, or NULL for a NAN (SQL NULL). */
+const char *lab_num(char *buf, size_t len, double v);
+
+/* A column's text as a number; NAN for NULL. */
+double lab_dbl(const char *s);
+
+#endif
