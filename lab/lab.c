@@ -177,6 +177,9 @@ static int check_file(const char *path, int create_dir, char *err, size_t errlen
 			 "a lab is an SQLite file", path);
 		return -EINVAL;
 	}
+	/* an empty file holds nothing to lose, and is what another bench
+	 * creating the same lab at this moment leaves until its first commit */
+	if (st.st_size == 0) return 0;
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0) goto sys;
 	rc = (int)read(fd, head, sizeof(head));
 	close(fd);
