@@ -266,6 +266,8 @@ static const char *foreign(enum slc_output_kind kind, int fd, off_t size, const 
 		       : h5 ? "an HDF5 file that is not an slcscope trace" : "data that is not an slcscope trace";
 	if (h5)
 		return "an HDF5 file";
+	if (kind == SLC_OUTPUT_DATABASE)
+		return n >= 16 && !memcmp(buf, "SQLite format 3", 16) ? NULL : "a file that is not an SQLite database";
 	if (kind == SLC_OUTPUT_GRAPH) {
 		if ((n >= 8 && !memcmp(buf, "\x89PNG\r\n\x1a\n", 8)) || (n >= 5 && !memcmp(buf, "%PDF-", 5)) ||
 		    (memmem(buf, n < 512 ? n : 512, "<svg", 4) && !memchr(buf, 0, n)))
@@ -302,6 +304,9 @@ static int check_existing(const char *shown, const char *real, const struct stat
 	if (!what[0] && (f = foreign(o->kind, fd, st->st_size, buf, (size_t)n)))
 		snprintf(what, sizeof(what), "%s", f);
 	close(fd);
+	/* a lab is never replaced, so there is nothing to force */
+	if (what[0] && o->kind == SLC_OUTPUT_DATABASE)
+		return slc_errf(err, errlen, -EEXIST, "%s: it holds %s, not a lab; give a new path or a lab", shown, what);
 	if (what[0])
 		return slc_errf(err, errlen, -EEXIST, "%s: it holds %s; refusing to replace it (--force does)", shown,
 				what);

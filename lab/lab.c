@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "slcscope/analysis.h"
+#include "slcscope/output.h"
 #include "slcscope/session.h"
 #include "slcscope/trace.h"
 #include "slcscope/vocab.h"
@@ -142,57 +143,21 @@ static int make_dirs(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* The file rules of docs/safety.md for a database: a new path, or a
- * regular file that is an SQLite database (that it is a lab is checked
- * once it is open). */
+/* The output rules of docs/safety.md for a database: a new path, an empty
+ * file, or an SQLite database (that it is a lab is checked once it is
+ * open); never a device, a file in use, a link swapped in. */
 static int check_file(const char *path, int create_dir, char *err, size_t errlen)
 {
-	static const char magic[16] = "SQLite format 3";
-	char head[16] = { 0 }, dir[PATH_MAX];
+	const struct slc_output_opts oo = { .kind = SLC_OUTPUT_DATABASE, .option = "--db" };
 	struct stat st;
-	int fd, rc;
+	int rc;
 
-	if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0) {
-		snprintf(err, errlen, "%s: a lab is a file, not in /dev, /proc or /sys", path);
-		return -EINVAL;
-	}
-	if (lstat(path, &st)) {
-		if (errno != ENOENT) goto sys;
-		if (create_dir && (rc = make_dirs(path, err, errlen))) return rc;
-		snprintf(dir, sizeof(dir), "%s", path);
-		char *slash = strrchr(dir, '/');
-		if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
-		if (stat(slash ? dir : ".", &st) || !S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s: its directory does not exist", path);
-			return -ENOENT;
-		}
-		return 0;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		snprintf(err, errlen, "%s is a symbolic link: give the file it names", path);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "--db %s: a symbolic link; give the file it names", path);
 		return -ELOOP;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s is not a regular file (a device, FIFO, socket or directory): "
-			 "a lab is an SQLite file", path);
-		return -EINVAL;
-	}
-	/* an empty file holds nothing to lose, and is what another bench
-	 * creating the same lab at this moment leaves until its first commit */
-	if (st.st_size == 0) return 0;
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) < 0) goto sys;
-	rc = (int)read(fd, head, sizeof(head));
-	close(fd);
-	if (rc != (int)sizeof(head) || memcmp(head, magic, sizeof(magic)) != 0) {
-		snprintf(err, errlen, "%s exists and is not an SQLite database (a trace, a report, another file): "
-			 "give a new path or a lab", path);
-		return -EEXIST;
-	}
-	return 0;
-sys:
-	rc = -errno;
-	snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	return rc;
+	if (create_dir && (rc = make_dirs(path, err, errlen))) return rc;
+	return slc_output_check(path, &oo, err, errlen);
 }
 
 static int is_url(const char *w)

@@ -20,6 +20,7 @@ enum slc_output_kind {
 	SLC_OUTPUT_TEXT,   /* CSV, JSON, Markdown, an fio job: replaces a text file */
 	SLC_OUTPUT_TRACE,  /* an slcscope trace (HDF5): replaces a trace */
 	SLC_OUTPUT_GRAPH,  /* PNG, SVG or PDF: replaces a graph */
+	SLC_OUTPUT_DATABASE, /* the lab: an SQLite file, written in place, never replaced */
 };
 
 struct slc_output_opts {
