@@ -455,6 +455,10 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 		nwrite += jobs[j].n;
 		other += jobs[j].other_dirs;
 	}
+	/* fio writes an averaged line at the end of each window: a job shorter than one leaves its log empty */
+	if (nwrite == 0 && other == 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: no write samples: the log is empty (an averaged log has "
+				"a line per log_avg_msec window; a job shorter than one has none)", name);
 	if (nwrite == 0)
 		return slc_errf(err, errlen, -EINVAL, "%s: no write samples (direction 1) in the log", name);
 	if ((averaged = fio_kind(in, jobs, njobs, name, err, errlen)) < 0)
