@@ -94,4 +94,7 @@ PY
 phases=$(awk '/^ *phase +start/ { on = 1; next } on && NF > 5 && $2 ~ /^[0-9.]+$/ { print $1 } on && NF == 0 { on = 0 }' analyze.out)
 [ -n "$phases" ] || fail "analyze printed no phases: $(cat analyze.out)"
 echo "analyze: phases $(printf '%s ' "$phases" | tr '\n' ' ')"
+# the trace the import wrote reads as the log does
+"$bin" analyze "$trace" > analyze_trace.out 2>&1 || fail "slcscope analyze $trace: exit $?: $(head -5 analyze_trace.out)"
+grep -q "^ *phase  *start" analyze_trace.out || fail "analyze $trace printed no phases: $(cat analyze_trace.out)"
 echo "ok"
