@@ -282,7 +282,8 @@ static int write_log_index(FILE *f, const struct slc_plan *p, uint64_t cap, char
 			fprintf(f, "#\n# Logs: fio writes them in the directory it runs in, each line the mean over\n"
 				   "# log_avg_msec=%" PRIu64 " (the sampling interval): bandwidth in KiB/s, IOPS, latency\n"
 				   "# in ns.  slcscope import and analyze read a step's _bw log with its jobs'\n"
-				   "# siblings and its _iops and _lat logs:\n", ms);
+				   "# siblings and its _iops and _lat logs (run fio in an empty directory: an\n"
+				   "# older run's logs of more jobs would be read as siblings):\n", ms);
 			if (log_msec_rounded(ns))
 				fprintf(f, "# (the interval %s rounded to %" PRIu64 " ms: fio averages over whole "
 					   "milliseconds)\n", fio_time(t, sizeof(t), ns), ms);
