@@ -29,18 +29,32 @@ static const char *fio_time(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-/* Section names: fio takes most characters, but '%' and spaces read badly in its reports. */
+/* A step's label, "NN-name": its section's name and its logs' prefix.  fio
+ * takes most characters, but '%' and spaces read badly in its reports and
+ * in file names.  Step names are at most 31 bytes, "pct" three per byte. */
+#define LABEL_MAX 128
+static const char *step_label(char *buf, size_t i, const char *name)
+{
+	size_t n = (size_t)snprintf(buf, LABEL_MAX, "%02zu-", i + 1);
+
+	for (const char *c = name; *c && n + 4 < LABEL_MAX; c++) {
+		if (*c == '%') {
+			memcpy(buf + n, "pct", 3);
+			n += 3;
+			continue;
+		}
+		buf[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+				   *c == '_' || *c == '-' || *c == '.' ? *c : '_';
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 static void section(FILE *f, size_t i, const char *name, const char *suffix)
 {
-	fprintf(f, "\n[%02zu-", i + 1);
-	for (const char *c = name; *c; c++) {
-		if (*c == '%')
-			fputs("pct", f);
-		else
-			fputc((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-			      *c == '_' || *c == '-' || *c == '.' ? *c : '_', f);
-	}
-	fprintf(f, "%s]\nstonewall\n", suffix);
+	char l[LABEL_MAX];
+
+	fprintf(f, "\n[%s%s]\nstonewall\n", step_label(l, i, name), suffix);
 }
 
 /* A wait in which the drive gets no command: a job on fio's null engine
@@ -101,6 +115,38 @@ static void write_data(FILE *f, const struct slc_job *j)
 			(int)((1.0 - j->compress_ratio) * 100.0 + 0.5));
 }
 
+/* fio's log_avg_msec for a sampling interval: whole milliseconds, at least 1. */
+static uint64_t log_msec(uint64_t interval_ns)
+{
+	uint64_t ns = interval_ns ? interval_ns : 1000000000ull, ms = (ns + 500000) / 1000000;
+
+	return ms ? ms : 1;
+}
+
+static int log_msec_rounded(uint64_t interval_ns)
+{
+	return interval_ns % 1000000 != 0;
+}
+
+/*
+ * A curve's logs: bandwidth, IOPS and latency, each line the mean over the
+ * sampling interval, so that slcscope import reads back the samples slcscope
+ * itself would have taken; named after the step, so that every step's logs
+ * are its own.
+ */
+static void write_logs(FILE *f, size_t i, const char *name, uint64_t interval_ns)
+{
+	char l[LABEL_MAX], t[32];
+
+	step_label(l, i, name);
+	fprintf(f, "# bandwidth, IOPS and latency, each line the mean over the sampling interval\n");
+	if (log_msec_rounded(interval_ns))
+		fprintf(f, "# the interval %s rounded to %" PRIu64 " ms: fio averages over whole milliseconds\n",
+			fio_time(t, sizeof(t), interval_ns), log_msec(interval_ns));
+	fprintf(f, "write_bw_log=%s\nwrite_iops_log=%s\nwrite_lat_log=%s\nlog_avg_msec=%" PRIu64 "\n", l, l, l,
+		log_msec(interval_ns));
+}
+
 /* A job or duty step: its region, pattern, depth, jobs and limit. */
 static void write_job(FILE *f, size_t i, const struct slc_step *s, const struct slc_job *j, uint64_t cap)
 {
@@ -126,6 +172,7 @@ static void write_job(FILE *f, size_t i, const struct slc_step *s, const struct 
 	if (jobs > 1 && slc_job_kind_sequential(j->kind))
 		fprintf(f, "offset_increment=%" PRIu64 "\n", size);
 	write_data(f, j);
+	write_logs(f, i, s->name, j->interval_ns);
 	if (s->kind == SLC_STEP_DUTY) {
 		fprintf(f, "# %u rounds of %s writing, %s idle\n", s->rounds, fio_time(t, sizeof(t), j->max_ns),
 			fio_time(w, sizeof(w), s->wait_ns));
@@ -151,8 +198,8 @@ static void write_filename(FILE *f, const char *spec)
 	fputc('\n', f);
 }
 
-static void write_global(FILE *f, const struct slc_plan *p, const char *spec, enum slc_target_kind kind,
-			 uint64_t cap, const char *command_line)
+static void write_intro(FILE *f, const struct slc_plan *p, const char *spec, enum slc_target_kind kind,
+			uint64_t cap, const char *command_line)
 {
 	fprintf(f, FIO_MARK " for plan %s on %s (%" PRIu64 " bytes), %zu steps\n", p->name, spec, cap, p->n);
 	if (command_line && *command_line) {
@@ -169,6 +216,10 @@ static void write_global(FILE *f, const struct slc_plan *p, const char *spec, en
 			spec);
 	if (kind == SLC_TARGET_NULL)
 		fprintf(f, "# %s does no I/O: fio's null engine is its counterpart\n", spec);
+}
+
+static void write_global(FILE *f, const char *spec, enum slc_target_kind kind)
+{
 	fprintf(f, "\n[global]\n");
 	if (kind != SLC_TARGET_NULL)
 		write_filename(f, spec);
@@ -176,6 +227,72 @@ static void write_global(FILE *f, const struct slc_plan *p, const char *spec, en
 	fprintf(f, "# incompressible data, fresh for every write\nrefill_buffers=1\nbuffer_compress_percentage=0\n");
 	fprintf(f, "# random offsets drawn afresh for every command, as slcscope draws them\nnorandommap=1\n");
 	fprintf(f, "group_reporting=1\n");
+	fprintf(f, "# a log per job, named by fio's job number N in this file (the header lists them)\n"
+		   "per_job_logs=1\n");
+}
+
+static int step_writes(const struct slc_job *j)
+{
+	return j->kind != SLC_JOB_SEQ_READ && j->kind != SLC_JOB_RAND_READ;
+}
+
+/* One curve's logs in the header: their names and the commands that read them. */
+static void index_entry(FILE *f, const char *l, uint64_t first, uint32_t jobs, int writes, uint64_t cap)
+{
+	if (jobs > 1)
+		fprintf(f, "#   %s_bw.N.log, _iops.N.log, _lat.N.log (and _clat, _slat) for N = %" PRIu64
+			   " to %" PRIu64 "\n", l, first, first + jobs - 1);
+	else
+		fprintf(f, "#   %s_bw.%" PRIu64 ".log, _iops.%" PRIu64 ".log, _lat.%" PRIu64
+			   ".log (and _clat, _slat)\n", l, first, first, first);
+	if (!writes) {
+		fprintf(f, "#     reads only: slcscope import reads the writes of a log\n");
+		return;
+	}
+	fprintf(f, "#     slcscope import %s_bw.%" PRIu64 ".log --capacity %" PRIu64 " -o %s.h5\n", l, first, cap, l);
+	fprintf(f, "#     slcscope analyze %s_bw.%" PRIu64 ".log --capacity %" PRIu64 "\n", l, first, cap);
+}
+
+/*
+ * The logs fio will write and how to read them back.  fio numbers its jobs
+ * across the whole file from 1, every section's numjobs included, and names
+ * a per-job log by that number: counted here as fio counts.
+ */
+static int write_log_index(FILE *f, const struct slc_plan *p, uint64_t cap, char *err, size_t errlen)
+{
+	uint64_t thread = 1, ms = 0, ns = 0;
+	char l[LABEL_MAX], t[32];
+	int rc, header = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct slc_step *s = &p->step[i];
+		struct slc_job job;
+		uint32_t jobs;
+
+		if (s->kind == SLC_STEP_TRIM || s->kind == SLC_STEP_IDLE) {
+			thread += 1 + (s->kind == SLC_STEP_TRIM && s->wait_ns);
+			continue;
+		}
+		if ((rc = slc_plan_step_job(p, i, cap, &job, err, errlen)))
+			return rc;
+		jobs = job.jobs ? job.jobs : 1;
+		if (!header) {
+			ns = job.interval_ns ? job.interval_ns : 1000000000ull;
+			ms = log_msec(ns);
+			fprintf(f, "#\n# Logs: fio writes them in the directory it runs in, each line the mean over\n"
+				   "# log_avg_msec=%" PRIu64 " (the sampling interval): bandwidth in KiB/s, IOPS, latency\n"
+				   "# in ns.  slcscope import and analyze read a step's _bw log with its jobs'\n"
+				   "# siblings and its _iops and _lat logs (run fio in an empty directory: an\n"
+				   "# older run's logs of more jobs would be read as siblings):\n", ms);
+			if (log_msec_rounded(ns))
+				fprintf(f, "# (the interval %s rounded to %" PRIu64 " ms: fio averages over whole "
+					   "milliseconds)\n", fio_time(t, sizeof(t), ns), ms);
+			header = 1;
+		}
+		index_entry(f, step_label(l, i, s->name), thread, jobs, step_writes(&job), cap);
+		thread += jobs;
+	}
+	return 0;
 }
 
 int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum slc_target_kind kind,
@@ -183,7 +300,10 @@ int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum
 {
 	int rc;
 
-	write_global(f, p, spec, kind, capacity, command_line);
+	write_intro(f, p, spec, kind, capacity, command_line);
+	if ((rc = write_log_index(f, p, capacity, err, errlen)))
+		return rc;
+	write_global(f, spec, kind);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct slc_step *s = &p->step[i];
 		struct slc_job job;

@@ -290,8 +290,8 @@ static uint64_t fio_fill_bins(struct fio_bin *bins, size_t nbins, const struct f
 }
 
 /* What the fio logs were read as, for the trace. */
-static void fio_record(struct slc_input *in, const struct fio_job *jobs, size_t njobs, int averaged, double g_ms,
-		       uint64_t bs_opt)
+static void fio_record(struct slc_input *in, const struct fio_job *jobs, size_t njobs, size_t nlat, int averaged,
+		       double g_ms, uint64_t bs_opt)
 {
 	struct slc__rec r = { .n = 0 };
 	size_t nbw = 0, niops = 0;
@@ -306,9 +306,12 @@ static void fio_record(struct slc_input *in, const struct fio_job *jobs, size_t 
 	slc__rec_str(&r, "format", "fio-log");
 	slc__rec_num(&r, "bw_logs", (double)nbw);
 	slc__rec_num(&r, "iops_logs", (double)niops);
+	if (nlat)
+		slc__rec_num(&r, "lat_logs", (double)nlat);
 	slc__rec_str(&r, "columns", nf >= 6 ? "msec, value, ddir, bs, offset, prio"
 				    : nf == 5 ? "msec, value, ddir, bs, prio (or offset)" : "msec, value, ddir, bs");
-	slc__rec_str(&r, "units", "bw KiB/s, iops I/Os per s, bs bytes");
+	slc__rec_str(&r, "units", nlat ? "bw KiB/s, iops I/Os per s, lat ns (write_lat_mean_us), bs bytes"
+				       : "bw KiB/s, iops I/Os per s, bs bytes");
 	slc__rec_str(&r, "kind", averaged ? (filled ? "averaged (told by its grid and values; bs column filled in)"
 						    : "averaged (log_avg_msec: bs 0)")
 					  : "per-I/O");
@@ -399,8 +402,44 @@ static int fio_segment(struct slc_input *in, const struct fio_bin *bins, size_t 
 	return 0;
 }
 
+/*
+ * The mean latency of the writes of each sample from the _lat logs (fio's
+ * total latency, submission to completion, in ns): the mean of the lines
+ * in the sample, placed as the bandwidth lines are.  An averaged line is
+ * one job's mean over the window; the jobs of a section run the same load,
+ * so each counts alike.  fio ends an averaged latency log with the job's
+ * last partial window, which its bandwidth and IOPS logs leave out: lines
+ * after the last of those (@max_ms) have no sample and are dropped.
+ */
+static int fio_lat(struct slc_input_segment *seg, const struct fio_job *lat, size_t nlat, size_t first,
+		   size_t nbins, double g_ms, double base_ms, double max_ms, int averaged)
+{
+	double *sum = calloc(2 * nbins, sizeof(*sum)), *cnt = sum + nbins;
+
+	if (!sum)
+		return -ENOMEM;
+	for (size_t j = 0; j < nlat; j++)
+		for (size_t i = 0; i < lat[j].n; i++) {
+			double t = lat[j].r[i].t_ms - base_ms;
+			size_t k = averaged ? (size_t)llround(t / g_ms) : (size_t)floor(t / g_ms) + 1;
+
+			if (lat[j].r[i].t_ms > max_ms)
+				break;
+			if (t < 0 || k >= nbins)
+				k = t < 0 ? 0 : nbins - 1;
+			sum[k] += lat[j].r[i].value;
+			cnt[k] += 1;
+		}
+	for (size_t k = first; k < nbins; k++)
+		if (cnt[k] > 0)
+			seg->write_lat_mean_us[k - first] = sum[k] / cnt[k] / 1e3;
+	free(sum);
+	return 0;
+}
+
 static int fio_build(struct slc_input *in, const char *name, struct fio_job *jobs, size_t njobs,
-		     const struct slc_import_opts *opts, char *err, size_t errlen)
+		     const struct fio_job *lat, size_t nlat, const struct slc_import_opts *opts, char *err,
+		     size_t errlen)
 {
 	int have_bw = 0, averaged, rc;
 	size_t nbw = 0, niops = 0, nwrite = 0, other = 0, nbins, first_bin;
@@ -416,6 +455,10 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 		nwrite += jobs[j].n;
 		other += jobs[j].other_dirs;
 	}
+	/* fio writes an averaged line at the end of each window: a job shorter than one leaves its log empty */
+	if (nwrite == 0 && other == 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: no write samples: the log is empty (an averaged log has "
+				"a line per log_avg_msec window; a job shorter than one has none)", name);
 	if (nwrite == 0)
 		return slc_errf(err, errlen, -EINVAL, "%s: no write samples (direction 1) in the log", name);
 	if ((averaged = fio_kind(in, jobs, njobs, name, err, errlen)) < 0)
@@ -453,17 +496,27 @@ static int fio_build(struct slc_input *in, const char *name, struct fio_job *job
 	}
 	rc = fio_segment(in, bins, first_bin, nbins, g_ms, (uint32_t)(nbw ? nbw : niops),
 			 !averaged || !have_bw ? (uint32_t)(bs > UINT32_MAX ? 0 : bs) : 0, name, err, errlen);
+	if (!rc && nlat && fio_lat(in->segments, lat, nlat, first_bin, nbins, g_ms, base_ms, max_ms, averaged))
+		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	if (!rc) {
 		in->format = SLC_INPUT_FIO;
-		fio_record(in, jobs, njobs, averaged, g_ms, bs_opt);
+		fio_record(in, jobs, njobs, nlat, averaged, g_ms, bs_opt);
 	}
 out:
 	free(bins);
 	return rc;
 }
 
-/* Does @base look like NAME_bw.N.log or NAME_iops.N.log?  Sets the prefix length and kind. */
-static int fio_name(const char *base, size_t *prefix_len, int *is_iops)
+/* The logs fio names NAME_<kind>.N.log; write_lat_log writes three. */
+enum fio_kind { FIO_BW, FIO_IOPS, FIO_LAT, FIO_CLAT, FIO_SLAT };
+static const char *const fio_kinds[] = { "bw", "iops", "lat", "clat", "slat" };
+
+/*
+ * Does @base look like NAME_<kind>.N.log?  Sets the prefix length, the kind
+ * and N (fio's job number in its job file: from 1 for a file of one section,
+ * from the section's first job in a file of several).
+ */
+static int fio_name(const char *base, size_t *prefix_len, enum fio_kind *kind, unsigned *num)
 {
 	const char *dot, *p;
 	size_t n = strlen(base);
@@ -474,20 +527,28 @@ static int fio_name(const char *base, size_t *prefix_len, int *is_iops)
 	p = dot;
 	while (p > base && isdigit((unsigned char)p[-1]))
 		p--;
-	if (p == dot || p == base || p[-1] != '.')
+	if (p == dot || p == base || p[-1] != '.' || dot - p > 6)
 		return 0;
+	*num = (unsigned)strtoul(p, NULL, 10);
 	p--;
-	if (p - base >= 3 && strncmp(p - 3, "_bw", 3) == 0) {
-		*is_iops = 0;
-		*prefix_len = (size_t)(p - 3 - base);
-		return 1;
-	}
-	if (p - base >= 5 && strncmp(p - 5, "_iops", 5) == 0) {
-		*is_iops = 1;
-		*prefix_len = (size_t)(p - 5 - base);
-		return 1;
+	for (int k = FIO_BW; k <= FIO_SLAT; k++) {
+		size_t kl = strlen(fio_kinds[k]) + 1;
+
+		if ((size_t)(p - base) >= kl && *(p - kl) == '_' &&
+		    strncmp(p - kl + 1, fio_kinds[k], kl - 1) == 0) {
+			*kind = (enum fio_kind)k;
+			*prefix_len = (size_t)(p - kl - base);
+			return 1;
+		}
 	}
 	return 0;
+}
+
+/* A latency log is read with the bandwidth log of its job, never as one. */
+static int fio_lat_refused(const char *name, enum fio_kind kind, char *err, size_t errlen)
+{
+	return slc_errf(err, errlen, -EINVAL, "%s: a latency log (_%s): import the job's _bw log beside it, which "
+			"brings its _lat log along", name, fio_kinds[kind]);
 }
 
 /* Does the first data line look like a fio log line (4-7 numbers)? */
@@ -542,7 +603,9 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 {
 	struct slc_input *in;
 	size_t prefix;
-	int is_iops = 0, rc;
+	enum fio_kind kind = FIO_BW;
+	unsigned num;
+	int named, rc;
 	enum slc_input_format sys;
 
 	*out = NULL;
@@ -554,13 +617,16 @@ int slc_input_parse_text(struct slc_input **out, const char *name, const char *t
 		slc_input_free(in);
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	}
-	if (fio_name(slc__base_name(name), &prefix, &is_iops) || looks_like_fio(text, len)) {
+	named = fio_name(slc__base_name(name), &prefix, &kind, &num);
+	if (named && kind >= FIO_LAT) {
+		rc = fio_lat_refused(name, kind, err, errlen);
+	} else if (named || looks_like_fio(text, len)) {
 		struct fio_job job = { 0 };
 
-		job.is_iops = is_iops;
+		job.is_iops = kind == FIO_IOPS;
 		rc = fio_parse(&job, name, text, len, err, errlen);
 		if (!rc)
-			rc = fio_build(in, name, &job, 1, opts, err, errlen);
+			rc = fio_build(in, name, &job, 1, NULL, 0, opts, err, errlen);
 		free(job.r);
 	} else if (slc__fio_json_detect(text, len)) {
 		rc = slc__fio_json_import(in, name, text, len, err, errlen);
@@ -616,44 +682,79 @@ static int read_whole(const char *path, char **out, size_t *len, char *err, size
 	return 0;
 }
 
-/* Load NAME_bw.N.log and NAME_iops.N.log for N = 1, 2, ... beside @path. */
-static int fio_load_family(struct slc_input *in, const char *path, size_t dir_len, size_t prefix_len,
-			   const struct slc_import_opts *opts, char *err, size_t errlen)
+/* The first of the consecutive job numbers that @num is one of, as the files beside @path say. */
+static unsigned fio_first_num(const char *path, size_t plen, enum fio_kind kind, unsigned num, char *file,
+			      size_t flen)
 {
-	struct fio_job *jobs = calloc(2 * MAX_FIO_JOBS, sizeof(*jobs));
-	size_t njobs = 0, plen = dir_len + prefix_len, flen = plen + 32;
+	struct stat st;
+
+	for (int k = 0; num > 1 && k < MAX_FIO_JOBS; k++) {
+		snprintf(file, flen, "%.*s_%s.%u.log", (int)plen, path, fio_kinds[kind], num - 1);
+		if (stat(file, &st) < 0)
+			break;
+		num--;
+	}
+	return num;
+}
+
+/* Read NAME_<kind>.N.log for N from @first on, while they exist, into @jobs. */
+static int fio_load_kind(struct fio_job *jobs, size_t *njobs, const char *path, size_t plen, enum fio_kind kind,
+			 unsigned first, char *file, size_t flen, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	for (unsigned n = first; n < first + MAX_FIO_JOBS && !rc; n++) {
+		struct stat st;
+		char *text;
+		size_t len;
+
+		snprintf(file, flen, "%.*s_%s.%u.log", (int)plen, path, fio_kinds[kind], n);
+		if (stat(file, &st) < 0)
+			break;
+		if ((rc = read_whole(file, &text, &len, err, errlen)))
+			break;
+		jobs[*njobs].is_iops = kind == FIO_IOPS;
+		rc = fio_parse(&jobs[*njobs], file, text, len, err, errlen);
+		++*njobs;
+		free(text);
+	}
+	return rc;
+}
+
+/*
+ * Load NAME_bw.N.log and NAME_iops.N.log, and the NAME_lat.N.log of the
+ * same jobs, beside @path.  fio numbers the jobs of a job file from 1 across
+ * all its sections and a section's jobs one after the other, so a section's
+ * logs start at its first job's number: the run of numbers that @path's is
+ * one of.
+ */
+static int fio_load_family(struct slc_input *in, const char *path, size_t dir_len, size_t prefix_len,
+			   enum fio_kind kind, unsigned num, const struct slc_import_opts *opts, char *err,
+			   size_t errlen)
+{
+	struct fio_job *jobs = calloc(3 * MAX_FIO_JOBS, sizeof(*jobs));
+	size_t njobs = 0, nlat = 0, plen = dir_len + prefix_len, flen = plen + 32;
 	char *file = malloc(flen);
+	unsigned first;
 	int rc = 0;
 
 	if (!jobs || !file) {
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (int kind = 0; kind < 2 && !rc; kind++) {
-		for (int n = 1; n <= MAX_FIO_JOBS && !rc; n++) {
-			struct stat st;
-			char *text;
-			size_t len;
-
-			snprintf(file, flen, "%.*s_%s.%d.log", (int)plen, path, kind ? "iops" : "bw", n);
-			if (stat(file, &st) < 0)
-				break;
-			rc = read_whole(file, &text, &len, err, errlen);
-			if (rc)
-				break;
-			jobs[njobs].is_iops = kind;
-			rc = fio_parse(&jobs[njobs], file, text, len, err, errlen);
-			njobs++;
-			free(text);
-		}
-	}
-	if (!rc && njobs == 0)
-		rc = slc_errf(err, errlen, -ENOENT, "%s: fio logs must be numbered from 1 (NAME_bw.1.log)", path);
+	first = fio_first_num(path, plen, kind, num, file, flen);
+	rc = fio_load_kind(jobs, &njobs, path, plen, FIO_BW, first, file, flen, err, errlen);
 	if (!rc)
-		rc = fio_build(in, path, jobs, njobs, opts, err, errlen);
+		rc = fio_load_kind(jobs, &njobs, path, plen, FIO_IOPS, first, file, flen, err, errlen);
+	if (!rc)
+		rc = fio_load_kind(jobs + njobs, &nlat, path, plen, FIO_LAT, first, file, flen, err, errlen);
+	if (!rc && njobs == 0)
+		rc = slc_errf(err, errlen, -ENOENT, "%s: no such fio log", path);
+	if (!rc)
+		rc = fio_build(in, path, jobs, njobs, jobs + njobs, nlat, opts, err, errlen);
 out:
 	if (jobs)
-		fio_jobs_free(jobs, njobs);
+		fio_jobs_free(jobs, njobs + nlat);
 	free(file);
 	return rc;
 }
@@ -664,11 +765,15 @@ int slc__import_load_file(struct slc_input *in, const char *path, const struct s
 	const char *base = slc__base_name(path);
 	struct slc_input *tmp = NULL;
 	size_t prefix, len;
-	int is_iops, rc;
+	enum fio_kind kind;
+	unsigned num;
+	int rc;
 	char *text;
 
-	if (fio_name(base, &prefix, &is_iops)) {
-		rc = fio_load_family(in, path, (size_t)(base - path), prefix, opts, err, errlen);
+	if (fio_name(base, &prefix, &kind, &num)) {
+		if (kind >= FIO_LAT)
+			return fio_lat_refused(path, kind, err, errlen);
+		rc = fio_load_family(in, path, (size_t)(base - path), prefix, kind, num, opts, err, errlen);
 		return rc ? rc : import_check(in, path, err, errlen);
 	}
 	rc = read_whole(path, &text, &len, err, errlen);
@@ -779,11 +884,12 @@ int slc__import_reads_too(const char *input, const char *other)
 {
 	const char *ib = slc__base_name(input), *ob = slc__base_name(other);
 	size_t ip, op;
-	int ii, oi;
+	enum fio_kind ik, ok;
+	unsigned in, on;
 	struct stat a, b;
 	char ad[4096], bd[4096];
 
-	if (!fio_name(ib, &ip, &ii) || !fio_name(ob, &op, &oi) || ip != op || strncmp(ib, ob, ip))
+	if (!fio_name(ib, &ip, &ik, &in) || !fio_name(ob, &op, &ok, &on) || ip != op || strncmp(ib, ob, ip))
 		return 0;
 	snprintf(ad, sizeof(ad), "%.*s", ib == input ? 1 : (int)(ib - input), ib == input ? "." : input);
 	snprintf(bd, sizeof(bd), "%.*s", ob == other ? 1 : (int)(ob - other), ob == other ? "." : other);

@@ -64,11 +64,29 @@ for i, pt in enumerate(pts):
     assert j["iodepth"] == pt.split("qd")[1], (pt, dict(j))
     assert j["offset"] == "0" and j["size"] == str(1 << 30), (pt, dict(j))
     assert j["runtime"] == "3s" and "numjobs" not in j, (pt, dict(j))
+    # every curve logs under its own name, averaged over the sampling interval (1 s)
+    for sec in (j, p):
+        name = f"{b + 3:02d}-{pt}" if sec is j else f"{b + 1:02d}-prep_{pt}"
+        for k in ("write_bw_log", "write_iops_log", "write_lat_log"):
+            assert sec[k] == name, (name, k, dict(sec))
+        assert sec["log_avg_msec"] == "1000", (name, dict(sec))
+    assert "write_bw_log" not in t and "write_bw_log" not in w, (pt, dict(t), dict(w))
     # a write point ends after 1 GiB or its time, whichever first; a read at its time
     if "read" in pt:
         assert j["time_based"] == "1" and "io_size" not in j, (pt, dict(j))
     else:
         assert "time_based" not in j and j["io_size"] == str(1 << 30), (pt, dict(j))
+
+assert g["per_job_logs"] == "1", dict(g)
+# the header names each curve's logs by fio's job number (every section one job here)
+# and the command that reads them back
+head = open(f"{d}/q.fio").read().split("[global]")[0]
+for i, pt in enumerate(pts):
+    b = 4 * i + 1
+    n = 5 * i + 4   # trim, its wait, prep, settle, point: 5 jobs per point
+    assert f"#   {b + 3:02d}-{pt}_bw.{n + 1}.log, _iops.{n + 1}.log, _lat.{n + 1}.log" in head, (pt, head)
+    imp = f"slcscope import {b + 3:02d}-{pt}_bw.{n + 1}.log --capacity {2 << 30} -o {b + 3:02d}-{pt}.h5"
+    assert ("read" in pt) != (imp in head), (pt, imp, head)
 
 lab = load("lab.fio")
 names = [s for s in lab.sections() if s != "global"]
@@ -90,6 +108,10 @@ s = m[byname["mix_seq_128k_read_20pct"]]
 # two sequential jobs, each in its own half of the region
 assert s["rw"] == "rw" and s["rwmixread"] == "20" and s["numjobs"] == "2", dict(s)
 assert s["size"] == s["offset_increment"] == str(256 << 20) and "blockalign" not in s, dict(s)
+head = open(f"{d}/mix.fio").read().split("[global]")[0]
+# after the first point (trim, wait, prep, settle, two jobs): jobs 11 and 12
+n = [x for x in head.splitlines() if f"{byname['mix_seq_128k_read_20pct']}_bw.N.log" in x]
+assert len(n) == 1 and n[0].endswith("for N = 11 to 12"), n
 r = m[byname["mix_rand_4k_read_40pct"]]
 assert r["rw"] == "randrw" and r["rwmixread"] == "40" and r["numjobs"] == "4", dict(r)
 assert r["iodepth"] == "8" and r["size"] == str(512 << 20) and "offset_increment" not in r, dict(r)
@@ -145,7 +167,8 @@ done
 truncate -s 64MiB "$D/small.img"
 "$SLC" run "$D/small.img" --plan basic --region 16MiB --step-time 50ms --trim-wait 0 --fio-job "$D/b.fio" --quiet ||
 	fail "basic --fio-job"
-fio --output-format=json "$D/b.fio" > "$D/b.json" 2> "$D/b.err" || {
+# fio writes the curves' logs where it runs
+(cd "$D" && fio --output-format=json b.fio) > "$D/b.json" 2> "$D/b.err" || {
 	grep -qi 'O_DIRECT\|direct\|invalid argument' "$D/b.err" &&
 		{ echo "SKIP: this filesystem refuses fio's O_DIRECT: $(head -1 "$D/b.err")"; exit 77; }
 	fail "fio b.fio: $(head -3 "$D/b.err")"
@@ -169,4 +192,10 @@ for n in names:
     r, w = j[n]["read"]["io_bytes"], j[n]["write"]["io_bytes"]
     assert (r > 0 and w == 0) if "read" in n else (w > 0 and r == 0), (n, r, w)
 PYEOF
+# the logs the header names are the logs fio wrote
+sed -n 's/^#   \([^ ]*_bw\.[0-9]*\.log\),.*/\1/p' "$D/b.fio" > "$D/named"
+[ "$(wc -l < "$D/named")" -eq 12 ] || fail "the header names $(wc -l < "$D/named") _bw logs, want 12"
+(cd "$D" && ls -- *_bw.*.log) | sort > "$D/wrote"
+sort -o "$D/named" "$D/named"
+cmp -s "$D/named" "$D/wrote" || fail "logs named and written differ: $(diff "$D/named" "$D/wrote" | head -4)"
 echo "ok"

@@ -41,6 +41,13 @@ static const struct file_case file_cases[] = {
 	 * 25600 I/Os/s x 2 x 1 s in the first second */
 	{ "avg_bw.1.log", 0, NULL, 4, 1, 1, 629355315, 51200, 2, 0, "1 non-write lines skipped" },
 	{ "avg_iops.2.log", 0, NULL, 4, 1, 1, 629355315, 51200, 2, 0, "merged on a 1000 ms grid" },
+	/* a section of a job file of several: its two jobs are fio's jobs 3 and 4, and either log
+	 * brings the other; 2 x 50 MiB/s for 0.2 s then 2 x 25 MiB/s for 0.2 s at 100 ms, and 400
+	 * I/Os/s x 2 x 0.1 s in the first window */
+	{ "sect_bw.4.log", 0, NULL, 4, 0.1, 0.1, 31457280, 80, 2, 0, "merged on a 100 ms grid" },
+	{ "sect_bw.3.log", 0, NULL, 4, 0.1, 0.1, 31457280, 80, 2, 0, "1 non-write lines skipped" },
+	{ .file = "sect_lat.3.log", .rc = -EINVAL, .reason = "a latency log (_lat): import the job's _bw log" },
+	{ .file = "sect_clat.3.log", .rc = -EINVAL, .reason = "a latency log (_clat)" },
 	/* per-I/O: three 4 KiB writes in the first second, one in the second, one 128 KiB in the third */
 	{ "raw_bw.1.log", 0, NULL, 3, 1, 1, 4 * 4096 + 131072, 3, 1, 0, "1 non-write lines skipped" },
 	{ "t_ms_MBps.csv", 0, NULL, 4, 0.5, 0.5, 300000000, 0, 1, 0, NULL },
@@ -271,6 +278,30 @@ static void test_first_line_window(void **state)
 	slc_input_free(in);
 }
 
+/*
+ * The _lat logs of a section's jobs come with its _bw log: each sample's
+ * write_lat_mean_us is the mean of the jobs' lines (ns) in it, reads
+ * skipped; the last partial window, which only the latency log has, is
+ * dropped.  The _clat log is not read.
+ */
+static void test_fio_lat(void **state)
+{
+	static const double want_us[] = { 2500, 2500, 4500, 4500 };
+	struct slc_input *in = NULL;
+	char path[512], err[256] = "";
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/import/sect_bw.3.log", TESTDATA_DIR);
+	if (slc_input_load(&in, path, err, sizeof(err)))
+		fail_msg("%s: %s", path, err);
+	assert_int_equal(in->segments[0].n_samples, 4);
+	for (size_t i = 0; i < 4; i++)
+		if (fabs(in->segments[0].write_lat_mean_us[i] - want_us[i]) > 1e-9)
+			fail_msg("sample %zu: %g us, expected %g", i, in->segments[0].write_lat_mean_us[i], want_us[i]);
+	assert_non_null(strstr(in->import_record, "\"lat_logs\":2"));
+	slc_input_free(in);
+}
+
 /* @path refused at once (never opened for a blocking read) with a reason holding @reason. */
 static void refused_input(const char *path, const char *reason)
 {
@@ -361,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_bin_option),
 		cmocka_unit_test(test_first_line_window),
+		cmocka_unit_test(test_fio_lat),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_cell_names_agree),
 	};
