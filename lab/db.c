@@ -14,7 +14,7 @@
 
 #include "lab_priv.h"
 
-int lab_exec(struct lab_db *db, const char *sql, char *err, size_t errlen)
+int slc__lab_exec(struct lab_db *db, const char *sql, char *err, size_t errlen)
 {
 	return db->ops->query(db, sql, 0, NULL, NULL, NULL, err, errlen);
 }
@@ -30,7 +30,7 @@ static int int_row(void *arg, int ncols, const char *const *vals)
 	return 1;
 }
 
-int lab_query_int(struct lab_db *db, const char *sql, int np, const char *const *params, int64_t *out, char *err,
+int slc__lab_query_int(struct lab_db *db, const char *sql, int np, const char *const *params, int64_t *out, char *err,
 		  size_t errlen)
 {
 	struct int_row r = { -1 };
@@ -39,14 +39,14 @@ int lab_query_int(struct lab_db *db, const char *sql, int np, const char *const 
 	return rc;
 }
 
-const char *lab_num(char *buf, size_t len, double v)
+const char *slc__lab_num(char *buf, size_t len, double v)
 {
 	if (!isfinite(v)) return NULL;
 	snprintf(buf, len, "%.17g", v);
 	return buf;
 }
 
-double lab_dbl(const char *s)
+double slc__lab_dbl(const char *s)
 {
 	return s ? strtod(s, NULL) : NAN;
 }
@@ -121,24 +121,24 @@ static int migrate(struct lab_db *db, int64_t from, char *err, size_t errlen)
 
 	for (int64_t k = from; k < SLC_LAB_SCHEMA && !rc; k++) {
 		with_id(sql, sizeof(sql), migrations[k], db->ops->id_column);
-		rc = lab_exec(db, sql, err, errlen);
+		rc = slc__lab_exec(db, sql, err, errlen);
 	}
 	snprintf(v, sizeof(v), "%d", SLC_LAB_SCHEMA);
-	if (!rc) rc = lab_exec(db, "DELETE FROM lab_schema", err, errlen);
+	if (!rc) rc = slc__lab_exec(db, "DELETE FROM lab_schema", err, errlen);
 	if (!rc) rc = db->ops->query(db, "INSERT INTO lab_schema (version) VALUES ($1)", 1, p, NULL, NULL, err, errlen);
 	return rc;
 }
 
-int lab_schema(struct lab_db *db, char *err, size_t errlen)
+int slc__lab_schema(struct lab_db *db, char *err, size_t errlen)
 {
 	int64_t v = -1;
 	int rc, others = 0;
 
-	rc = lab_exec(db, db->ops->begin, err, errlen);
+	rc = slc__lab_exec(db, db->ops->begin, err, errlen);
 	if (rc) return rc;
-	if (db->ops->schema_lock) rc = lab_exec(db, db->ops->schema_lock, err, errlen);
-	if (!rc) rc = lab_exec(db, "CREATE TABLE IF NOT EXISTS lab_schema (version INTEGER NOT NULL)", err, errlen);
-	if (!rc) rc = lab_query_int(db, "SELECT max(version) FROM lab_schema", 0, NULL, &v, err, errlen);
+	if (db->ops->schema_lock) rc = slc__lab_exec(db, db->ops->schema_lock, err, errlen);
+	if (!rc) rc = slc__lab_exec(db, "CREATE TABLE IF NOT EXISTS lab_schema (version INTEGER NOT NULL)", err, errlen);
+	if (!rc) rc = slc__lab_query_int(db, "SELECT max(version) FROM lab_schema", 0, NULL, &v, err, errlen);
 	if (!rc && v < 0) {
 		/* a new lab, or a database of something else: only the first is ours to fill */
 		rc = count_tables(db, &others, err, errlen);
@@ -157,10 +157,10 @@ int lab_schema(struct lab_db *db, char *err, size_t errlen)
 	if (!rc && v < SLC_LAB_SCHEMA) rc = migrate(db, v, err, errlen);
 	if (rc) {
 		char e2[64];
-		lab_exec(db, "ROLLBACK", e2, sizeof(e2));
+		slc__lab_exec(db, "ROLLBACK", e2, sizeof(e2));
 		return rc;
 	}
-	rc = lab_exec(db, "COMMIT", err, errlen);
-	if (!rc && db->ops->after_schema) rc = lab_exec(db, db->ops->after_schema, err, errlen);
+	rc = slc__lab_exec(db, "COMMIT", err, errlen);
+	if (!rc && db->ops->after_schema) rc = slc__lab_exec(db, db->ops->after_schema, err, errlen);
 	return rc;
 }

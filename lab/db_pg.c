@@ -58,7 +58,7 @@ static const struct lab_db_ops pg_ops = {
 	.close = pg_close,
 };
 
-int lab_pg_open(struct lab_db *db, const char *url, char *err, size_t errlen)
+int slc__lab_pg_open(struct lab_db *db, const char *url, char *err, size_t errlen)
 {
 	PGconn *c = PQconnectdb(url);
 	int rc;
@@ -71,5 +71,5 @@ int lab_pg_open(struct lab_db *db, const char *url, char *err, size_t errlen)
 	db->ops = &pg_ops;
 	db->h = c;
 	/* notices (CREATE ... IF NOT EXISTS) are not the user's business */
-	return lab_exec(db, "SET client_min_messages = warning", err, errlen);
+	return slc__lab_exec(db, "SET client_min_messages = warning", err, errlen);
 }

@@ -84,7 +84,7 @@ static const struct lab_db_ops sqlite_ops = {
 	.close = sq_close,
 };
 
-int lab_sqlite_open(struct lab_db *db, const char *path, char *err, size_t errlen)
+int slc__lab_sqlite_open(struct lab_db *db, const char *path, char *err, size_t errlen)
 {
 	sqlite3 *h = NULL;
 	int rc;
@@ -104,7 +104,7 @@ int lab_sqlite_open(struct lab_db *db, const char *path, char *err, size_t errle
 	 * there; WAL is set once the file is known to be a lab (after_schema):
 	 * it is kept in the file, and another program's database is not ours
 	 * to change */
-	rc = lab_exec(db, "PRAGMA foreign_keys=ON", err, errlen);
+	rc = slc__lab_exec(db, "PRAGMA foreign_keys=ON", err, errlen);
 	if (rc) {
 		sq_close(db);
 		return rc;

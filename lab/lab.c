@@ -180,9 +180,9 @@ int slc_lab_open(struct slc_lab **lab, const char *where, int create_dir, char *
 		return -ENOMEM;
 	}
 	snprintf(l->where, sizeof(l->where), "%s", where);
-	if (is_url(where)) rc = lab_pg_open(&l->db, where, err, errlen);
-	else if (!(rc = check_file(where, create_dir, err, errlen))) rc = lab_sqlite_open(&l->db, where, err, errlen);
-	if (!rc && (rc = lab_schema(&l->db, err, errlen)))
+	if (is_url(where)) rc = slc__lab_pg_open(&l->db, where, err, errlen);
+	else if (!(rc = check_file(where, create_dir, err, errlen))) rc = slc__lab_sqlite_open(&l->db, where, err, errlen);
+	if (!rc && (rc = slc__lab_schema(&l->db, err, errlen)))
 		l->db.ops->close(&l->db);
 	if (rc) {
 		free(l);

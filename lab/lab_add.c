@@ -25,7 +25,7 @@
 #include "lab_priv.h"
 
 /* The SHA-256 of the file at @path in hex, and its size. */
-int lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen)
+int slc__lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen)
 {
 	unsigned char md[EVP_MAX_MD_SIZE], buf[1 << 16];
 	unsigned int mdlen = 0;
@@ -98,7 +98,7 @@ static int add_drive(struct add_ctx *c, const char *name)
 			       " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (model, serial, capacity_bytes) DO NOTHING",
 			       6, p, NULL, NULL, c->err, c->errlen);
 	if (!rc)
-		rc = lab_query_int(c->db, "SELECT id FROM drives WHERE model = $1 AND serial = $2 AND capacity_bytes = $3",
+		rc = slc__lab_query_int(c->db, "SELECT id FROM drives WHERE model = $1 AND serial = $2 AND capacity_bytes = $3",
 				   3, p, &c->drive_id, c->err, c->errlen);
 	return rc;
 }
@@ -125,8 +125,8 @@ static int add_run(struct add_ctx *c)
 			       f->v[SLC_LAB_POST_CACHE], f->v[SLC_LAB_WHOLE_DRIVE], f->v[SLC_LAB_RECOVERY],
 			       f->recovery_trim_frac, f->v[SLC_LAB_TGBW], f->tgbw_horizon_s, f->erase_onset_bytes, NAN };
 	memcpy(p, head, sizeof(head));
-	for (int i = 0; i < 11; i++) p[14 + i] = lab_num(n[i], sizeof(n[i]), v[i]);
-	return lab_query_int(c->db,
+	for (int i = 0; i < 11; i++) p[14 + i] = slc__lab_num(n[i], sizeof(n[i]), v[i]);
+	return slc__lab_query_int(c->db,
 			     "INSERT INTO runs (drive_id, sha256, path, file_bytes, added_utc, created_utc, host,"
 			     " tool_version, plan, target, command_line, status, firmware, main_segment, cache_bytes,"
 			     " cache_min_bytes, cache_max_bytes, cache_bps, post_cache_bps, whole_drive_s,"
@@ -149,7 +149,7 @@ static int add_phases(struct add_ctx *c, size_t k, const char *rid, const char *
 
 		snprintf(idx, sizeof(idx), "%zu", i);
 		snprintf(tier, sizeof(tier), "%d", ph->tier);
-		for (int j = 0; j < 6; j++) p[6 + j] = lab_num(n[j], sizeof(n[j]), v[j]);
+		for (int j = 0; j < 6; j++) p[6 + j] = slc__lab_num(n[j], sizeof(n[j]), v[j]);
 		rc = c->db->ops->query(c->db, "INSERT INTO phases (run_id, segment, idx, kind, label, tier, start_s, end_s,"
 				       " start_bytes, end_bytes, mean_bps, median_bps) VALUES ($1, $2, $3, $4, $5, $6,"
 				       " $7, $8, $9, $10, $11, $12)", 12, p, NULL, NULL, c->err, c->errlen);
@@ -178,7 +178,7 @@ static int add_curves(struct add_ctx *c)
 		const double v[10] = { s->params.idle_before_s, s->params.interval_s, cf.duration_s, cf.written_bytes,
 				       cf.cache_bytes, cf.cache_bps, cf.native_bps, cf.erase_bps,
 				       an->erase_bound_start_bytes, an->model.confidence };
-		for (int j = 0; j < 10; j++) p[8 + j] = lab_num(n[j], sizeof(n[j]), v[j]);
+		for (int j = 0; j < 10; j++) p[8 + j] = slc__lab_num(n[j], sizeof(n[j]), v[j]);
 		rc = c->db->ops->query(c->db, "INSERT INTO curves (run_id, segment, step, role, workload, block_bytes, qd,"
 				       " jobs, idle_before_s, interval_s, duration_s, written_bytes, cache_bytes, cache_bps,"
 				       " native_bps, erase_bps, erase_onset_bytes, confidence) VALUES ($1, $2, $3, $4,"
@@ -196,34 +196,34 @@ static int store(struct add_ctx *c, struct slc_lab_added *out)
 	const char *p[1] = { c->sha };
 	char e2[64];
 	int64_t id = -1;
-	int rc = lab_exec(c->db, c->db->ops->begin, c->err, c->errlen);
+	int rc = slc__lab_exec(c->db, c->db->ops->begin, c->err, c->errlen);
 
 	if (rc) return rc;
-	rc = lab_query_int(c->db, "SELECT id FROM runs WHERE sha256 = $1", 1, p, &id, c->err, c->errlen);
+	rc = slc__lab_query_int(c->db, "SELECT id FROM runs WHERE sha256 = $1", 1, p, &id, c->err, c->errlen);
 	if (!rc && id >= 0) {
 		out->existed = 1;
 		out->run_id = id;
-		rc = lab_query_int(c->db, "SELECT drive_id FROM runs WHERE sha256 = $1", 1, p, &out->drive_id, c->err,
+		rc = slc__lab_query_int(c->db, "SELECT drive_id FROM runs WHERE sha256 = $1", 1, p, &out->drive_id, c->err,
 				   c->errlen);
-		lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
+		slc__lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
 		return rc;
 	}
 	if (!rc) rc = add_drive(c, out->drive);
 	if (!rc) rc = add_run(c);
 	if (!rc && c->run_id < 0) {
 		/* another bench stored the same file since the look-up above */
-		lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
+		slc__lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
 		out->existed = 1;
-		rc = lab_query_int(c->db, "SELECT id FROM runs WHERE sha256 = $1", 1, p, &out->run_id, c->err, c->errlen);
+		rc = slc__lab_query_int(c->db, "SELECT id FROM runs WHERE sha256 = $1", 1, p, &out->run_id, c->err, c->errlen);
 		if (!rc)
-			rc = lab_query_int(c->db, "SELECT drive_id FROM runs WHERE sha256 = $1", 1, p, &out->drive_id,
+			rc = slc__lab_query_int(c->db, "SELECT drive_id FROM runs WHERE sha256 = $1", 1, p, &out->drive_id,
 					   c->err, c->errlen);
 		return rc;
 	}
 	if (!rc) rc = add_curves(c);
-	if (!rc) rc = lab_exec(c->db, "COMMIT", c->err, c->errlen);
+	if (!rc) rc = slc__lab_exec(c->db, "COMMIT", c->err, c->errlen);
 	if (rc) {
-		lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
+		slc__lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
 		return rc;
 	}
 	out->run_id = c->run_id;
@@ -255,7 +255,7 @@ int slc_lab_add(struct slc_lab *lab, const char *path, struct slc_lab_added *out
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = lab_sha256(path, out->sha256, &c.size, err, errlen))) return rc;
+	if ((rc = slc__lab_sha256(path, out->sha256, &c.size, err, errlen))) return rc;
 	if (!realpath(path, real)) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -273,7 +273,7 @@ int slc_lab_add(struct slc_lab *lab, const char *path, struct slc_lab_added *out
 	} else if (slc_lab_figures(&fg, &x)) {
 		snprintf(err, errlen, "%s has no write curve to rank", path);
 		rc = -ENOENT;
-	} else if (lab_sha256(path, again, &size2, err, errlen) || strcmp(again, out->sha256) != 0) {
+	} else if (slc__lab_sha256(path, again, &size2, err, errlen) || strcmp(again, out->sha256) != 0) {
 		snprintf(err, errlen, "%s changed while it was read: add it once the run has finished", path);
 		rc = -EAGAIN;
 	}

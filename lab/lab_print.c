@@ -68,13 +68,13 @@ static int row_of(void *arg, int ncols, const char *const *c)
 	copy(r->status, sizeof(r->status), c[7]);
 	copy(r->path, sizeof(r->path), c[8]);
 	copy(r->sha, sizeof(r->sha), c[9]);
-	r->capacity = lab_dbl(c[10]);
-	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) r->v[i] = lab_dbl(c[11 + i]);
-	r->cache_min = lab_dbl(c[17]);
-	r->cache_max = lab_dbl(c[18]);
-	r->horizon = lab_dbl(c[19]);
-	r->trim_frac = lab_dbl(c[20]);
-	r->onset = lab_dbl(c[21]);
+	r->capacity = slc__lab_dbl(c[10]);
+	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) r->v[i] = slc__lab_dbl(c[11 + i]);
+	r->cache_min = slc__lab_dbl(c[17]);
+	r->cache_max = slc__lab_dbl(c[18]);
+	r->horizon = slc__lab_dbl(c[19]);
+	r->trim_frac = slc__lab_dbl(c[20]);
+	r->onset = slc__lab_dbl(c[21]);
 	return 0;
 }
 
@@ -259,7 +259,7 @@ static int phase_row(void *arg, int ncols, const char *const *c)
 	double v[5];
 
 	if (ncols < 8) return 1;
-	for (int i = 0; i < 5; i++) v[i] = lab_dbl(c[3 + i]);
+	for (int i = 0; i < 5; i++) v[i] = slc__lab_dbl(c[3 + i]);
 	if (p->arr) {
 		json_array_append_new(p->arr, json_pack("{s:s, s:s?, s:i, s:o, s:o, s:o, s:o, s:o}", "kind", c[0], "label",
 							c[1], "tier", c[2] ? atoi(c[2]) : 0, "start_bytes", jnum(v[0]),
@@ -510,7 +510,7 @@ static void me_row(struct run_row *me, const struct slc_session *x, const char *
 	me->cache_max = fg.cache_max_bytes;
 	slc_session_drive_name(me->drive, sizeof(me->drive), x);
 	copy(me->path, sizeof(me->path), path);
-	if (lab_sha256(path, me->sha, &size, e, sizeof(e))) me->sha[0] = '\0';
+	if (slc__lab_sha256(path, me->sha, &size, e, sizeof(e))) me->sha[0] = '\0';
 }
 
 int slc_lab_compare(struct slc_lab *lab, const struct slc_session *x, const char *path, FILE *f,

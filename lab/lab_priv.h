@@ -41,26 +41,26 @@ struct slc_lab {
 };
 
 /* The engines: open @where into @db.  0 or -errno with @err. */
-int lab_sqlite_open(struct lab_db *db, const char *path, char *err, size_t errlen);
-int lab_pg_open(struct lab_db *db, const char *url, char *err, size_t errlen);
+int slc__lab_sqlite_open(struct lab_db *db, const char *path, char *err, size_t errlen);
+int slc__lab_pg_open(struct lab_db *db, const char *url, char *err, size_t errlen);
 
 /* A statement without rows. */
-int lab_exec(struct lab_db *db, const char *sql, char *err, size_t errlen);
+int slc__lab_exec(struct lab_db *db, const char *sql, char *err, size_t errlen);
 
 /* The first column of the first row as an integer into *@out (-1 when no row). */
-int lab_query_int(struct lab_db *db, const char *sql, int np, const char *const *params, int64_t *out, char *err,
+int slc__lab_query_int(struct lab_db *db, const char *sql, int np, const char *const *params, int64_t *out, char *err,
 		  size_t errlen);
 
 /* The SHA-256 of the regular file at @path, in hex, and its size. */
-int lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen);
+int slc__lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen);
 
 /* Creates the schema or migrates an older one to SLC_LAB_SCHEMA. */
-int lab_schema(struct lab_db *db, char *err, size_t errlen);
+int slc__lab_schema(struct lab_db *db, char *err, size_t errlen);
 
 /* "%.17g" of @v into @buf, or NULL for a NAN (SQL NULL). */
-const char *lab_num(char *buf, size_t len, double v);
+const char *slc__lab_num(char *buf, size_t len, double v);
 
 /* A column's text as a number; NAN for NULL. */
-double lab_dbl(const char *s);
+double slc__lab_dbl(const char *s);
 
 #endif

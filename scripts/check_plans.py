@@ -12,11 +12,14 @@ import os
 import re
 import sys
 
-DIRS = ["core", "probes", "analysis", "plot", "session", "emulate", "cli"]
+DIRS = ["core", "probes", "analysis", "plot", "session", "emulate", "cli", "lab"]
 # file -> literals that are not plan names there
 ALLOWED = {
     # 'slcscope sim --workload seq|rand': the simulator's two writers
     os.path.join("cli", "cmd_sim.c"): {"seq", "rand"},
+    # 'slcscope lab': the lab database command, and run's --lab option that adds to it
+    os.path.join("cli", "cmd_lab.c"): {"lab"},
+    os.path.join("cli", "cmd_run.c"): {"lab"},
 }
 NAME_RE = re.compile(r'\.name\s*=\s*"([^"]+)"')
 
