@@ -412,6 +412,8 @@ struct slc_figure_opts {
 				       * curve after TRIM, else the first write curve */
 	const char *layout_json;      /* write where the drawing put things (struct slc_plot_layout) here */
 	enum slc_plot_theme theme;    /* colours: default (Okabe-Ito) or print (grays) */
+	int pdf;                      /* reports: report.pdf too, its graphs drawn as the SVGs are */
+	enum slc_paper paper;         /* report.pdf's paper: A4 (0) or Letter */
 };
 
 /**
@@ -419,7 +421,8 @@ struct slc_figure_opts {
  * line spells it: "x" (bytes, time, fraction), "y" (bps, iops, log,
  * linear), "segment" (a role: fill, curve, idle_burst, ...), "label" (the
  * next input's), "title", "width", "height" (200-20000), "binary",
- * "layout-json" (a path).  @value is borrowed.
+ * "layout-json" (a path), "theme" (default, print), "pdf" (no value),
+ * "paper" (a4, letter).  @value is borrowed.
  * Return: 0, or -EINVAL with the reason in @err.
  */
 int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char *value, char *err, size_t errlen);
