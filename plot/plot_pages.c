@@ -191,7 +191,8 @@ static void new_page(struct slc_pages *p)
 /* Room for @h points more on this page; a new page when not (or none begun yet). */
 static void need(struct slc_pages *p, double h)
 {
-	if (!p->page || (p->y + h > p->ph - p->bottom && p->y > p->top))
+	/* a hundredth of a point of slack: two half-page graphs fill a page exactly */
+	if (!p->page || (p->y + h > p->ph - p->bottom + 0.01 && p->y > p->top))
 		new_page(p);
 }
 
@@ -516,8 +517,10 @@ static double column_widths(struct slc_pages *p, double *w, double size, double 
 	for (size_t c = 0; c < p->cols; c++) {
 		for (size_t r = 0; r < rows; r++) {
 			const char *s = p->cells[r * p->cols + c];
-			nat[c] = fmax(nat[c], width_of(p->cr, s, strlen(s), PLOT_FONT, size, !r) + 2 * pad);
-			min[c] = fmax(min[c], longest_word(p->cr, s, size, !r) + 2 * pad);
+			double whole = width_of(p->cr, s, strlen(s), PLOT_FONT, size, !r) + 2 * pad;
+			nat[c] = fmax(nat[c], whole);
+			/* a short cell on one line: a figure stays beside its unit ("1.85 GB", "26.2 MB/s") */
+			min[c] = fmax(min[c], strlen(s) <= 12 ? whole : longest_word(p->cr, s, size, !r) + 2 * pad);
 		}
 		snat += nat[c];
 		smin += min[c];
@@ -617,20 +620,21 @@ void slc_pages_figure(struct slc_pages *p, const struct slc_plot_drawing *d, con
 	}
 	slc__plot_drawing_size(d, &dw, &dh);
 	flow(p, t, PLOT_FONT, CAPTION_PT, 0, cw, &y, 0, 0);
-	capt_h = y + 4;
+	/* 4 pt above the graph, 6 between it and its caption, 8 under that */
+	capt_h = y + 18;
 	/* at most half the text area's height, caption included: two graphs a page */
-	s = fmin(cw / dw, ((p->ph - p->top - p->bottom) / 2 - capt_h - 12) / dh);
-	need(p, dh * s + capt_h + 12);
+	s = fmin(cw / dw, ((p->ph - p->top - p->bottom) / 2 - capt_h) / dh);
+	need(p, dh * s + capt_h);
 	cairo_save(p->cr);
 	cairo_translate(p->cr, p->left + (cw - dw * s) / 2, p->y + 4);
 	cairo_scale(p->cr, s, s);
 	slc__plot_drawing_paint(p->cr, d);
 	cairo_restore(p->cr);
-	p->y += dh * s + 8;
+	p->y += 4 + dh * s + 6;
 	cairo_set_source_rgb(p->cr, 0.25, 0.25, 0.25);
 	flow(p, t, PLOT_FONT, CAPTION_PT, p->left, cw, &p->y, 1, 1);
 	cairo_set_source_rgb(p->cr, 0, 0, 0);
-	p->y += 10;
+	p->y += 8;
 	free(t);
 }
 

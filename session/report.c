@@ -410,6 +410,7 @@ static void one_sections(struct doc *d, const void *arg)
 	const struct one *o = arg;
 	char note[512];
 
+	d->with_pdf = o->fs->pdf;
 	slc__report_sections(d, o->x, o->u, o->fs->f, o->fs->n);
 	if (slc__run_status_words(note, sizeof(note), o->x->in, 1)[0]) {
 		slc__doc_heading(d, 2, "Run not complete");

@@ -22,6 +22,7 @@ struct doc {
 	int fig;                      /* figures inlined so far (their SVG ids get a prefix each) */
 	int rc;                       /* the first graph that could not be inlined: -errno */
 	int blocks;                   /* Markdown blocks written so far */
+	int with_pdf;                 /* the report has a report.pdf: its list of files says so */
 };
 
 void slc__doc_heading(struct doc *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
