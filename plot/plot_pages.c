@@ -71,6 +71,29 @@ struct word {
 	double w;
 };
 
+/*
+ * The length of the UTF-8 character at @s that cairo accepts, 0 for none:
+ * cairo refuses a whole text, and from then on the document, for one
+ * overlong form, surrogate, noncharacter or code point past U+10FFFF.
+ */
+static size_t utf8_len(const char *s)
+{
+	static const unsigned lowest[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned char c = (unsigned char)*s;
+	size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+	unsigned cp = len == 1 ? c : len == 2 ? c & 0x1fu : len == 3 ? c & 0x0fu : c & 0x07u;
+
+	for (size_t i = 1; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | ((unsigned char)s[i] & 0x3fu);
+	}
+	if (!len || cp < lowest[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe)
+		return 0;
+	return len;
+}
+
 /* @s as UTF-8 cairo accepts: invalid bytes '?', control characters spaces (but the bold markers and,
  * with @lines, line breaks). */
 static char *clean(const char *s, int lines)
@@ -82,13 +105,8 @@ static char *clean(const char *s, int lines)
 		return NULL;
 	while (*s) {
 		unsigned char c = (unsigned char)*s;
-		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-		size_t i = 1;
-		for (; len && i < len; i++)
-			if (((unsigned char)s[i] & 0xc0) != 0x80)
-				break;
-		/* overlong two-byte forms (0xc0, 0xc1) and code points past U+10FFFF are not UTF-8 either */
-		if (!len || i < len || c == 0xc0 || c == 0xc1 || c > 0xf4) {
+		size_t len = utf8_len(s);
+		if (!len) {
 			o[k++] = '?';
 			s++;
 			continue;
@@ -137,14 +155,16 @@ static double width_of(cairo_t *cr, const char *s, size_t len, const char *face,
 
 static void show(cairo_t *cr, double x, double y, const char *s, size_t len)
 {
-	char buf[1024];
+	char small[1024], *buf = len < sizeof(small) ? small : malloc(len + 1);
 
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
+	if (!buf)
+		return;
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	cairo_move_to(cr, x, y);
 	cairo_show_text(cr, buf);
+	if (buf != small)
+		free(buf);
 }
 
 static cairo_status_t to_file(void *closure, const unsigned char *data, unsigned int length)
@@ -481,8 +501,9 @@ static void add_cells(struct slc_pages *p, size_t cols, const char *const *cells
 void slc_pages_table(struct slc_pages *p, size_t cols, const char *const *head)
 {
 	slc_pages_table_end(p);
-	p->cols = cols;
-	add_cells(p, cols, head);
+	/* the columns past the 16th are left out */
+	p->cols = cols < 16 ? cols : 16;
+	add_cells(p, p->cols, head);
 }
 
 void slc_pages_row(struct slc_pages *p, size_t cols, const char *const *cells)
@@ -589,7 +610,7 @@ void slc_pages_table_end(struct slc_pages *p)
 	if (!p->cols)
 		return;
 	rows = p->n_cells / p->cols;
-	if (p->cols <= 16 && rows && !p->oom) {
+	if (rows && !p->oom) {
 		size = column_widths(p, w, p->cols > 4 ? 7.5 : 8.5, pad);
 		/* the head and the first row together */
 		need(p, table_row(p, 0, w, size, pad, 0) + (rows > 1 ? table_row(p, 1, w, size, pad, 0) : 0));
