@@ -204,6 +204,8 @@ static void new_page(struct slc_pages *p)
 		footer(p);
 		cairo_show_page(p->cr);
 	}
+	/* each page's size is the one set before anything is drawn on it: the paper, on every page */
+	cairo_pdf_surface_set_size(p->surf, p->pw, p->ph);
 	p->page++;
 	p->y = p->top;
 }
@@ -236,7 +238,6 @@ int slc_pages_open(struct slc_pages **out, FILE *f, enum slc_paper paper, const 
 	p->top = 57;
 	p->bottom = 57;
 	p->surf = cairo_pdf_surface_create_for_stream(to_file, p, p->pw, p->ph);
-	cairo_pdf_surface_set_size(p->surf, p->pw, p->ph);
 	p->cr = cairo_create(p->surf);
 	if (cairo_status(p->cr) != CAIRO_STATUS_SUCCESS) {
 		int rc = slc__plot_fail(err, errlen, -EIO, "PDF: %s", cairo_status_to_string(cairo_status(p->cr)));

@@ -44,6 +44,21 @@ print("\n".join(sorted(seen)))
 EOF
 }
 
+# the words pdftotext finds outside the margins (40 pt at the sides and top, 20 at the foot), one a line
+outside() {
+	pdftotext -bbox "$1" "$tmp/bbox.html" && python3 - "$tmp/bbox.html" <<'EOF'
+import re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+for page in re.finditer(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', s, re.S):
+    w, h = float(page.group(1)), float(page.group(2))
+    for m in re.finditer(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>',
+                         page.group(3)):
+        x0, y0, x1, y1 = map(float, m.groups()[:4])
+        if x0 < 40 or x1 > w - 40 or y0 < 40 or y1 > h - 20:
+            print("%s at %.0f,%.0f-%.0f,%.0f" % (m.group(5), x0, y0, x1, y1))
+EOF
+}
+
 # check_pdf NAME DIR SIZE: report.pdf in DIR is a PDF of SIZE ("595x842"), vector only
 check_pdf() {
 	local name=$1 pdf=$2/report.pdf size=$3 images
@@ -57,6 +72,10 @@ check_pdf() {
 	images=$(pdfimages -list "$pdf" | tail -n +3)
 	[ -z "$images" ] && ok "$name: no raster images" || bad "$name: raster images in the PDF: $images"
 	pdftotext "$pdf" "$tmp/text" && ok "$name: pdftotext reads it" || bad "$name: pdftotext fails"
+	if command -v python3 >/dev/null; then
+		out=$(outside "$pdf")
+		[ -z "$out" ] && ok "$name: all text inside the margins" || bad "$name: text outside the margins: $(echo "$out" | head -n 3)"
+	fi
 }
 
 "$bin" report "$tmp/a.h5" -o "$tmp/r" --pdf --quiet || { echo "FAIL: report --pdf"; exit 1; }
