@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One writer for the report's two documents: the same calls give
- * Markdown (summary.md) or HTML (index.html), so both say the same things.
+ * One writer for the report's documents: the same calls give Markdown
+ * (summary.md), HTML (index.html) or the PDF's pages (report.pdf), so all
+ * say the same things.
  */
 #ifndef SLCSCOPE_REPORT_DOC_H
 #define SLCSCOPE_REPORT_DOC_H
