@@ -50,7 +50,7 @@ struct slc_pages {
 	FILE *f;
 	int write_failed;
 	double pw, ph;                /* the paper, in points */
-	double left, right, top, bottom;  /* the text area's edges */
+	double left, right, top, bottom;  /* the text's left and right edges; the margins above and below it */
 	double y;                     /* where the next block starts */
 	int page;                     /* pages begun */
 	int outline;                  /* the last level-1 heading's outline entry */
@@ -395,10 +395,23 @@ static size_t flow(struct slc_pages *p, const char *text, const char *face, doub
 	return lines;
 }
 
+/* @s all bold (a copy to free), NULL when out of memory. */
+static char *bolded(const char *s)
+{
+	size_t len = strlen(s);
+	char *b = malloc(len + 2);
+
+	if (b) {
+		b[0] = '\x01';
+		memcpy(b + 1, s, len + 1);
+	}
+	return b;
+}
+
 void slc_pages_heading(struct slc_pages *p, int level, const char *text)
 {
 	double size = level <= 1 ? 16 : level == 2 ? 12.5 : 10.5;
-	char *t = clean(text, 0), link[64];
+	char *t = clean(text, 0), *b, link[64];
 	size_t lines;
 	double y = 0;
 
@@ -421,20 +434,12 @@ void slc_pages_heading(struct slc_pages *p, int level, const char *text)
 		else
 			cairo_pdf_surface_add_outline(p->surf, p->outline, t, link, 0);
 	}
-	{
-		/* every word bold: the markers make it so */
-		size_t len = strlen(t);
-		char *b = malloc(len + 2);
-		if (b) {
-			b[0] = '\x01';
-			memcpy(b + 1, t, len + 1);
-			flow(p, b, PLOT_FONT, size, p->left, p->right - p->left, &p->y, 1, 1);
-			free(b);
-		} else {
-			p->oom = 1;
-		}
-	}
+	if ((b = bolded(t)))
+		flow(p, b, PLOT_FONT, size, p->left, p->right - p->left, &p->y, 1, 1);
+	else
+		p->oom = 1;
 	p->y += size * 0.35;
+	free(b);
 	free(t);
 }
 
@@ -467,7 +472,8 @@ void slc_pages_pre(struct slc_pages *p, const char *text)
 	/* each line on its own, its leading spaces kept as an indent (the words would drop them) */
 	for (line = t; line; line = save) {
 		size_t ind = strspn(line, " ");
-		double x = p->left + width_of(p->cr, " ", 1, MONO_FONT, size, 0) * (double)ind;
+		/* at most half the width: the text itself keeps room */
+		double x = p->left + fmin(width_of(p->cr, " ", 1, MONO_FONT, size, 0) * (double)ind, (p->right - p->left) / 2);
 		save = strchr(line, '\n');
 		if (save) *save++ = '\0';
 		if (!line[ind]) {
@@ -564,10 +570,9 @@ static double table_row(struct slc_pages *p, size_t r, const double *w, double s
 	for (size_t c = 0; c < p->cols; c++) {
 		double y = 0;
 		char *s = p->cells[r * p->cols + c];
-		char *b = r ? s : malloc(strlen(s) + 2);
-		if (!b) { p->oom = 1; continue; }
 		/* the head's cells bold */
-		if (!r) { b[0] = '\x01'; memcpy(b + 1, s, strlen(s) + 1); }
+		char *b = r ? s : bolded(s);
+		if (!b) { p->oom = 1; continue; }
 		flow(p, b, PLOT_FONT, size, 0, w[c] - 2 * pad, &y, 0, 0);
 		h = fmax(h, y);
 		if (b != s) free(b);
@@ -592,9 +597,8 @@ static double table_row(struct slc_pages *p, size_t r, const double *w, double s
 	x = p->left;
 	for (size_t c = 0; c < p->cols; c++) {
 		double y = p->y + pad;
-		const char *s = p->cells[r * p->cols + c];
-		char *b = r ? (char *)s : malloc(strlen(s) + 2);
-		if (b && !r) { b[0] = '\x01'; memcpy(b + 1, s, strlen(s) + 1); }
+		char *s = p->cells[r * p->cols + c];
+		char *b = r ? s : bolded(s);
 		if (b) flow(p, b, PLOT_FONT, size, x + pad, w[c] - 2 * pad, &y, 1, 0);
 		if (b != s) free(b);
 		x += w[c];
