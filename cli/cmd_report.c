@@ -11,7 +11,8 @@
 static void report_help(FILE *out)
 {
 	fprintf(out,
-		"Usage: slcscope report INPUT... -o DIR [--binary] [--quiet] [--capacity SIZE] [--cell TYPE] [--state S]\n"
+		"Usage: slcscope report INPUT... -o DIR [--pdf [--paper a4|letter]] [--binary] [--quiet] [--capacity SIZE]\n"
+		"                       [--cell TYPE] [--state S]\n"
 		"\n"
 		"Analyse INPUT (a trace, fio log or CSV) and write into DIR: index.html (one\n"
 		"self-contained page, graphs inline, readable on a phone), summary.md (its\n"
@@ -19,6 +20,8 @@ static void report_help(FILE *out)
 		"every graph as SVG and PNG: the drive, its health before and after, the test\n"
 		"conditions, the headline figures, each curve's phases.  With 2-8 INPUTs: a\n"
 		"comparison report (the curves compared, small multiples, the phase figures).\n"
+		"With --pdf also report.pdf: the same text, tables and graphs laid out for\n"
+		"print, every graph drawn as vectors (sharp at any zoom, its text selectable).\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output DIR     the report directory: new, empty, or an earlier report\n"
@@ -32,6 +35,9 @@ static void report_help(FILE *out)
 		"                       one drive: one INPUT only\n"
 		"      --binary         GiB and MiB/s instead of GB and MB/s\n"
 		"      --theme NAME     graphs' colours: default (colour-blind safe) or print (grays)\n"
+		"      --pdf            write report.pdf too\n"
+		"      --paper SIZE     report.pdf's paper: a4 (the default: the ISO size, used\n"
+		"                       nearly everywhere) or letter (the US and Canada)\n"
 		"      --quiet          do not list the files written\n");
 }
 
@@ -42,7 +48,8 @@ static int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' }, { "label", required_argument, NULL, 'l' },
 		{ "title", required_argument, NULL, 't' }, { "segment", required_argument, NULL, 's' },
 		{ "capacity", required_argument, NULL, 1 }, { "cell", required_argument, NULL, 2 },
-		{ "state", required_argument, NULL, 3 }, { "theme", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
+		{ "state", required_argument, NULL, 3 }, { "theme", required_argument, NULL, 0 },
+		{ "pdf", no_argument, NULL, 0 }, { "paper", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
 	};
 	struct slc_session_hints hints = { 0 };
 	int drive_hint = 0;
@@ -50,7 +57,7 @@ static int cmd_report(int argc, char **argv)
 	struct slc_session *xs;
 	const char *dir = NULL;
 	char err[512];
-	int opt, idx, quiet = 0, rc = 0;
+	int opt, idx, quiet = 0, rc = 0, paper = 0;
 	size_t n, k;
 
 	while ((opt = getopt_long(argc, argv, "o:l:t:s:", opts, &idx)) != -1) {
@@ -62,13 +69,18 @@ static int cmd_report(int argc, char **argv)
 			drive_hint = 1;
 		}
 		else if (opt == '?') return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
-		else if (slc_figure_opts_set(&co, opt == 'l' ? "label" : opt == 't' ? "title" : opt == 's' ? "segment" : opts[idx].name,
-					     optarg ? optarg : "", err, sizeof(err)))
-			return cli_usage("report", "%s", err);
+		else {
+			paper |= opt == 0 && !strcmp(opts[idx].name, "paper");
+			if (slc_figure_opts_set(&co, opt == 'l' ? "label" : opt == 't' ? "title" : opt == 's' ? "segment" :
+						opts[idx].name, optarg ? optarg : "", err, sizeof(err)))
+				return cli_usage("report", "%s", err);
+		}
 	}
 	n = optind < argc ? (size_t)(argc - optind) : 0;
 	if (!n || n > 8 || !dir)
 		return cli_usage("report", !dir ? "needs -o DIR" : "takes 1 to 8 INPUTs");
+	if (paper && !co.pdf)
+		return cli_usage("report", "--paper is report.pdf's paper: give it with --pdf");
 	if (drive_hint && n > 1)
 		return cli_usage("report", "--capacity, --cell and --state describe one drive: give them with one INPUT");
 	if (slc_report_dir_check(dir, (const char *const *)argv + optind, n, err, sizeof(err)))

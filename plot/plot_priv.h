@@ -44,6 +44,10 @@ typedef int (*plot_draw_fn)(cairo_t *cr, const void *spec, double w, double h);
 int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
 		     enum slc_plot_theme theme, char *err, size_t errlen);
 
+/* A recorded graph's size, and its drawing painted at the origin of @cr's user space. */
+void slc__plot_drawing_size(const struct slc_plot_drawing *d, double *w, double *h);
+void slc__plot_drawing_paint(cairo_t *cr, const struct slc_plot_drawing *d);
+
 static inline int rect_overlap(const struct slc_plot_rect *a, const struct slc_plot_rect *b)
 {
 	return a->w > 0 && b->w > 0 && a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&

@@ -287,6 +287,77 @@ static cairo_surface_t *make_surface(int kind, const char *tmp, int width, int h
 	return s;
 }
 
+/*
+ * A graph for a page: the drawing function's commands kept in a recording
+ * surface, which a PDF surface replays as vectors and text (no pixels).
+ * Thread-local, so that the figure functions above the plotter keep their
+ * one signature (a path) whether the graph goes to a file or to a page.
+ */
+struct slc_plot_drawing {
+	cairo_surface_t *rec;
+	double width, height;
+};
+
+static _Thread_local struct slc_plot_drawing **record_to;
+
+void slc_plot_record(struct slc_plot_drawing **out)
+{
+	record_to = out;
+}
+
+void slc_plot_drawing_free(struct slc_plot_drawing *d)
+{
+	if (!d)
+		return;
+	cairo_surface_destroy(d->rec);
+	free(d);
+}
+
+void slc__plot_drawing_size(const struct slc_plot_drawing *d, double *w, double *h)
+{
+	*w = d->width;
+	*h = d->height;
+}
+
+void slc__plot_drawing_paint(cairo_t *cr, const struct slc_plot_drawing *d)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, 0, 0, d->width, d->height);
+	cairo_clip(cr);
+	cairo_set_source_surface(cr, d->rec, 0, 0);
+	cairo_paint(cr);
+	cairo_restore(cr);
+}
+
+/* Draw into a recording surface kept in *@out: the same drawing as a file's. */
+static int record(struct slc_plot_drawing **out, plot_draw_fn fn, const void *spec, int width, int height,
+		  enum slc_plot_theme theme, char *err, size_t errlen)
+{
+	struct slc_plot_drawing *d = calloc(1, sizeof(*d));
+	cairo_t *cr;
+	int rc;
+
+	if (!d)
+		return slc__plot_fail(err, errlen, -ENOMEM, "out of memory");
+	d->width = width;
+	d->height = height;
+	d->rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &(cairo_rectangle_t){ 0, 0, width, height });
+	cr = cairo_create(d->rec);
+	cairo_set_user_data(cr, &theme_key, &theme, NULL);
+	if ((rc = fn(cr, spec, width, height)))
+		slc__plot_fail(err, errlen, rc, "graph: %s", strerror(-rc));
+	else if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+		rc = slc__plot_fail(err, errlen, cairo_status(cr) == CAIRO_STATUS_NO_MEMORY ? -ENOMEM : -EIO, "graph: %s",
+				    cairo_status_to_string(cairo_status(cr)));
+	cairo_destroy(cr);
+	if (rc) {
+		slc_plot_drawing_free(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
 int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const char *title, int width, int height,
 		     enum slc_plot_theme theme, char *err, size_t errlen)
 {
@@ -295,13 +366,17 @@ int slc__plot_render(const char *path, plot_draw_fn fn, const void *spec, const 
 	cairo_surface_t *surf;
 	cairo_t *cr;
 	struct svgtext st = { 0 };
+	struct slc_plot_drawing **rec = record_to;
 	int rc, kind;
 
+	record_to = NULL;
 	if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
 		return slc__plot_fail(err, errlen, -EINVAL, "%s: the graph's file name must end in .png, .svg or .pdf", path);
 	kind = ext[1] == 'p' ? (ext[2] == 'n' ? 0 : 2) : 1;
 	if (width < 200 || height < 150 || width > 20000 || height > 20000)
 		return slc__plot_fail(err, errlen, -EINVAL, "graph size %dx%d is outside 200x150 to 20000x20000", width, height);
+	if (rec)
+		return record(rec, fn, spec, width, height, theme, err, errlen);
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
 		return slc__plot_fail(err, errlen, -ENAMETOOLONG, "%s: name too long", path);
 	surf = make_surface(kind, tmp, width, height);

@@ -45,6 +45,7 @@ packages=(
 	python3-pil        # graph tests look at the pixels of the PNGs
 	fonts-dejavu-core  # the font the graphs are drawn in
 	libxml2-utils      # xmllint: the SVG test
+	poppler-utils      # pdfinfo, pdfimages: the report --pdf test
 	chromium           # the report page test loads index.html headless and takes a screenshot
 	clang              # libFuzzer build of tests/fuzz (bounded run in ctest)
 	libclang-rt-14-dev # libFuzzer and sanitizer runtimes for clang

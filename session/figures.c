@@ -606,6 +606,13 @@ int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char 
 		o->theme = (enum slc_plot_theme)t;
 	} else if (!strcmp(name, "layout-json")) {
 		o->layout_json = v;
+	} else if (!strcmp(name, "pdf")) {
+		o->pdf = 1;
+	} else if (!strcmp(name, "paper")) {
+		int p = slc_paper_from_name(v);
+		if (p < 0)
+			return slc_errf(err, errlen, -EINVAL, "--paper: '%s' is not a4 or letter", v);
+		o->paper = (enum slc_paper)p;
 	} else {
 		return slc_errf(err, errlen, -EINVAL, "unknown option '--%s'", name);
 	}

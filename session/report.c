@@ -17,7 +17,7 @@
 #include "sweep.h"
 
 #define MAX_FIGS 64
-#define MAX_FILES (3 + 2 * MAX_FIGS + 2)
+#define MAX_FILES (3 + 2 * MAX_FIGS + 3)
 
 /*
  * A report is written into a staging directory (slc_report_dir_begin()) and
@@ -169,41 +169,65 @@ static int write_data(struct stage *st, const struct slc_session *x, char *err, 
 struct figset {
 	struct report_fig f[MAX_FIGS];
 	size_t n;
+	int pdf;                      /* record each graph for report.pdf too */
 };
 
+static void figset_free(struct figset *fs)
+{
+	for (size_t i = 0; fs && i < fs->n; i++)
+		slc_plot_drawing_free(fs->f[i].drawing);
+	free(fs);
+}
+
+static int draw_fig(const char *path, long curve, enum slc_figure_kind kind, const struct slc_session *xs, size_t n,
+		    const struct slc_figure_opts *o, char *err, size_t errlen)
+{
+	if (curve >= 0 && kind == SLC_FIG_CURVE)
+		return slc_figure_curve(path, xs, curve, o, err, errlen);
+	if (curve >= 0 && kind == SLC_FIG_LATENCY)
+		return slc_figure_latency(path, xs, curve, o, err, errlen);
+	return slc_figure_draw(path, kind, xs, n, o, err, errlen);
+}
+
 /*
- * Draw figure @kind of @xs as NAME.svg and NAME.png; listed in @fs when it
- * could be drawn.  A figure the input has no data for (-EINVAL) is left
- * out; any other failure fails the report.
+ * Draw figure @kind of @xs as NAME.svg and NAME.png, and with fs->pdf
+ * record it for report.pdf (NAME.pdf only names it: nothing is written);
+ * listed in @fs when it could be drawn.  A figure the input has no data
+ * for (-EINVAL) is left out; any other failure fails the report.
  */
 static int add_fig(struct figset *fs, struct stage *st, const char *name, const char *caption, long curve,
 		   enum slc_figure_kind kind, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 		   char *err, size_t errlen)
 {
 	char path[4096], file[160], ferr[512], note[96];
+	struct slc_plot_drawing *drawing = NULL;
+	struct slc_figure_opts po = *o;
 
+	/* narrower than the screen's 1200: scaled to the page's column, the graph's text stays larger */
+	if (!po.width)
+		po.width = 960;
 	if (fs->n >= MAX_FIGS)
 		return 0;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 + fs->pdf; k++) {
 		int rc;
-		snprintf(file, sizeof(file), "%s.%s", name, k ? "png" : "svg");
+		snprintf(file, sizeof(file), "%s.%s", name, k == 2 ? "pdf" : k ? "png" : "svg");
 		if ((rc = staged(path, sizeof(path), st, file)))
 			return fail(st, rc, file, err, errlen);
-		if (curve >= 0 && kind == SLC_FIG_CURVE)
-			rc = slc_figure_curve(path, xs, curve, o, ferr, sizeof(ferr));
-		else if (curve >= 0 && kind == SLC_FIG_LATENCY)
-			rc = slc_figure_latency(path, xs, curve, o, ferr, sizeof(ferr));
-		else
-			rc = slc_figure_draw(path, kind, xs, n, o, ferr, sizeof(ferr));
+		slc_plot_record(k == 2 ? &drawing : NULL);
+		rc = draw_fig(path, curve, kind, xs, n, k == 2 ? &po : o, ferr, sizeof(ferr));
+		slc_plot_record(NULL);
 		if (rc == -EINVAL && !k)
 			return 0;
 		if (rc) {
 			/* the plotter names the staged file; the reason follows it */
 			const char *why = strncmp(ferr, path, strlen(path)) ? NULL : strstr(ferr + strlen(path), ": ");
-			return slc_errf(err, errlen, rc, "%s/%s: %s", st->dir, file, why ? why + 2 : strerror(-rc));
+			return slc_errf(err, errlen, rc, "%s/%s: %s", st->dir, k == 2 ? "report.pdf" : file,
+					why ? why + 2 : strerror(-rc));
 		}
-		keep(st, file);
+		if (k < 2)
+			keep(st, file);
 	}
+	fs->f[fs->n].drawing = drawing;
 	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
 	/* a figure copied out of the report still says it shows part of a plan */
 	slc__run_status_words(note, sizeof(note), xs->in, 0);
@@ -316,6 +340,32 @@ static int write_docs(struct stage *st, const char *title, void (*fn)(struct doc
 	return 0;
 }
 
+/*
+ * report.pdf from @fn's sections, staged as every other file is; before the
+ * page, which is moved in last.
+ */
+static int write_pdf(struct stage *st, const char *title, void (*fn)(struct doc *, const void *), const void *arg,
+		     const struct figset *fs, enum slc_paper paper, char *err, size_t errlen)
+{
+	char path[4096], why[256] = "";
+	FILE *f;
+	int rc, c;
+
+	if ((rc = staged(path, sizeof(path), st, "report.pdf")))
+		return fail(st, rc, "report.pdf", err, errlen);
+	if (!(f = open_w(path)))
+		return fail(st, -errno, "report.pdf", err, errlen);
+	rc = slc__report_pdf(f, paper, title, fn, arg, fs->f, fs->n, why, sizeof(why));
+	c = close_w(f);
+	/* a full disk shows at close (errno) rather than as cairo's bare write error */
+	if (c || rc == -EIO)
+		return fail(st, c ? c : rc, "report.pdf", err, errlen);
+	if (rc)
+		return slc_errf(err, errlen, rc, "%s/report.pdf: %s", st->dir, why);
+	keep(st, "report.pdf");
+	return 0;
+}
+
 /* The report directory checked, locked and a staging directory made (slcscope/output.h). */
 static int stage_begin(struct stage *st, const char *dir, const char *const *inputs, size_t n_inputs, FILE *log,
 		       char *err, size_t errlen)
@@ -360,6 +410,7 @@ static void one_sections(struct doc *d, const void *arg)
 	const struct one *o = arg;
 	char note[512];
 
+	d->with_pdf = o->fs->pdf;
 	slc__report_sections(d, o->x, o->u, o->fs->f, o->fs->n);
 	if (slc__run_status_words(note, sizeof(note), o->x->in, 1)[0]) {
 		slc__doc_heading(d, 2, "Run not complete");
@@ -382,17 +433,20 @@ int slc_report_write(const char *dir, const struct slc_session *x, const struct 
 	if (!fs || !st)
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	else if (!(rc = stage_begin(st, dir, (const char *const *)&x->in->source, 1, log, err, errlen))) {
+		fs->pdf = lk->pdf;
 		if (!(rc = write_data(st, x, err, errlen)) && !(rc = write_graphs(fs, st, x, lk, err, errlen))) {
 			slc_session_drive_name(title, sizeof(title), x);
 			/* the page's title, in a browser's tab and history, says it too */
 			if (slc__run_status_words(note, sizeof(note), x->in, 0)[0])
 				snprintf(title + strlen(title), sizeof(title) - strlen(title), " (%s)", note);
-			rc = write_docs(st, title, one_sections, &o, err, errlen);
+			if (lk->pdf)
+				rc = write_pdf(st, title, one_sections, &o, fs, lk->paper, err, errlen);
+			rc = rc ? rc : write_docs(st, title, one_sections, &o, err, errlen);
 		}
 		rc = stage_end(st, rc, err, errlen);
 	}
 	free(st);
-	free(fs);
+	figset_free(fs);
 	return rc;
 }
 
@@ -482,17 +536,21 @@ int slc_report_compare_write(const char *dir, const struct slc_session *xs, size
 	else if (n < 2 || n > 8)
 		rc = slc_errf(err, errlen, -EINVAL, "a comparison report takes 2 to 8 inputs (%zu given)", n);
 	else if (!(rc = stage_begin_many(st, dir, xs, n, log, err, errlen))) {
+		const char *title = o->title ? o->title : "Drives compared";
+		fs->pdf = o->pdf;
 		for (size_t i = 0; !rc && i < sizeof(figs) / sizeof(figs[0]); i++) {
 			struct slc_figure_opts co = *o;
 			co.log_y = i == 1;
 			co.layout_json = NULL;
 			rc = add_fig(fs, st, figs[i].name, figs[i].caption, -1, figs[i].kind, xs, n, &co, err, errlen);
 		}
+		if (!rc && o->pdf)
+			rc = write_pdf(st, title, many_sections, &m, fs, o->paper, err, errlen);
 		if (!rc)
-			rc = write_docs(st, o->title ? o->title : "Drives compared", many_sections, &m, err, errlen);
+			rc = write_docs(st, title, many_sections, &m, err, errlen);
 		rc = stage_end(st, rc, err, errlen);
 	}
 	free(st);
-	free(fs);
+	figset_free(fs);
 	return rc;
 }

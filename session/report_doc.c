@@ -75,10 +75,28 @@ static void vput(struct doc *d, const char *fmt, va_list ap)
 	put_text(d, buf);
 }
 
+/* The PDF's heading (@level > 0) or paragraph, from the same words. */
+static void vpdf(struct doc *d, int level, const char *fmt, va_list ap)
+{
+	char buf[4096];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (level)
+		slc_pages_heading(d->pdf, level, buf);
+	else
+		slc_pages_para(d->pdf, buf);
+}
+
 void slc__doc_heading(struct doc *d, int level, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (d->pdf) {
+		va_start(ap, fmt);
+		vpdf(d, level > 0 ? level : 1, fmt, ap);
+		va_end(ap);
+		return;
+	}
 	md_block(d);
 	fprintf(d->f, d->html ? "<h%d>" : "%.*s ", level, "######");
 	va_start(ap, fmt);
@@ -91,6 +109,12 @@ void slc__doc_para(struct doc *d, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (d->pdf) {
+		va_start(ap, fmt);
+		vpdf(d, 0, fmt, ap);
+		va_end(ap);
+		return;
+	}
 	md_block(d);
 	if (d->html)
 		fputs("<p>", d->f);
@@ -102,6 +126,10 @@ void slc__doc_para(struct doc *d, const char *fmt, ...)
 
 void slc__doc_table(struct doc *d, size_t cols, const char *const *head)
 {
+	if (d->pdf) {
+		slc_pages_table(d->pdf, cols, head);
+		return;
+	}
 	md_block(d);
 	fputs(d->html ? "<div class=\"t\"><table><tr>" : "|", d->f);
 	for (size_t i = 0; i < cols; i++) {
@@ -118,6 +146,10 @@ void slc__doc_table(struct doc *d, size_t cols, const char *const *head)
 
 void slc__doc_row(struct doc *d, size_t cols, char cells[][96])
 {
+	if (d->pdf) {
+		slc__pdf_row(d, cols, cells);
+		return;
+	}
 	fputs(d->html ? "<tr>" : "|", d->f);
 	for (size_t i = 0; i < cols; i++) {
 		fputs(d->html ? "<td>" : " ", d->f);
@@ -129,7 +161,9 @@ void slc__doc_row(struct doc *d, size_t cols, char cells[][96])
 
 void slc__doc_table_end(struct doc *d)
 {
-	if (d->html)
+	if (d->pdf)
+		slc_pages_table_end(d->pdf);
+	else if (d->html)
 		fputs("</table></div>\n", d->f);
 }
 
@@ -137,6 +171,10 @@ void slc__doc_pre(struct doc *d, const char *text)
 {
 	size_t run = 0, longest = 0, len = strlen(text);
 
+	if (d->pdf) {
+		slc_pages_pre(d->pdf, text);
+		return;
+	}
 	if (d->html) {
 		fputs("<pre>", d->f);
 		put_text(d, text);
@@ -219,6 +257,10 @@ void slc__doc_figure(struct doc *d, const char *name, const char *caption)
 	char path[4096];
 	int rc;
 
+	if (d->pdf) {
+		slc__pdf_figure(d, name, caption);
+		return;
+	}
 	if (!d->html) {
 		md_block(d);
 		fputs("![", d->f);

@@ -365,7 +365,8 @@ void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_u
 
 	slc__doc_heading(d, 1, "%s", slc_session_drive_name(name, sizeof(name), x));
 	slc__doc_para(d, "Write behaviour under sustained writes, from %s. Files: phases.json (docs/phases-json.md), "
-		 "phases.csv, samples.csv, summary.md, every graph as SVG and PNG.", x->in->source);
+		 "phases.csv, samples.csv, summary.md, %severy graph as SVG and PNG.", x->in->source,
+		 d->with_pdf ? "report.pdf (this report for print), " : "");
 	identity_section(d, x, u);
 	health_section(d, x, u);
 	conditions_section(d, x);

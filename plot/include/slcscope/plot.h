@@ -245,6 +245,71 @@ void slc_moving_average_within(double *out, const double *x, const double *y, si
  */
 double slc_plot_window_x(const double *x, const double *t_s, size_t n, double seconds);
 
+/* ---- Pages: a print-ready PDF of text, tables and graphs ------------------- */
+
+/* A graph kept in memory as drawing commands (vectors and text), for a page. */
+struct slc_plot_drawing;
+
+/**
+ * slc_plot_record() - the next graph this thread draws (slc_plot_write(),
+ * slc_plot_multiples(), slc_plot_bar_chart(), slc_plot_bars()) goes into
+ * *@out instead of its file: the same drawing code as the file's, so a
+ * page shows what the SVG and PNG show.  The path's extension is still
+ * checked; nothing is written.  NULL: the next graph goes to its file.
+ * Free the drawing with slc_plot_drawing_free().
+ */
+void slc_plot_record(struct slc_plot_drawing **out);
+void slc_plot_drawing_free(struct slc_plot_drawing *d);
+
+/*
+ * Paper.  A4 (210 x 297 mm, 595 x 842 pt) first: the ISO size, the paper
+ * of nearly every country outside North America; Letter (8.5 x 11 in,
+ * 612 x 792 pt) for the US and Canada.  The layout is the same on both.
+ */
+enum slc_paper { SLC_PAPER_A4 = 0, SLC_PAPER_LETTER, SLC_PAPER__COUNT };
+
+/** slc_paper_name() - "a4" or "letter"; NULL out of range. */
+const char *slc_paper_name(enum slc_paper p);
+/** slc_paper_from_name() - the paper called @name (case-insensitive); -1 when none. */
+int slc_paper_from_name(const char *name);
+
+/*
+ * A document laid out on pages as it is written: headings, wrapped
+ * paragraphs, tables (each column as wide as its text allows, the head
+ * repeated after a page break), preformatted text, graphs (each in at most
+ * half a page, with its caption), the title and page number at each foot.
+ * Text in DejaVu Sans, as the graphs; black and grays only, so it prints
+ * the same in black and white.  Text is UTF-8; bytes that are not are
+ * shown as '?'.
+ */
+struct slc_pages;
+
+/**
+ * slc_pages_open() - a document on @paper written to @f (the caller opens
+ * and closes it); @title goes into the PDF's metadata and every page's foot.
+ * Return: 0, -ENOMEM, -EIO.
+ */
+int slc_pages_open(struct slc_pages **out, FILE *f, enum slc_paper paper, const char *title, char *err,
+		   size_t errlen);
+/* A heading, level 1 (the document's title) to 3; levels 1 and 2 are the PDF's outline. */
+void slc_pages_heading(struct slc_pages *p, int level, const char *text);
+/* A paragraph; \x01 ... \x02 mark bold text. */
+void slc_pages_para(struct slc_pages *p, const char *text);
+/* Text as it is, line by line, in DejaVu Sans Mono (long lines wrapped). */
+void slc_pages_pre(struct slc_pages *p, const char *text);
+/* A table: its head, then rows of @cols cells, then slc_pages_table_end() draws it. */
+void slc_pages_table(struct slc_pages *p, size_t cols, const char *const *head);
+void slc_pages_row(struct slc_pages *p, size_t cols, const char *const *cells);
+void slc_pages_table_end(struct slc_pages *p);
+/* A graph (slc_plot_record()) scaled to the text's width and half a page at most, its caption under it. */
+void slc_pages_figure(struct slc_pages *p, const struct slc_plot_drawing *d, const char *caption);
+/**
+ * slc_pages_close() - end the last page, write the document out and free
+ * @p.  Return: 0, or -ENOMEM / -EIO (the first failure since open) with a
+ * reason in @err.
+ */
+int slc_pages_close(struct slc_pages *p, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -412,6 +412,8 @@ struct slc_figure_opts {
 				       * curve after TRIM, else the first write curve */
 	const char *layout_json;      /* write where the drawing put things (struct slc_plot_layout) here */
 	enum slc_plot_theme theme;    /* colours: default (Okabe-Ito) or print (grays) */
+	int pdf;                      /* reports: report.pdf too, its graphs drawn as the SVGs are */
+	enum slc_paper paper;         /* report.pdf's paper: A4 (0) or Letter */
 };
 
 /**
@@ -419,7 +421,8 @@ struct slc_figure_opts {
  * line spells it: "x" (bytes, time, fraction), "y" (bps, iops, log,
  * linear), "segment" (a role: fill, curve, idle_burst, ...), "label" (the
  * next input's), "title", "width", "height" (200-20000), "binary",
- * "layout-json" (a path).  @value is borrowed.
+ * "layout-json" (a path), "theme" (default, print), "pdf" (no value),
+ * "paper" (a4, letter).  @value is borrowed.
  * Return: 0, or -EINVAL with the reason in @err.
  */
 int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char *value, char *err, size_t errlen);
@@ -464,7 +467,8 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 /*
  * slc_report_write() - the report of @x in directory @dir (created if
  * missing): phases.json, phases.csv, samples.csv, graphs, summary.md,
- * index.html.  One line "wrote PATH" per file on @log unless NULL.  The
+ * index.html, and with look->pdf report.pdf (on look->paper).  One line
+ * "wrote PATH" per file on @log unless NULL.  The
  * files are written under temporary names and renamed into @dir once all
  * are complete: on failure (a full disk) @dir keeps what it had.
  * Return: 0 or -errno with a one-line reason in @err.
@@ -476,7 +480,8 @@ int slc_report_write(const char *dir, const struct slc_session *x, const struct 
  * slc_report_compare_write() - a comparison report of the @n inputs @xs
  * (2-8) in @dir: the comparison, small multiples and phase-figure bars as
  * SVG and PNG, a table of every drive's figures (comparison.csv),
- * summary.md and index.html; @o's labels, title, role and units apply.
+ * summary.md and index.html (and report.pdf with @o->pdf); @o's labels,
+ * title, role, units, theme and paper apply.
  * Written as slc_report_write() does: complete, or @dir left as it was.
  * Return: 0 or -errno with a one-line reason in @err.
  */
