@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 #include <endian.h>
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -32,6 +33,7 @@
 #include <nvme/ioctl.h>
 #include <nvme/types.h>
 
+#include "test_hooks.h"
 #include "probe_priv.h"
 
 _Static_assert(sizeof(struct nvme_id_ctrl) == 4096, "Identify Controller is 4096 bytes");
@@ -62,19 +64,24 @@ static struct nvme_lib lib;
 static int lib_loaded;
 static pthread_mutex_t lib_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/*
- * Load libnvme once per process (a failure is retried on the next attach).
- * SLCSCOPE_LIBNVME names another file (tests use it to see a missing library).
- */
+#ifdef SLCSCOPE_TEST_HOOKS
+const char *slc__test_nvme_soname;
+unsigned long long slc__test_sanitize_poll_ms = ULLONG_MAX, slc__test_sanitize_timeout_ms = ULLONG_MAX;
+#define LIBNVME_NAME (slc__test_nvme_soname ? slc__test_nvme_soname : NVME_SONAME)
+#define HOOKED(v, dflt) ((v) != ULLONG_MAX ? (v) : (dflt))
+#else
+#define LIBNVME_NAME NVME_SONAME
+#define HOOKED(v, dflt) (dflt)
+#endif
+
+/* Load libnvme once per process (a failure is retried on the next attach). */
 static int nvme_lib_load(char *err, size_t errlen)
 {
 	int rc = 0;
 	pthread_mutex_lock(&lib_lock);
 	if (!lib_loaded) {
-		const char *name = getenv("SLCSCOPE_LIBNVME");
+		const char *name = LIBNVME_NAME;
 		struct nvme_lib l = { 0 };
-		if (!name || !*name)
-			name = NVME_SONAME;
 		l.handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 		if (!l.handle) {
 			const char *why = dlerror();
@@ -516,19 +523,6 @@ static enum slc_purge_kind nvme_purge_method(const struct slc_probe *p)
 	return SLC_PURGE_TRIM;
 }
 
-static unsigned long long env_ms(const char *name, unsigned long long dflt)
-{
-	const char *s = getenv(name);
-	if (!s || !*s)
-		return dflt;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return dflt;
-	return v;
-}
-
 static unsigned long long now_ms(void)
 {
 	struct timespec ts;
@@ -546,8 +540,8 @@ static void sleep_ms(unsigned long long ms)
 /* Poll the Sanitize Status log until the operation started with @sanact ends. */
 static int sanitize_wait(struct slc_probe *p, unsigned sanact, const char *what, char *err, size_t errlen)
 {
-	unsigned long long poll = env_ms("SLCSCOPE_SANITIZE_POLL_MS", SANITIZE_POLL_MS);
-	unsigned long long limit = env_ms("SLCSCOPE_SANITIZE_TIMEOUT_MS", SANITIZE_TIMEOUT_MS);
+	unsigned long long poll = HOOKED(slc__test_sanitize_poll_ms, SANITIZE_POLL_MS);
+	unsigned long long limit = HOOKED(slc__test_sanitize_timeout_ms, SANITIZE_TIMEOUT_MS);
 	unsigned long long t0 = now_ms();
 	double progress = 0;
 	for (;;) {

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <endian.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
@@ -25,6 +26,7 @@
 
 #include <nvme/types.h>
 
+#include "test_hooks.h"
 #include "nvme_ioctl_shim.h"
 #include "probe_priv.h"
 #include "slcscope/sim.h"
@@ -159,9 +161,9 @@ static void test_missing_library(void **state)
 	(void)state;
 	struct slc_probe *p = fake_probe(1);
 	char err[256] = "";
-	setenv("SLCSCOPE_LIBNVME", "/nonexistent/libnvme.so.1", 1);
+	slc__test_nvme_soname = "/nonexistent/libnvme.so.1";
 	assert_int_equal(slc__nvme_attach(p, err, sizeof(err)), -ELIBACC);
-	unsetenv("SLCSCOPE_LIBNVME");
+	slc__test_nvme_soname = NULL;
 	one_line(err);
 	assert_non_null(strstr(err, "cannot load /nonexistent/libnvme.so.1"));
 	assert_non_null(strstr(err, "libnvme1"));
@@ -323,7 +325,7 @@ static void test_purge_sanitize(void **state)
 	(void)state;
 	struct slc_probe *p = attached(id_ctrl);
 	char err[256] = "";
-	setenv("SLCSCOPE_SANITIZE_POLL_MS", "0", 1);
+	slc__test_sanitize_poll_ms = 0;
 	/* SANACT 100b crypto erase; the log is polled until it reports completion */
 	expect_cmd(OPC_SANITIZE, 0, NVME_SANITIZE_SANACT_START_CRYPTO_ERASE, 0, NULL, 0, 0, 0);
 	expect_cmd(OPC_GET_LOG, NVME_NSID_ALL, CDW10_SANITIZE_LOG, 512, san_running, 512, 0, 0);
@@ -343,7 +345,7 @@ static void test_purge_sanitize(void **state)
 	expect_cmd(OPC_GET_LOG, NVME_NSID_ALL, CDW10_SANITIZE_LOG, 512, block_done, 512, 0, 0);
 	assert_int_equal(p->ops->purge(p, SLC_PURGE_SANITIZE_BLOCK, err, sizeof(err)), 0);
 	assert_script_done();
-	unsetenv("SLCSCOPE_SANITIZE_POLL_MS");
+	slc__test_sanitize_poll_ms = ULLONG_MAX;
 	done(p);
 }
 
@@ -394,7 +396,7 @@ static void test_purge_errors(void **state)
 	(void)state;
 	struct slc_probe *p = attached(id_ctrl);
 	char err[256] = "";
-	setenv("SLCSCOPE_SANITIZE_POLL_MS", "0", 1);
+	slc__test_sanitize_poll_ms = 0;
 
 	/* the drive reports failure in the log */
 	expect_cmd(OPC_SANITIZE, 0, NVME_SANITIZE_SANACT_START_CRYPTO_ERASE, 0, NULL, 0, 0, 0);
@@ -410,14 +412,14 @@ static void test_purge_errors(void **state)
 	assert_string_equal(err, "Sanitize (crypto erase): Sanitize In Progress (0x1d)");
 
 	/* still running when the time is up */
-	setenv("SLCSCOPE_SANITIZE_TIMEOUT_MS", "0", 1);
+	slc__test_sanitize_timeout_ms = 0;
 	expect_cmd(OPC_SANITIZE, 0, NVME_SANITIZE_SANACT_START_CRYPTO_ERASE, 0, NULL, 0, 0, 0);
 	expect_cmd(OPC_GET_LOG, NVME_NSID_ALL, CDW10_SANITIZE_LOG, 512, san_running, 512, 0, 0);
 	assert_int_equal(p->ops->purge(p, SLC_PURGE_SANITIZE_CRYPTO, err, sizeof(err)), -ETIMEDOUT);
 	one_line(err);
 	assert_non_null(strstr(err, "not finished"));
 	assert_non_null(strstr(err, "25.0 % done"));
-	unsetenv("SLCSCOPE_SANITIZE_TIMEOUT_MS");
+	slc__test_sanitize_timeout_ms = ULLONG_MAX;
 
 	/* the status log itself fails */
 	expect_cmd(OPC_SANITIZE, 0, NVME_SANITIZE_SANACT_START_CRYPTO_ERASE, 0, NULL, 0, 0, 0);
@@ -438,7 +440,7 @@ static void test_purge_errors(void **state)
 	assert_int_equal(p->ops->purge(p, SLC_PURGE_TRIM, err, sizeof(err)), -EINVAL);
 	assert_int_equal(p->ops->purge(p, SLC_PURGE_NONE, err, sizeof(err)), -EINVAL);
 	assert_script_done();
-	unsetenv("SLCSCOPE_SANITIZE_POLL_MS");
+	slc__test_sanitize_poll_ms = ULLONG_MAX;
 	done(p);
 
 	/* what the controller cannot do is refused before any command */
