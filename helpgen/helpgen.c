@@ -141,10 +141,10 @@ static void roff_text(FILE *out, const char *t)
 		fputs(".fi\n", out);
 }
 
-static void roff_upper(FILE *out, const char *s)
+static void roff_upper(FILE *out, const char *s, size_t n)
 {
-	for (; *s; s++)
-		fputc(*s == '-' ? '-' : toupper((unsigned char)*s), out);
+	for (size_t i = 0; i < n; i++)
+		fputc(toupper((unsigned char)s[i]), out);
 }
 
 static void roff_entries(FILE *out, const struct slc_help_opt *e, size_t n, int list)
@@ -180,10 +180,12 @@ void slc_help_man(FILE *out, const struct slc_help_cmd *c, const struct slc_help
 	int described = 0, titled = 0;
 
 	fputs(".TH ", out);
-	roff_upper(out, c->name ? "slcscope-" : "slcscope");
+	roff_upper(out, c->name ? "slcscope-" : "slcscope", c->name ? 9 : 8);
 	if (c->name)
-		roff_upper(out, c->name);
-	fprintf(out, " 1 \"\" \"slcscope %s\" \"slcscope manual\"\n.SH NAME\nslcscope%s", version, c->name ? "\\-" : "");
+		roff_upper(out, c->name, strlen(c->name));
+	/* no hyphenation: command and option names are read as they are */
+	fprintf(out, " 1 \"\" \"slcscope %s\" \"slcscope manual\"\n.nh\n.SH NAME\nslcscope%s", version,
+		c->name ? "\\-" : "");
 	if (c->name)
 		roff(out, c->name, strlen(c->name));
 	fputs(" \\- ", out);
@@ -199,10 +201,16 @@ void slc_help_man(FILE *out, const struct slc_help_cmd *c, const struct slc_help
 	fputs(".fi\n", out);
 	for (const struct slc_help_sect *s = c->sect; !sect_end(s); s++) {
 		size_t n = entries(s, e);
-		if (s->title) {
+		if (s->title) {            /* "Plans (--plan; ...)": a heading, then what is in brackets */
+			size_t k = strcspn(s->title, "(");
 			fputs(".SH ", out);
-			roff_upper(out, s->title);
+			roff_upper(out, s->title, k && s->title[k] ? k - 1 : k);
 			fputc('\n', out);
+			if (s->title[k]) {
+				fputs(".PP\n", out);
+				roff(out, s->title + k, strlen(s->title + k));
+				fputc('\n', out);
+			}
 			titled = 1;
 		} else if (!described || titled) {
 			fputs(described ? ".SH NOTES\n" : ".SH DESCRIPTION\n", out);
