@@ -15,7 +15,7 @@ static const char prelude[] =
 	"# The simulated drive presets, as 'slcscope sim list' prints them; $1 is a prefix.\n"
 	"_slcscope_presets()\n{\n"
 	"\tlocal m _\n"
-	"\t\"${COMP_WORDS[0]}\" sim list 2>/dev/null | while read -r m _; do printf '%s\\n' \"$1$m\"; done\n"
+	"\t\"${words[0]}\" sim list 2>/dev/null | while read -r m _; do printf '%s\\n' \"${1-}$m\"; done\n"
 	"}\n"
 	"\n"
 	"_slcscope_devices()\n{\n"
@@ -31,7 +31,8 @@ static const char prelude[] =
 	"\t@none) ;;\n"
 	"\t@file) compgen -f -- \"$cur\" ;;\n"
 	"\t@dir) compgen -d -- \"$cur\" ;;\n"
-	"\t@presets) compgen -W \"$(_slcscope_presets)\" -- \"$cur\" ;;\n"
+	"\t@presets) compgen -W \"$(_slcscope_presets)\" -- \"$cur\"\n"
+	"\t\tcompgen -f -- \"$cur\" ;;\n"
 	"\t@target) compgen -W \"$(_slcscope_presets sim:) sim: null: $(_slcscope_devices)\" -- \"$cur\"\n"
 	"\t\tcompgen -f -- \"$cur\" ;;\n"
 	"\t@device) compgen -W \"$(_slcscope_presets sim:) $(_slcscope_devices)\" -- \"$cur\"\n"
@@ -40,14 +41,16 @@ static const char prelude[] =
 	"\tesac\n"
 	"}\n"
 	"\n"
-	"_slcscope()\n{\n"
-	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev= cmd=${COMP_WORDS[1]-} opts= argopts= operands=@file spec= w i n=0\n"
-	"\tlocal -a specs\n"
-	"\t((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
-	"\tCOMPREPLY=()\n";
+	"# COMPREPLY for words[cword] (the option tables are in the cases below).\n"
+	"_slcscope_reply()\n{\n"
+	"\tlocal cmd=${words[1]-} opts= argopts= operands=@file spec= w i n=0\n"
+	"\tlocal -a specs\n";
 
-/* After the commands' cases: options, an option's argument, or the operand at its position. */
+/* After the commands' cases: an option's argument, options, or the operand at its position. */
 static const char postlude[] =
+	"\tif [[ -z $spec && \" $argopts \" == *\" $prev \"* ]]; then\n"
+	"\t\tspec=@none\n"
+	"\tfi\n"
 	"\tif [[ -n $spec ]]; then\n"
 	"\t\tmapfile -t COMPREPLY < <(_slcscope_spec \"$spec\")\n"
 	"\t\treturn\n"
@@ -56,8 +59,8 @@ static const char postlude[] =
 	"\t\tmapfile -t COMPREPLY < <(compgen -W \"$opts\" -- \"$cur\")\n"
 	"\t\treturn\n"
 	"\tfi\n"
-	"\tfor ((i = 2; i < COMP_CWORD; i++)); do\n"
-	"\t\tw=${COMP_WORDS[i]}\n"
+	"\tfor ((i = 2; i < cword; i++)); do\n"
+	"\t\tw=${words[i]}\n"
 	"\t\tcase $w in\n"
 	"\t\t--) ;;\n"
 	"\t\t-*) [[ \" $argopts \" == *\" $w \"* ]] && ((i++)) ;;\n"
@@ -67,9 +70,21 @@ static const char postlude[] =
 	"\tIFS=';' read -ra specs <<<\"$operands\"\n"
 	"\t((n >= ${#specs[@]})) && n=$((${#specs[@]} - 1))\n"
 	"\tmapfile -t COMPREPLY < <(_slcscope_spec \"${specs[n]}\")\n"
-	"\t# sim show/run name a preset without sim:\n"
-	"\tif [[ $cmd == sim && $n == 1 && ${COMP_WORDS[2]} == @(show|run) ]]; then\n"
-	"\t\tmapfile -t COMPREPLY < <(_slcscope_spec @presets; compgen -f -- \"$cur\")\n"
+	"}\n"
+	"\n"
+	"# With bash-completion loaded, sim:MODEL is one word although ':' breaks words.\n"
+	"_slcscope()\n{\n"
+	"\tlocal cur prev words cword\n"
+	"\tif declare -F _get_comp_words_by_ref >/dev/null; then\n"
+	"\t\t_get_comp_words_by_ref -n : cur prev words cword\n"
+	"\telse\n"
+	"\t\twords=(\"${COMP_WORDS[@]}\") cword=$COMP_CWORD\n"
+	"\t\tcur=${words[cword]} prev=${words[cword - 1]}\n"
+	"\tfi\n"
+	"\tCOMPREPLY=()\n"
+	"\t_slcscope_reply\n"
+	"\tif declare -F __ltrim_colon_completions >/dev/null; then\n"
+	"\t\t__ltrim_colon_completions \"$cur\"\n"
 	"\tfi\n"
 	"}\n"
 	"complete -F _slcscope slcscope\n";
@@ -85,7 +100,7 @@ static void opt_words(const struct slc_help_opt *o, void *ctx)
 {
 	struct words *w = ctx;
 
-	if (w->with_arg && (!o->arg || o->arg[0] == '['))
+	if ((w->with_arg && (!o->arg || o->arg[0] == '[')) || !strcmp(o->lng, "help"))
 		return;
 	fprintf(w->out, "%s--%s", w->first ? "" : " ", o->lng);
 	if (o->shrt)
@@ -93,13 +108,13 @@ static void opt_words(const struct slc_help_opt *o, void *ctx)
 	w->first = 0;
 }
 
-/* "--plan|-p) spec='lab seq ...' ;;" for an option with an argument. */
+/* "--plan|-p) spec='lab seq ...' ;;" for an option with an argument (none: nothing to offer). */
 static void opt_case(const struct slc_help_opt *o, void *ctx)
 {
 	struct words *w = ctx;
 	const char *c = o->complete ? o->complete : "@file";
 
-	if (!o->arg || o->arg[0] == '[')
+	if (!o->arg || o->arg[0] == '[' || !strcmp(c, "@none"))
 		return;
 	if (c[0] == '@' && w->expand && w->expand(c + 1))
 		c = w->expand(c + 1);
@@ -130,7 +145,7 @@ void slc_help_completion(FILE *out, const struct slc_help_cmd *top, const struct
 	struct words w = { .out = out, .first = 0 };
 
 	fputs(prelude, out);
-	fputs("\tif ((COMP_CWORD == 1)); then\n\t\tmapfile -t COMPREPLY < <(compgen -W 'help", out);
+	fputs("\tif ((cword == 1)); then\n\t\tmapfile -t COMPREPLY < <(compgen -W 'help", out);
 	for (size_t i = 0; cmds[i]; i++)
 		fprintf(out, " %s", cmds[i]->name);
 	slc_help_each(top, opt_words, &w);
