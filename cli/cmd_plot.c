@@ -11,8 +11,35 @@
 #include "slcscope/session.h"
 #include "cli.h"
 
-#define KINDS "curve compare multiples bars latency latency-cdf recovery idle temperature trim-response hir " \
-	"fill-levels compress qd-sweep bs-sweep mixed"
+/* The kinds (--kind) by the library's names. */
+static const char *const kind_help[SLC_FIG__COUNT] = {
+	[SLC_FIG_CURVE] = "the write curve                       [one INPUT; the default]",
+	[SLC_FIG_COMPARE] = "2-8 drives' curves, legend outside    [the default for several]",
+	[SLC_FIG_MULTIPLES] = "one panel per drive, shared axes (1-12 drives)",
+	[SLC_FIG_BARS] = "cache, cache speed, native and erase-bound speed, GB in 2 h",
+	[SLC_FIG_LATENCY] = "latency percentile bands against time",
+	[SLC_FIG_LATENCY_CDF] = "each phase's per-interval p99 latency, sorted",
+	[SLC_FIG_RECOVERY] = "cache and burst speed: fresh, after idle, after TRIM",
+	[SLC_FIG_IDLE] = "cache recovered against idle time (--plan idle-sweep)",
+	[SLC_FIG_TEMPERATURE] = "temperature over the curve, throttling marked",
+	[SLC_FIG_TRIM_RESPONSE] = "read speed and latency right after a TRIM (--plan trim-response)",
+	[SLC_FIG_HIR] = "host idle recovery, IOPS per wait state (--plan hir)",
+	[SLC_FIG_FILL_LEVELS] = "cache and burst speed against fill (--plan fill-levels)",
+	[SLC_FIG_COMPRESS] = "incompressible against repeating data (--plan compress)",
+	[SLC_FIG_SWEEP_QD] = "4 KiB random IOPS against queue depth, reads and writes (--plan\n"
+			     "qd-sweep or basic; up to 8 drives on one graph)",
+	[SLC_FIG_SWEEP_BS] = "throughput against block size, log2 axis (--plan bs-sweep; 1-8 drives)",
+	[SLC_FIG_MIXED] = "throughput against the share of reads (--plan mixed; 1-8 drives)",
+};
+
+static size_t kinds(struct slc_help_opt *e, size_t max)
+{
+	size_t n = 0;
+
+	for (; n < SLC_FIG__COUNT && n < max; n++)
+		e[n] = (struct slc_help_opt){ .lng = slc_figure_kind_name(n), .help = kind_help[n] ? kind_help[n] : "" };
+	return n;
+}
 
 static const struct slc_help_cmd plot_doc = {
 	.name = "plot",
@@ -24,29 +51,11 @@ static const struct slc_help_cmd plot_doc = {
 			  "in 30 s at the median speed), the phases as labelled bands with a legend, a\n"
 			  "zoomed panel when the cache is under 5% of the axis.  With 2-8 INPUTs: the\n"
 			  "drives compared (docs/figures.md).\n" },
-		{ .title = "Kinds (--kind)", .list = 1, .opt = (const struct slc_help_opt[]){
-			{ "curve", 0, NULL, 0, "the write curve                       [one INPUT; the default]", NULL },
-			{ "compare", 0, NULL, 0, "2-8 drives' curves, legend outside    [the default for several]", NULL },
-			{ "multiples", 0, NULL, 0, "one panel per drive, shared axes (1-12 drives)", NULL },
-			{ "bars", 0, NULL, 0, "cache, cache speed, native and erase-bound speed, GB in 2 h", NULL },
-			{ "latency", 0, NULL, 0, "latency percentile bands against time", NULL },
-			{ "latency-cdf", 0, NULL, 0, "each phase's per-interval p99 latency, sorted", NULL },
-			{ "recovery", 0, NULL, 0, "cache and burst speed: fresh, after idle, after TRIM", NULL },
-			{ "idle", 0, NULL, 0, "cache recovered against idle time (--plan idle-sweep)", NULL },
-			{ "temperature", 0, NULL, 0, "temperature over the curve, throttling marked", NULL },
-			{ "trim-response", 0, NULL, 0, "read speed and latency right after a TRIM (--plan trim-response)", NULL },
-			{ "hir", 0, NULL, 0, "host idle recovery, IOPS per wait state (--plan hir)", NULL },
-			{ "fill-levels", 0, NULL, 0, "cache and burst speed against fill (--plan fill-levels)", NULL },
-			{ "compress", 0, NULL, 0, "incompressible against repeating data (--plan compress)", NULL },
-			{ "qd-sweep", 0, NULL, 0, "4 KiB random IOPS against queue depth, reads and writes (--plan\n"
-			  "qd-sweep or basic; up to 8 drives on one graph)", NULL },
-			{ "bs-sweep", 0, NULL, 0, "throughput against block size, log2 axis (--plan bs-sweep; 1-8 drives)", NULL },
-			{ "mixed", 0, NULL, 0, "throughput against the share of reads (--plan mixed; 1-8 drives)", NULL },
-			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .title = "Kinds (--kind)", .list = 1, .more = kinds },
 		{ .title = "Options", .opt = (const struct slc_help_opt[]){
 			{ "output", 'o', "FILE", 'o', ".png, .svg or .pdf", NULL },
 			{ "force", 0, NULL, 'F', "replace FILE even when it is not a graph", NULL },
-			{ "kind", 'k', "KIND", 'k', "one of the kinds above", KINDS },
+			{ "kind", 'k', "KIND", 'k', "one of the kinds above", "@kinds" },
 			{ "x", 0, "bytes|time|fraction", 0, "x: data written (default), time, or data written\n"
 			  "as a fraction of the drive's capacity", "bytes time fraction" },
 			{ "y", 0, "bps|iops|log|linear", 0, "y: MB/s (default) or IOPS; log or linear scale", "bps iops log linear" },

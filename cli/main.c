@@ -110,16 +110,18 @@ static const struct slc_help_cmd main_doc = {
 	},
 };
 
-static const char *plan_words(const char *name)
+/* What completes --plan and --kind, for the completion script. */
+static const char *words(const char *name)
 {
 	static char w[1024];
+	const char *v;
 	size_t n = 0;
 
-	if (strcmp(name, "plans"))
-		return NULL;
-	for (size_t i = 0; slc_plan_name(i, NULL) && n < sizeof(w); i++)
-		n += (size_t)snprintf(w + n, sizeof(w) - n, "%s%s", i ? " " : "", slc_plan_name(i, NULL));
-	return w;
+	for (size_t i = 0; n < sizeof(w) && !strcmp(name, "plans") && (v = slc_plan_name(i, NULL)); i++)
+		n += (size_t)snprintf(w + n, sizeof(w) - n, "%s%s", n ? " " : "", v);
+	for (int k = 0; n < sizeof(w) && !strcmp(name, "kinds") && (v = slc_figure_kind_name(k)); k++)
+		n += (size_t)snprintf(w + n, sizeof(w) - n, "%s%s", n ? " " : "", v);
+	return n ? w : NULL;
 }
 
 static void print_long(const struct slc_help_opt *o, void *ctx)
@@ -148,7 +150,7 @@ static int help(int argc, char **argv)
 	if (nargs == 1 && !(cmd = find_command(argv[argc - 1])))
 		return cli_usage(NULL, "unknown command '%s'", argv[argc - 1]);
 	if (mode && !strcmp(mode, "--completion"))
-		slc_help_completion(stdout, &main_doc, docs + 1, plan_words);
+		slc_help_completion(stdout, &main_doc, docs + 1, words);
 	else if (mode && !strcmp(mode, "--man"))
 		slc_help_man(stdout, cmd ? cmd->doc : &main_doc, docs, SLCSCOPE_VERSION);
 	else if (mode && cmd)       /* --options: what the command really parses */
