@@ -44,7 +44,11 @@ static const char prelude[] =
 	"# COMPREPLY for words[cword] (the option tables are in the cases below).\n"
 	"_slcscope_reply()\n{\n"
 	"\tlocal cmd=${words[1]-} opts= argopts= operands=@file spec= w i n=0\n"
-	"\tlocal -a specs\n";
+	"\tlocal -a specs\n"
+	"\t# --opt=VALUE is three words: '=' breaks words (COMP_WORDBREAKS)\n"
+	"\tif [[ $prev == = ]] && ((cword > 1)); then\n"
+	"\t\tprev=${words[cword - 2]}\n"
+	"\tfi\n";
 
 /* After the commands' cases: an option's argument, options, or the operand at its position. */
 static const char postlude[] =
@@ -114,7 +118,7 @@ static void opt_case(const struct slc_help_opt *o, void *ctx)
 	struct words *w = ctx;
 	const char *c = o->complete ? o->complete : "@file";
 
-	if (!o->arg || o->arg[0] == '[' || !strcmp(c, "@none"))
+	if (!o->arg || !strcmp(c, "@none"))
 		return;
 	if (c[0] == '@' && w->expand && w->expand(c + 1))
 		c = w->expand(c + 1);

@@ -5,7 +5,7 @@
 # devices and files.  The script is the one 'slcscope help --completion' prints now.
 # usage: test_completion.sh SLCSCOPE BUILD_DIR
 set -u
-bin=$1 script=$2/slcscope.bash
+bin=$1 script=$(cd "$2" && pwd)/slcscope.bash
 fails=0
 [ -f "$script" ] || { echo "FAIL: no $script"; exit 1; }
 cmp -s "$script" <("$bin" help --completion) || { echo "FAIL: $script is not what 'slcscope help --completion' prints"; exit 1; }
@@ -69,6 +69,20 @@ expect exactly "curve compare compress" -- plot --kind c
 expect exactly "--binary" -- lab list --json --bi
 expect has "--time-col --ddir-col" -- import --
 expect has "run sim" -- help ''
+# --opt=VALUE as bash splits it: --opt, =, VALUE
+expect has "lab seq" -- run --plan = ''
+expect has "trace.h5" -- run --lab = ''
+# with bash-completion, as an installed script runs: sim:MODEL is split at
+# ':' by bash and joined again, the reply is what follows the ':'
+bc=/usr/share/bash-completion/bash_completion
+if [ -f "$bc" ]; then
+	got=$(source "$bc" && source "$script" && COMP_WORDS=(slcscope run sim : tiny-t) COMP_CWORD=4 \
+	      COMP_LINE="slcscope run sim:tiny-t" && COMP_POINT=${#COMP_LINE} && _slcscope && printf '%s\n' "${COMPREPLY[@]}")
+	if grep -qx "tiny-tlc" <<<"$got"; then echo "ok: with bash-completion: slcscope run sim:tiny-t<TAB> has tiny-tlc"
+	else echo "FAIL: with bash-completion: slcscope run sim:tiny-t<TAB> gave: $(echo $got)"; fails=$((fails + 1)); fi
+else
+	echo "note: bash-completion not installed ($bc): its word splitting not tried"
+fi
 # block devices for run's TARGET, as the system has them
 dev=$(ls -d /dev/sd* /dev/nvme*n* /dev/vd* /dev/loop[0-9]* 2>/dev/null | while read -r d; do [ -b "$d" ] && echo "$d"; done | head -1)
 if [ -n "$dev" ]; then
