@@ -17,8 +17,9 @@ static const struct slc_help_cmd lab_doc = {
 		 "lab list                     every run with its headline figures\n"
 		 "lab show DRIVE               a drive's runs and phases (run number or part of its name)\n"
 		 "lab rank --by FIGURE         the drives ranked, as the reviews' bar charts\n"
-		 "lab compare TRACE [-o DIR]   a new run placed among the stored drives",
-	.operands = "add list show rank compare;@file",
+		 "lab compare TRACE [-o DIR]   a new run placed among the stored drives\n"
+		 "lab site DIR                 a static site: every drive, rankings, reports",
+	.operands = "add list show rank compare site;@file",
 	.sect = (const struct slc_help_sect[]){
 		{ .text = "The lab is a database of runs: each drive's identity, the run's conditions, every\n"
 			  "write curve's headline figures and phases, the trace's path and SHA-256 (docs/lab.md).\n"
@@ -36,6 +37,7 @@ static const struct slc_help_cmd lab_doc = {
 			{ "nearest", 'n', "N", 'n', "compare: how many nearest drives (default 5, at most 7)", "@none" },
 			{ "output", 'o', "DIR", 'o', "compare: also write a comparison report of the new run\n"
 			  "against the nearest drives whose traces are still there", "@dir" },
+			{ "no-reports", 0, NULL, 'R', "site: no report of each drive's latest run (faster)", NULL },
 			{ "quiet", 0, NULL, 'q', "add: print nothing but errors", NULL },
 			{ NULL, 0, NULL, 0, NULL, NULL } } },
 		{ 0 },
@@ -44,7 +46,7 @@ static const struct slc_help_cmd lab_doc = {
 
 struct lab_args {
 	const char *db, *out;
-	int by, quiet;
+	int by, quiet, no_reports;
 	unsigned nearest;
 	struct slc_lab_print_opts po;
 };
@@ -67,6 +69,7 @@ static int lab_opts(int argc, char **argv, struct lab_args *a)
 		else if (opt == 'n') a->nearest = (unsigned)v;
 		else if (opt == 'o') a->out = optarg;
 		else if (opt == 'q') a->quiet = 1;
+		else if (opt == 'R') a->no_reports = 1;
 		else if (opt == '?') return cli_usage("lab", "unknown option '%s'", argv[optind - 1]);
 	}
 	return CLI_OK;
@@ -118,11 +121,15 @@ static int cmd_lab(int argc, char **argv)
 	int rc, nargs;
 
 	if ((rc = lab_opts(argc, argv, &a))) return rc;
-	if (optind >= argc) return cli_usage("lab", "needs add, list, show, rank or compare");
+	if (optind >= argc) return cli_usage("lab", "needs add, list, show, rank, compare or site");
 	sub = argv[optind++];
 	nargs = argc - optind;
-	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rank") && strcmp(sub, "compare"))
-		return cli_usage("lab", "'%s' is not add, list, show, rank or compare", sub);
+	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rank") &&
+	    strcmp(sub, "compare") && strcmp(sub, "site"))
+		return cli_usage("lab", "'%s' is not add, list, show, rank, compare or site", sub);
+	if (!strcmp(sub, "site") && nargs != 1) return cli_usage("lab", "site takes one DIR");
+	if (!strcmp(sub, "site") && slc_report_dir_check(argv[optind], NULL, 0, err, sizeof(err)))
+		return cli_fail("lab", "site %s", err);
 	if ((!strcmp(sub, "add") && nargs < 1) || ((!strcmp(sub, "show") || !strcmp(sub, "compare")) && nargs != 1) ||
 	    ((!strcmp(sub, "list") || !strcmp(sub, "rank")) && nargs))
 		return cli_usage("lab", "%s takes %s", sub, !strcmp(sub, "add") ? "one or more TRACEs" :
@@ -134,6 +141,10 @@ static int cmd_lab(int argc, char **argv)
 		return cli_fail("lab", "%s", err);
 	if (!strcmp(sub, "add")) rc = lab_add(lab, argv + optind, nargs, a.quiet);
 	else if (!strcmp(sub, "compare")) rc = lab_compare(lab, argv[optind], &a);
+	else if (!strcmp(sub, "site")) {
+		if (slc_lab_site(lab, argv[optind], a.po.binary, !a.no_reports, a.quiet ? NULL : stderr, err, sizeof(err)))
+			rc = cli_fail("lab", "site: %s", err);
+	}
 	else if ((!strcmp(sub, "list") ? slc_lab_list(lab, stdout, &a.po, err, sizeof(err)) :
 		  !strcmp(sub, "show") ? slc_lab_show(lab, argv[optind], stdout, &a.po, err, sizeof(err)) :
 		  slc_lab_rank(lab, a.by, stdout, &a.po, err, sizeof(err))))

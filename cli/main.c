@@ -124,12 +124,6 @@ static const char *words(const char *name)
 	return n ? w : NULL;
 }
 
-static void print_long(const struct slc_help_opt *o, void *ctx)
-{
-	(void)ctx;
-	printf("--%s\n", o->lng);
-}
-
 /*
  * slcscope help [--man|--options] [CMD], help --completion: the help, the
  * man page, the long options getopt_long() is given, the bash completion.
@@ -153,11 +147,9 @@ static int help(int argc, char **argv)
 		slc_help_completion(stdout, &main_doc, docs + 1, words);
 	else if (mode && !strcmp(mode, "--man"))
 		slc_help_man(stdout, cmd ? cmd->doc : &main_doc, docs, SLCSCOPE_VERSION);
-	else if (mode && cmd)       /* --options: what the command really parses */
-		for (lo = cli_getopt(cmd->doc, &so); lo->name; lo++)
+	else if (mode)              /* --options: what the command really parses */
+		for (lo = cli_getopt(cmd ? cmd->doc : &main_doc, &so); lo->name; lo++)
 			printf("--%s\n", lo->name);
-	else if (mode)
-		slc_help_each(&main_doc, print_long, NULL);
 	else
 		slc_help_text(stdout, cmd ? cmd->doc : &main_doc);
 	return CLI_OK;

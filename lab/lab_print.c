@@ -15,19 +15,6 @@
 #include "slcscope/session.h"
 #include "lab_priv.h"
 
-/* One run as the listings read it. */
-struct run_row {
-	int64_t id, drive_id;
-	char drive[160], model[160], serial[64], plan[32], created[32], status[16], path[1024], sha[65];
-	double capacity, v[SLC_LAB_FIGURE__COUNT], cache_min, cache_max, horizon, trim_frac, onset;
-};
-
-struct rows {
-	struct run_row *r;
-	size_t n, cap;
-	int oom;
-};
-
 /* The columns of a run row, in the order row_of() reads them; the figures
  * in enum slc_lab_figure order. */
 #define RUN_COLUMNS \
@@ -78,8 +65,8 @@ static int row_of(void *arg, int ncols, const char *const *c)
 	return 0;
 }
 
-static int fetch(struct slc_lab *lab, const char *where_order, int np, const char *const *p, struct rows *rs,
-		 char *err, size_t errlen)
+int slc__lab_fetch(struct slc_lab *lab, const char *where_order, int np, const char *const *p, struct rows *rs,
+		    char *err, size_t errlen)
 {
 	char sql[2048];
 	int rc;
@@ -95,8 +82,14 @@ static int fetch(struct slc_lab *lab, const char *where_order, int np, const cha
 
 /* ---- values in words ---------------------------------------------------- */
 
-static const char *const fig_title[SLC_LAB_FIGURE__COUNT] = {
-	"SLC cache", "cache speed", "after the cache", "whole drive", "back after idle", "written in 2 h",
+/* The figures as the site and the tables name and word them. */
+const struct slc_site_column slc__lab_columns[SLC_LAB_FIGURE__COUNT] = {
+	{ "cache", "SLC cache", SLC_VALUE_BYTES, 0, "none" },
+	{ "cache-speed", "cache speed", SLC_VALUE_RATE, 0, NULL },
+	{ "post-cache", "after the cache", SLC_VALUE_RATE, 0, NULL },
+	{ "whole-drive", "whole drive", SLC_VALUE_SECONDS, 1, NULL },
+	{ "recovery", "back after idle", SLC_VALUE_SHARE, 0, NULL },
+	{ "tgbw", "written in 2 h", SLC_VALUE_BYTES, 0, NULL },
 };
 
 static const char *const fig_key[SLC_LAB_FIGURE__COUNT] = {
@@ -106,21 +99,17 @@ static const char *const fig_key[SLC_LAB_FIGURE__COUNT] = {
 /* A figure as the report words it; "-" when unknown. */
 static char *fig_words(char *buf, size_t len, const struct run_row *r, int f, enum slc_unit_system u)
 {
-	double v = r->v[f];
-
-	if (f == SLC_LAB_CACHE && !isfinite(v) && isfinite(r->cache_min)) {
+	if (f == SLC_LAB_CACHE && !isfinite(r->v[f]) && isfinite(r->cache_min)) {
 		char a[32], b[32];
 		snprintf(buf, len, "%s-%s", slc_format_bytes(a, sizeof(a), r->cache_min, u),
 			 slc_format_bytes(b, sizeof(b), r->cache_max, u));
 		return buf;
 	}
-	if (!isfinite(v)) snprintf(buf, len, "-");
-	else if (f == SLC_LAB_CACHE && v == 0) snprintf(buf, len, "none");
-	else if (f == SLC_LAB_CACHE || f == SLC_LAB_TGBW) slc_format_bytes(buf, len, v, u);
-	else if (f == SLC_LAB_WHOLE_DRIVE) slc_duration_words(buf, len, v);
-	else if (f == SLC_LAB_RECOVERY) snprintf(buf, len, "%.0f%%", 100 * v);
-	else slc_format_rate(buf, len, v, u);
-	return buf;
+	if (r->v[f] == 0 && slc__lab_columns[f].zero) {
+		snprintf(buf, len, "%s", slc__lab_columns[f].zero);
+		return buf;
+	}
+	return slc_value_words(buf, len, slc__lab_columns[f].unit, r->v[f], u);
 }
 
 static void csv_text(FILE *f, const char *s)
@@ -214,7 +203,7 @@ static void text_table(FILE *f, const struct rows *rs, enum slc_unit_system u)
 	char cap[32], w[SLC_LAB_FIGURE__COUNT][48];
 
 	fprintf(f, "%5s  %-44s %9s %-10s %-11s", "run", "drive", "capacity", "plan", "date");
-	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) fprintf(f, " %15s", fig_title[i]);
+	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) fprintf(f, " %15s", slc__lab_columns[i].title);
 	fputc('\n', f);
 	for (size_t k = 0; k < rs->n; k++) {
 		const struct run_row *r = &rs->r[k];
@@ -230,7 +219,7 @@ static void text_table(FILE *f, const struct rows *rs, enum slc_unit_system u)
 int slc_lab_list(struct slc_lab *lab, FILE *f, const struct slc_lab_print_opts *o, char *err, size_t errlen)
 {
 	struct rows rs = { 0 };
-	int rc = fetch(lab, "ORDER BY r.id", 0, NULL, &rs, err, errlen);
+	int rc = slc__lab_fetch(lab, "ORDER BY r.id", 0, NULL, &rs, err, errlen);
 
 	if (!rc) {
 		if (o->format == SLC_LAB_JSON) rc = json_out(f, runs_json(&rs), err, errlen);
@@ -291,7 +280,7 @@ static void show_run(FILE *f, const struct run_row *r, enum slc_unit_system u)
 	fprintf(f, "  run %" PRId64 ": %s plan, %s, %s\n    %s\n", r->id, *r->plan ? r->plan : "no", r->created,
 		*r->status ? r->status : "status not recorded", r->path);
 	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++)
-		fprintf(f, "    %-16s %s%s\n", fig_title[i], fig_words(w, sizeof(w), r, i, u),
+		fprintf(f, "    %-16s %s%s\n", slc__lab_columns[i].title, fig_words(w, sizeof(w), r, i, u),
 			i == SLC_LAB_CACHE && !isfinite(r->v[i]) && isfinite(r->cache_min) ? " (a bound: sample finer)" : "");
 	fprintf(f, "    phases of the main curve:\n");
 }
@@ -339,7 +328,7 @@ int slc_lab_show(struct slc_lab *lab, const char *which, FILE *f, const struct s
 	for (const char *c = which; *c; c++) digits &= *c >= '0' && *c <= '9';
 	if (digits) {
 		snprintf(pat, sizeof(pat), "%s", which);
-		rc = fetch(lab, "WHERE r.drive_id = (SELECT drive_id FROM runs WHERE id = $1) ORDER BY r.id", 1, p, &rs,
+		rc = slc__lab_fetch(lab, "WHERE r.drive_id = (SELECT drive_id FROM runs WHERE id = $1) ORDER BY r.id", 1, p, &rs,
 			   err, errlen);
 	} else {
 		/* a part of the name, with LIKE's own characters taken literally */
@@ -350,7 +339,7 @@ int slc_lab_show(struct slc_lab *lab, const char *which, FILE *f, const struct s
 		}
 		pat[j++] = '%';
 		pat[j] = '\0';
-		rc = fetch(lab, "WHERE lower(d.model) LIKE $1 ESCAPE '\\' OR lower(d.serial) LIKE $1 ESCAPE '\\'"
+		rc = slc__lab_fetch(lab, "WHERE lower(d.model) LIKE $1 ESCAPE '\\' OR lower(d.serial) LIKE $1 ESCAPE '\\'"
 			   " OR lower(d.name) LIKE $1 ESCAPE '\\' ORDER BY r.drive_id, r.id", 1, p, &rs, err, errlen);
 	}
 	if (!rc && !rs.n) {
@@ -379,12 +368,12 @@ static int latest(struct slc_lab *lab, int by, struct rows *rs, char *err, size_
 	char q[1024];
 
 	if (by < 0)
-		return fetch(lab, "WHERE r.id = (SELECT max(r2.id) FROM runs r2 WHERE r2.drive_id = r.drive_id)"
+		return slc__lab_fetch(lab, "WHERE r.id = (SELECT max(r2.id) FROM runs r2 WHERE r2.drive_id = r.drive_id)"
 			     " ORDER BY r.id", 0, NULL, rs, err, errlen);
 	snprintf(q, sizeof(q), "WHERE %1$s IS NOT NULL AND r.id = (SELECT max(r2.id) FROM runs r2 WHERE"
 		 " r2.drive_id = r.drive_id AND r2.%2$s IS NOT NULL) ORDER BY %1$s %3$s, r.id", fig_col[by],
 		 fig_col[by] + 2, slc_lab_figure_lower_better(by) ? "ASC" : "DESC");
-	return fetch(lab, q, 0, NULL, rs, err, errlen);
+	return slc__lab_fetch(lab, q, 0, NULL, rs, err, errlen);
 }
 
 /* A bar as long as @v is good against the best, like the reviews' charts. */
@@ -423,9 +412,9 @@ int slc_lab_rank(struct slc_lab *lab, enum slc_lab_figure by, FILE *f, const str
 			csv_row(f, &rs.r[i]);
 		}
 	} else if (!rs.n) {
-		fprintf(f, "no run in the lab %s has a %s figure\n", lab->where, fig_title[by]);
+		fprintf(f, "no run in the lab %s has a %s figure\n", lab->where, slc__lab_columns[by].title);
 	} else {
-		fprintf(f, "%s, the latest run of each drive (%s is better)\n", fig_title[by], low ? "lower" : "higher");
+		fprintf(f, "%s, the latest run of each drive (%s is better)\n", slc__lab_columns[by].title, low ? "lower" : "higher");
 		for (size_t i = 0; i < rs.n; i++) {
 			char w[48];
 			fprintf(f, "%3zu  %-44.44s %12s  ", i + 1, rs.r[i].drive, fig_words(w, sizeof(w), &rs.r[i], by, u));
@@ -479,7 +468,7 @@ static void place(FILE *f, json_t *ranks, const struct run_row *me, const struct
 	char w[48], o[16];
 
 	if (!isfinite(me->v[fig])) {
-		if (!ranks) fprintf(f, "  %-16s %12s\n", fig_title[fig], fig_words(w, sizeof(w), me, fig, u));
+		if (!ranks) fprintf(f, "  %-16s %12s\n", slc__lab_columns[fig].title, fig_words(w, sizeof(w), me, fig, u));
 		return;
 	}
 	for (size_t i = 0; i < rs->n; i++) {
@@ -493,7 +482,7 @@ static void place(FILE *f, json_t *ranks, const struct run_row *me, const struct
 				    json_pack("{s:o, s:I, s:I}", "value", jnum(me->v[fig]), "rank", (json_int_t)better + 1,
 					      "of", (json_int_t)of));
 	else
-		fprintf(f, "  %-16s %12s  %s of %zu\n", fig_title[fig], fig_words(w, sizeof(w), me, fig, u),
+		fprintf(f, "  %-16s %12s  %s of %zu\n", slc__lab_columns[fig].title, fig_words(w, sizeof(w), me, fig, u),
 			ordinal(o, sizeof(o), better + 1), of);
 }
 

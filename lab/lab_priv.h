@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "slcscope/lab.h"
+#include "slcscope/session.h"
 
 /* One result row: @vals[i] is NULL for SQL NULL.  Non-zero stops the query. */
 typedef int (*lab_row_fn)(void *arg, int ncols, const char *const *vals);
@@ -62,5 +63,25 @@ const char *slc__lab_num(char *buf, size_t len, double v);
 
 /* A column's text as a number; NAN for NULL. */
 double slc__lab_dbl(const char *s);
+
+/* One run as the listings read it. */
+struct run_row {
+	int64_t id, drive_id;
+	char drive[160], model[160], serial[64], plan[32], created[32], status[16], path[1024], sha[65];
+	double capacity, v[SLC_LAB_FIGURE__COUNT], cache_min, cache_max, horizon, trim_frac, onset;
+};
+
+struct rows {
+	struct run_row *r;
+	size_t n, cap;
+	int oom;
+};
+
+/* The runs a query's WHERE and ORDER BY (@where_order) select, into @rs (caller frees rs->r). */
+int slc__lab_fetch(struct slc_lab *lab, const char *where_order, int np, const char *const *p, struct rows *rs,
+		   char *err, size_t errlen);
+
+/* The figures' names, words and units, in enum slc_lab_figure order. */
+extern const struct slc_site_column slc__lab_columns[SLC_LAB_FIGURE__COUNT];
 
 #endif

@@ -38,6 +38,7 @@ packages=(
 	libsqlite3-dev     # slcscope lab: the lab's database (a file)
 	libpq-dev          # slcscope lab --db postgresql://...: a lab shared by several benches
 	postgresql         # initdb, pg_ctl: the lab tests start a PostgreSQL server of their own
+	abigail-tools      # abidw, abidiff: the ABI check of libslcscope.so (ctest abi_check)
 	fuse3              # fusermount3 (mount helper, auto_unmount) for slcscope emulate
 	libcmocka-dev      # unit tests
 	python3            # test helpers

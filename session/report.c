@@ -296,19 +296,6 @@ static int write_graphs(struct figset *fs, struct stage *st, const struct slc_se
 	return rc;
 }
 
-static const char page_head1[] =
-	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>";
-static const char page_head2[] =
-	"</title>\n<style>body{font-family:'DejaVu Sans',Verdana,sans-serif;max-width:1240px;margin:0 auto;padding:0 12px 2em;"
-	"color:#222;line-height:1.45}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em}"
-	".t{overflow-x:auto;max-width:100%}table{border-collapse:collapse;margin:.6em 0;font-size:.92em}"
-	"td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
-	"td:first-child{min-width:8em}th{background:#f3f3f3}figure{margin:1em 0}"
-	"svg{max-width:100%;height:auto;display:block}figcaption{font-size:.9em;color:#555}"
-	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85em;background:#f6f6f6;padding:.6em}"
-	"p{overflow-wrap:anywhere}</style></head><body>\n";
-
 /* summary.md and index.html from @fn's sections; the page inlines the staged graphs. */
 static int write_docs(struct stage *st, const char *title, void (*fn)(struct doc *, const void *), const void *arg,
 		      char *err, size_t errlen)
@@ -323,15 +310,9 @@ static int write_docs(struct stage *st, const char *title, void (*fn)(struct doc
 			return fail(st, rc, name, err, errlen);
 		if (!(d.f = open_w(path)))
 			return fail(st, -errno, name, err, errlen);
-		if (html) {
-			fputs(page_head1, d.f);
-			for (const char *c = title; *c; c++)
-				fputs(*c == '<' ? "&lt;" : *c == '&' ? "&amp;" : (char[2]){ *c, 0 }, d.f);
-			fputs(page_head2, d.f);
-		}
+		if (html) slc__html_page_begin(d.f, title);
 		fn(&d, arg);
-		if (html)
-			fprintf(d.f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
+		if (html) slc__html_page_end(d.f);
 		rc = close_w(d.f);
 		if ((rc = rc ? rc : d.rc))
 			return fail(st, rc, name, err, errlen);

@@ -278,3 +278,40 @@ void slc__doc_figure(struct doc *d, const char *name, const char *caption)
 	put_text(d, caption);
 	fprintf(d->f, " (<a href=\"%s.svg\">SVG</a>, <a href=\"%s.png\">PNG</a>)</figcaption>\n</figure>\n", name, name);
 }
+
+static const char page_head1[] =
+	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>";
+static const char page_head2[] =
+	"</title>\n<style>body{font-family:'DejaVu Sans',Verdana,sans-serif;max-width:1240px;margin:0 auto;padding:0 12px 2em;"
+	"color:#222;line-height:1.45}h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em}"
+	".t{overflow-x:auto;max-width:100%}table{border-collapse:collapse;margin:.6em 0;font-size:.92em}"
+	"td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
+	"td:first-child{min-width:8em}th{background:#f3f3f3}figure{margin:1em 0}"
+	"svg{max-width:100%;height:auto;display:block}figcaption{font-size:.9em;color:#555}"
+	"pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85em;background:#f6f6f6;padding:.6em}"
+	"p{overflow-wrap:anywhere}</style></head><body>\n";
+
+void slc__html_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '<') fputs("&lt;", f);
+		else if (c == '>') fputs("&gt;", f);
+		else if (c == '&') fputs("&amp;", f);
+		else if (c == '"') fputs("&quot;", f);
+		else fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+	}
+}
+
+void slc__html_page_begin(FILE *f, const char *title)
+{
+	fputs(page_head1, f);
+	slc__html_text(f, title);
+	fputs(page_head2, f);
+}
+
+void slc__html_page_end(FILE *f)
+{
+	fprintf(f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
+}

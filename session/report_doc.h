@@ -36,6 +36,12 @@ void slc__doc_table_end(struct doc *d);
 void slc__doc_figure(struct doc *d, const char *name, const char *caption);
 void slc__doc_pre(struct doc *d, const char *text);
 
+/* An HTML page's head (its style: one look for every page slcscope writes) and foot. */
+void slc__html_page_begin(FILE *f, const char *title);
+void slc__html_page_end(FILE *f);
+/* @s as HTML text or an attribute's value: markup characters escaped, control characters as spaces. */
+void slc__html_text(FILE *f, const char *s);
+
 /* A graph the report wrote: its file name without extension, its caption, its place. */
 struct report_fig {
 	char name[128];

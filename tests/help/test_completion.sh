@@ -54,7 +54,8 @@ expect exactly "--quiet" -- run --qui
 expect empty "" -- run --qd ''
 expect has "trace.h5 notes.txt" -- run -o ''
 expect exactly "reports" -- run --report re
-expect has "add list show rank compare" -- lab ''
+expect has "add list show rank compare site" -- lab ''
+expect exactly "show site" -- lab s
 expect has "cache cache-speed post-cache whole-drive recovery tgbw" -- lab rank --by ''
 expect exactly "cache cache-speed" -- lab rank --by cach
 expect exactly "list show run" -- sim ''

@@ -15,5 +15,6 @@
 #include "slcscope/trace.h"
 #include "slcscope/emu_stats.h"
 #include "slcscope/output.h"
+#include "slcscope/version.h"
 
 #endif

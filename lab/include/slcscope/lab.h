@@ -155,6 +155,15 @@ int slc_lab_compare(struct slc_lab *lab, const struct slc_session *x, const char
 		    char *err, size_t errlen);
 
 /**
+ * slc_lab_site() - the lab as a static site in @dir (slc_site_write()):
+ * every drive in a table sorted in the browser, a ranking chart per
+ * figure, a page per drive with its runs and, with @reports, the report of
+ * its latest run when its trace is still where it was stored, unchanged.
+ * Return: 0 or -errno with a one-line reason in @err.
+ */
+int slc_lab_site(struct slc_lab *lab, const char *dir, int binary, int reports, FILE *log, char *err, size_t errlen);
+
+/**
  * slc_lab_compare_report() - a comparison report in @dir (as
  * slc_report_compare_write()) of @x, the run at @path, against the @n
  * drives in @near whose traces can still be read (the others are named on

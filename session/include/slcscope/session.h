@@ -488,6 +488,67 @@ int slc_report_write(const char *dir, const struct slc_session *x, const struct 
 int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
 			     const struct slc_figure_opts *o, FILE *log, char *err, size_t errlen);
 
+/* ---- a lab's site ---------------------------------------------------- */
+
+/* What a number is, for its words: "2.29 GB", "483 MB/s", "1 h 2 min", "98%". */
+enum slc_value_unit {
+	SLC_VALUE_BYTES = 0,
+	SLC_VALUE_RATE,               /* bytes per second */
+	SLC_VALUE_SECONDS,
+	SLC_VALUE_SHARE,              /* 0-1, in words a percentage */
+};
+
+/** slc_value_words() - @v in words with its unit; "-" when it is NAN. */
+char *slc_value_words(char *buf, size_t len, enum slc_value_unit unit, double v, enum slc_unit_system u);
+
+/* One figure the site ranks drives by. */
+struct slc_site_column {
+	const char *key;              /* in file names: rank-KEY.svg */
+	const char *title;            /* "SLC cache" */
+	enum slc_value_unit unit;
+	int lower_better;
+	const char *zero;             /* the words for 0 ("none"); NULL: the number */
+};
+
+/* One stored run of a drive. */
+struct slc_site_run {
+	int64_t id;
+	const char *created, *plan, *status;
+	const char *path;             /* its trace; NULL when it is no longer there as stored */
+	const double *v;              /* one value per column; NAN: none */
+	const char *note;             /* said beside the figures (a cache given as bounds); NULL */
+};
+
+struct slc_site_drive {
+	int64_t id;
+	const char *name, *model, *serial;
+	double capacity_bytes;        /* 0 when unknown */
+	const struct slc_site_run *runs;  /* oldest first */
+	size_t n_runs;
+};
+
+struct slc_site {
+	const char *title;
+	const struct slc_site_column *cols;
+	size_t n_cols;
+	const struct slc_site_drive *drives;
+	size_t n_drives;
+	int reports;                  /* each drive's latest run's report in run-ID/ */
+	int binary;                   /* GiB and MiB/s */
+};
+
+/**
+ * slc_site_write() - a static site of @s in @dir: index.html (every drive,
+ * each with its latest value of each figure, a table sorted in the browser
+ * by any column; a ranking chart per figure, rank-KEY.svg/.png), a page per
+ * drive (drive-ID.html: its runs, a link to its report) and, with
+ * @s->reports, the report of each drive's latest run in run-ID/ (a drive
+ * whose trace cannot be read gets none, and its page says why).  @dir is a
+ * report directory (slc_report_dir_check()): new, empty or an earlier site.
+ * Return: 0 or -errno with a one-line reason in @err.
+ */
+int slc_site_write(const char *dir, const struct slc_site *s, FILE *log, char *err, size_t errlen);
+
 /* ---- a run ------------------------------------------------------------ */
 
 /* What the run tells its user while it goes; every member optional. */
