@@ -19,7 +19,8 @@ struct slc_help_opt {
 	const char *arg;       /* the argument's name; NULL: a flag; "[=NAME]": optional */
 	int val;               /* what getopt_long() returns for it */
 	const char *help;      /* '\n' breaks the --help line; the man page fills it */
-	/* the argument's completion: NULL files, "@dir", "@none", "@presets", or words */
+	/* the argument's completion: NULL files, "@dir", "@none", "@presets",
+	 * words, or "@NAME" for slc_help_completion()'s @words to expand */
 	const char *complete;
 };
 
