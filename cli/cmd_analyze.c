@@ -64,7 +64,6 @@ static int cmd_analyze(int argc, char **argv)
 	int opt, li, json = 0, store = 0, rc = CLI_OK;
 	enum slc_unit_system u = SLC_UNITS_DECIMAL;
 	char *text = NULL, err[512];
-
 	const char *letters;
 	const struct option *opts = cli_getopt(&analyze_doc, &letters);
 

@@ -213,15 +213,14 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 {
 	char err[512];
 	int opt, rc;
+	const char *letters;
+	const struct option *opts = cli_getopt(&run_doc, &letters);
 
 	cli_command_line(a->cmdline, sizeof(a->cmdline), argc, argv);  /* before getopt permutes argv */
 	slc_plan_opts_default(&a->po);
 	a->plan_name = slc_plan_name(0, NULL);     /* the registry lists the lab plan first */
 	a->temp_every_ns = 5000000000ull;
 	a->steady_after.capacity_multiple = 2.0;
-	const char *letters;
-	const struct option *opts = cli_getopt(&run_doc, &letters);
-
 	while ((opt = getopt_long(argc, argv, letters, opts, NULL)) != -1)
 		if ((rc = parse_opt(opt, optarg, a, u, argv[optind - 1])))
 			return rc;
