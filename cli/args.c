@@ -68,6 +68,17 @@ int cli_load(struct slc_session *x, const char *cmd, const char *const *paths, s
 	return CLI_OK;
 }
 
+const struct slc_help_opt cli_import_opts[] = {
+	{ "time-col", 0, "NAME[:UNIT]", CLI_OPT_IMPORT, "CSV column of the time (s, ms)", "@none" },
+	{ "rate-col", 0, "NAME:UNIT", CLI_OPT_IMPORT, "CSV column of the speed (MB/s, KiB/s, MiB/s)", "@none" },
+	{ "bytes-col", 0, "NAME:UNIT", CLI_OPT_IMPORT, "CSV column of the data written (MiB, GB, %)", "@none" },
+	{ "ddir-col", 0, "NAME", CLI_OPT_IMPORT, "CSV column of the direction (writes only where it says so)", "@none" },
+	{ "bs", 0, "SIZE", CLI_OPT_IMPORT, "block size of an averaged fio IOPS log alone", "@none" },
+	{ "device", 0, "NAME", CLI_OPT_IMPORT, "the device in iostat or diskstats records", "@none" },
+	{ "capacity", 0, "SIZE", CLI_OPT_IMPORT, "the drive's size (for % positions), kept for analyze", "@none" },
+	{ NULL, 0, NULL, 0, NULL, NULL },
+};
+
 int cli_import_opt(const char *cmd, struct slc_import_opts *io, const char *name, const char *arg)
 {
 	char err[256];

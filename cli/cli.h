@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "slcscope/helpgen.h"
 #include "slcscope/output.h"
 
 enum {
@@ -20,10 +21,8 @@ enum {
 };
 
 struct cli_cmd {
-	const char *name;
-	const char *summary;                   /* one line for 'slcscope --help' */
+	const struct slc_help_cmd *doc;        /* name, --help, options, man page, completion */
 	int (*run)(int argc, char **argv);     /* argv[0] is the command name */
-	void (*help)(FILE *out);               /* full help for 'slcscope help CMD' */
 };
 
 /* Commands (one file each). */
@@ -70,12 +69,15 @@ struct slc_import_opts;
 int cli_load(struct slc_session *x, const char *cmd, const char *const *paths, size_t n, const struct slc_import_opts *io,
 	     long only, const struct slc_cpd_opts *opts);
 
-/* The import options of import and analyze, all handled by cli_import_opt() by their name. */
+/*
+ * cli_getopt() - @c's getopt_long() table and letters, made from its
+ * description (static storage: one command per process).
+ */
+const struct option *cli_getopt(const struct slc_help_cmd *c, const char **letters);
+
+/* The import options of import, analyze and export, all handled by cli_import_opt() by their name. */
 #define CLI_OPT_IMPORT 0x1000
-#define CLI_IMPORT_OPTIONS { "time-col", 1, NULL, CLI_OPT_IMPORT }, { "rate-col", 1, NULL, CLI_OPT_IMPORT }, \
-	{ "bytes-col", 1, NULL, CLI_OPT_IMPORT }, { "ddir-col", 1, NULL, CLI_OPT_IMPORT }, \
-	{ "bs", 1, NULL, CLI_OPT_IMPORT }, { "device", 1, NULL, CLI_OPT_IMPORT }, \
-	{ "capacity", 1, NULL, CLI_OPT_IMPORT }, { "bin", 1, NULL, CLI_OPT_IMPORT }
+extern const struct slc_help_opt cli_import_opts[];
 int cli_import_opt(const char *cmd, struct slc_import_opts *io, const char *name, const char *arg);
 
 /*

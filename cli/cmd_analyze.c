@@ -12,52 +12,47 @@
 #include "slcscope/session.h"
 #include "cli.h"
 
-static void analyze_help(FILE *out)
-{
-	fprintf(out,
-		"Usage: slcscope analyze [options] INPUT...\n"
-		"\n"
-		"Find the phases of each write curve in INPUT by change-point analysis: the SLC\n"
-		"cache (host-visible size and speed, tiers), direct-to-TLC, erase-bound, stalls\n"
-		"and throttling, SNIA PTS steady state, and for later bursts how much cache came\n"
-		"back.  INPUT is a slcscope trace (.h5) or anything 'slcscope import' reads\n"
-		"(fio logs and JSON, CSV of speed against time or bytes, iostat, diskstats, dd);\n"
-		"several INPUTs are summed, and the import options (--time-col, --rate-col,\n"
-		"--bytes-col, --ddir-col, --bs, --device, --capacity, --bin) apply as there.\n"
-		"Method: docs/analysis.md.  JSON keys: docs/phases-json.md.\n"
-		"\n"
-		"Options:\n"
-		"  -j, --json            print the slcscope.phases/2 JSON document\n"
-		"  -o, --output FILE     write the output to FILE instead of stdout\n"
-		"      --force           replace FILE even when it holds another format\n"
-		"      --store           also store the JSON in the trace (/analysis/phases)\n"
-		"  -s, --segment N       analyse trace segment N only (see 'slcscope export')\n"
-		"      --penalty P       mbic (default), bic, aic, or a number (cost units)\n"
-		"      --explain         with each segment, the evidence and the rules that decided\n"
-		"      --cell TYPE       slc, mlc, tlc or qlc: the drive's cell type (a simulated\n"
-		"                        target's is known); bounds the cache and names the native level\n"
-		"      --state S         trimmed, used or unknown (default): the drive's flash when\n"
-		"                        an input's curve began, where the input does not say\n"
-		"                        (--capacity also bounds the cache and, after a TRIM, the onset)\n"
-		"      --steady-after SIZE  SNIA steady state counted only after SIZE written (a size,\n"
-		"                        or a multiple of the capacity: default 2x, as run --until-steady)\n"
-		"      --model-params FILE  the phase model's thresholds and priors from FILE, lines\n"
-		"                        of 'name = value' (docs/analysis.md, \"Model parameters\")\n"
-		"      --binary          print GiB and MiB/s instead of GB and MB/s\n");
-}
+enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE, O_STEADY_AFTER, O_FORCE, O_PARAMS };
+
+static const struct slc_help_cmd analyze_doc = {
+	.name = "analyze",
+	.summary = "phase breakdown (cache size, speeds, erase-bound) of a trace, fio log or CSV",
+	.usage = "analyze [options] INPUT...",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Find the phases of each write curve in INPUT by change-point analysis: the SLC\n"
+			  "cache (host-visible size and speed, tiers), direct-to-TLC, erase-bound, stalls\n"
+			  "and throttling, SNIA PTS steady state, and for later bursts how much cache came\n"
+			  "back.  INPUT is a slcscope trace (.h5) or anything 'slcscope import' reads\n"
+			  "(fio logs and JSON, CSV of speed against time or bytes, iostat, diskstats, dd);\n"
+			  "several INPUTs are summed, and the import options apply as there.\n"
+			  "Method: docs/analysis.md.  JSON keys: docs/phases-json.md.\n" },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "json", 'j', NULL, 'j', "print the slcscope.phases/2 JSON document", NULL },
+			{ "output", 'o', "FILE", 'o', "write the output to FILE instead of stdout", NULL },
+			{ "force", 0, NULL, O_FORCE, "replace FILE even when it holds another format", NULL },
+			{ "store", 0, NULL, O_STORE, "also store the JSON in the trace (/analysis/phases)", NULL },
+			{ "segment", 's', "N", 's', "analyse trace segment N only (see 'slcscope export')", "@none" },
+			{ "penalty", 0, "P", O_PENALTY, "mbic (default), bic, aic, or a number (cost units)", "mbic bic aic" },
+			{ "explain", 0, NULL, O_EXPLAIN, "with each segment, the evidence and the rules that decided", NULL },
+			{ "cell", 0, "TYPE", O_CELL, "slc, mlc, tlc or qlc: the drive's cell type (a simulated\n"
+			  "target's is known); bounds the cache and names the native level", "slc mlc tlc qlc" },
+			{ "state", 0, "S", O_STATE, "trimmed, used or unknown (default): the drive's flash when\n"
+			  "an input's curve began, where the input does not say\n"
+			  "(--capacity also bounds the cache and, after a TRIM, the onset)", "trimmed used unknown" },
+			{ "steady-after", 0, "SIZE", O_STEADY_AFTER, "SNIA steady state counted only after SIZE written (a size,\n"
+			  "or a multiple of the capacity: default 2x, as run --until-steady)", "@none" },
+			{ "model-params", 0, "FILE", O_PARAMS, "the phase model's thresholds and priors from FILE, lines\n"
+			  "of 'name = value' (docs/analysis.md, \"Model parameters\")", NULL },
+			{ "binary", 0, NULL, O_BINARY, "print GiB and MiB/s instead of GB and MB/s", NULL },
+			{ "bin", 0, "DURATION", CLI_OPT_IMPORT, "per-I/O fio logs, iostat without -t: interval (1s)", "@none" },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .title = "Import options (as slcscope import)", .opt = cli_import_opts },
+		{ 0 },
+	},
+};
 
 static int cmd_analyze(int argc, char **argv)
 {
-	enum { O_STORE = 256, O_PENALTY, O_BINARY, O_EXPLAIN, O_CELL, O_STATE, O_STEADY_AFTER, O_FORCE, O_PARAMS };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
-		{ "store", no_argument, NULL, O_STORE }, { "segment", required_argument, NULL, 's' },
-		{ "penalty", required_argument, NULL, O_PENALTY }, { "binary", no_argument, NULL, O_BINARY },
-		{ "explain", no_argument, NULL, O_EXPLAIN }, { "cell", required_argument, NULL, O_CELL },
-		{ "state", required_argument, NULL, O_STATE }, { "steady-after", required_argument, NULL, O_STEADY_AFTER },
-		{ "force", no_argument, NULL, O_FORCE }, { "model-params", required_argument, NULL, O_PARAMS },
-		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
-	};
 	struct slc_cpd_opts co;
 	struct slc_model_params mp;
 	struct slc_import_opts io = { .bin_s = 0 };
@@ -69,9 +64,11 @@ static int cmd_analyze(int argc, char **argv)
 	int opt, li, json = 0, store = 0, rc = CLI_OK;
 	enum slc_unit_system u = SLC_UNITS_DECIMAL;
 	char *text = NULL, err[512];
+	const char *letters;
+	const struct option *opts = cli_getopt(&analyze_doc, &letters);
 
 	slc_cpd_opts_init(&co);
-	while ((opt = getopt_long(argc, argv, "jo:s:", opts, &li)) != -1) {
+	while ((opt = getopt_long(argc, argv, letters, opts, &li)) != -1) {
 		switch (opt) {
 		case 'j': json = 1; break;
 		case 'o': out = optarg; break;
@@ -144,8 +141,6 @@ done:
 }
 
 const struct cli_cmd cli_cmd_analyze = {
-	.name = "analyze",
-	.summary = "phase breakdown (cache size, speeds, erase-bound) of a trace, fio log or CSV",
+	.doc = &analyze_doc,
 	.run = cmd_analyze,
-	.help = analyze_help,
 };

@@ -16,60 +16,67 @@
 #include "slcscope/emulate.h"
 #include "cli.h"
 
-static void emulate_help(FILE *out)
-{
-	fprintf(out,
-		"Usage: slcscope emulate MODEL DIR [options]\n"
-		"\n"
-		"Serve a simulated drive as the file DIR/drive.img through FUSE, with the model's\n"
-		"timing applied in real time: attached with\n"
-		"    losetup --direct-io=on -f --show DIR/drive.img\n"
-		"it gives a /dev/loopN that behaves like the model (SLC cache, direct-to-TLC,\n"
-		"erase-bound, idle folding, TRIM).  MODEL is a preset ('slcscope sim list') or a\n"
-		"model file, as in sim:MODEL.  DIR is created if missing and is the mount point;\n"
-		"it also holds stats.json, the model's counters (read-only, fresh at each open).\n"
-		"The data is really stored (reads return what was written) in a sparse file;\n"
-		"TRIM (discard, write-zeroes) reaches the model and punches holes in it.\n"
-		"\n"
-		"Scales (docs/emulate.md):\n"
-		"  -t, --time-scale X       model seconds per real second (default 1): at 20 the\n"
-		"                           drive is 20 times faster, its idle folding too;\n"
-		"                           0.25 is four times slower.  X or a fraction (1/4)\n"
-		"  -s, --size-scale F       shrink capacity, flash, SLC cache, idle-GC target and\n"
-		"                           map cache by F (0 < F <= 1, e.g. 1/8 or 0.125); speeds\n"
-		"                           and erase blocks stay\n"
-		"      --capacity SIZE      ... or give the capacity: F = SIZE / model capacity\n"
-		"\n"
-		"Options:\n"
-		"      --store FILE         keep the data in FILE (sparse; emptied at start, as the\n"
-		"                           model starts trimmed; kept afterwards; default\n"
-		"                           an unlinked file in $TMPDIR, else /var/tmp)\n"
-		"      --seed N             the model's noise seed (default 1)\n"
-		"  -d, --daemon             detach once DIR/drive.img is ready; the command returns\n"
-		"                           then (exit 0), or with the error (exit 1)\n"
-		"      --pidfile FILE       write the server's pid to FILE once ready (removed at exit)\n"
-		"      --log FILE           with --daemon: events and the final counters go to FILE\n"
-		"                           (default: discarded)\n"
-		"      --quiet              no event lines (cache exhausted, TRIM, ...)\n"
-		"\n"
-		"Faults:\n"
-		"      --fail-after-bytes SIZE  every write once SIZE has been written fails (EIO)\n"
-		"      --fail-at OFFSET[,...]   any read or write covering one of these byte\n"
-		"                               offsets fails (EIO), every time (at most %d)\n"
-		"      --spike-every N          every Nth command (reads, writes, TRIMs) completes\n"
-		"      --spike-ms MS            ... MS milliseconds later (real time; default 100)\n"
-		"      --trim-ms MS             every TRIM completes MS ms later (a stalled TRIM)\n"
-		"      --vanish-after-bytes SIZE  once SIZE has been written the drive disappears:\n"
-		"                               the next write and everything after it fail, the\n"
-		"                               FUSE connection is closed and DIR unmounted\n"
-		"\n"
-		"The server runs until SIGINT or SIGTERM (or an unmount of DIR), then unmounts\n"
-		"and prints its counters on stderr: host writes, NAND writes, TRIMs, cache\n"
-		"events.  Detach loop devices first: their I/O fails once the server is gone.\n"
-		"Exit status: 0 after a clean unmount (also after a vanish fault), 1 failure,\n"
-		"2 usage error.  Needs /dev/fuse, and root for loop devices.\n",
-		SLC_EMU_MAX_FAIL_AT);
-}
+enum {
+	O_CAPACITY = 256, O_STORE, O_SEED, O_PIDFILE, O_LOG, O_QUIET, O_FAIL_AFTER, O_FAIL_AT,
+	O_SPIKE_EVERY, O_SPIKE_MS, O_VANISH, O_TRIM_MS,
+};
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const struct slc_help_cmd emulate_doc = {
+	.name = "emulate",
+	.summary = "serve a simulated drive as a file for a loop device (FUSE, real time)",
+	.usage = "emulate MODEL DIR [options]",
+	.operands = "@presets;@dir;@none",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Serve a simulated drive as the file DIR/drive.img through FUSE, with the model's\n"
+			  "timing applied in real time: attached with\n"
+			  "    losetup --direct-io=on -f --show DIR/drive.img\n"
+			  "it gives a /dev/loopN that behaves like the model (SLC cache, direct-to-TLC,\n"
+			  "erase-bound, idle folding, TRIM).  MODEL is a preset ('slcscope sim list') or a\n"
+			  "model file, as in sim:MODEL.  DIR is created if missing and is the mount point;\n"
+			  "it also holds stats.json, the model's counters (read-only, fresh at each open).\n"
+			  "The data is really stored (reads return what was written) in a sparse file;\n"
+			  "TRIM (discard, write-zeroes) reaches the model and punches holes in it.\n" },
+		{ .title = "Scales (docs/emulate.md)", .opt = (const struct slc_help_opt[]){
+			{ "time-scale", 't', "X", 't', "model seconds per real second (default 1): at 20 the\n"
+			  "drive is 20 times faster, its idle folding too;\n0.25 is four times slower.  X or a fraction (1/4)",
+			  "@none" },
+			{ "size-scale", 's', "F", 's', "shrink capacity, flash, SLC cache, idle-GC target and\n"
+			  "map cache by F (0 < F <= 1, e.g. 1/8 or 0.125); speeds\nand erase blocks stay", "@none" },
+			{ "capacity", 0, "SIZE", O_CAPACITY, "... or give the capacity: F = SIZE / model capacity", "@none" },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "store", 0, "FILE", O_STORE, "keep the data in FILE (sparse; emptied at start, as the\n"
+			  "model starts trimmed; kept afterwards; default\nan unlinked file in $TMPDIR, else /var/tmp)", NULL },
+			{ "seed", 0, "N", O_SEED, "the model's noise seed (default 1)", "@none" },
+			{ "daemon", 'd', NULL, 'd', "detach once DIR/drive.img is ready; the command returns\n"
+			  "then (exit 0), or with the error (exit 1)", NULL },
+			{ "pidfile", 0, "FILE", O_PIDFILE, "write the server's pid to FILE once ready (removed at exit)", NULL },
+			{ "log", 0, "FILE", O_LOG, "with --daemon: events and the final counters go to FILE\n"
+			  "(default: discarded)", NULL },
+			{ "quiet", 0, NULL, O_QUIET, "no event lines (cache exhausted, TRIM, ...)", NULL },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .title = "Faults", .opt = (const struct slc_help_opt[]){
+			{ "fail-after-bytes", 0, "SIZE", O_FAIL_AFTER, "every write once SIZE has been written fails (EIO)",
+			  "@none" },
+			{ "fail-at", 0, "OFFSET[,...]", O_FAIL_AT, "any read or write covering one of these byte\n"
+			  "offsets fails (EIO), every time (at most " STR(SLC_EMU_MAX_FAIL_AT) ")", "@none" },
+			{ "spike-every", 0, "N", O_SPIKE_EVERY, "every Nth command (reads, writes, TRIMs) completes", "@none" },
+			{ "spike-ms", 0, "MS", O_SPIKE_MS, "... MS milliseconds later (real time; default 100)", "@none" },
+			{ "trim-ms", 0, "MS", O_TRIM_MS, "every TRIM completes MS ms later (a stalled TRIM)", "@none" },
+			{ "vanish-after-bytes", 0, "SIZE", O_VANISH, "once SIZE has been written the drive disappears:\n"
+			  "the next write and everything after it fail, the\nFUSE connection is closed and DIR unmounted",
+			  "@none" },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .text = "The server runs until SIGINT or SIGTERM (or an unmount of DIR), then unmounts\n"
+			  "and prints its counters on stderr: host writes, NAND writes, TRIMs, cache\n"
+			  "events.  Detach loop devices first: their I/O fails once the server is gone.\n"
+			  "Exit status: 0 after a clean unmount (also after a vanish fault), 1 failure,\n"
+			  "2 usage error.  Needs /dev/fuse, and root for loop devices.\n" },
+		{ 0 },
+	},
+};
 
 /* A positive factor: "20", "0.25" or "1/4". */
 static int parse_factor(const char *opt, const char *arg, double *out)
@@ -156,30 +163,17 @@ static int daemonize(const struct slc_sim_model *m, struct slc_emu_opts *o)
 
 static int emulate_run(int argc, char **argv)
 {
-	enum {
-		O_CAPACITY = 256, O_STORE, O_SEED, O_PIDFILE, O_LOG, O_QUIET, O_FAIL_AFTER, O_FAIL_AT,
-		O_SPIKE_EVERY, O_SPIKE_MS, O_VANISH, O_TRIM_MS,
-	};
-	static const struct option opts[] = {
-		{ "time-scale", required_argument, NULL, 't' }, { "size-scale", required_argument, NULL, 's' },
-		{ "capacity", required_argument, NULL, O_CAPACITY }, { "store", required_argument, NULL, O_STORE },
-		{ "seed", required_argument, NULL, O_SEED }, { "daemon", no_argument, NULL, 'd' },
-		{ "pidfile", required_argument, NULL, O_PIDFILE }, { "log", required_argument, NULL, O_LOG },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "fail-after-bytes", required_argument, NULL, O_FAIL_AFTER }, { "fail-at", required_argument, NULL, O_FAIL_AT },
-		{ "spike-every", required_argument, NULL, O_SPIKE_EVERY }, { "spike-ms", required_argument, NULL, O_SPIKE_MS },
-		{ "trim-ms", required_argument, NULL, O_TRIM_MS }, { "vanish-after-bytes", required_argument, NULL, O_VANISH },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct slc_emu_opts o;
 	struct slc_sim_model m;
 	uint64_t capacity = 0, v;
 	char err[512];
 	int opt, rc, daemon = 0, size_given = 0, spike_ms_given = 0;
+	const char *letters;
+	const struct option *opts = cli_getopt(&emulate_doc, &letters);
 
 	slc_emu_opts_init(&o);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "t:s:d", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		switch (opt) {
 		case 't': if ((rc = parse_factor("--time-scale", optarg, &o.time_scale))) return rc; break;
 		case 's':
@@ -245,8 +239,6 @@ static int emulate_run(int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_emulate = {
-	.name = "emulate",
-	.summary = "serve a simulated drive as a file for a loop device (FUSE, real time)",
+	.doc = &emulate_doc,
 	.run = emulate_run,
-	.help = emulate_help,
 };

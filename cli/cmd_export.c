@@ -6,51 +6,50 @@
 #include "cli.h"
 #include "slcscope/session.h"
 
-static void export_help(FILE *out)
-{
-	fprintf(out,
-		"Usage: slcscope export INPUT --csv|--json|--tidy [-o FILE] [import options]\n"
-		"\n"
-		"Print the samples and segment parameters of INPUT (a trace, or anything\n"
-		"'slcscope import' reads, with the same import options).\n"
-		"\n"
-		"Options:\n"
-		"  --csv              CSV: '#' lines with the source and each segment's\n"
-		"                     parameters, then one row per sample with the columns\n"
-		"                     segment, t_s (s), interval_s (s), bytes_total (bytes,\n"
-		"                     cumulative), ios (count), write_bytes_per_s (bytes/s),\n"
-		"                     lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us (us),\n"
-		"                     temp_c (degrees C), read_bytes_total (bytes), read_ios,\n"
-		"                     read_bytes_per_s (bytes/s); unknown values are empty\n"
-		"  --json             one JSON document: metadata, segments with parameters,\n"
-		"                     sample columns (same names and units; unknown = null),\n"
-		"                     events, stored analyses, what an import read (\"import\")\n"
-		"  --tidy             CSV for pandas and R: one row per sample with its step,\n"
-		"                     plan, workload, MB/s, IOPS, latencies, temperature and\n"
-		"                     analysed phase; unknown values empty (docs/import.md)\n"
-		"  -o, --output FILE  write to FILE (via a temporary name) instead of stdout\n"
-		"      --force        replace FILE even when it holds another format\n"
-		"  -h, --help         show this help\n"
-		"\n"
-		"Exit status: 0 success, 1 bad or unreadable input or output refused, 2 usage.\n");
-}
+static const struct slc_help_cmd export_doc = {
+	.name = "export",
+	.summary = "print a trace's samples and parameters as CSV or JSON, or a tidy table",
+	.usage = "export INPUT --csv|--json|--tidy [-o FILE] [import options]",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Print the samples and segment parameters of INPUT (a trace, or anything\n"
+			  "'slcscope import' reads, with the same import options).\n" },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "csv", 0, NULL, SLC_EXPORT_CSV + 1, "CSV: '#' lines with the source and each segment's\n"
+			  "parameters, then one row per sample with the columns\n"
+			  "segment, t_s (s), interval_s (s), bytes_total (bytes,\n"
+			  "cumulative), ios (count), write_bytes_per_s (bytes/s),\n"
+			  "lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us (us),\n"
+			  "temp_c (degrees C), read_bytes_total (bytes), read_ios,\n"
+			  "read_bytes_per_s (bytes/s); unknown values are empty", NULL },
+			{ "json", 0, NULL, SLC_EXPORT_JSON + 1, "one JSON document: metadata, segments with parameters,\n"
+			  "sample columns (same names and units; unknown = null),\n"
+			  "events, stored analyses, what an import read (\"import\")", NULL },
+			{ "tidy", 0, NULL, SLC_EXPORT_TIDY + 1, "CSV for pandas and R: one row per sample with its step,\n"
+			  "plan, workload, MB/s, IOPS, latencies, temperature and\n"
+			  "analysed phase; unknown values empty (docs/import.md)", NULL },
+			{ "output", 'o', "FILE", 'o', "write to FILE (via a temporary name) instead of stdout", NULL },
+			{ "force", 0, NULL, 'F', "replace FILE even when it holds another format", NULL },
+			{ "help", 'h', NULL, 'h', "show this help", NULL },
+			{ "bin", 0, "DURATION", CLI_OPT_IMPORT, "per-I/O fio logs, iostat without -t: interval (1s)", "@none" },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .title = "Import options (as slcscope import)", .opt = cli_import_opts },
+		{ .text = "Exit status: 0 success, 1 bad or unreadable input or output refused, 2 usage.\n" },
+		{ 0 },
+	},
+};
 
 static int export_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "csv", no_argument, NULL, SLC_EXPORT_CSV + 1 }, { "json", no_argument, NULL, SLC_EXPORT_JSON + 1 },
-		{ "tidy", no_argument, NULL, SLC_EXPORT_TIDY + 1 },
-		{ "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'F' },
-		CLI_IMPORT_OPTIONS, { NULL, 0, NULL, 0 },
-	};
 	struct slc_output_opts oo = { .kind = SLC_OUTPUT_TEXT, .stdout_ok = 1 };
 	const char *out_path = "-";
 	char err[256];
 	struct slc_import_opts io = { .bin_s = 0 };
 	int c, li, fmt = 0, rc;
+	const char *letters;
+	const struct option *opts = cli_getopt(&export_doc, &letters);
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", opts, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, letters, opts, &li)) != -1) {
 		switch (c) {
 		case SLC_EXPORT_CSV + 1:
 		case SLC_EXPORT_JSON + 1:
@@ -80,8 +79,6 @@ static int export_run(int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_export = {
-	.name = "export",
-	.summary = "print a trace's samples and parameters as CSV or JSON, or a tidy table",
+	.doc = &export_doc,
 	.run = export_run,
-	.help = export_help,
 };

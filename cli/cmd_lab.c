@@ -10,34 +10,39 @@
 #include "slcscope/session.h"
 #include "cli.h"
 
-static void lab_help(FILE *out)
-{
-	fprintf(out,
-		"Usage: slcscope lab add TRACE...             store runs (the same trace twice: once)\n"
-		"       slcscope lab list                     every run with its headline figures\n"
-		"       slcscope lab show DRIVE               a drive's runs and phases (run number or part of its name)\n"
-		"       slcscope lab rank --by FIGURE         the drives ranked, as the reviews' bar charts\n"
-		"       slcscope lab compare TRACE [-o DIR]   a new run placed among the stored drives\n"
-		"       slcscope lab site DIR                 a static site: every drive, rankings, reports\n"
-		"\n"
-		"The lab is a database of runs: each drive's identity, the run's conditions, every\n"
-		"write curve's headline figures and phases, the trace's path and SHA-256 (docs/lab.md).\n"
-		"FIGURE: cache, cache-speed, post-cache (direct to TLC, else erase-bound), whole-drive\n"
-		"(time to write the whole capacity), recovery (share of the cache back after idle),\n"
-		"tgbw (bytes written in the curve's first 2 h).\n"
-		"\n"
-		"Options:\n"
-		"      --db PATH|URL    the lab: an SQLite file (default ~/.local/share/slcscope/lab.db),\n"
-		"                       or postgresql://... for a lab shared by several benches\n"
-		"      --by FIGURE      rank: the figure (default cache)\n"
-		"      --json, --csv    list, show, rank, compare: machine-readable (bytes, bytes/s, s)\n"
-		"      --binary         GiB and MiB/s instead of GB and MB/s\n"
-		"  -n, --nearest N      compare: how many nearest drives (default 5, at most 7)\n"
-		"  -o, --output DIR     compare: also write a comparison report of the new run\n"
-		"                       against the nearest drives whose traces are still there\n"
-		"      --no-reports     site: no report of each drive's latest run (faster)\n"
-		"      --quiet          add: print nothing but errors\n");
-}
+static const struct slc_help_cmd lab_doc = {
+	.name = "lab",
+	.summary = "a database of runs: add traces, list, show a drive, rank drives, place a new run",
+	.usage = "lab add TRACE...             store runs (the same trace twice: once)\n"
+		 "lab list                     every run with its headline figures\n"
+		 "lab show DRIVE               a drive's runs and phases (run number or part of its name)\n"
+		 "lab rank --by FIGURE         the drives ranked, as the reviews' bar charts\n"
+		 "lab compare TRACE [-o DIR]   a new run placed among the stored drives\n"
+		 "lab site DIR                 a static site: every drive, rankings, reports",
+	.operands = "add list show rank compare site;@file",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "The lab is a database of runs: each drive's identity, the run's conditions, every\n"
+			  "write curve's headline figures and phases, the trace's path and SHA-256 (docs/lab.md).\n"
+			  "FIGURE: cache, cache-speed, post-cache (direct to TLC, else erase-bound), whole-drive\n"
+			  "(time to write the whole capacity), recovery (share of the cache back after idle),\n"
+			  "tgbw (bytes written in the curve's first 2 h).\n" },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "db", 0, "PATH|URL", 'd', "the lab: an SQLite file (default ~/.local/share/slcscope/lab.db),\n"
+			  "or postgresql://... for a lab shared by several benches", NULL },
+			{ "by", 0, "FIGURE", 'b', "rank: the figure (default cache)",
+			  "cache cache-speed post-cache whole-drive recovery tgbw" },
+			{ "json", 0, NULL, 'j', "list, show, rank, compare: machine-readable (bytes, bytes/s, s)", NULL },
+			{ "csv", 0, NULL, 'c', "the same as CSV", NULL },
+			{ "binary", 0, NULL, 'B', "GiB and MiB/s instead of GB and MB/s", NULL },
+			{ "nearest", 'n', "N", 'n', "compare: how many nearest drives (default 5, at most 7)", "@none" },
+			{ "output", 'o', "DIR", 'o', "compare: also write a comparison report of the new run\n"
+			  "against the nearest drives whose traces are still there", "@dir" },
+			{ "no-reports", 0, NULL, 'R', "site: no report of each drive's latest run (faster)", NULL },
+			{ "quiet", 0, NULL, 'q', "add: print nothing but errors", NULL },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ 0 },
+	},
+};
 
 struct lab_args {
 	const char *db, *out;
@@ -48,17 +53,12 @@ struct lab_args {
 
 static int lab_opts(int argc, char **argv, struct lab_args *a)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' }, { "by", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' }, { "csv", no_argument, NULL, 'c' },
-		{ "binary", no_argument, NULL, 'B' }, { "nearest", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'q' },
-		{ "no-reports", no_argument, NULL, 'R' }, { NULL, 0, NULL, 0 },
-	};
+	const char *letters;
+	const struct option *opts = cli_getopt(&lab_doc, &letters);
 	uint64_t v;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "n:o:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		if (opt == 'd') a->db = optarg;
 		else if (opt == 'b' && (a->by = slc_lab_figure_from_name(optarg)) < 0)
 			return cli_usage("lab", "--by: cache, cache-speed, post-cache, whole-drive, recovery or tgbw, not '%s'",
@@ -154,8 +154,6 @@ static int cmd_lab(int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_lab = {
-	.name = "lab",
-	.summary = "a database of runs: add traces, list, show a drive, rank drives, place a new run",
+	.doc = &lab_doc,
 	.run = cmd_lab,
-	.help = lab_help,
 };

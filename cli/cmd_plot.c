@@ -11,66 +11,71 @@
 #include "slcscope/session.h"
 #include "cli.h"
 
-static void plot_help(FILE *out)
+/* The kinds (--kind) by the library's names. */
+static const char *const kind_help[SLC_FIG__COUNT] = {
+	[SLC_FIG_CURVE] = "the write curve                       [one INPUT; the default]",
+	[SLC_FIG_COMPARE] = "2-8 drives' curves, legend outside    [the default for several]",
+	[SLC_FIG_MULTIPLES] = "one panel per drive, shared axes (1-12 drives)",
+	[SLC_FIG_BARS] = "cache, cache speed, native and erase-bound speed, GB in 2 h",
+	[SLC_FIG_LATENCY] = "latency percentile bands against time",
+	[SLC_FIG_LATENCY_CDF] = "each phase's per-interval p99 latency, sorted",
+	[SLC_FIG_RECOVERY] = "cache and burst speed: fresh, after idle, after TRIM",
+	[SLC_FIG_IDLE] = "cache recovered against idle time (--plan idle-sweep)",
+	[SLC_FIG_TEMPERATURE] = "temperature over the curve, throttling marked",
+	[SLC_FIG_TRIM_RESPONSE] = "read speed and latency right after a TRIM (--plan trim-response)",
+	[SLC_FIG_HIR] = "host idle recovery, IOPS per wait state (--plan hir)",
+	[SLC_FIG_FILL_LEVELS] = "cache and burst speed against fill (--plan fill-levels)",
+	[SLC_FIG_COMPRESS] = "incompressible against repeating data (--plan compress)",
+	[SLC_FIG_SWEEP_QD] = "4 KiB random IOPS against queue depth, reads and writes (--plan\n"
+			     "qd-sweep or basic; up to 8 drives on one graph)",
+	[SLC_FIG_SWEEP_BS] = "throughput against block size, log2 axis (--plan bs-sweep; 1-8 drives)",
+	[SLC_FIG_MIXED] = "throughput against the share of reads (--plan mixed; 1-8 drives)",
+};
+
+static size_t kinds(struct slc_help_opt *e, size_t max)
 {
-	fprintf(out,
-		"Usage: slcscope plot INPUT... -o FILE.{png,svg,pdf} [--kind KIND] [options]\n"
-		"\n"
-		"Draw INPUT (a trace, fio log or CSV).  The write curve: every sample a dot, a\n"
-		"centred moving average over the x axis (over data written: the bytes written\n"
-		"in 30 s at the median speed), the phases as labelled bands with a legend, a\n"
-		"zoomed panel when the cache is under 5%% of the axis.  With 2-8 INPUTs: the\n"
-		"drives compared (docs/figures.md).\n"
-		"\n"
-		"Kinds (--kind):\n"
-		"  curve          the write curve                       [one INPUT; the default]\n"
-		"  compare        2-8 drives' curves, legend outside    [the default for several]\n"
-		"  multiples      one panel per drive, shared axes (1-12 drives)\n"
-		"  bars           cache, cache speed, native and erase-bound speed, GB in 2 h\n"
-		"  latency        latency percentile bands against time\n"
-		"  latency-cdf    each phase's per-interval p99 latency, sorted\n"
-		"  recovery       cache and burst speed: fresh, after idle, after TRIM\n"
-		"  idle           cache recovered against idle time (--plan idle-sweep)\n"
-		"  temperature    temperature over the curve, throttling marked\n"
-		"  trim-response  read speed and latency right after a TRIM (--plan trim-response)\n"
-		"  hir            host idle recovery, IOPS per wait state (--plan hir)\n"
-		"  fill-levels    cache and burst speed against fill (--plan fill-levels)\n"
-		"  compress       incompressible against repeating data (--plan compress)\n"
-		"  qd-sweep       4 KiB random IOPS against queue depth, reads and writes (--plan\n"
-		"                 qd-sweep or basic; up to 8 drives on one graph)\n"
-		"  bs-sweep       throughput against block size, log2 axis (--plan bs-sweep; 1-8 drives)\n"
-		"  mixed          throughput against the share of reads (--plan mixed; 1-8 drives)\n"
-		"\n"
-		"Options:\n"
-		"  -o, --output FILE        .png, .svg or .pdf\n"
-		"      --force              replace FILE even when it is not a graph\n"
-		"  -k, --kind KIND          one of the kinds above\n"
-		"      --x bytes|time|fraction  x: data written (default), time, or data written\n"
-		"                           as a fraction of the drive's capacity\n"
-		"      --y bps|iops|log|linear  y: MB/s (default) or IOPS; log or linear scale\n"
-		"  -s, --segment N|ROLE     a trace segment, or the first of a role (fill, curve,\n"
-		"                           idle_burst, trim_burst, ...); default: the random\n"
-		"                           curve after TRIM, else the first write curve\n"
-		"  -l, --label TEXT         the next INPUT's name in legends (default: model and\n"
-		"                           capacity); once per INPUT\n"
-		"  -t, --title TEXT         the title (default: the drive's model and capacity)\n"
-		"      --binary             GiB and MiB/s instead of GB and MB/s\n"
-		"      --theme NAME         colours: default (colour-blind safe) or print (grays)\n"
-		"      --width N, --height N  size in pixels (PNG) or points (SVG, PDF); 1200x700\n"
-		"      --layout-json FILE   where the drawing put its areas, legend and labels\n");
+	size_t n = 0;
+
+	for (; n < SLC_FIG__COUNT && n < max; n++)
+		e[n] = (struct slc_help_opt){ .lng = slc_figure_kind_name(n), .help = kind_help[n] ? kind_help[n] : "" };
+	return n;
 }
+
+static const struct slc_help_cmd plot_doc = {
+	.name = "plot",
+	.summary = "draw write curves, comparisons and the experiments' figures (PNG, SVG, PDF)",
+	.usage = "plot INPUT... -o FILE.{png,svg,pdf} [--kind KIND] [options]",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Draw INPUT (a trace, fio log or CSV).  The write curve: every sample a dot, a\n"
+			  "centred moving average over the x axis (over data written: the bytes written\n"
+			  "in 30 s at the median speed), the phases as labelled bands with a legend, a\n"
+			  "zoomed panel when the cache is under 5% of the axis.  With 2-8 INPUTs: the\n"
+			  "drives compared (docs/figures.md).\n" },
+		{ .title = "Kinds (--kind)", .list = 1, .more = kinds },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "output", 'o', "FILE", 'o', ".png, .svg or .pdf", NULL },
+			{ "force", 0, NULL, 'F', "replace FILE even when it is not a graph", NULL },
+			{ "kind", 'k', "KIND", 'k', "one of the kinds above", "@kinds" },
+			{ "x", 0, "bytes|time|fraction", 0, "x: data written (default), time, or data written\n"
+			  "as a fraction of the drive's capacity", "bytes time fraction" },
+			{ "y", 0, "bps|iops|log|linear", 0, "y: MB/s (default) or IOPS; log or linear scale", "bps iops log linear" },
+			{ "segment", 's', "N|ROLE", 's', "a trace segment, or the first of a role (fill, curve,\n"
+			  "idle_burst, trim_burst, ...); default: the random\ncurve after TRIM, else the first write curve", "@none" },
+			{ "label", 'l', "TEXT", 'l', "the next INPUT's name in legends (default: model and\n"
+			  "capacity); once per INPUT", "@none" },
+			{ "title", 't', "TEXT", 't', "the title (default: the drive's model and capacity)", "@none" },
+			{ "binary", 0, NULL, 0, "GiB and MiB/s instead of GB and MB/s", NULL },
+			{ "theme", 0, "NAME", 0, "colours: default (colour-blind safe) or print (grays)", "default print" },
+			{ "width", 0, "N", 0, "width in pixels (PNG) or points (SVG, PDF); default 1200", "@none" },
+			{ "height", 0, "N", 0, "height, the same way; default 700", "@none" },
+			{ "layout-json", 0, "FILE", 0, "where the drawing put its areas, legend and labels", NULL },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ 0 },
+	},
+};
 
 static int cmd_plot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "kind", required_argument, NULL, 'k' },
-		{ "segment", required_argument, NULL, 's' }, { "x", required_argument, NULL, 0 },
-		{ "y", required_argument, NULL, 0 }, { "label", required_argument, NULL, 'l' },
-		{ "title", required_argument, NULL, 't' }, { "binary", no_argument, NULL, 0 },
-		{ "width", required_argument, NULL, 0 }, { "height", required_argument, NULL, 0 },
-		{ "layout-json", required_argument, NULL, 0 }, { "force", no_argument, NULL, 'F' },
-		{ "theme", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
-	};
 	struct slc_output_opts oo = { .kind = SLC_OUTPUT_GRAPH };
 	struct slc_figure_opts co = { 0 };
 	struct slc_session *xs = NULL;
@@ -79,8 +84,10 @@ static int cmd_plot(int argc, char **argv)
 	int kind = -1, opt, idx, rc;
 	size_t n, k = 0;
 	char err[512], *end;
+	const char *letters;
+	const struct option *opts = cli_getopt(&plot_doc, &letters);
 
-	while ((opt = getopt_long(argc, argv, "o:k:s:l:t:", opts, &idx)) != -1) {
+	while ((opt = getopt_long(argc, argv, letters, opts, &idx)) != -1) {
 		if (opt == 'o' || opt == 'F') {
 			out = opt == 'o' ? optarg : out;
 			oo.force |= opt == 'F';
@@ -131,8 +138,6 @@ out:
 }
 
 const struct cli_cmd cli_cmd_plot = {
-	.name = "plot",
-	.summary = "draw write curves, comparisons and the experiments' figures (PNG, SVG, PDF)",
+	.doc = &plot_doc,
 	.run = cmd_plot,
-	.help = plot_help,
 };

@@ -12,32 +12,33 @@
 #include "slcscope/core.h"
 #include "slcscope/probe.h"
 
-static void probe_help(FILE *out)
-{
-	fprintf(out,
-		"Usage: slcscope probe DEVICE|FILE|sim:MODEL [--json]\n"
-		"       slcscope probe --ata-blob FILE [--json]\n"
-		"\n"
-		"Print what the drive is (model, serial, firmware, capacity, block sizes, LBA\n"
-		"formats, interface and link, rotational, TRIM granularity, volatile write\n"
-		"cache, Format/Sanitize support) and its SMART/health state (data written\n"
-		"and read, temperature and thresholds, thermal throttling counters, wear,\n"
-		"spare, critical warnings; ATA attributes by name).  NVMe drives are read\n"
-		"through libnvme, SATA drives through libatasmart; loop, virtio and other\n"
-		"devices, and regular files, show what sysfs knows and \"no SMART\".  A\n"
-		"simulated drive reports its model's counters (host and NAND writes,\n"
-		"temperature).  The device is opened read-only; nothing is written.\n"
-		"Reading SMART needs root on most systems.\n"
-		"\n"
-		"Options:\n"
-		"  --json        one JSON document (schema slcscope.probe/1, docs/probes.md)\n"
-		"  --ata-blob FILE  decode a saved libatasmart blob (IDENTIFY and SMART data,\n"
-		"                as 'skdump --save=FILE /dev/sdX' writes it) instead of a device\n"
-		"  -h, --help    show this help\n"
-		"\n"
-		"Exit status: 0 success (also without SMART), 1 the device cannot be opened or\n"
-		"an admin command failed, 2 usage.\n");
-}
+static const struct slc_help_cmd probe_doc = {
+	.name = "probe",
+	.summary = "drive identity and SMART/health (NVMe, SATA, sysfs, simulated)",
+	.usage = "probe DEVICE|FILE|sim:MODEL [--json]\nprobe --ata-blob FILE [--json]",
+	.operands = "@device",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Print what the drive is (model, serial, firmware, capacity, block sizes, LBA\n"
+			  "formats, interface and link, rotational, TRIM granularity, volatile write\n"
+			  "cache, Format/Sanitize support) and its SMART/health state (data written\n"
+			  "and read, temperature and thresholds, thermal throttling counters, wear,\n"
+			  "spare, critical warnings; ATA attributes by name).  NVMe drives are read\n"
+			  "through libnvme, SATA drives through libatasmart; loop, virtio and other\n"
+			  "devices, and regular files, show what sysfs knows and \"no SMART\".  A\n"
+			  "simulated drive reports its model's counters (host and NAND writes,\n"
+			  "temperature).  The device is opened read-only; nothing is written.\n"
+			  "Reading SMART needs root on most systems.\n" },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "json", 0, NULL, 'j', "one JSON document (schema slcscope.probe/1, docs/probes.md)", NULL },
+			{ "ata-blob", 0, "FILE", 'b', "decode a saved libatasmart blob (IDENTIFY and SMART data,\n"
+			  "as 'skdump --save=FILE /dev/sdX' writes it) instead of a device", NULL },
+			{ "help", 'h', NULL, 'h', "show this help", NULL },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .text = "Exit status: 0 success (also without SMART), 1 the device cannot be opened or\n"
+			  "an admin command failed, 2 usage.\n" },
+		{ 0 },
+	},
+};
 
 /* The identity and health as JSON or in words; the exit code. */
 static int emit(int json, const struct slc_identity *id, const struct slc_health *h)
@@ -56,9 +57,6 @@ static int emit(int json, const struct slc_identity *id, const struct slc_health
 
 static int probe_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "ata-blob", required_argument, NULL, 'b' }, { NULL, 0, NULL, 0 },
-	};
 	const char *blob = NULL;
 	struct slc_probe *p = NULL;
 	struct slc_target *sim = NULL;
@@ -66,9 +64,11 @@ static int probe_run(int argc, char **argv)
 	char err[512];
 	const char *dev;
 	int c, json = 0, rc;
+	const char *letters;
+	const struct option *opts = cli_getopt(&probe_doc, &letters);
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		if (c != 'j' && c != 'b')
 			return cli_usage("probe", "unknown option '%s'", argv[optind - 1]);
 		json |= c == 'j';
@@ -107,8 +107,6 @@ static int probe_run(int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_probe = {
-	.name = "probe",
-	.summary = "drive identity and SMART/health (NVMe, SATA, sysfs, simulated)",
+	.doc = &probe_doc,
 	.run = probe_run,
-	.help = probe_help,
 };

@@ -8,49 +8,43 @@
 #include "slcscope/session.h"
 #include "cli.h"
 
-static void report_help(FILE *out)
-{
-	fprintf(out,
-		"Usage: slcscope report INPUT... -o DIR [--pdf [--paper a4|letter]] [--binary] [--quiet] [--capacity SIZE]\n"
-		"                       [--cell TYPE] [--state S]\n"
-		"\n"
-		"Analyse INPUT (a trace, fio log or CSV) and write into DIR: index.html (one\n"
-		"self-contained page, graphs inline, readable on a phone), summary.md (its\n"
-		"graphs linked), phases.json (docs/phases-json.md), phases.csv, samples.csv and\n"
-		"every graph as SVG and PNG: the drive, its health before and after, the test\n"
-		"conditions, the headline figures, each curve's phases.  With 2-8 INPUTs: a\n"
-		"comparison report (the curves compared, small multiples, the phase figures).\n"
-		"With --pdf also report.pdf: the same text, tables and graphs laid out for\n"
-		"print, every graph drawn as vectors (sharp at any zoom, its text selectable).\n"
-		"\n"
-		"Options:\n"
-		"  -o, --output DIR     the report directory: new, empty, or an earlier report\n"
-		"  -l, --label TEXT     the next INPUT's name (comparison; default: model, capacity)\n"
-		"  -t, --title TEXT     the comparison's title\n"
-		"  -s, --segment ROLE   compare the first curve of ROLE (default: the random curve)\n"
-		"      --capacity SIZE  the drive's size, where the INPUT does not say (a log)\n"
-		"      --cell TYPE      slc, mlc, tlc or qlc: the drive's cell type (as analyze)\n"
-		"      --state S        trimmed, used or unknown: the flash before segments the\n"
-		"                       plan does not tell (as analyze); these three describe\n"
-		"                       one drive: one INPUT only\n"
-		"      --binary         GiB and MiB/s instead of GB and MB/s\n"
-		"      --theme NAME     graphs' colours: default (colour-blind safe) or print (grays)\n"
-		"      --pdf            write report.pdf too\n"
-		"      --paper SIZE     report.pdf's paper: a4 (the default: the ISO size, used\n"
-		"                       nearly everywhere) or letter (the US and Canada)\n"
-		"      --quiet          do not list the files written\n");
-}
+static const struct slc_help_cmd report_doc = {
+	.name = "report",
+	.summary = "write a report directory (one drive or a comparison): HTML, Markdown, JSON, CSV, graphs",
+	.usage = "report INPUT... -o DIR [--pdf [--paper a4|letter]] [--binary] [--quiet] [--capacity SIZE]\n"
+		 "                [--cell TYPE] [--state S]",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Analyse INPUT (a trace, fio log or CSV) and write into DIR: index.html (one\n"
+			  "self-contained page, graphs inline, readable on a phone), summary.md (its\n"
+			  "graphs linked), phases.json (docs/phases-json.md), phases.csv, samples.csv and\n"
+			  "every graph as SVG and PNG: the drive, its health before and after, the test\n"
+			  "conditions, the headline figures, each curve's phases.  With 2-8 INPUTs: a\n"
+			  "comparison report (the curves compared, small multiples, the phase figures).\n"
+			  "With --pdf also report.pdf: the same text, tables and graphs laid out for\n"
+			  "print, every graph drawn as vectors (sharp at any zoom, its text selectable).\n" },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "output", 'o', "DIR", 'o', "the report directory: new, empty, or an earlier report", "@dir" },
+			{ "label", 'l', "TEXT", 'l', "the next INPUT's name (comparison; default: model, capacity)", "@none" },
+			{ "title", 't', "TEXT", 't', "the comparison's title", "@none" },
+			{ "segment", 's', "ROLE", 's', "compare the first curve of ROLE (default: the random curve)", "@none" },
+			{ "capacity", 0, "SIZE", 1, "the drive's size, where the INPUT does not say (a log)", "@none" },
+			{ "cell", 0, "TYPE", 2, "slc, mlc, tlc or qlc: the drive's cell type (as analyze)", "slc mlc tlc qlc" },
+			{ "state", 0, "S", 3, "trimmed, used or unknown: the flash before segments the\n"
+			  "plan does not tell (as analyze); these three describe\none drive: one INPUT only",
+			  "trimmed used unknown" },
+			{ "binary", 0, NULL, 0, "GiB and MiB/s instead of GB and MB/s", NULL },
+			{ "theme", 0, "NAME", 0, "graphs' colours: default (colour-blind safe) or print (grays)", "default print" },
+			{ "pdf", 0, NULL, 0, "write report.pdf too", NULL },
+			{ "paper", 0, "SIZE", 0, "report.pdf's paper: a4 (the default: the ISO size, used\n"
+			  "nearly everywhere) or letter (the US and Canada)", "a4 letter" },
+			{ "quiet", 0, NULL, 'q', "do not list the files written", NULL },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ 0 },
+	},
+};
 
 static int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "binary", no_argument, NULL, 0 },
-		{ "quiet", no_argument, NULL, 'q' }, { "label", required_argument, NULL, 'l' },
-		{ "title", required_argument, NULL, 't' }, { "segment", required_argument, NULL, 's' },
-		{ "capacity", required_argument, NULL, 1 }, { "cell", required_argument, NULL, 2 },
-		{ "state", required_argument, NULL, 3 }, { "theme", required_argument, NULL, 0 },
-		{ "pdf", no_argument, NULL, 0 }, { "paper", required_argument, NULL, 0 }, { NULL, 0, NULL, 0 },
-	};
 	struct slc_session_hints hints = { 0 };
 	int drive_hint = 0;
 	struct slc_figure_opts co = { 0 };
@@ -59,8 +53,10 @@ static int cmd_report(int argc, char **argv)
 	char err[512];
 	int opt, idx, quiet = 0, rc = 0, paper = 0;
 	size_t n, k;
+	const char *letters;
+	const struct option *opts = cli_getopt(&report_doc, &letters);
 
-	while ((opt = getopt_long(argc, argv, "o:l:t:s:", opts, &idx)) != -1) {
+	while ((opt = getopt_long(argc, argv, letters, opts, &idx)) != -1) {
 		if (opt == 'o') dir = optarg;
 		else if (opt == 'q') quiet = 1;
 		else if (opt >= 1 && opt <= 3) {
@@ -102,8 +98,6 @@ static int cmd_report(int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_report = {
-	.name = "report",
-	.summary = "write a report directory (one drive or a comparison): HTML, Markdown, JSON, CSV, graphs",
+	.doc = &report_doc,
 	.run = cmd_report,
-	.help = report_help,
 };

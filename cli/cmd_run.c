@@ -21,65 +21,97 @@
 #include "slcscope/session.h"
 #include "cli.h"
 
-static void run_help(FILE *out)
+enum {
+	O_SIZE = 256, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
+	O_FIO_JOB, O_POINTS, O_LAB, O_PLAN_OPT,    /* O_PLAN_OPT + i: the library's i-th plan option */
+};
+
+static size_t plan_list(struct slc_help_opt *e, size_t max)
 {
-	fprintf(out,
-		"Usage: slcscope run TARGET -o FILE.h5 [options]\n"
-		"\n"
-		"Run the lab's write-behaviour plan on TARGET and record every step in an HDF5\n"
-		"trace (docs/trace-format.md).  TARGET is a simulated drive (sim:MODEL, 'sim:'\n"
-		"for the default), a regular file, a whole block device (destroys its data: needs\n"
-		"--destructive) or null:SIZE (no I/O; measures slcscope's own overhead).\n"
-		"\n"
-		"Plans (--plan; each step and its source in docs/plans.md):\n");
-	for (size_t i = 0; slc_plan_name(i, NULL); i++) {
-		const char *sum, *name = slc_plan_name(i, &sum);
-		fprintf(out, "  %-14s %s%s\n", name, sum, i ? "" : "  [default]");
+	static char def[256];
+	size_t n = 0;
+	const char *sum;
+
+	for (; slc_plan_name(n, NULL) && n < max; n++) {
+		e[n] = (struct slc_help_opt){ .lng = slc_plan_name(n, &sum), .help = sum };
+		if (n == 0) {
+			snprintf(def, sizeof(def), "%s  [default]", sum);
+			e[n].help = def;
+		}
 	}
-	fprintf(out,
-		"\n"
-		"Options:\n"
-		"  -o, --output FILE.h5     the trace to write (replaced if it exists)\n"
-		"  -p, --plan NAME          one of the plans above (default lab)\n");
-	slc_plan_opts_help(out);
-	fprintf(out,
-		"      --until-steady       end the random curve early once SNIA PTS steady state\n"
-		"                           holds (5 x 60 s rounds within 20%%, slope within 10%%)\n"
-		"      --steady-after SIZE  ... counting only after this much (default 2x)\n"
-		"      --size SIZE          regular files: create or extend to this size\n"
-		"      --destructive        allow writing a block device (destroys its data)\n"
-		"      --force              write a target even with partitions or a signature on\n"
-		"                           it (never a mounted or swap one); with --fio-job: replace\n"
-		"                           a FILE slcscope did not write\n"
-		"  -r, --report DIR         afterwards, analyse the trace and write a report into DIR\n"
-		"                           (phases.json, phases.csv, graphs, summary.md, index.html;\n"
-		"                           DIR is created first, so -o may point into it)\n"
-		"      --lab[=DB]           afterwards, add the trace to the lab (slcscope lab; DB: an\n"
-		"                           SQLite file or postgresql://..., default the user's lab)\n"
-		"  -n, --dry-run            print the plan and what would be destroyed; write nothing\n"
-		"      --fio-job FILE       run nothing: write the plan as an fio job file, a section\n"
-		"                           per step, sized for TARGET (- for stdout), its curves\n"
-		"                           logged for slcscope import (docs/import.md); an existing\n"
-		"                           FILE is replaced only when slcscope wrote it (or --force)\n"
-		"      --purge              before the plan, purge the drive: NVMe Sanitize (crypto, then\n"
-		"                           block erase) or Format with secure erase when the drive\n"
-		"                           supports it, otherwise a TRIM of all of it (recorded)\n"
-		"      --temp-every DURATION  read the drive's temperature and write counters this\n"
-		"                           often (default 5s; every sample on a simulated drive;\n"
-		"                           the sample of that moment carries the temperature)\n"
-		"      --no-probe           no identity/SMART snapshots or temperature readings\n"
-		"      --quiet              no progress or step lines\n"
-		"\n"
-		"Ctrl-C or SIGTERM stops the I/O and closes the trace with every sample up to\n"
-		"that moment (exit 130 or 143); commands the drive does not answer are abandoned\n"
-		"after 5 s, or at once on a second Ctrl-C.  A device error stops the run, keeps the trace\n"
-		"and reports the offset (exit 1).\n"
-		"\n"
-		"The trace keeps the drive's identity and a SMART/health snapshot before and\n"
-		"after every step (NVMe through libnvme, SATA through libatasmart; none on\n"
-		"loop, virtio or files), so 'slcscope analyze' can give each step's write\n"
-		"amplification where the drive counts NAND writes.\n");
+	return n;
 }
+
+/* The plan options, from the library's --help lines; O_PLAN_OPT + i: the i-th. */
+static size_t plan_opts(struct slc_help_opt *e, size_t max)
+{
+	static char text[8192];
+	FILE *f = fmemopen(text, sizeof(text) - 1, "w");
+	size_t n = 0;
+
+	if (f) {
+		slc_plan_opts_help(f);
+		fclose(f);
+		n = slc_help_parse(text, e, max);
+	}
+	for (size_t i = 0; i < n; i++)
+		e[i].val = e[i].shrt ? e[i].shrt : O_PLAN_OPT + (int)i;
+	return n;
+}
+
+static const struct slc_help_cmd run_doc = {
+	.name = "run",
+	.summary = "run the lab's write plan on a drive, file or simulated drive",
+	.usage = "run TARGET -o FILE.h5 [options]",
+	.operands = "@target",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Run the lab's write-behaviour plan on TARGET and record every step in an HDF5\n"
+			  "trace (docs/trace-format.md).  TARGET is a simulated drive (sim:MODEL, 'sim:'\n"
+			  "for the default), a regular file, a whole block device (destroys its data: needs\n"
+			  "--destructive) or null:SIZE (no I/O; measures slcscope's own overhead).\n" },
+		{ .title = "Plans (--plan; each step and its source in docs/plans.md)", .list = 1, .more = plan_list },
+		{ .title = "Options", .opt = (const struct slc_help_opt[]){
+			{ "output", 'o', "FILE.h5", 'o', "the trace to write (replaced if it exists)", NULL },
+			{ "plan", 'p', "NAME", 'p', "one of the plans above (default lab)", "@plans" },
+			{ "until-steady", 0, NULL, O_STEADY, "end the random curve early once SNIA PTS steady state\n"
+			  "holds (5 x 60 s rounds within 20%, slope within 10%)", NULL },
+			{ "steady-after", 0, "SIZE", O_STEADY_AFTER, "... counting only after this much (default 2x)", "@none" },
+			{ "size", 0, "SIZE", O_SIZE, "regular files: create or extend to this size", "@none" },
+			{ "destructive", 0, NULL, O_DESTRUCTIVE, "allow writing a block device (destroys its data)", NULL },
+			{ "force", 0, NULL, O_FORCE, "write a target even with partitions or a signature on\n"
+			  "it (never a mounted or swap one); with --fio-job: replace\na FILE slcscope did not write", NULL },
+			{ "report", 'r', "DIR", 'r', "afterwards, analyse the trace and write a report into DIR\n"
+			  "(phases.json, phases.csv, graphs, summary.md, index.html;\n"
+			  "DIR is created first, so -o may point into it)", "@dir" },
+			{ "lab", 0, "[=DB]", O_LAB, "afterwards, add the trace to the lab (slcscope lab; DB: an\n"
+			  "SQLite file or postgresql://..., default the user's lab)", NULL },
+			{ "dry-run", 'n', NULL, 'n', "print the plan and what would be destroyed; write nothing", NULL },
+			{ "fio-job", 0, "FILE", O_FIO_JOB, "run nothing: write the plan as an fio job file, a section\n"
+			  "per step, sized for TARGET (- for stdout), its curves\nlogged for slcscope import (docs/import.md); "
+			  "an existing\nFILE is replaced only when slcscope wrote it (or --force)", NULL },
+			{ "purge", 0, NULL, O_PURGE, "before the plan, purge the drive: NVMe Sanitize (crypto, then\n"
+			  "block erase) or Format with secure erase when the drive\n"
+			  "supports it, otherwise a TRIM of all of it (recorded)", NULL },
+			{ "temp-every", 0, "DURATION", O_TEMP_EVERY, "read the drive's temperature and write counters this\n"
+			  "often (default 5s; every sample on a simulated drive;\n"
+			  "the sample of that moment carries the temperature)", "@none" },
+			{ "no-probe", 0, NULL, O_NO_PROBE, "no identity/SMART snapshots or temperature readings", NULL },
+			{ "quiet", 0, NULL, O_QUIET, "no progress or step lines", NULL },
+			{ "points", 0, "LIST", O_POINTS, "a sweep plan: only these points (step names as -n lists\n"
+			  "them, comma-separated), each after its own state steps", "@none" },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ .title = "Plan options (each plan uses those it needs)", .more = plan_opts },
+		{ .text = "Ctrl-C or SIGTERM stops the I/O and closes the trace with every sample up to\n"
+			  "that moment (exit 130 or 143); commands the drive does not answer are abandoned\n"
+			  "after 5 s, or at once on a second Ctrl-C.  A device error stops the run, keeps the trace\n"
+			  "and reports the offset (exit 1).\n\n"
+			  "The trace keeps the drive's identity and a SMART/health snapshot before and\n"
+			  "after every step (NVMe through libnvme, SATA through libatasmart; none on\n"
+			  "loop, virtio or files), so 'slcscope analyze' can give each step's write\n"
+			  "amplification where the drive counts NAND writes.\n" },
+		{ 0 },
+	},
+};
 
 static volatile int stop_sig;
 
@@ -124,36 +156,6 @@ struct run_args {
 	struct slc_size steady_after;
 	char cmdline[2048];
 };
-
-enum {
-	O_SIZE = 256, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
-	O_FIO_JOB, O_POINTS, O_LAB, O_PLAN_OPT,    /* O_PLAN_OPT + i: the library's i-th plan option */
-};
-
-static const struct option run_opts[] = {
-	{ "output", required_argument, NULL, 'o' }, { "plan", required_argument, NULL, 'p' },
-	{ "size", required_argument, NULL, O_SIZE }, { "report", required_argument, NULL, 'r' },
-	{ "destructive", no_argument, NULL, O_DESTRUCTIVE }, { "force", no_argument, NULL, O_FORCE },
-	{ "dry-run", no_argument, NULL, 'n' }, { "quiet", no_argument, NULL, O_QUIET },
-	{ "temp-every", required_argument, NULL, O_TEMP_EVERY }, { "no-probe", no_argument, NULL, O_NO_PROBE },
-	{ "fio-job", required_argument, NULL, O_FIO_JOB }, { "points", required_argument, NULL, O_POINTS },
-	{ "purge", no_argument, NULL, O_PURGE }, { "until-steady", no_argument, NULL, O_STEADY },
-	{ "steady-after", required_argument, NULL, O_STEADY_AFTER }, { "lab", optional_argument, NULL, O_LAB },
-};
-
-/* run's own options, then the plan options the library knows (slc_plan_opt_name). */
-static const struct option *all_opts(void)
-{
-	static struct option o[sizeof(run_opts) / sizeof(run_opts[0]) + 64];
-	size_t n = sizeof(run_opts) / sizeof(run_opts[0]);
-	const char *name;
-
-	memcpy(o, run_opts, sizeof(run_opts));
-	for (size_t i = 0; (name = slc_plan_opt_name(i, NULL)) && n + 1 < sizeof(o) / sizeof(o[0]); i++)
-		o[n++] = (struct option){ name, required_argument, NULL, O_PLAN_OPT + (int)i };
-	o[n] = (struct option){ NULL, 0, NULL, 0 };
-	return o;
-}
 
 /* A plan option (its letter or O_PLAN_OPT + its index); 1 when @opt is not one. */
 static int parse_plan_opt(int opt, const char *arg, struct slc_plan_opts *po, int *rc)
@@ -211,13 +213,15 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 {
 	char err[512];
 	int opt, rc;
+	const char *letters;
+	const struct option *opts = cli_getopt(&run_doc, &letters);
 
 	cli_command_line(a->cmdline, sizeof(a->cmdline), argc, argv);  /* before getopt permutes argv */
 	slc_plan_opts_default(&a->po);
 	a->plan_name = slc_plan_name(0, NULL);     /* the registry lists the lab plan first */
 	a->temp_every_ns = 5000000000ull;
 	a->steady_after.capacity_multiple = 2.0;
-	while ((opt = getopt_long(argc, argv, "o:p:q:j:i:nr:", all_opts(), NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, letters, opts, NULL)) != -1)
 		if ((rc = parse_opt(opt, optarg, a, u, argv[optind - 1])))
 			return rc;
 	if (optind >= argc)
@@ -417,8 +421,6 @@ static int cmd_run(int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_run = {
-	.name = "run",
-	.summary = "run the lab's write plan on a drive, file or simulated drive",
+	.doc = &run_doc,
 	.run = cmd_run,
-	.help = run_help,
 };

@@ -15,38 +15,38 @@
 #include "slcscope/core.h"
 #include "cli.h"
 
-static void sim_help(FILE *out)
-{
-	fprintf(out,
-		"Usage: slcscope sim list\n"
-		"       slcscope sim show MODEL\n"
-		"       slcscope sim run MODEL [options]\n"
-		"\n"
-		"The simulated drive: a flash translation layer (SLC cache, direct-to-TLC writes,\n"
-		"greedy garbage collection, idle folding, TRIM) in virtual time.  MODEL is a preset\n"
-		"name from 'sim list' or a model file (JSON, see docs/sim-model.md).  Anywhere a\n"
-		"device is accepted, 'sim:MODEL' names a simulated drive ('sim:' alone: %s).\n"
-		"\n"
-		"sim run writes one workload on a fresh (trimmed) drive and prints a CSV of\n"
-		"per-interval samples; the drive's own events (cache exhausted, erase-bound\n"
-		"begins, ...) and a summary go to stderr.\n"
-		"\n"
-		"Options for sim run:\n"
-		"  -w, --workload seq|rand   sequential or random writes (default seq)\n"
-		"  -b, --bs SIZE             block size (default 128k for seq, 4k for rand)\n"
-		"  -q, --qd N                queue depth, 1 to 256 (default 32)\n"
-		"  -s, --bytes SIZE          stop after this much (default 1x = one capacity for\n"
-		"                            seq; e.g. 2x, 100GB, 4GiB)\n"
-		"  -t, --time DURATION       stop after this much virtual time (e.g. 2h, 90s)\n"
-		"  -i, --interval DURATION   sampling interval (default 1s, down to 10ms)\n"
-		"      --seed N              noise and offset seed (default 1)\n"
-		"      --idle DURATION       let the drive idle this long first (after a fill)\n"
-		"      --prefill SIZE        write this much sequentially before the measured run\n"
-		"      --repeat-data         write one repeating block (compressibility tests)\n"
-		"  -o, --output FILE         write the CSV here instead of stdout\n"
-		"      --quiet               no events or summary on stderr\n",
-		SLC_SIM_DEFAULT_PRESET);
-}
+static const struct slc_help_cmd sim_doc = {
+	.name = "sim",
+	.summary = "list, show and run the simulated drives",
+	.usage = "sim list\nsim show MODEL\nsim run MODEL [options]",
+	.operands = "list show run;@presets;@none",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "The simulated drive: a flash translation layer (SLC cache, direct-to-TLC writes,\n"
+			  "greedy garbage collection, idle folding, TRIM) in virtual time.  MODEL is a preset\n"
+			  "name from 'sim list' or a model file (JSON, see docs/sim-model.md).  Anywhere a\n"
+			  "device is accepted, 'sim:MODEL' names a simulated drive ('sim:' alone: "
+			  SLC_SIM_DEFAULT_PRESET ").\n\n"
+			  "sim run writes one workload on a fresh (trimmed) drive and prints a CSV of\n"
+			  "per-interval samples; the drive's own events (cache exhausted, erase-bound\n"
+			  "begins, ...) and a summary go to stderr.\n" },
+		{ .title = "Options for sim run", .opt = (const struct slc_help_opt[]){
+			{ "workload", 'w', "seq|rand", 'w', "sequential or random writes (default seq)", "seq rand" },
+			{ "bs", 'b', "SIZE", 'b', "block size (default 128k for seq, 4k for rand)", "@none" },
+			{ "qd", 'q', "N", 'q', "queue depth, 1 to 256 (default 32)", "@none" },
+			{ "bytes", 's', "SIZE", 's', "stop after this much (default 1x = one capacity for\n"
+			  "seq; e.g. 2x, 100GB, 4GiB)", "@none" },
+			{ "time", 't', "DURATION", 't', "stop after this much virtual time (e.g. 2h, 90s)", "@none" },
+			{ "interval", 'i', "DURATION", 'i', "sampling interval (default 1s, down to 10ms)", "@none" },
+			{ "seed", 0, "N", 'S', "noise and offset seed (default 1)", "@none" },
+			{ "idle", 0, "DURATION", 'I', "let the drive idle this long first (after a fill)", "@none" },
+			{ "prefill", 0, "SIZE", 'P', "write this much sequentially before the measured run", "@none" },
+			{ "repeat-data", 0, NULL, 'R', "write one repeating block (compressibility tests)", NULL },
+			{ "output", 'o', "FILE", 'o', "write the CSV here instead of stdout", NULL },
+			{ "quiet", 0, NULL, 'Q', "no events or summary on stderr", NULL },
+			{ NULL, 0, NULL, 0, NULL, NULL } } },
+		{ 0 },
+	},
+};
 
 static int cmd_list(void)
 {
@@ -117,18 +117,11 @@ struct sim_args {
 
 static int parse_sim_args(int argc, char **argv, struct sim_args *a)
 {
-	static const struct option opts[] = {
-		{ "workload", required_argument, NULL, 'w' }, { "bs", required_argument, NULL, 'b' },
-		{ "qd", required_argument, NULL, 'q' }, { "bytes", required_argument, NULL, 's' },
-		{ "time", required_argument, NULL, 't' }, { "interval", required_argument, NULL, 'i' },
-		{ "seed", required_argument, NULL, 'S' }, { "idle", required_argument, NULL, 'I' },
-		{ "prefill", required_argument, NULL, 'P' }, { "repeat-data", no_argument, NULL, 'R' },
-		{ "output", required_argument, NULL, 'o' }, { "quiet", no_argument, NULL, 'Q' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const char *letters;
+	const struct option *opts = cli_getopt(&sim_doc, &letters);
 	int opt, rc = 0;
 
-	while (!rc && (opt = getopt_long(argc, argv, "w:b:q:s:t:i:o:", opts, NULL)) != -1) {
+	while (!rc && (opt = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
 			if (strcmp(optarg, "seq") == 0) a->w.kind = SLC_JOB_SEQ_WRITE;
@@ -266,8 +259,6 @@ static int sim_run(int argc, char **argv)
 }
 
 const struct cli_cmd cli_cmd_sim = {
-	.name = "sim",
-	.summary = "list, show and run the simulated drives",
+	.doc = &sim_doc,
 	.run = sim_run,
-	.help = sim_help,
 };

@@ -5,8 +5,10 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "slcscope/session.h"
 #include "cli.h"
 
 /* Only commands that work are listed here. NULL-terminated. */
@@ -61,33 +63,96 @@ int cli_is_help(const char *arg)
 static const struct cli_cmd *find_command(const char *name)
 {
 	for (size_t i = 0; commands[i]; i++)
-		if (strcmp(commands[i]->name, name) == 0)
+		if (strcmp(commands[i]->doc->name, name) == 0)
 			return commands[i];
 	return NULL;
 }
 
-static void main_help(FILE *out)
+const struct option *cli_getopt(const struct slc_help_cmd *c, const char **letters)
 {
-	fprintf(out,
-		"Usage: slcscope <command> [options]\n"
-		"       slcscope help <command>\n"
-		"\n"
-		"Characterize how an SSD behaves under sustained writes: SLC cache size and\n"
-		"speed, direct-to-TLC speed, erase-bound (garbage collection) phase.\n"
-		"\n"
-		"Commands:\n");
+	static struct option lo[128];
+	static char so[128];
+
+	if (slc_help_getopt(c, lo, sizeof(lo) / sizeof(lo[0]), so, sizeof(so)))
+		abort();       /* the tables above are ours: too long a table is a bug */
+	*letters = so;
+	return lo;
+}
+
+static size_t command_list(struct slc_help_opt *e, size_t max)
+{
+	size_t n = 0;
+
+	for (; commands[n] && n < max; n++)
+		e[n] = (struct slc_help_opt){ .lng = commands[n]->doc->name, .help = commands[n]->doc->summary };
+	return n;
+}
+
+static const struct slc_help_opt main_opts[] = {
+	{ "help", 'h', NULL, 'h', "show this help (slcscope help CMD: a command's)", NULL },
+	{ "version", 'V', NULL, 'V', "show the version", NULL },
+	{ NULL, 0, NULL, 0, NULL, NULL },
+};
+
+static const struct slc_help_cmd main_doc = {
+	.summary = "characterize an SSD's SLC cache and sustained write behaviour",
+	.usage = "<command> [options]\nhelp <command>",
+	.sect = (const struct slc_help_sect[]){
+		{ .text = "Characterize how an SSD behaves under sustained writes: SLC cache size and\n"
+			  "speed, direct-to-TLC speed, erase-bound (garbage collection) phase.\n" },
+		{ .title = "Commands", .list = 1, .more = command_list },
+		{ .title = "Options", .opt = main_opts },
+		{ .text = "Sizes take k/M/G/T (binary, 4k = 4096), KiB/MiB/GiB/TiB (binary),\n"
+			  "kB/MB/GB/TB (decimal, 1GB = 10^9 bytes) or Nx (N times the capacity).\n"
+			  "Durations take ms, s, m, h (a bare number is seconds).\n"
+			  "Exit status: 0 success, 1 failure, 2 usage error, 130/143 interrupted.\n" },
+		{ 0 },
+	},
+};
+
+/* What completes --plan and --kind, for the completion script. */
+static const char *words(const char *name)
+{
+	static char w[1024];
+	const char *v;
+	size_t n = 0;
+
+	for (size_t i = 0; n < sizeof(w) && !strcmp(name, "plans") && (v = slc_plan_name(i, NULL)); i++)
+		n += (size_t)snprintf(w + n, sizeof(w) - n, "%s%s", n ? " " : "", v);
+	for (int k = 0; n < sizeof(w) && !strcmp(name, "kinds") && (v = slc_figure_kind_name(k)); k++)
+		n += (size_t)snprintf(w + n, sizeof(w) - n, "%s%s", n ? " " : "", v);
+	return n ? w : NULL;
+}
+
+/*
+ * slcscope help [--man|--options] [CMD], help --completion: the help, the
+ * man page, the long options getopt_long() is given, the bash completion.
+ */
+static int help(int argc, char **argv)
+{
+	const struct slc_help_cmd *docs[sizeof(commands) / sizeof(commands[0]) + 1] = { &main_doc };
+	const char *mode = argc > 2 && argv[2][0] == '-' ? argv[2] : NULL;
+	const struct cli_cmd *cmd = NULL;
+	const struct option *lo;
+	const char *so;
+	int nargs = argc - 2 - !!mode;
+
 	for (size_t i = 0; commands[i]; i++)
-		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(out,
-		"\n"
-		"Options:\n"
-		"  -h, --help     show this help\n"
-		"  -V, --version  show the version\n"
-		"\n"
-		"Sizes take k/M/G/T (binary, 4k = 4096), KiB/MiB/GiB/TiB (binary),\n"
-		"kB/MB/GB/TB (decimal, 1GB = 10^9 bytes) or Nx (N times the capacity).\n"
-		"Durations take ms, s, m, h (a bare number is seconds).\n"
-		"Exit status: 0 success, 1 failure, 2 usage error, 130/143 interrupted.\n");
+		docs[i + 1] = commands[i]->doc;
+	if (nargs > 1 || (mode && strcmp(mode, "--man") && strcmp(mode, "--options") && strcmp(mode, "--completion")))
+		return cli_usage("help", "takes one command name");
+	if (nargs == 1 && !(cmd = find_command(argv[argc - 1])))
+		return cli_usage(NULL, "unknown command '%s'", argv[argc - 1]);
+	if (mode && !strcmp(mode, "--completion"))
+		slc_help_completion(stdout, &main_doc, docs + 1, words);
+	else if (mode && !strcmp(mode, "--man"))
+		slc_help_man(stdout, cmd ? cmd->doc : &main_doc, docs, SLCSCOPE_VERSION);
+	else if (mode)              /* --options: what the command really parses */
+		for (lo = cli_getopt(cmd ? cmd->doc : &main_doc, &so); lo->name; lo++)
+			printf("--%s\n", lo->name);
+	else
+		slc_help_text(stdout, cmd ? cmd->doc : &main_doc);
+	return CLI_OK;
 }
 
 int main(int argc, char **argv)
@@ -95,28 +160,19 @@ int main(int argc, char **argv)
 	const struct cli_cmd *cmd;
 
 	if (argc < 2) {
-		main_help(stderr);
+		slc_help_text(stderr, &main_doc);
 		return CLI_USAGE;
 	}
 	if (cli_is_help(argv[1])) {
-		main_help(stdout);
+		slc_help_text(stdout, &main_doc);
 		return CLI_OK;
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("slcscope %s\n", SLCSCOPE_VERSION);
 		return CLI_OK;
 	}
-	if (strcmp(argv[1], "help") == 0) {
-		if (argc > 3)
-			return cli_usage("help", "takes one command name");
-		if (argc == 3 && !(cmd = find_command(argv[2])))
-			return cli_usage(NULL, "unknown command '%s'", argv[2]);
-		if (argc == 3)
-			cmd->help(stdout);
-		else
-			main_help(stdout);
-		return CLI_OK;
-	}
+	if (strcmp(argv[1], "help") == 0)
+		return help(argc, argv);
 	if (argv[1][0] == '-')
 		return cli_usage(NULL, "unknown option '%s'", argv[1]);
 	cmd = find_command(argv[1]);
@@ -126,12 +182,12 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "--") == 0)
 			break;
 		if (cli_is_help(argv[i])) {
-			cmd->help(stdout);
+			slc_help_text(stdout, cmd->doc);
 			return CLI_OK;
 		}
 	}
 	optind = 1;
-	if (strcmp(cmd->name, "emulate"))   /* libfuse handles a signal only where it finds none set */
+	if (strcmp(cmd->doc->name, "emulate"))   /* libfuse handles a signal only where it finds none set */
 		slc_output_signals();
 	return cmd->run(argc - 1, argv + 1);
 }

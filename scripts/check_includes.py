@@ -23,7 +23,7 @@ import os
 import re
 import sys
 
-DIRS = ["core", "probes", "analysis", "plot", "cli", "emulate", "session", "lab"]
+DIRS = ["core", "probes", "analysis", "plot", "cli", "emulate", "session", "lab", "helpgen"]
 
 # Top-level directories each one must not include headers from.
 FORBIDDEN = {
@@ -37,6 +37,8 @@ FORBIDDEN = {
     "session": {"cli", "lab"},
     # the lab stores what the session computes; nothing below it knows it
     "lab": {"cli", "emulate"},
+    # formatting of the command line's descriptions, knowing no command
+    "helpgen": {"core", "probes", "analysis", "plot", "cli", "emulate", "session", "lab"},
 }
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -2,13 +2,22 @@
 # Install into a scratch prefix and build programs against the installed
 # library as a user would: with pkg-config and with find_package(slcscope).
 # The library carries its SONAME and versioned symbols, and a program built
-# against it records the symbol version it needs.
+# against it records the symbol version it needs.  The man pages and the bash
+# completion are where man and bash-completion look.
 set -u
 build=$1 src=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/slcscope-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null || fail "cmake --install"
+for c in "" $("$tmp/prefix/bin/slcscope" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'); do
+	page=$(find "$tmp/prefix" -path "*/man/man1/slcscope${c:+-$c}.1")
+	[ -n "$page" ] && grep -q '^\.TH ' "$page" || fail "no man page slcscope${c:+-$c}.1 installed"
+done
+comp=$(find "$tmp/prefix" -path '*/bash-completion/completions/slcscope')
+[ -n "$comp" ] && bash -n "$comp" && grep -q '^complete -F _slcscope slcscope' "$comp" ||
+	fail "no bash completion installed in share/bash-completion/completions"
+echo "ok: man pages and bash completion installed"
 pc=$(find "$tmp/prefix" -name slcscope.pc | head -1)
 [ -n "$pc" ] || fail "no slcscope.pc installed"
 lib=$(dirname "$(dirname "$pc")")
@@ -54,4 +63,4 @@ cmake --build "$tmp/fp" >>"$tmp/fp.log" 2>&1 || fail "build with find_package: $
 out=$("$tmp/fp/cache_size" sim:tiny-mlc) || fail "the find_package build failed: $out"
 echo "ok: find_package: $out"
 [ -x "$tmp/prefix/bin/slcscope" ] && "$tmp/prefix/bin/slcscope" --version || fail "no slcscope installed"
-echo "4 passed, 0 failed"
+echo "5 passed, 0 failed"
