@@ -8,6 +8,10 @@
 #include "slcscope/plot.h"
 #include "slcscope/session.h"
 
+/* A run's progress as a line for the parent of several runs (slc_run_many()):
+ * this, then the line a terminal would redraw in place. */
+#define SLC__PROGRESS_LINE "\001P"
+
 /* A number as JSON, or null when it is not finite (exp/common.c). */
 json_t *slc__jnum(double v);
 
