@@ -91,7 +91,7 @@ static int drive_name(char *name, size_t len, const char *target, char *err, siz
 	return 0;
 }
 
-/* Two targets that are one drive or one file, however they are spelled. */
+/* Two targets that are one device (2) or one file (1), however they are spelled; else 0. */
 static int same_target(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -99,7 +99,7 @@ static int same_target(const char *a, const char *b)
 	if (stat(a, &sa) || stat(b, &sb) || (sa.st_mode & S_IFMT) != (sb.st_mode & S_IFMT))
 		return 0;
 	if (S_ISBLK(sa.st_mode))
-		return sa.st_rdev == sb.st_rdev;
+		return sa.st_rdev == sb.st_rdev ? 2 : 0;
 	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
@@ -132,7 +132,7 @@ static int plan_drives(struct many *m, char *err, size_t errlen)
 {
 	const struct slc_run_many_opts *o = m->o;
 	const struct slc_output_opts oo = { .kind = SLC_OUTPUT_TRACE, .force = o->force, .option = "-o" };
-	int exists = 0, rc;
+	int exists = 0, same, rc;
 
 	if (o->out_dir && (rc = check_dir(o->out_dir, &exists, err, errlen)))
 		return rc;
@@ -144,9 +144,9 @@ static int plan_drives(struct many *m, char *err, size_t errlen)
 			return rc;
 		snprintf(d->progress, sizeof(d->progress), "[%s] ...", d->name);
 		for (size_t j = 0; j < i; j++) {
-			if (same_target(d->target, m->d[j].target))
-				return slc_errf(err, errlen, -EINVAL, "%s and %s are the same drive: give each once",
-						m->d[j].target, d->target);
+			if ((same = same_target(d->target, m->d[j].target)))
+				return slc_errf(err, errlen, -EINVAL, "%s and %s are the same %s: give each once",
+						m->d[j].target, d->target, same == 2 ? "device" : "file");
 			if (!strcmp(d->name, m->d[j].name))
 				return slc_errf(err, errlen, -EINVAL, "%s and %s would both write the trace %s.h5: give "
 						"each drive once, files with different names", m->d[j].target, d->target,
