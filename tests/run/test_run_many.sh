@@ -146,6 +146,15 @@ echo keep >"$tmp/out.h5"
 	&& grep -q "^slcscope run: missing.img: refused: .*no such file" "$tmp/err" \
 	&& grep -q "^slcscope run: f1.img: not started" "$tmp/err" && grep -q "nothing was written to any drive" "$tmp/err" \
 	&& ok "one missing file: the other untouched, no directory made" || bad "one bad target: rc $rc $(cat "$tmp/err")"
+# a file with a filesystem on it, refused by its checks: the file --size created for the other is gone again
+if command -v mkfs.ext4 >/dev/null; then
+	truncate -s 64M "$tmp/fs.img" && mkfs.ext4 -q -F "$tmp/fs.img"
+	sf=$(md5sum <"$tmp/fs.img")
+	"$bin" run "$tmp/new.img" "$tmp/fs.img" --size 64M --plan seq -o "$tmp/bad/" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && [ "$(md5sum <"$tmp/fs.img")" = "$sf" ] && [ ! -e "$tmp/new.img" ] && [ ! -e "$tmp/bad" ] \
+		&& grep -q "^slcscope run: fs.img: refused: .*ext4 signature" "$tmp/err" \
+		&& ok "a signed file: refused, the other file never created" || bad "signed file: rc $rc $(cat "$tmp/err")"
+fi
 "$bin" run sim:tiny-tlc sim:tiny-mlc -o "$tmp/r/" --report "$tmp/rep" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -qx "slcscope run: give --report with one TARGET; report DIR/\*.h5 afterwards" "$tmp/err" \
 	&& ok "--report with two targets: refused" || bad "--report: rc $rc $(cat "$tmp/err")"
