@@ -187,7 +187,8 @@ static void child(struct many *m, size_t i, int wfd, int go_fd)
 {
 	struct slc_run_many_child c = { .go_fd = go_fd, .lines = m->tty && !m->o->quiet };
 
-	setpgid(0, 0);
+	if (!m->o->dry)                        /* a dry run's plans may go to the terminal: stay in its group */
+		setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);      /* the parent gone: stop, as a Ctrl-C would */
 	signal(SIGPIPE, SIG_IGN);
 	for (size_t j = 0; j < m->n; j++) {
@@ -384,7 +385,8 @@ static int summary(struct many *m)
 	int rc = 0, intr = 0, refused = 0;
 
 	for (size_t i = 0; i < m->n; i++)
-		refused += !m->went && !m->d[i].ready && exit_code(m->d[i].status) != 0;
+		refused += !m->went && !m->d[i].ready && exit_code(m->d[i].status) != 0 &&
+			   exit_code(m->d[i].status) != 130 && exit_code(m->d[i].status) != 143;
 	for (size_t i = 0; i < m->n; i++) {
 		struct drive *d = &m->d[i];
 		int c = exit_code(d->status);
@@ -394,8 +396,8 @@ static int summary(struct many *m)
 			rc = 1;
 		if (!c && !m->o->quiet)
 			fprintf(f, "%s: %s: trace written to %s\n", p, d->name, d->path);
-		else if (c && !m->went && d->ready)
-			fprintf(f, "%s: %s: not started: %s\n", p, d->name, m->stopped_before ?
+		else if (!m->went && (c == 130 || c == 143 || (c && d->ready)))
+			fprintf(f, "%s: %s: not started: %s\n", p, d->name, c == 130 || c == 143 || m->stopped_before ?
 				"interrupted before anything was written" : "another drive was refused; nothing was written");
 		else if (c == 130 || c == 143)
 			fprintf(f, "%s: %s: interrupted by %s; the trace %s holds every sample up to then\n", p, d->name,
@@ -406,6 +408,8 @@ static int summary(struct many *m)
 	}
 	if (refused && !m->went && !m->stopped_before)
 		fprintf(f, "%s: nothing was written to any drive: %d of %zu refused\n", p, refused, m->n);
+	if (m->stopped_before && !intr)       /* the drives told to write nothing may not have seen the signal */
+		intr = 128 + (SLC_STOP_REASON(*m->o->stop) ? SLC_STOP_REASON(*m->o->stop) : SIGINT);
 	return intr ? intr : rc;
 }
 

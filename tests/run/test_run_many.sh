@@ -116,6 +116,16 @@ else
 	bad "two files: rc $rc $(cat "$tmp/err")"
 fi
 
+# on a terminal: a block of progress lines, one per drive, redrawn in place
+if command -v script >/dev/null; then
+	script -qec "'$bin' run '$tmp/f1.img' '$tmp/f2.img' --plan rand --rand-time 1500ms --trim-wait 0 --interval 100ms \
+		-o '$tmp/tty/'" /dev/null >"$tmp/tty.out"; rc=$?
+	[ $rc = 0 ] && grep -q $'\033\[2A' "$tmp/tty.out" && grep -q '\[f1.img\] \[2/2 rand_curve\] .* written  ' "$tmp/tty.out" \
+		&& grep -q '\[f2.img\] \[2/2 rand_curve\] .* written  ' "$tmp/tty.out" \
+		&& [ "$(grep -c 'slcscope run: f[12].img: trace written' "$tmp/tty.out")" = 2 ] \
+		&& ok "on a terminal: a progress line per drive, redrawn" || bad "terminal: rc $rc $(cat -v "$tmp/tty.out")"
+fi
+
 # Ctrl-C (the parent's SIGINT) stops both; each trace readable up to then
 "$bin" run "$tmp/f1.img" "$tmp/f2.img" --plan rand --rand-time 60s --trim-wait 0 --interval 200ms -o "$tmp/int/" \
 	2>"$tmp/err" & pid=$!
