@@ -219,6 +219,7 @@ static int start(struct many *m, size_t i, char *err, size_t errlen)
 		child(m, i, p[1], g[0]);
 	}
 	close(p[1]);
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	if (g[0] >= 0) close(g[0]);
 	d->fd = p[0];
 	d->go_fd = g[1];
@@ -275,7 +276,7 @@ static void line(struct many *m, size_t i, char *s)
 	}
 }
 
-/* What drive @i wrote since last time; 1 at its end. */
+/* What drive @i wrote since last time: 0, -1 when nothing was there, 1 at its end. */
 static int drain(struct many *m, size_t i)
 {
 	struct drive *d = &m->d[i];
@@ -283,7 +284,7 @@ static int drain(struct many *m, size_t i)
 	char *nl, *s;
 
 	if (r < 0)
-		return errno == EINTR || errno == EAGAIN ? 0 : 1;
+		return errno == EINTR || errno == EAGAIN ? -1 : 1;
 	d->len += (size_t)r;
 	d->buf[d->len] = '\0';
 	for (s = d->buf; (nl = strchr(s, '\n')); s = nl + 1) {
@@ -299,6 +300,20 @@ static int drain(struct many *m, size_t i)
 		d->len = 0;
 	}
 	return r == 0;
+}
+
+/* Drive @i's process has ended (@reaped: its status is in) or closed its pipe. */
+static void finish(struct many *m, size_t i, int reaped)
+{
+	struct drive *d = &m->d[i];
+
+	while (drain(m, i) == 0)
+		;
+	close(d->fd);
+	while (!reaped && waitpid(d->pid, &d->status, 0) < 0 && errno == EINTR)
+		;
+	d->done = 1;
+	snprintf(d->progress, sizeof(d->progress), "[%s] ended", d->name);
 }
 
 /* Every drive checked: let them write (after making the directory), or none. */
@@ -357,14 +372,15 @@ static void watch(struct many *m, size_t from, size_t to)
 			draw(m, 0);
 		poll(pf, k, 250);
 		for (size_t j = 0; j < k; j++)
-			if ((pf[j].revents & (POLLIN | POLLHUP | POLLERR)) && drain(m, idx[j])) {
-				struct drive *d = &m->d[idx[j]];
-				close(d->fd);
-				while (waitpid(d->pid, &d->status, 0) < 0 && errno == EINTR)
-					;
-				d->done = 1;
+			if ((pf[j].revents & (POLLIN | POLLHUP | POLLERR)) && drain(m, idx[j]) == 1) {
+				finish(m, idx[j], 0);
 				live--;
-				snprintf(d->progress, sizeof(d->progress), "[%s] ended", d->name);
+			}
+		/* a process the drive's stuck TRIM left behind may hold the pipe open past the drive's end */
+		for (size_t j = 0; j < k; j++)
+			if (!m->d[idx[j]].done && waitpid(m->d[idx[j]].pid, &m->d[idx[j]].status, WNOHANG) == m->d[idx[j]].pid) {
+				finish(m, idx[j], 1);
+				live--;
 			}
 		if (m->drawn && wall_s() - m->last_draw_s > 0.25)
 			draw(m, 0);
