@@ -448,6 +448,7 @@ static int dry_run(struct many *m, char *err, size_t errlen)
 int slc_run_many(const struct slc_run_many_opts *o, char *err, size_t errlen)
 {
 	struct many m = { .o = o, .n = o->n, .tty = isatty(fileno(o->log)) };
+	void (*old_pipe)(int);
 	int rc;
 
 	if (o->n < 2 || o->n > 64)
@@ -456,21 +457,25 @@ int slc_run_many(const struct slc_run_many_opts *o, char *err, size_t errlen)
 		return slc_errf(err, errlen, -EINVAL, "needs -o DIR/ for the traces of several TARGETs");
 	if (!(m.d = calloc(o->n, sizeof(*m.d))))
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	if ((rc = plan_drives(&m, err, errlen)))
-		goto out;
+	if ((rc = plan_drives(&m, err, errlen))) {
+		free(m.d);
+		return rc;
+	}
+	old_pipe = signal(SIGPIPE, SIG_IGN);  /* a go to a drive already gone must not end us */
 	if (o->dry) {
 		rc = dry_run(&m, err, errlen);
-		goto out;
+	} else {
+		size_t started = 0;
+		for (; started < o->n; started++)
+			if ((rc = start(&m, started, err, errlen))) {
+				release(&m, 0);   /* those started see no go and end */
+				break;
+			}
+		watch(&m, 0, started);
+		if (!rc)
+			rc = summary(&m);
 	}
-	for (size_t i = 0; i < o->n; i++)
-		if ((rc = start(&m, i, err, errlen))) {
-			release(&m, 0);           /* those started see no go and end */
-			watch(&m, 0, i);
-			goto out;
-		}
-	watch(&m, 0, o->n);
-	rc = summary(&m);
-out:
+	signal(SIGPIPE, old_pipe);
 	free(m.d);
 	return rc;
 }
