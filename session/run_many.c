@@ -54,7 +54,8 @@ struct many {
 	const struct slc_run_many_opts *o;
 	struct drive *d;
 	size_t n;
-	int tty, drawn, went, stopped_before;
+	int tty, drawn, went;
+	const char *held;             /* why the drives were told not to write */
 	double last_draw_s;
 };
 
@@ -185,7 +186,7 @@ void slc_run_many_console(const struct slc_run_many_child *c, struct slc_run_con
 /* The child's side: its words to the pipe, the single run, its exit status. */
 static void child(struct many *m, size_t i, int wfd, int go_fd)
 {
-	struct slc_run_many_child c = { .go_fd = go_fd, .lines = m->tty && !m->o->quiet };
+	struct slc_run_many_child c = { .go_fd = go_fd, .lines = m->tty };
 
 	if (!m->o->dry)                        /* a dry run's plans may go to the terminal: stay in its group */
 		setpgid(0, 0);
@@ -359,13 +360,19 @@ static void watch(struct many *m, size_t from, size_t to)
 				idx[k++] = i;
 			}
 		}
-		if (stop && *stop && !m->went && m->d[from].go_fd >= 0) {
-			m->stopped_before = 1;
+		if (stop && *stop && m->d[from].go_fd >= 0) {
+			m->held = "interrupted before anything was written";
 			release(m, 0);
 		}
-		if (!m->o->dry && m->d[from].go_fd >= 0 && ready + ended == to - from)
-			release(m, !ended && !(stop && *stop) && (!m->o->out_dir || mkdir(m->o->out_dir, 0755) == 0 ||
-								   errno == EEXIST));
+		if (m->d[from].go_fd >= 0 && ready + ended == to - from) {
+			if (ended)
+				m->held = "another drive was refused; nothing was written";
+			else if (mkdir(m->o->out_dir, 0755) && errno != EEXIST)
+				m->held = "the directory for the traces could not be made";
+			if (m->held && !ended)
+				fprintf(m->o->log, "%s: cannot make %s: %s\n", m->o->prog, m->o->out_dir, strerror(errno));
+			release(m, !m->held);
+		}
 		if (stop)
 			forward(m, *stop, &sent);
 		if (m->tty && !m->drawn && m->went)
@@ -398,7 +405,7 @@ static int summary(struct many *m)
 {
 	FILE *f = m->o->log;
 	const char *p = m->o->prog;
-	int rc = 0, intr = 0, refused = 0;
+	int rc = 0, intr = 0, refused = 0, stop_held = !m->went && m->o->stop && *m->o->stop;
 
 	for (size_t i = 0; i < m->n; i++)
 		refused += !m->went && !m->d[i].ready && exit_code(m->d[i].status) != 0 &&
@@ -413,8 +420,8 @@ static int summary(struct many *m)
 		if (!c && !m->o->quiet)
 			fprintf(f, "%s: %s: trace written to %s\n", p, d->name, d->path);
 		else if (!m->went && (c == 130 || c == 143 || (c && d->ready)))
-			fprintf(f, "%s: %s: not started: %s\n", p, d->name, c == 130 || c == 143 || m->stopped_before ?
-				"interrupted before anything was written" : "another drive was refused; nothing was written");
+			fprintf(f, "%s: %s: not started: %s\n", p, d->name, c == 130 || c == 143 ?
+				"interrupted before anything was written" : m->held);
 		else if (c == 130 || c == 143)
 			fprintf(f, "%s: %s: interrupted by %s; the trace %s holds every sample up to then\n", p, d->name,
 				c == 130 ? "SIGINT" : "SIGTERM", d->path);
@@ -422,9 +429,9 @@ static int summary(struct many *m)
 			fprintf(f, "%s: %s: %s: %s\n", p, d->name, m->went ? "failed" : "refused",
 				d->last[0] ? d->last : "exited without saying why");
 	}
-	if (refused && !m->went && !m->stopped_before)
+	if (refused && !m->went)
 		fprintf(f, "%s: nothing was written to any drive: %d of %zu refused\n", p, refused, m->n);
-	if (m->stopped_before && !intr)       /* the drives told to write nothing may not have seen the signal */
+	if (stop_held && !intr)       /* the drives told to write nothing may not have seen the signal */
 		intr = 128 + (SLC_STOP_REASON(*m->o->stop) ? SLC_STOP_REASON(*m->o->stop) : SIGINT);
 	return intr ? intr : rc;
 }
@@ -447,7 +454,7 @@ static int dry_run(struct many *m, char *err, size_t errlen)
 
 int slc_run_many(const struct slc_run_many_opts *o, char *err, size_t errlen)
 {
-	struct many m = { .o = o, .n = o->n, .tty = isatty(fileno(o->log)) };
+	struct many m = { .o = o, .n = o->n, .tty = isatty(fileno(o->log)) && !o->quiet };
 	void (*old_pipe)(int);
 	int rc;
 
