@@ -61,8 +61,8 @@ if [ "$mode" = --loop ]; then
 	[ $rc = 1 ] && [ "$(md5sum <"$la")" = "$sa" ] && [ "$(md5sum <"$lb")" = "$sb" ] && [ ! -e "$tmp/n" ] \
 		&& grep -q "^slcscope run: $nb: refused: .*ext4" "$tmp/err" && grep -q "^slcscope run: $na: not started" "$tmp/err" \
 		&& ok "a signed loop device stops both before anything is written" || bad "signed device: rc $rc $(cat "$tmp/err")"
-	# both written, at once, each trace its drive's
-	"$bin" run "$la" "$lb" --destructive --force "${q[@]}" -o "$tmp/d/" 2>"$tmp/err"; rc=$?
+	# both written, at once, each trace named after its device's kernel name (a link to it too)
+	"$bin" run "$tmp/link" "$lb" --destructive --force "${q[@]}" -o "$tmp/d/" 2>"$tmp/err"; rc=$?
 	[ $rc = 0 ] && [ "$(samples "$tmp/d/$na.h5" | wc -l)" -gt 0 ] && [ "$(samples "$tmp/d/$nb.h5" | wc -l)" -gt 0 ] \
 		&& [ "$(grep -c 'destroying all 67.1 MB on' "$tmp/err")" = 2 ] && lines_ok "$tmp/err" "$na" "$nb" \
 		&& ok "two loop devices with --destructive: $na.h5 and $nb.h5" || bad "two loop devices: rc $rc $(cat "$tmp/err")"
@@ -90,7 +90,7 @@ else
 	bad "two simulated drives: rc $rc $(cat "$tmp/err")"
 fi
 
-# two files written at the same time: 3 s each, both in well under 6 s
+# two files written at the same time: 3 s each, both in less than the 6 s one after the other takes
 truncate -s 128M "$tmp/f1.img" "$tmp/f2.img"
 t0=$(date +%s.%N)
 "$bin" run "$tmp/f1.img" "$tmp/f2.img" --plan rand --rand-time 3s --trim-wait 0 --interval 200ms --quiet -o "$tmp/files" \
@@ -108,7 +108,7 @@ print(calendar.timegm(time.strptime(json.load(sys.stdin)["meta"]["created_utc"],
 if [ $rc = 0 ] && [ -f "$tmp/files/f1.img.h5" ] && [ -f "$tmp/files/f2.img.h5" ]; then
 	c1=$(created "$tmp/files/f1.img.h5") c2=$(created "$tmp/files/f2.img.h5")
 	e1=$(stat -c %Y "$tmp/files/f1.img.h5") e2=$(stat -c %Y "$tmp/files/f2.img.h5")
-	[ "$c1" -le "$e2" ] && [ "$c2" -le "$e1" ] && within "$el" 0 5.5 \
+	[ "$c1" -le "$e2" ] && [ "$c2" -le "$e1" ] && within "$el" 0 5.9 \
 		&& ok "two files written at once: $el s for two 3 s runs, traces $c1-$e1 and $c2-$e2" \
 		|| bad "not concurrent: $el s, traces $c1-$e1 and $c2-$e2"
 	[ ! -s "$tmp/err" ] && ok "--quiet: nothing said" || bad "--quiet said: $(cat "$tmp/err")"
