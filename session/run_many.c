@@ -59,6 +59,36 @@ struct many {
 	double last_draw_s;
 };
 
+/*
+ * The drives' processes, for a Ctrl-Z: they are not in the terminal's
+ * process group, so the parent stops them with itself and continues them
+ * with itself; each records the stop as a host pause, as a single run does.
+ */
+static pid_t drive_pids[64];
+
+static void on_tstp(int sig)
+{
+	int e = errno;
+
+	(void)sig;
+	for (size_t i = 0; i < sizeof(drive_pids) / sizeof(drive_pids[0]); i++)
+		if (drive_pids[i] > 0)
+			kill(drive_pids[i], SIGSTOP);
+	kill(getpid(), SIGSTOP);
+	errno = e;
+}
+
+static void on_cont(int sig)
+{
+	int e = errno;
+
+	(void)sig;
+	for (size_t i = 0; i < sizeof(drive_pids) / sizeof(drive_pids[0]); i++)
+		if (drive_pids[i] > 0)
+			kill(drive_pids[i], SIGCONT);
+	errno = e;
+}
+
 static double wall_s(void)
 {
 	struct timespec ts;
@@ -313,6 +343,7 @@ static void finish(struct many *m, size_t i, int reaped)
 	close(d->fd);
 	while (!reaped && waitpid(d->pid, &d->status, 0) < 0 && errno == EINTR)
 		;
+	drive_pids[i] = 0;
 	d->done = 1;
 	snprintf(d->progress, sizeof(d->progress), "[%s] ended", d->name);
 }
@@ -472,13 +503,23 @@ int slc_run_many(const struct slc_run_many_opts *o, char *err, size_t errlen)
 	if (o->dry) {
 		rc = dry_run(&m, err, errlen);
 	} else {
+		struct sigaction sa = { .sa_handler = on_tstp }, old_tstp, old_cont;
 		size_t started = 0;
 		for (; started < o->n; started++)
 			if ((rc = start(&m, started, err, errlen))) {
 				release(&m, 0);   /* those started see no go and end */
 				break;
 			}
+		for (size_t i = 0; i < started; i++)
+			drive_pids[i] = m.d[i].pid;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGTSTP, &sa, &old_tstp);
+		sa.sa_handler = on_cont;
+		sigaction(SIGCONT, &sa, &old_cont);
 		watch(&m, 0, started);
+		sigaction(SIGTSTP, &old_tstp, NULL);
+		sigaction(SIGCONT, &old_cont, NULL);
 		if (!rc)
 			rc = summary(&m);
 	}

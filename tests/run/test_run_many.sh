@@ -2,7 +2,7 @@
 # slcscope run on several targets at once (-o DIR/): a trace per drive that
 # matches a run of that drive alone, the drives written at the same time,
 # "[name] " prefixes and a summary line per drive off a terminal, Ctrl-C
-# stopping all; refused before anything is written to any: a duplicate
+# stopping all, Ctrl-Z pausing all; refused before anything is written to any: a duplicate
 # (also through another path), -o naming a file, one bad target.
 # With --loop: two loop devices with --destructive, and a signed one that
 # stops both (needs root and loop devices; exits 77 otherwise).
@@ -136,6 +136,18 @@ n1=$(samples "$tmp/int/f1.img.h5" | wc -l) n2=$(samples "$tmp/int/f2.img.h5" | w
 [ $rc = 130 ] && [ "$n1" -gt 1 ] && [ "$n2" -gt 1 ] && [ "$(grep -c '^slcscope run: f[12].img: interrupted by SIGINT' "$tmp/err")" = 2 ] \
 	&& ! pgrep -f "$tmp/f1.img" >/dev/null \
 	&& ok "SIGINT: both stopped (exit 130), traces of $n1 and $n2 samples" || bad "SIGINT: rc $rc, $n1/$n2 samples $(cat "$tmp/err")"
+
+# Ctrl-Z (SIGTSTP to the parent) stops every drive with it, SIGCONT continues
+# them: each trace records the host's pause, not a stall of its drive
+"$bin" run "$tmp/f1.img" "$tmp/f2.img" --plan rand --rand-time 3s --trim-wait 0 --interval 100ms -o "$tmp/stp/" \
+	2>"$tmp/err" & pid=$!
+for _ in $(seq 1 100); do [ "$(grep -c '1/2 trim' "$tmp/err")" = 2 ] && break; sleep 0.05; done
+sleep 1
+kill -TSTP $pid; sleep 1.5; kill -CONT $pid
+wait $pid; rc=$?
+p1=$("$bin" export "$tmp/stp/f1.img.h5" --json | grep -c '"host_pause"') p2=$("$bin" export "$tmp/stp/f2.img.h5" --json | grep -c '"host_pause"')
+[ $rc = 0 ] && [ "$p1" -ge 1 ] && [ "$p2" -ge 1 ] && [ "$(grep -c 'recorded as a host pause' "$tmp/err")" = 2 ] \
+	&& ok "SIGTSTP, SIGCONT: both drives paused, a host_pause in each trace" || bad "SIGTSTP: rc $rc, $p1/$p2 $(cat "$tmp/err")"
 
 # refused before anything is written
 s1=$(md5sum <"$tmp/f1.img")
