@@ -168,6 +168,9 @@ echo keep >"$tmp/out.h5"
 	&& grep -q "^slcscope run: missing.img: refused: .*no such file" "$tmp/err" \
 	&& grep -q "^slcscope run: f1.img: not started" "$tmp/err" && grep -q "nothing was written to any drive" "$tmp/err" \
 	&& ok "one missing file: the other untouched, no directory made" || bad "one bad target: rc $rc $(cat "$tmp/err")"
+"$bin" run "$tmp/f1.img" /dev/slcscope-no-such-disk --plan seq -o "$tmp/bad/" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && [ "$(md5sum <"$tmp/f1.img")" = "$s1" ] && [ ! -e "$tmp/bad" ] && grep -q "no such device" "$tmp/err" \
+	&& ok "a missing device path: refused, the file untouched" || bad "missing device: rc $rc $(cat "$tmp/err")"
 # a file with a filesystem on it, refused by its checks: the file --size created for the other is gone again
 if command -v mkfs.ext4 >/dev/null; then
 	truncate -s 64M "$tmp/fs.img" && mkfs.ext4 -q -F "$tmp/fs.img"
