@@ -28,10 +28,7 @@
 
 #include "slcscope/output.h"
 #include "slcscope/session.h"
-
-/* What a child writes to its pipe besides its words: lines starting with
- * this byte, then 'R' (checked, waiting for the go) or 'P' (progress). */
-#define CTL '\001'
+#include "session_priv.h"
 
 struct slc_run_many_child {
 	int go_fd;                    /* the parent writes one byte: write; EOF: do not */
@@ -199,7 +196,7 @@ int slc_run_many_ready(struct slc_run_many_child *c)
 
 	if (!c)
 		return 0;
-	fprintf(stderr, "%cR\n", CTL);
+	fprintf(stderr, "%s\n", SLC__READY_LINE);
 	fflush(stderr);
 	while ((r = read(c->go_fd, &b, 1)) < 0 && errno == EINTR)
 		;
@@ -287,11 +284,12 @@ static void line(struct many *m, size_t i, char *s)
 {
 	struct drive *d = &m->d[i];
 
-	if (s[0] == CTL) {
-		if (s[1] == 'R')
-			d->ready = 1;
-		else if (s[1] == 'P')
-			snprintf(d->progress, sizeof(d->progress), "[%s] %s", d->name, s + 2);
+	if (!strcmp(s, SLC__READY_LINE)) {
+		d->ready = 1;
+		return;
+	}
+	if (!strncmp(s, SLC__PROGRESS_LINE, strlen(SLC__PROGRESS_LINE))) {
+		snprintf(d->progress, sizeof(d->progress), "[%s] %s", d->name, s + strlen(SLC__PROGRESS_LINE));
 		return;
 	}
 	if (!strncmp(s, "slcscope run: ", 14))
