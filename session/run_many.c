@@ -10,6 +10,7 @@
  * passes it on once, so that one Ctrl-C is not taken for the second that
  * abandons what a drive has not answered.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -102,8 +103,8 @@ static int drive_name(char *name, size_t len, const char *target, char *err, siz
 	struct stat st;
 
 	if (!strncmp(target, "sim:", 4) || !strncmp(target, "null:", 5)) {
-		snprintf(name, len, "%.*s%s%s", (int)strcspn(target, ":"), target, target[strcspn(target, ":") + 1] ? "-" : "",
-			 target + strcspn(target, ":") + 1);
+		size_t k = strcspn(target, ":");
+		snprintf(name, len, "%.*s%s%s", (int)k, target, target[k + 1] ? "-" : "", target + k + 1);
 	} else {
 		if (stat(target, &st) == 0 && S_ISBLK(st.st_mode) && realpath(target, real))
 			target = real;
@@ -112,7 +113,7 @@ static int drive_name(char *name, size_t len, const char *target, char *err, siz
 		snprintf(name, len, "%s", base);
 	}
 	for (char *c = name; *c; c++)
-		if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') && !(*c >= '0' && *c <= '9') && !strchr("._-", *c))
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
 			*c = '-';
 	if (!name[0] || !strcmp(name, ".") || !strcmp(name, ".."))
 		return slc_errf(err, errlen, -EINVAL, "%s: no name for its trace in it", target);
@@ -413,11 +414,13 @@ static void watch(struct many *m, size_t from, size_t to)
 				live--;
 			}
 		/* a process the drive's stuck TRIM left behind may hold the pipe open past the drive's end */
-		for (size_t j = 0; j < k; j++)
-			if (!m->d[idx[j]].done && waitpid(m->d[idx[j]].pid, &m->d[idx[j]].status, WNOHANG) == m->d[idx[j]].pid) {
+		for (size_t j = 0; j < k; j++) {
+			struct drive *d = &m->d[idx[j]];
+			if (!d->done && waitpid(d->pid, &d->status, WNOHANG) == d->pid) {
 				finish(m, idx[j], 1);
 				live--;
 			}
+		}
 		if (m->drawn && wall_s() - m->last_draw_s > 0.25)
 			draw(m, 0);
 	}
