@@ -129,7 +129,8 @@ fi
 # Ctrl-C (the parent's SIGINT) stops both; each trace readable up to then
 "$bin" run "$tmp/f1.img" "$tmp/f2.img" --plan rand --rand-time 60s --trim-wait 0 --interval 200ms -o "$tmp/int/" \
 	2>"$tmp/err" & pid=$!
-sleep 2.5
+for _ in $(seq 1 200); do [ "$(grep -c '1/2 trim' "$tmp/err")" = 2 ] && break; sleep 0.05; done
+sleep 1
 kill -INT $pid
 wait $pid; rc=$?
 n1=$(samples "$tmp/int/f1.img.h5" | wc -l) n2=$(samples "$tmp/int/f2.img.h5" | wc -l)
@@ -141,7 +142,7 @@ n1=$(samples "$tmp/int/f1.img.h5" | wc -l) n2=$(samples "$tmp/int/f2.img.h5" | w
 # them: each trace records the host's pause, not a stall of its drive
 "$bin" run "$tmp/f1.img" "$tmp/f2.img" --plan rand --rand-time 3s --trim-wait 0 --interval 100ms -o "$tmp/stp/" \
 	2>"$tmp/err" & pid=$!
-for _ in $(seq 1 100); do [ "$(grep -c '1/2 trim' "$tmp/err")" = 2 ] && break; sleep 0.05; done
+for _ in $(seq 1 200); do [ "$(grep -c '1/2 trim' "$tmp/err")" = 2 ] && break; sleep 0.05; done
 sleep 1
 kill -TSTP $pid; sleep 1.5; kill -CONT $pid
 wait $pid; rc=$?
