@@ -53,6 +53,7 @@ struct many {
 	struct drive *d;
 	size_t n;
 	int tty, drawn, went;
+	pid_t parent;
 	const char *held;             /* why the drives were told not to write */
 	double last_draw_s;
 };
@@ -219,6 +220,8 @@ static void child(struct many *m, size_t i, int wfd, int go_fd)
 	if (!m->o->dry)                        /* a dry run's plans may go to the terminal: stay in its group */
 		setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);      /* the parent gone: stop, as a Ctrl-C would */
+	if (getppid() != m->parent)            /* ... also when it went before that was said */
+		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
 	for (size_t j = 0; j < m->n; j++) {
 		if (m->d[j].fd >= 0) close(m->d[j].fd);
@@ -255,17 +258,17 @@ static int start(struct many *m, size_t i, char *err, size_t errlen)
 	return 0;
 }
 
-static int term_cols(void)
+static int term_cols(FILE *f)
 {
 	struct winsize ws;
-	return ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
+	return ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20 ? ws.ws_col : 80;
 }
 
 /* On a terminal: the block of progress lines, one per drive, redrawn in place. */
 static void draw(struct many *m, int erase_only)
 {
 	FILE *f = m->o->log;
-	int cols = term_cols();
+	int cols = term_cols(f);
 
 	if (!m->tty)
 		return;
@@ -486,7 +489,7 @@ static int dry_run(struct many *m, char *err, size_t errlen)
 
 int slc_run_many(const struct slc_run_many_opts *o, char *err, size_t errlen)
 {
-	struct many m = { .o = o, .n = o->n, .tty = isatty(fileno(o->log)) && !o->quiet };
+	struct many m = { .o = o, .n = o->n, .tty = isatty(fileno(o->log)) && !o->quiet, .parent = getpid() };
 	void (*old_pipe)(int);
 	int rc;
 
