@@ -62,7 +62,7 @@ static size_t plan_opts(struct slc_help_opt *e, size_t max)
 static const struct slc_help_cmd run_doc = {
 	.name = "run",
 	.summary = "run the lab's write plan on a drive, file or simulated drive",
-	.usage = "run TARGET -o FILE.h5 [options]",
+	.usage = "run TARGET -o FILE.h5 [options]\nrun TARGET... -o DIR/ [options]",
 	.operands = "@target",
 	.sect = (const struct slc_help_sect[]){
 		{ .text = "Run the lab's write-behaviour plan on TARGET and record every step in an HDF5\n"
@@ -151,6 +151,11 @@ struct run_args {
 	struct slc_plan_opts po;
 	struct slc_target_opts to;
 	const char *out, *plan_name, *target, *report, *fio_job, *points, *lab;
+	const char *const *targets;           /* all of them; several run at once into -o DIR/ */
+	size_t n_targets;
+	struct slc_run_many_child *many;      /* one of several: wait for the others' checks */
+	struct slc_plan *plan;
+	struct slc_run_console *u;
 	int use_lab, dry, purge, no_probe, until_steady, temp_every_set;
 	uint64_t temp_every_ns;
 	struct slc_size steady_after;
@@ -226,21 +231,22 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 			return rc;
 	if (optind >= argc)
 		return cli_usage("run", "needs a TARGET (sim:MODEL, a file, a block device or null:SIZE)");
-	if (optind < argc - 1)
-		return cli_usage("run", "takes one TARGET, got '%s' too", argv[optind + 1]);
 	a->target = argv[optind];
+	a->targets = (const char *const *)argv + optind;
+	a->n_targets = (size_t)(argc - optind);
 	if (a->fio_job && (a->out || a->report))
 		return cli_usage("run", "--fio-job writes the job file and runs nothing: drop %s",
 				 a->out ? "-o" : "--report");
 	if (!a->out && !a->dry && !a->fio_job)
-		return cli_usage("run", "needs -o FILE.h5 for the trace");
+		return cli_usage("run", "needs -o %s", a->n_targets > 1 ? "DIR/ for the traces" : "FILE.h5 for the trace");
 	if ((uint64_t)a->po.queue_depth * a->po.jobs > 256)
 		return cli_usage("run", "--qd %u x --jobs %u is over 256 commands in flight", a->po.queue_depth, a->po.jobs);
 	if (a->po.reap_batch > a->po.queue_depth * a->po.jobs)
 		return cli_usage("run", "--reap-batch %u is over the %u commands in flight (--qd x --jobs)",
 				 a->po.reap_batch, a->po.queue_depth * a->po.jobs);
-	if ((rc = slc_target_check_args(a->target, &a->to, err, sizeof(err))))
-		return rc == -ENODEV ? cli_fail("run", "%s", err) : cli_usage("run", "%s", err);
+	for (size_t i = 0; i < a->n_targets; i++)
+		if ((rc = slc_target_check_args(a->targets[i], &a->to, err, sizeof(err))))
+			return rc == -ENODEV ? cli_fail("run", "%s", err) : cli_usage("run", "%s", err);
 	if (slc_plan_build(plan, a->plan_name, &a->po, err, sizeof(err)) ||
 	    (a->points && slc_plan_keep_points(plan, a->points, err, sizeof(err))))
 		return cli_usage("run", "%s", err);
@@ -342,8 +348,9 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 		return cli_usage("run", "%s", err);
 	if (slc_size_resolve(&steady_after_bytes, &a->steady_after, slc_target_capacity(t)))
 		steady_after_bytes = UINT64_MAX;      /* more than this target holds: never steady */
-	if (stop_sig)
-		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "before anything was written");
+	if (stop_sig || (!a->dry && slc_run_many_ready(a->many)))
+		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "before anything was written")
+		       : CLI_FAIL;
 	if (a->dry) {
 		slc_plan_print(stdout, plan, slc_target_spec(t), slc_target_capacity(t), u->virtual_clock, u->units);
 		if (slc_target_kind(t) == SLC_TARGET_FILE)
@@ -369,14 +376,84 @@ static int write_fio_job(const struct run_args *a, const struct slc_plan *plan, 
 	return CLI_OK;
 }
 
+/* One target: the checks, a dry run, --fio-job or the run, the report. */
+static int run_target(struct run_args *a, struct slc_plan *plan, struct slc_run_console *u)
+{
+	struct slc_target *t = NULL;
+	char err[512];
+	struct stat st;
+	int rc;
+
+	/* a dry run of a file still to create without --size fails below: no note before that */
+	if ((a->fio_job || (a->dry && (a->to.file_size_bytes || stat(a->target, &st) == 0))) &&
+	    slc_plan_fit_spec(plan, a->target, err, sizeof(err)))
+		fprintf(stderr, "slcscope run: note: %s\n", err);
+	if (a->fio_job)
+		return write_fio_job(a, plan, u);
+	/* a typo in --report is found now, not after hours of writing */
+	if (a->report && (a->dry ? slc_report_dir_check(a->report, &a->out, 1, err, sizeof(err))
+		       : slc_report_dir_prepare(a->report, &a->out, 1, err, sizeof(err))))
+		return cli_fail("run", "--report %s", err);
+	if (a->use_lab && slc_lab_add_trace(a->lab, NULL, NULL, err, sizeof(err)))
+		return cli_fail("run", "--lab: %s", err);
+	if (a->dry && stat(a->target, &st) == 0 && S_ISBLK(st.st_mode))
+		return dry_run_blockdev(a->target, plan, a->to.destructive, a->to.force, u->units);
+	if (a->dry && strncmp(a->target, "sim:", 4) && strncmp(a->target, "null:", 5) && stat(a->target, &st) != 0)
+		return dry_run_new_file(a, plan, u->units);
+	a->to.stop = &stop_sig;
+	if ((rc = slc_target_open(&t, a->target, &a->to, err, sizeof(err))))
+		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks") : cli_fail("run", "%s", err);
+	if (slc_plan_fit_block(plan, slc_target_logical_block(t), err, sizeof(err)))
+		fprintf(stderr, "slcscope run: note: %s\n", err);
+	rc = run_on(a, plan, t, u);
+	slc_target_close(t);
+	if (rc == CLI_OK && a->report && !a->dry)
+		rc = write_report(a, u);
+	if (rc == CLI_OK && a->use_lab && !a->dry) {
+		struct slc_lab_added ad;
+		if (slc_lab_add_trace(a->lab, a->out, &ad, err, sizeof(err)))
+			return cli_fail("run", "--lab: %s (the trace %s is kept)", err, a->out);
+		if (!u->quiet) fprintf(stderr, "slcscope run: in the lab as run %lld\n", (long long)ad.run_id);
+	}
+	return rc;
+}
+
+/* A child of run_several(): one of the targets, as if it were the only one. */
+static int run_one(void *arg, size_t i, const char *target, const char *trace, struct slc_run_many_child *c)
+{
+	struct run_args *a = arg;
+
+	(void)i;
+	a->target = target;
+	a->out = trace;
+	a->many = c;
+	slc_run_many_console(c, a->u);
+	return run_target(a, a->plan, a->u);
+}
+
+/* Several targets at once, each in a process of its own (slc_run_many()). */
+static int run_several(struct run_args *a)
+{
+	const struct slc_run_many_opts mo = { .targets = a->targets, .n = a->n_targets, .out_dir = a->out,
+		.dry = a->dry, .force = a->to.force, .quiet = a->u->quiet, .log = stderr, .prog = "slcscope run",
+		.stop = &stop_sig, .run_one = run_one, .arg = a };
+	char err[512];
+	int rc;
+
+	if (a->report)
+		return cli_usage("run", "give --report with one TARGET; report DIR/*.h5 afterwards");
+	if (a->fio_job || a->use_lab)
+		return cli_usage("run", "give %s with one TARGET", a->fio_job ? "--fio-job" : "--lab");
+	if ((rc = slc_run_many(&mo, err, sizeof(err))) < 0)
+		return rc == -EINVAL ? cli_usage("run", "%s", err) : cli_fail("run", "%s", err);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static struct run_args a;
 	static struct slc_plan plan;
-	struct slc_target *t = NULL;
 	struct slc_run_console u;
-	char err[512];
-	struct stat st;
 	int rc;
 
 	/* first thing: a Ctrl-C while the target opens (a simulated drive
@@ -386,38 +463,9 @@ static int cmd_run(int argc, char **argv)
 	slc_run_console_init(&u, stderr, "slcscope run", 0);
 	if ((rc = parse_args(argc, argv, &a, &plan, &u)))
 		return rc;
-	/* a dry run of a file still to create without --size fails below: no note before that */
-	if ((a.fio_job || (a.dry && (a.to.file_size_bytes || stat(a.target, &st) == 0))) &&
-	    slc_plan_fit_spec(&plan, a.target, err, sizeof(err)))
-		fprintf(stderr, "slcscope run: note: %s\n", err);
-	if (a.fio_job)
-		return write_fio_job(&a, &plan, &u);
-	/* a typo in --report is found now, not after hours of writing */
-	if (a.report && (a.dry ? slc_report_dir_check(a.report, &a.out, 1, err, sizeof(err))
-		       : slc_report_dir_prepare(a.report, &a.out, 1, err, sizeof(err))))
-		return cli_fail("run", "--report %s", err);
-	if (a.use_lab && slc_lab_add_trace(a.lab, NULL, NULL, err, sizeof(err)))
-		return cli_fail("run", "--lab: %s", err);
-	if (a.dry && stat(a.target, &st) == 0 && S_ISBLK(st.st_mode))
-		return dry_run_blockdev(a.target, &plan, a.to.destructive, a.to.force, u.units);
-	if (a.dry && strncmp(a.target, "sim:", 4) && strncmp(a.target, "null:", 5) && stat(a.target, &st) != 0)
-		return dry_run_new_file(&a, &plan, u.units);
-	a.to.stop = &stop_sig;
-	if ((rc = slc_target_open(&t, a.target, &a.to, err, sizeof(err))))
-		return stop_sig ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks") : cli_fail("run", "%s", err);
-	if (slc_plan_fit_block(&plan, slc_target_logical_block(t), err, sizeof(err)))
-		fprintf(stderr, "slcscope run: note: %s\n", err);
-	rc = run_on(&a, &plan, t, &u);
-	slc_target_close(t);
-	if (rc == CLI_OK && a.report && !a.dry)
-		rc = write_report(&a, &u);
-	if (rc == CLI_OK && a.use_lab && !a.dry) {
-		struct slc_lab_added ad;
-		if (slc_lab_add_trace(a.lab, a.out, &ad, err, sizeof(err)))
-			return cli_fail("run", "--lab: %s (the trace %s is kept)", err, a.out);
-		if (!u.quiet) fprintf(stderr, "slcscope run: in the lab as run %lld\n", (long long)ad.run_id);
-	}
-	return rc;
+	a.plan = &plan;
+	a.u = &u;
+	return a.n_targets > 1 ? run_several(&a) : run_target(&a, &plan, &u);
 }
 
 const struct cli_cmd cli_cmd_run = {

@@ -3,9 +3,9 @@
 
  - no C function over 120 lines (from its signature line to its closing
    brace), generated code (the build tree) aside;
- - cli/ at most 2,200 lines in all (ten commands, about 200 lines each,
-   and the shared parsing): it parses options, prints and picks exit
-   codes, the libraries do the rest.
+ - cli/ at most 2,300 lines in all (ten commands, about 230 lines each
+   with their help tables, and the shared parsing): it parses options,
+   prints and picks exit codes, the libraries do the rest.
 
 usage: scripts/check_functions.py [SOURCE_DIR]    exit 1 and a list on failure
 """
@@ -14,7 +14,7 @@ import re
 import sys
 
 MAX_FUNCTION_LINES = 120
-MAX_CLI_LINES = 2200
+MAX_CLI_LINES = 2300
 SKIP_DIRS = {".git", "build", "build-asan"}
 
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "slcscope/session.h"
+#include "session_priv.h"
 
 static double wall_s(void)
 {
@@ -46,8 +47,9 @@ static void step_begin(void *arg, size_t i, const struct slc_plan *p, uint64_t l
 		      (uint64_t)s->rounds * (s->job.max_ns + s->wait_ns) : s->wait_ns;
 	if (u->quiet)
 		return;
-	if (u->tty && s->kind != SLC_STEP_JOB && s->kind != SLC_STEP_DUTY)
-		fprintf(u->f, "\r\033[K[%zu/%zu %s] ...", i + 1, p->n, s->name);
+	if ((u->tty || u->lines) && s->kind != SLC_STEP_JOB && s->kind != SLC_STEP_DUTY)
+		fprintf(u->f, "%s[%zu/%zu %s] ...%s", u->tty ? "\r\033[K" : SLC__PROGRESS_LINE, i + 1, p->n, s->name,
+			u->tty ? "" : "\n");
 }
 
 static void progress(void *arg, size_t i, const struct slc_plan *p, const struct slc_progress *pr)
@@ -57,7 +59,7 @@ static void progress(void *arg, size_t i, const struct slc_plan *p, const struct
 	double now;
 	uint64_t left_ns = 0;
 
-	if (u->quiet || !u->tty)
+	if (u->quiet || (!u->tty && !u->lines))
 		return;
 	now = wall_s();
 	if (now - u->last_s < 0.25)
@@ -75,10 +77,10 @@ static void progress(void *arg, size_t i, const struct slc_plan *p, const struct
 	}
 	if (left_ns)
 		snprintf(eta, sizeof(eta), "  ETA %s", slc_format_duration(e, sizeof(e), left_ns));
-	fprintf(u->f, "\r\033[K[%zu/%zu %s] %s%s  %s written  %s%s", i + 1, p->n, p->step[i].name,
-		slc_format_duration(e, sizeof(e), pr->elapsed_ns), u->virtual_clock ? " (virtual)" : "",
+	fprintf(u->f, "%s[%zu/%zu %s] %s%s  %s written  %s%s%s", u->tty ? "\r\033[K" : SLC__PROGRESS_LINE, i + 1, p->n,
+		p->step[i].name, slc_format_duration(e, sizeof(e), pr->elapsed_ns), u->virtual_clock ? " (virtual)" : "",
 		slc_format_bytes(b, sizeof(b), (double)pr->bytes, u->units),
-		slc_format_rate(r, sizeof(r), pr->bps, u->units), eta);
+		slc_format_rate(r, sizeof(r), pr->bps, u->units), eta, u->tty ? "" : "\n");
 }
 
 static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct slc_job_result *res)

@@ -8,6 +8,12 @@
 #include "slcscope/plot.h"
 #include "slcscope/session.h"
 
+/* What a drive of slc_run_many() sends its parent besides its words: a
+ * line starting with \001, then 'P' and the progress line a terminal would
+ * redraw in place, or 'R': its checks passed, it waits for the go. */
+#define SLC__PROGRESS_LINE "\001P"
+#define SLC__READY_LINE "\001R"
+
 /* A number as JSON, or null when it is not finite (exp/common.c). */
 json_t *slc__jnum(double v);
 

@@ -621,6 +621,8 @@ struct slc_run_console {
 	FILE *f;
 	const char *prog;             /* "slcscope run" */
 	int quiet, tty;
+	int lines;                    /* not a terminal, but the progress wanted as lines
+				       * (a drive of slc_run_many(), whose parent draws it) */
 	enum slc_unit_system units;
 	int virtual_clock;            /* the target's time is a model's: said on the line,
 				       * and the ETA is the wall time still to go */
@@ -653,6 +655,58 @@ int slc_run_interrupted(FILE *f, const char *prog, int stop, const char *when);
 
 /** slc_run_console_clear() - erase the progress line (before other output). */
 void slc_run_console_clear(struct slc_run_console *c);
+
+/* ---- several drives at once ----------------------------------------- */
+
+/* A drive's run in its own process, as slc_run_many() started it. */
+struct slc_run_many_child;
+
+struct slc_run_many_opts {
+	const char *const *targets;   /* 2 to 64, each a target slc_target_open() takes */
+	size_t n;
+	const char *out_dir;          /* the traces go to OUT_DIR/NAME.h5; NULL only when @dry */
+	int dry;                      /* a dry run: each drive's in turn, its output on stdout */
+	int force;                    /* a trace path may hold another format (slc_output_check()) */
+	int quiet;                    /* no progress, no line for a written trace */
+	FILE *log;                    /* the drives' lines, prefixed "[NAME] "; a terminal gets
+				       * a progress line per drive redrawn in place */
+	const char *prog;             /* "slcscope run" */
+	const volatile int *stop;     /* the caller's stop flag (slc_run_signals()); passed
+				       * on to every drive as the signal that set it */
+	/*
+	 * In the child of drive @i: run @target into @trace_path (NULL in a
+	 * dry run) as a single run does, its words on stderr, calling
+	 * slc_run_many_ready(@c) after every check and before writing; the
+	 * exit status.  @c is NULL in a dry run.
+	 */
+	int (*run_one)(void *arg, size_t i, const char *target, const char *trace_path,
+		       struct slc_run_many_child *c);
+	void *arg;
+};
+
+/**
+ * slc_run_many() - run @o->targets at once, one child process each, into
+ * OUT_DIR/NAME.h5: NAME from the target (sim:tiny-tlc -> sim-tiny-tlc, a
+ * device's kernel name, a file's base name), refused when two targets
+ * share it or are the same device or file.  Every drive does all its
+ * checks first; only when all pass is OUT_DIR made (when new) and any
+ * drive written.  Ends with a line per drive on @o->log: trace written,
+ * refused or failed (its last line), interrupted.
+ * Return: the exit status (0; 1 when a drive failed or was refused; 128 +
+ * the signal when stopped), or -errno with a one-line reason in @err when
+ * the targets or -o are wrong (nothing started).
+ */
+int slc_run_many(const struct slc_run_many_opts *o, char *err, size_t errlen);
+
+/**
+ * slc_run_many_ready() - in a drive's child: its checks passed; wait for
+ * the others.  Return: 0 (write now; also for @c NULL, a single run), or
+ * -ECANCELED: another drive was refused or the run stopped: write nothing.
+ */
+int slc_run_many_ready(struct slc_run_many_child *c);
+
+/** slc_run_many_console() - make @u (on stderr) the console of the drive @c: lines for the parent. */
+void slc_run_many_console(const struct slc_run_many_child *c, struct slc_run_console *u);
 
 /**
  * slc_plan_print() - the plan in words, one line a step, and how long it
