@@ -112,16 +112,6 @@ static char *fig_words(char *buf, size_t len, const struct run_row *r, int f, en
 	return slc_value_words(buf, len, slc__lab_columns[f].unit, r->v[f], u);
 }
 
-static void csv_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"') fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_num(FILE *f, double v)
 {
 	if (isfinite(v)) fprintf(f, "%.17g", v);
@@ -157,15 +147,19 @@ static void csv_head(FILE *f, const char *first)
 
 static void csv_row(FILE *f, const struct run_row *r)
 {
-	fprintf(f, "%" PRId64 ",", r->id);
-	csv_text(f, r->drive);
-	fputc(',', f);
-	csv_text(f, r->model);
-	fputc(',', f);
-	csv_text(f, r->serial);
+	const char *text[3] = { r->drive, r->model, r->serial }, *more_text[3] = { r->plan, r->created, r->status };
+
+	fprintf(f, "%" PRId64, r->id);
+	for (int i = 0; i < 3; i++) {
+		fputc(',', f);
+		slc_csv_field(f, text[i]);
+	}
 	fputc(',', f);
 	csv_num(f, r->capacity);
-	fprintf(f, ",%s,%s,%s", r->plan, r->created, r->status);
+	for (int i = 0; i < 3; i++) {
+		fputc(',', f);
+		slc_csv_field(f, more_text[i]);
+	}
 	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) {
 		fputc(',', f);
 		csv_num(f, r->v[i]);
@@ -176,7 +170,7 @@ static void csv_row(FILE *f, const struct run_row *r)
 		csv_num(f, more[i]);
 	}
 	fputc(',', f);
-	csv_text(f, r->path);
+	slc_csv_field(f, r->path);
 	fprintf(f, ",%s\n", r->sha);
 }
 

@@ -17,12 +17,7 @@ static const char tidy_header[] =
 	"step,experiment,segment,role,workload,block_bytes,queue_depth,t_s,interval_s,bytes,mb_s,iops,"
 	"lat_p50_us,lat_p99_us,lat_p999_us,lat_max_us,temp_c,phase,cache_tier\n";
 
-/*
- * A text field as RFC 4180 wants it: step names come from the trace and may
- * hold separators, quotes or line breaks; quoted too when blanks at either
- * end would be trimmed by a reader.
- */
-static void text(FILE *f, const char *s)
+void slc_csv_field(FILE *f, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
@@ -106,13 +101,13 @@ static void tidy_row(FILE *f, const struct slc_input_segment *s, size_t si, size
 	double d_bytes = (double)s->bytes_total[j] - (j ? (double)s->bytes_total[j - 1] : 0.0);
 	const struct slc_phase *ph = phase_at(a, s->t_s[j], dt);
 
-	text(f, p->step);
+	slc_csv_field(f, p->step);
 	fputc(',', f);
-	text(f, experiment);
+	slc_csv_field(f, experiment);
 	fprintf(f, ",%zu,", si);
-	text(f, slc_role_name(p->role));
+	slc_csv_field(f, slc_role_name(p->role));
 	fputc(',', f);
-	text(f, p->workload);
+	slc_csv_field(f, p->workload);
 	fputc(',', f);
 	count(f, p->block_bytes);
 	fputc(',', f);
@@ -129,7 +124,7 @@ static void tidy_row(FILE *f, const struct slc_input_segment *s, size_t si, size
 	num_sep(f, s->lat_max_us[j]);
 	num_sep(f, s->temp_c[j]);
 	if (ph)
-		text(f, slc_phase_label(ph, a->model.cell));
+		slc_csv_field(f, slc_phase_label(ph, a->model.cell));
 	fputc(',', f);
 	if (ph && ph->kind == SLC_PHASE_SLC_CACHE && ph->tier)
 		fprintf(f, "%u", ph->tier);

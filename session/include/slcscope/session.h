@@ -488,6 +488,13 @@ int slc_report_write(const char *dir, const struct slc_session *x, const struct 
 int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
 			     const struct slc_figure_opts *o, FILE *log, char *err, size_t errlen);
 
+/*
+ * slc_csv_field() - @s as one CSV field (RFC 4180): quoted when it holds a
+ * separator, a quote or a line break, or blanks at either end that a reader
+ * would trim; nothing for NULL or "".
+ */
+void slc_csv_field(FILE *f, const char *s);
+
 /* ---- a lab's site ---------------------------------------------------- */
 
 /* What a number is, for its words: "2.29 GB", "483 MB/s", "1 h 2 min", "98%". */
