@@ -4,6 +4,7 @@
  * error and returns CLI_USAGE.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,5 +112,70 @@ int cli_parse_size(const char *cmd, const char *opt, const char *arg, struct slc
 
 	if (slc_parse_size(out, arg, err, sizeof(err)))
 		return cli_usage(cmd, "%s: %s", opt, err);
+	return CLI_OK;
+}
+
+int cli_bad_option(const char *cmd, const struct option *lo, const char *arg)
+{
+	char names[256] = "";
+	size_t len, n = 0, exact = 0, hit = 0;
+
+	if (strncmp(arg, "--", 2) != 0) {
+		/* a short option: getopt left the letter in optopt */
+		for (size_t i = 0; optopt && lo[i].name; i++)
+			if (lo[i].val == optopt && lo[i].has_arg == required_argument)
+				return cli_usage(cmd, "option '-%c' needs a value", optopt);
+		return cli_usage(cmd, "unknown option '-%c'", optopt ? optopt : arg[1]);
+	}
+	len = strcspn(arg + 2, "=");
+	for (size_t i = 0; lo[i].name; i++) {
+		if (strncmp(lo[i].name, arg + 2, len)) continue;
+		if (strlen(lo[i].name) == len) exact = i + 1;
+		hit = i;
+		n++;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s--%s", n > 1 ? ", " : "", lo[i].name);
+	}
+	if (exact) hit = exact - 1;
+	if (!exact && n > 1) return cli_usage(cmd, "option '%.*s' is ambiguous: %s", (int)len + 2, arg, names);
+	if (n == 0) return cli_usage(cmd, "unknown option '%.*s'", (int)len + 2, arg);
+	if (lo[hit].has_arg == no_argument && arg[2 + len] == '=')
+		return cli_usage(cmd, "option '--%s' takes no value", lo[hit].name);
+	return cli_usage(cmd, "option '--%s' needs a value", lo[hit].name);
+}
+
+int cli_operand(const char *cmd, struct cli_inputs *in, int opt, const char *arg)
+{
+	if (opt == 'l' && in->nl < CLI_MAX_INPUTS) {
+		in->label[in->nl] = arg;
+		in->at[in->nl++] = in->n;
+		return CLI_OK;
+	}
+	if (opt == 'l')
+		return cli_usage(cmd, "more than %d names (-l)", CLI_MAX_INPUTS);
+	if (opt != 1)
+		return -1;
+	if (in->n == CLI_MAX_INPUTS)
+		return cli_usage(cmd, "more than %d INPUTs", CLI_MAX_INPUTS);
+	in->path[in->n++] = arg;
+	return CLI_OK;
+}
+
+int cli_operands_end(const char *cmd, const struct cli_inputs *in, struct slc_figure_opts *co)
+{
+	size_t trailing = 0;
+
+	for (size_t i = 0; i < in->nl; i++) trailing += in->at[i] == in->n;
+	if (trailing && trailing < in->nl)
+		return cli_usage(cmd, "give each -l before its INPUT, or all of them after the INPUTs");
+	if (trailing > in->n)
+		return cli_usage(cmd, "%zu names (-l) for %zu INPUT%s", trailing, in->n, in->n == 1 ? "" : "s");
+	for (size_t i = 0; i < in->nl; i++) {
+		size_t k = trailing ? i : in->at[i];
+		if (k >= SLC_FIG_MAX_MULTIPLES) continue;
+		if (co->labels[k])
+			return cli_usage(cmd, "two names (-l) for one INPUT: '%s' and '%s'", co->labels[k], in->label[i]);
+		co->labels[k] = in->label[i];
+	}
+	co->n_labels = in->nl ? (in->n < SLC_FIG_MAX_MULTIPLES ? in->n : SLC_FIG_MAX_MULTIPLES) : 0;
 	return CLI_OK;
 }

@@ -86,4 +86,32 @@ int cli_import_opt(const char *cmd, struct slc_import_opts *io, const char *name
  */
 int cli_is_help(const char *arg);
 
+/*
+ * cli_bad_option() - the one-line usage error for the option @arg that
+ * getopt_long() (with opterr 0) returned '?' for, given the command's
+ * table @lo: unknown, ambiguous (its candidates), a value missing or one
+ * given to a flag.  Returns CLI_USAGE.
+ */
+struct option;
+int cli_bad_option(const char *cmd, const struct option *lo, const char *arg);
+
+/*
+ * The INPUTs of report and plot in the order given, and their -l names:
+ * each -l names the INPUT after it, or, all given after the last INPUT, the
+ * INPUTs in order.  getopt_long() with a '-' in front of its letters returns
+ * each operand as option 1, in place.
+ */
+#define CLI_MAX_INPUTS 64
+struct cli_inputs {
+	const char *path[CLI_MAX_INPUTS];
+	const char *label[CLI_MAX_INPUTS];
+	size_t at[CLI_MAX_INPUTS];    /* how many INPUTs came before each label */
+	size_t n, nl;
+};
+struct slc_figure_opts;
+/* Option 1 (an INPUT) or 'l' (a name) into @in: 0, a usage error, or -1 for any other option. */
+int cli_operand(const char *cmd, struct cli_inputs *in, int opt, const char *arg);
+/* The names into @co, each to its INPUT; a usage error when they do not fit. */
+int cli_operands_end(const char *cmd, const struct cli_inputs *in, struct slc_figure_opts *co);
+
 #endif

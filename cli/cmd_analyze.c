@@ -105,7 +105,7 @@ static int cmd_analyze(int argc, char **argv)
 				return rc;
 			break;
 		default:
-			return cli_usage("analyze", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("analyze", opts, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -172,7 +172,6 @@ static int emulate_run(int argc, char **argv)
 	const struct option *opts = cli_getopt(&emulate_doc, &letters);
 
 	slc_emu_opts_init(&o);
-	opterr = 0;
 	while ((opt = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		switch (opt) {
 		case 't': if ((rc = parse_factor("--time-scale", optarg, &o.time_scale))) return rc; break;
@@ -215,7 +214,7 @@ static int emulate_run(int argc, char **argv)
 				return cli_usage("emulate", "--vanish-after-bytes: %s", err);
 			break;
 		default:
-			return cli_usage("emulate", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("emulate", opts, argv[optind - 1]);
 		}
 	}
 	if (argc - optind < 2)

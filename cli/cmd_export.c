@@ -48,7 +48,6 @@ static int export_run(int argc, char **argv)
 	const char *letters;
 	const struct option *opts = cli_getopt(&export_doc, &letters);
 
-	opterr = 0;
 	while ((c = getopt_long(argc, argv, letters, opts, &li)) != -1) {
 		switch (c) {
 		case SLC_EXPORT_CSV + 1:
@@ -65,7 +64,7 @@ static int export_run(int argc, char **argv)
 				return rc;
 			break;
 		default:
-			return cli_usage("export", "unknown or incomplete option '%s'", argv[optind - 1]);
+			return cli_bad_option("export", opts, argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)

@@ -52,7 +52,6 @@ static int import_run(int argc, char **argv)
 	const char *letters;
 	const struct option *opts = cli_getopt(&import_doc, &letters);
 
-	opterr = 0;
 	slc_import_opts_init(&io);
 	cli_command_line(cmdline, sizeof(cmdline), argc, argv);    /* before getopt permutes argv */
 	while ((c = getopt_long(argc, argv, letters, opts, &li)) != -1) {
@@ -63,7 +62,7 @@ static int import_run(int argc, char **argv)
 		else if (c == 'b' || c == CLI_OPT_IMPORT)
 			rc = cli_import_opt("import", &io, c == 'b' ? "bin" : opts[li].name, optarg);
 		else
-			return cli_usage("import", "unknown or incomplete option '%s'", argv[optind - 1]);
+			return cli_bad_option("import", opts, argv[optind - 1]);
 		if ((c == 'b' || c == CLI_OPT_IMPORT) && rc)
 			return rc;
 	}

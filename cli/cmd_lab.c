@@ -32,7 +32,7 @@ static const struct slc_help_cmd lab_doc = {
 			{ "by", 0, "FIGURE", 'b', "rank: the figure (default cache)",
 			  "cache cache-speed post-cache whole-drive recovery tgbw" },
 			{ "json", 0, NULL, 'j', "list, show, rank, compare: machine-readable (bytes, bytes/s, s)", NULL },
-			{ "csv", 0, NULL, 'c', "the same as CSV", NULL },
+			{ "csv", 0, NULL, 'c', "list, show, rank: the same as CSV", NULL },
 			{ "binary", 0, NULL, 'B', "GiB and MiB/s instead of GB and MB/s", NULL },
 			{ "nearest", 'n', "N", 'n', "compare: how many nearest drives (default 5, at most 7)", "@none" },
 			{ "output", 'o', "DIR", 'o', "compare: also write a comparison report of the new run\n"
@@ -48,7 +48,24 @@ struct lab_args {
 	const char *db, *out;
 	int by, quiet, no_reports;
 	unsigned nearest;
+	uint64_t given;               /* the options given, a bit each (OPT_BIT of its letter) */
 	struct slc_lab_print_opts po;
+};
+
+#define OPT_BIT(c) (1ull << ((c) >= 'a' ? (c) - 'a' + 26 : (c) - 'A'))
+
+/* Each subcommand: its operands and the options it takes (any other is refused). */
+static const struct lab_sub {
+	const char *name, *operands;
+	int min, max;
+	uint64_t opts;
+} subs[] = {
+	{ "add", "one or more TRACEs", 1, 1 << 30, OPT_BIT('d') | OPT_BIT('q') },
+	{ "list", "no arguments", 0, 0, OPT_BIT('d') | OPT_BIT('j') | OPT_BIT('c') | OPT_BIT('B') },
+	{ "show", "one DRIVE", 1, 1, OPT_BIT('d') | OPT_BIT('j') | OPT_BIT('c') | OPT_BIT('B') },
+	{ "rank", "no arguments", 0, 0, OPT_BIT('d') | OPT_BIT('b') | OPT_BIT('j') | OPT_BIT('c') | OPT_BIT('B') },
+	{ "compare", "one TRACE", 1, 1, OPT_BIT('d') | OPT_BIT('j') | OPT_BIT('B') | OPT_BIT('n') | OPT_BIT('o') | OPT_BIT('q') },
+	{ "site", "one DIR", 1, 1, OPT_BIT('d') | OPT_BIT('B') | OPT_BIT('R') | OPT_BIT('q') },
 };
 
 static int lab_opts(int argc, char **argv, struct lab_args *a)
@@ -59,6 +76,10 @@ static int lab_opts(int argc, char **argv, struct lab_args *a)
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
+		if (opt == '?') return cli_bad_option("lab", opts, argv[optind - 1]);
+		if ((opt == 'j' || opt == 'c') && (a->given & (OPT_BIT('j') | OPT_BIT('c'))))
+			return cli_usage("lab", "--json and --csv: one of them");
+		a->given |= OPT_BIT(opt);
 		if (opt == 'd') a->db = optarg;
 		else if (opt == 'b' && (a->by = slc_lab_figure_from_name(optarg)) < 0)
 			return cli_usage("lab", "--by: cache, cache-speed, post-cache, whole-drive, recovery or tgbw, not '%s'",
@@ -70,9 +91,27 @@ static int lab_opts(int argc, char **argv, struct lab_args *a)
 		else if (opt == 'o') a->out = optarg;
 		else if (opt == 'q') a->quiet = 1;
 		else if (opt == 'R') a->no_reports = 1;
-		else if (opt == '?') return cli_usage("lab", "unknown option '%s'", argv[optind - 1]);
 	}
 	return CLI_OK;
+}
+
+/* The subcommand, its operands and its options checked: NULL and the usage error in *@rc. */
+static const struct lab_sub *lab_sub(int argc, char **argv, const struct lab_args *a, int *rc)
+{
+	const char *letters;
+	const struct option *lo = cli_getopt(&lab_doc, &letters);
+	const struct lab_sub *s = NULL;
+	int nargs = argc - optind - 1;
+
+	for (size_t i = 0; optind < argc && i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[optind], subs[i].name)) s = &subs[i];
+	*rc = optind >= argc ? cli_usage("lab", "needs add, list, show, rank, compare or site")
+	      : !s ? cli_usage("lab", "'%s' is not add, list, show, rank, compare or site", argv[optind])
+	      : nargs < s->min || nargs > s->max ? cli_usage("lab", "%s takes %s", s->name, s->operands) : CLI_OK;
+	for (size_t i = 0; !*rc && lo[i].name; i++)
+		if ((a->given & OPT_BIT(lo[i].val)) && !(s->opts & OPT_BIT(lo[i].val)))
+			*rc = cli_usage("lab", "--%s is not an option of lab %s", lo[i].name, s->name);
+	return *rc ? NULL : s;
 }
 
 static int lab_add(struct slc_lab *lab, char **paths, int n, int quiet)
@@ -87,8 +126,8 @@ static int lab_add(struct slc_lab *lab, char **paths, int n, int quiet)
 			continue;
 		}
 		if (!quiet)
-			printf("%s %s: %s (run %lld)\n", ad.existed ? "already in the lab:" : "added", paths[i], ad.drive,
-			       (long long)ad.run_id);
+			printf("%s %s: %s (run %lld)%s\n", ad.existed ? "already in the lab:" : "added", paths[i], ad.drive,
+			       (long long)ad.run_id, ad.moved ? "; its stored path is now this one" : "");
 	}
 	return bad ? CLI_FAIL : CLI_OK;
 }
@@ -116,28 +155,22 @@ static int cmd_lab(int argc, char **argv)
 {
 	struct lab_args a = { .by = SLC_LAB_CACHE };
 	char def[PATH_MAX], err[512];
+	const struct lab_sub *s;
 	struct slc_lab *lab;
 	const char *sub;
 	int rc, nargs;
 
-	if ((rc = lab_opts(argc, argv, &a))) return rc;
-	if (optind >= argc) return cli_usage("lab", "needs add, list, show, rank, compare or site");
-	sub = argv[optind++];
+	if ((rc = lab_opts(argc, argv, &a)) || !(s = lab_sub(argc, argv, &a, &rc))) return rc;
+	sub = s->name;
+	optind++;
 	nargs = argc - optind;
-	if (strcmp(sub, "add") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rank") &&
-	    strcmp(sub, "compare") && strcmp(sub, "site"))
-		return cli_usage("lab", "'%s' is not add, list, show, rank, compare or site", sub);
-	if (!strcmp(sub, "site") && nargs != 1) return cli_usage("lab", "site takes one DIR");
 	if (!strcmp(sub, "site") && slc_report_dir_check(argv[optind], NULL, 0, err, sizeof(err)))
 		return cli_fail("lab", "site %s", err);
-	if ((!strcmp(sub, "add") && nargs < 1) || ((!strcmp(sub, "show") || !strcmp(sub, "compare")) && nargs != 1) ||
-	    ((!strcmp(sub, "list") || !strcmp(sub, "rank")) && nargs))
-		return cli_usage("lab", "%s takes %s", sub, !strcmp(sub, "add") ? "one or more TRACEs" :
-				 !strcmp(sub, "show") ? "one DRIVE" : !strcmp(sub, "compare") ? "one TRACE" : "no arguments");
-	if (a.out && strcmp(sub, "compare")) return cli_usage("lab", "-o is for compare");
 	if (!a.db && slc_lab_default_path(def, sizeof(def)))
 		return cli_usage("lab", "no home directory for the default lab: give --db PATH");
-	if (slc_lab_open(&lab, a.db ? a.db : def, !a.db, err, sizeof(err)))
+	/* only add writes the lab: the others read it, and make none where there is none */
+	if (slc_lab_open(&lab, a.db ? a.db : def, strcmp(sub, "add") ? SLC_LAB_READ_ONLY
+			 : SLC_LAB_CREATE | (a.db ? 0 : SLC_LAB_MAKE_DIR), err, sizeof(err)))
 		return cli_fail("lab", "%s", err);
 	if (!strcmp(sub, "add")) rc = lab_add(lab, argv + optind, nargs, a.quiet);
 	else if (!strcmp(sub, "compare")) rc = lab_compare(lab, argv[optind], &a);

@@ -61,7 +61,8 @@ static const struct slc_help_cmd plot_doc = {
 			{ "y", 0, "bps|iops|log|linear", 0, "y: MB/s (default) or IOPS; log or linear scale", "bps iops log linear" },
 			{ "segment", 's', "N|ROLE", 's', "a trace segment, or the first of a role (fill, curve,\n"
 			  "idle_burst, trim_burst, ...); default: the random\ncurve after TRIM, else the first write curve", "@none" },
-			{ "label", 'l', "TEXT", 'l', "the next INPUT's name in legends (default: model and\n"
+			{ "label", 'l', "TEXT", 'l', "the name in legends of the INPUT after it, or, all given\n"
+			  "after the INPUTs, of each in order (default: model and\n"
 			  "capacity); once per INPUT", "@none" },
 			{ "title", 't', "TEXT", 't', "the title (default: the drive's model and capacity)", "@none" },
 			{ "binary", 0, NULL, 0, "GiB and MiB/s instead of GB and MB/s", NULL },
@@ -87,8 +88,14 @@ static int cmd_plot(int argc, char **argv)
 	const char *letters;
 	const struct option *opts = cli_getopt(&plot_doc, &letters);
 
-	while ((opt = getopt_long(argc, argv, letters, opts, &idx)) != -1) {
-		if (opt == 'o' || opt == 'F') {
+	struct cli_inputs in = { 0 };
+	char order[160];
+
+	snprintf(order, sizeof(order), "-%s", letters);
+	while ((opt = getopt_long(argc, argv, order, opts, &idx)) != -1) {
+		if ((rc = cli_operand("plot", &in, opt, optarg)) >= 0) {
+			if (rc) return rc;
+		} else if (opt == 'o' || opt == 'F') {
 			out = opt == 'o' ? optarg : out;
 			oo.force |= opt == 'F';
 		} else if (opt == 'k') {
@@ -97,7 +104,7 @@ static int cmd_plot(int argc, char **argv)
 		} else if (opt == 's' && (seg = strtol(optarg, &end, 10)) >= 0 && !*end && *optarg) {
 			continue;
 		} else if (opt == '?') {
-			return cli_usage("plot", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("plot", opts, argv[optind - 1]);
 		} else {
 			const char *name = opt == 's' ? "segment" : opt == 'l' ? "label" : opt == 't' ? "title" : opts[idx].name;
 			seg = opt == 's' ? -1 : seg;
@@ -105,7 +112,8 @@ static int cmd_plot(int argc, char **argv)
 				return cli_usage("plot", "%s", err);
 		}
 	}
-	n = optind < argc ? (size_t)(argc - optind) : 0;
+	if ((rc = cli_operands_end("plot", &in, &co))) return rc;
+	n = in.n;
 	if (!n || !out)
 		return cli_usage("plot", !n ? "needs an INPUT" : "needs -o FILE.png, .svg or .pdf");
 	if (!(ext = strrchr(out, '.')) || (strcmp(ext, ".png") && strcmp(ext, ".svg") && strcmp(ext, ".pdf")))
@@ -117,7 +125,7 @@ static int cmd_plot(int argc, char **argv)
 				 "at most " : "", slc_figure_kind_inputs(kind), slc_figure_kind_inputs(kind) > 1 ? "s" : "");
 	if (n > 1 && seg >= 0)
 		return cli_usage("plot", "--segment N goes with one INPUT; give a role (fill, curve, ...) for several");
-	oo.inputs = (const char *const *)argv + optind;
+	oo.inputs = in.path;
 	oo.n_inputs = n;
 	if (slc_output_check(out, &oo, err, sizeof(err)))
 		return cli_fail("plot", "%s", err);
@@ -126,7 +134,7 @@ static int cmd_plot(int argc, char **argv)
 	for (k = 0; k < n; k++) {
 		/* a sweep alone has no write curve, and needs none */
 		xs[k].allow_no_curve = kind == SLC_FIG_SWEEP_QD || kind == SLC_FIG_SWEEP_BS || kind == SLC_FIG_MIXED;
-		if ((rc = cli_load(&xs[k], "plot", (const char *const *)&argv[optind + (int)k], 1, NULL, seg, NULL)))
+		if ((rc = cli_load(&xs[k], "plot", &in.path[k], 1, NULL, seg, NULL)))
 			goto out;
 	}
 	rc = slc_figure_write(out, &oo, kind, xs, n, &co, err, sizeof(err)) ? cli_fail("plot", "%s", err) : CLI_OK;

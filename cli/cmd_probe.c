@@ -67,10 +67,9 @@ static int probe_run(int argc, char **argv)
 	const char *letters;
 	const struct option *opts = cli_getopt(&probe_doc, &letters);
 
-	opterr = 0;
 	while ((c = getopt_long(argc, argv, letters, opts, NULL)) != -1) {
 		if (c != 'j' && c != 'b')
-			return cli_usage("probe", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("probe", opts, argv[optind - 1]);
 		json |= c == 'j';
 		blob = c == 'b' ? optarg : blob;
 	}

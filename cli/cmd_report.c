@@ -24,7 +24,8 @@ static const struct slc_help_cmd report_doc = {
 			  "print, every graph drawn as vectors (sharp at any zoom, its text selectable).\n" },
 		{ .title = "Options", .opt = (const struct slc_help_opt[]){
 			{ "output", 'o', "DIR", 'o', "the report directory: new, empty, or an earlier report", "@dir" },
-			{ "label", 'l', "TEXT", 'l', "the next INPUT's name (comparison; default: model, capacity)", "@none" },
+			{ "label", 'l', "TEXT", 'l', "the name of the INPUT after it, or, all given after the\n"
+			  "INPUTs, of each in order (default: model, capacity)", "@none" },
 			{ "title", 't', "TEXT", 't', "the comparison's title", "@none" },
 			{ "segment", 's', "ROLE", 's', "compare the first curve of ROLE (default: the random curve)", "@none" },
 			{ "capacity", 0, "SIZE", 1, "the drive's size, where the INPUT does not say (a log)", "@none" },
@@ -56,15 +57,21 @@ static int cmd_report(int argc, char **argv)
 	const char *letters;
 	const struct option *opts = cli_getopt(&report_doc, &letters);
 
-	while ((opt = getopt_long(argc, argv, letters, opts, &idx)) != -1) {
-		if (opt == 'o') dir = optarg;
+	struct cli_inputs in = { 0 };
+	char order[160];
+
+	snprintf(order, sizeof(order), "-%s", letters);
+	while ((opt = getopt_long(argc, argv, order, opts, &idx)) != -1) {
+		if ((rc = cli_operand("report", &in, opt, optarg)) >= 0) {
+			if (rc) return rc;
+		} else if (opt == 'o') dir = optarg;
 		else if (opt == 'q') quiet = 1;
 		else if (opt >= 1 && opt <= 3) {
 			if (slc_session_hints_set(&hints, opts[idx].name, optarg, err, sizeof(err)))
 				return cli_usage("report", "%s", err);
 			drive_hint = 1;
 		}
-		else if (opt == '?') return cli_usage("report", "unknown option '%s'", argv[optind - 1]);
+		else if (opt == '?') return cli_bad_option("report", opts, argv[optind - 1]);
 		else {
 			paper |= opt == 0 && !strcmp(opts[idx].name, "paper");
 			if (slc_figure_opts_set(&co, opt == 'l' ? "label" : opt == 't' ? "title" : opt == 's' ? "segment" :
@@ -72,21 +79,22 @@ static int cmd_report(int argc, char **argv)
 				return cli_usage("report", "%s", err);
 		}
 	}
-	n = optind < argc ? (size_t)(argc - optind) : 0;
+	if ((rc = cli_operands_end("report", &in, &co))) return rc;
+	n = in.n;
 	if (!n || n > 8 || !dir)
 		return cli_usage("report", !dir ? "needs -o DIR" : "takes 1 to 8 INPUTs");
 	if (paper && !co.pdf)
 		return cli_usage("report", "--paper is report.pdf's paper: give it with --pdf");
 	if (drive_hint && n > 1)
 		return cli_usage("report", "--capacity, --cell and --state describe one drive: give them with one INPUT");
-	if (slc_report_dir_check(dir, (const char *const *)argv + optind, n, err, sizeof(err)))
+	if (slc_report_dir_check(dir, in.path, n, err, sizeof(err)))
 		return cli_fail("report", "-o %s", err);
 	if (!(xs = calloc(n, sizeof(*xs))))
 		return cli_fail("report", "out of memory");
 	for (k = 0; k < n && !rc; k++) {
 		xs[k].allow_no_curve = n == 1;    /* a sweep alone reports its table */
 		xs[k].hints = hints;
-		rc = cli_load(&xs[k], "report", (const char *const *)&argv[optind + (int)k], 1, NULL, -1, NULL);
+		rc = cli_load(&xs[k], "report", &in.path[k], 1, NULL, -1, NULL);
 	}
 	if (!rc && (n == 1 ? slc_report_write(dir, xs, &co, quiet ? NULL : stderr, err, sizeof(err)) :
 		    slc_report_compare_write(dir, xs, n, &co, quiet ? NULL : stderr, err, sizeof(err))))

@@ -208,8 +208,10 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 	case O_FORCE: a->to.force = 1; break;
 	case 'n': a->dry = 1; break;
 	case O_QUIET: u->quiet = 1; break;
-	default:
-		return cli_usage("run", "unknown option '%s'", bad);
+	default: {
+		const char *letters;
+		return cli_bad_option("run", cli_getopt(&run_doc, &letters), bad);
+	}
 	}
 	return CLI_OK;
 }

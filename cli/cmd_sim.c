@@ -140,7 +140,7 @@ static int parse_sim_args(int argc, char **argv, struct sim_args *a)
 		case 'o': a->out_path = optarg; break;
 		case 'Q': a->quiet = 1; break;
 		default:
-			return cli_usage("sim", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("sim", opts, argv[optind - 1]);
 		}
 	}
 	if (rc)

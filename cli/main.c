@@ -2,6 +2,7 @@
 /*
  * slcscope: entry point and command dispatch.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,6 +140,10 @@ static int help(int argc, char **argv)
 
 	for (size_t i = 0; commands[i]; i++)
 		docs[i + 1] = commands[i]->doc;
+	if ((mode && cli_is_help(mode)) || (nargs == 1 && !mode && !strcmp(argv[argc - 1], "help"))) {
+		slc_help_text(stdout, &main_doc);    /* "slcscope help --help", "slcscope help help" */
+		return CLI_OK;
+	}
 	if (nargs > 1 || (mode && strcmp(mode, "--man") && strcmp(mode, "--options") && strcmp(mode, "--completion")))
 		return cli_usage("help", "takes one command name");
 	if (nargs == 1 && !(cmd = find_command(argv[argc - 1])))
@@ -155,6 +160,16 @@ static int help(int argc, char **argv)
 	return CLI_OK;
 }
 
+/* A full disk or a closed pipe on standard output is a failure too, said once. */
+static int finish(const char *cmd, int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (rc == CLI_OK)
+		rc = cli_fail(cmd, "standard output: %s", errno ? strerror(errno) : "write error");
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
@@ -165,14 +180,14 @@ int main(int argc, char **argv)
 	}
 	if (cli_is_help(argv[1])) {
 		slc_help_text(stdout, &main_doc);
-		return CLI_OK;
+		return finish(NULL, CLI_OK);
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("slcscope %s\n", SLCSCOPE_VERSION);
-		return CLI_OK;
+		return finish(NULL, CLI_OK);
 	}
 	if (strcmp(argv[1], "help") == 0)
-		return help(argc, argv);
+		return finish("help", help(argc, argv));
 	if (argv[1][0] == '-')
 		return cli_usage(NULL, "unknown option '%s'", argv[1]);
 	cmd = find_command(argv[1]);
@@ -183,11 +198,12 @@ int main(int argc, char **argv)
 			break;
 		if (cli_is_help(argv[i])) {
 			slc_help_text(stdout, cmd->doc);
-			return CLI_OK;
+			return finish(cmd->doc->name, CLI_OK);
 		}
 	}
 	optind = 1;
+	opterr = 0;        /* one line per error: cli_bad_option() says what was wrong */
 	if (strcmp(cmd->doc->name, "emulate"))   /* libfuse handles a signal only where it finds none set */
 		slc_output_signals();
-	return cmd->run(argc - 1, argv + 1);
+	return finish(cmd->doc->name, cmd->run(argc - 1, argv + 1));
 }

@@ -69,6 +69,20 @@ static int legacy_report(int dfd)
 }
 
 /* Does the directory hold something that is neither a report's nor an input?  Its name in @name. */
+/* Is @name in @dfd a directory with a report's marker? */
+static int is_report_dir(int dfd, const char *name)
+{
+	int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ok = 0;
+	char *m;
+
+	if (sub >= 0) {
+		ok = (m = read_marker(sub)) != NULL;
+		free(m);
+		close(sub);
+	}
+	return ok;
+}
+
 static int foreign_entry(int dfd, const char *const *inputs, size_t n, char *name, size_t len)
 {
 	int fd = dup(dfd), found = 0;
@@ -84,6 +98,10 @@ static int foreign_entry(int dfd, const char *const *inputs, size_t n, char *nam
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && slc__same_as_input(&st, inputs, n))
+			continue;
+		/* a report of its own (a site's run-ID/, left by a site interrupted
+		 * before its pages were moved in) is ours to write beside */
+		if (S_ISDIR(st.st_mode) && is_report_dir(dfd, e->d_name))
 			continue;
 		snprintf(name, len, "%s", e->d_name);
 		found = 1;

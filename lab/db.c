@@ -129,10 +129,30 @@ static int migrate(struct lab_db *db, int64_t from, char *err, size_t errlen)
 	return rc;
 }
 
+/* A lab opened to read: its version is checked, nothing is made. */
+static int schema_read(struct lab_db *db, char *err, size_t errlen)
+{
+	int64_t v = -1;
+
+	if (slc__lab_query_int(db, "SELECT max(version) FROM lab_schema", 0, NULL, &v, err, errlen) || v < 0) {
+		snprintf(err, errlen, "not a slcscope lab (no schema version)");
+		return -EINVAL;
+	}
+	if (v != SLC_LAB_SCHEMA) {
+		snprintf(err, errlen, v > SLC_LAB_SCHEMA ? "a lab of schema %" PRId64 ", newer than this slcscope's %d: update "
+			 "slcscope" : "a lab of schema %" PRId64 ", older than this slcscope's %d: add a run to migrate it",
+			 v, SLC_LAB_SCHEMA);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 int slc__lab_schema(struct lab_db *db, char *err, size_t errlen)
 {
 	int64_t v = -1;
 	int rc, others = 0;
+
+	if (db->read_only) return schema_read(db, err, errlen);
 
 	rc = slc__lab_exec(db, db->ops->begin, err, errlen);
 	if (rc) return rc;
@@ -143,8 +163,9 @@ int slc__lab_schema(struct lab_db *db, char *err, size_t errlen)
 		/* a new lab, or a database of something else: only the first is ours to fill */
 		rc = count_tables(db, &others, err, errlen);
 		if (!rc && others) {
-			snprintf(err, errlen, "an %s database that is not a slcscope lab (%d table%s of its own): "
-				 "give a new path", db->ops->engine, others, others == 1 ? "" : "s");
+			snprintf(err, errlen, "%s database that is not a slcscope lab (%d table%s of its own): give %s",
+				 strcmp(db->ops->engine, "SQLite") ? "a PostgreSQL" : "an SQLite", others, others == 1 ? "" : "s",
+				 strcmp(db->ops->engine, "SQLite") ? "an empty database" : "a new path");
 			rc = -EEXIST;
 		}
 		v = 0;

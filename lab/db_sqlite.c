@@ -90,7 +90,9 @@ int slc__lab_sqlite_open(struct lab_db *db, const char *path, char *err, size_t 
 	int rc;
 
 	/* NOFOLLOW: the path was checked, a link swapped in since is refused */
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL) !=
+	int mode = db->read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+
+	if (sqlite3_open_v2(path, &h, mode | SQLITE_OPEN_NOFOLLOW, NULL) !=
 	    SQLITE_OK) {
 		rc = h ? sq_err(h, path, err, errlen) : (snprintf(err, errlen, "%s: out of memory", path), -ENOMEM);
 		sqlite3_close(h);

@@ -61,14 +61,16 @@ static double time_to(const struct slc_input_segment *s, double bytes)
 	return NAN;
 }
 
-/* The whole drive written: the first write curve that wrote the capacity,
- * the sequential fill of the lab plan as a rule. */
+/* The whole drive written as the reviews time it: the first sequential
+ * write curve that wrote the capacity (the lab plan's fill).  Random writes
+ * over the capacity are not a fill: each block may be written many times. */
 static double whole_drive_s(const struct slc_session *x)
 {
 	double cap = (double)x->in->meta.capacity_bytes;
 
 	for (size_t k = 0; k < x->n && cap > 0; k++) {
-		double t = time_to(&x->in->segments[x->seg[k]], cap);
+		const struct slc_input_segment *s = &x->in->segments[x->seg[k]];
+		double t = slc_workload_from_name(s->params.workload) == SLC_WL_SEQ_WRITE ? time_to(s, cap) : NAN;
 		if (isfinite(t)) return t;
 	}
 	return NAN;
@@ -146,17 +148,26 @@ static int make_dirs(const char *path, char *err, size_t errlen)
 /* The output rules of docs/safety.md for a database: a new path, an empty
  * file, or an SQLite database (that it is a lab is checked once it is
  * open); never a device, a file in use, a link swapped in. */
-static int check_file(const char *path, int create_dir, char *err, size_t errlen)
+static int check_file(const char *path, unsigned flags, char *err, size_t errlen)
 {
 	const struct slc_output_opts oo = { .kind = SLC_OUTPUT_DATABASE, .option = "--db" };
 	struct stat st;
 	int rc;
 
+	/* SQLite reads these as a URI or an in-memory database, not as the file they seem to name */
+	if (strncmp(path, "file:", 5) == 0 || strcmp(path, ":memory:") == 0) {
+		snprintf(err, errlen, "--db %s: an SQLite URI or in-memory name, not a lab's file; give its path", path);
+		return -EINVAL;
+	}
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		snprintf(err, errlen, "--db %s: a symbolic link; give the file it names", path);
 		return -ELOOP;
 	}
-	if (create_dir && (rc = make_dirs(path, err, errlen))) return rc;
+	if (!(flags & SLC_LAB_CREATE) && lstat(path, &st) != 0) {
+		snprintf(err, errlen, "--db %s: no lab there (slcscope lab add TRACE makes one)", path);
+		return -ENOENT;
+	}
+	if ((flags & SLC_LAB_MAKE_DIR) && (rc = make_dirs(path, err, errlen))) return rc;
 	return slc_output_check(path, &oo, err, errlen);
 }
 
@@ -165,7 +176,23 @@ static int is_url(const char *w)
 	return strncmp(w, "postgresql://", 13) == 0 || strncmp(w, "postgres://", 11) == 0;
 }
 
-int slc_lab_open(struct slc_lab **lab, const char *where, int create_dir, char *err, size_t errlen)
+/* "--db WHERE: " before a reason that does not name the lab yet; a URL's
+ * password is not repeated. */
+static void name_lab(const char *where, char *err, size_t errlen)
+{
+	char shown[256], e[512];
+	const char *at = strchr(where, '@'), *scheme = strstr(where, "://");
+
+	if (strncmp(err, "--db ", 5) == 0) return;
+	if (is_url(where) && at && scheme && at > scheme)
+		snprintf(shown, sizeof(shown), "%.*s...%s", (int)(scheme + 3 - where), where, at);
+	else
+		snprintf(shown, sizeof(shown), "%s", where);
+	snprintf(e, sizeof(e), "--db %s: %s", shown, err);
+	snprintf(err, errlen, "%s", e);
+}
+
+int slc_lab_open(struct slc_lab **lab, const char *where, unsigned flags, char *err, size_t errlen)
 {
 	struct slc_lab *l;
 	int rc;
@@ -180,11 +207,13 @@ int slc_lab_open(struct slc_lab **lab, const char *where, int create_dir, char *
 		return -ENOMEM;
 	}
 	snprintf(l->where, sizeof(l->where), "%s", where);
+	l->db.read_only = !!(flags & SLC_LAB_READ_ONLY);
 	if (is_url(where)) rc = slc__lab_pg_open(&l->db, where, err, errlen);
-	else if (!(rc = check_file(where, create_dir, err, errlen))) rc = slc__lab_sqlite_open(&l->db, where, err, errlen);
+	else if (!(rc = check_file(where, flags, err, errlen))) rc = slc__lab_sqlite_open(&l->db, where, err, errlen);
 	if (!rc && (rc = slc__lab_schema(&l->db, err, errlen)))
 		l->db.ops->close(&l->db);
 	if (rc) {
+		name_lab(where, err, errlen);
 		free(l);
 		return rc;
 	}
@@ -209,7 +238,8 @@ int slc_lab_add_trace(const char *where, const char *path, struct slc_lab_added 
 		snprintf(err, errlen, "no home directory for the default lab: name one (--lab=DB)");
 		return rc;
 	}
-	if ((rc = slc_lab_open(&lab, where ? where : def, !where, err, errlen))) return rc;
+	if ((rc = slc_lab_open(&lab, where ? where : def, SLC_LAB_CREATE | (where ? 0 : SLC_LAB_MAKE_DIR), err, errlen)))
+		return rc;
 	if (path) rc = slc_lab_add(lab, path, out, err, errlen);
 	slc_lab_close(lab);
 	return rc;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "slcscope/analysis.h"
+#include "slcscope/output.h"
 #include "slcscope/session.h"
 #include "slcscope/trace.h"
 #include "slcscope/vocab.h"
@@ -78,22 +79,32 @@ struct add_ctx {
 	size_t errlen;
 };
 
-static const char *or_empty(const char *s)
+void slc__lab_drive_key(struct slc__lab_key *k, const struct slc_session *x, const char *sha)
 {
-	return s ? s : "";
+	const struct slc_trace_meta *m = &x->in->meta;
+
+	slc_session_drive_name(k->name, sizeof(k->name), x);
+	/* a drive is its model, serial and size; a trace that names no model
+	 * (an imported log) is a drive of its own: logs of different drives
+	 * share file names (fio's job_bw.1.log) */
+	if (m->device_model && *m->device_model) {
+		snprintf(k->model, sizeof(k->model), "%s", m->device_model);
+		snprintf(k->serial, sizeof(k->serial), "%s", m->device_serial ? m->device_serial : "");
+	} else {
+		snprintf(k->model, sizeof(k->model), "%s", k->name);
+		snprintf(k->serial, sizeof(k->serial), "trace %.16s", sha);
+	}
+	k->capacity = m->capacity_bytes;
 }
 
-static int add_drive(struct add_ctx *c, const char *name)
+static int add_drive(struct add_ctx *c, const struct slc__lab_key *k)
 {
 	const struct slc_trace_meta *m = &c->x->in->meta;
 	char cap[24];
-	/* a drive is its model, serial and size; an input that names no model
-	 * (an imported log) is keyed by the name the report gives it */
-	const char *p[6] = { m->device_model && *m->device_model ? m->device_model : name, or_empty(m->device_serial),
-			     cap, name, m->device_firmware, m->cell_type };
+	const char *p[6] = { k->model, k->serial, cap, k->name, m->device_firmware, m->cell_type };
 	int rc;
 
-	snprintf(cap, sizeof(cap), "%" PRIu64, m->capacity_bytes);
+	snprintf(cap, sizeof(cap), "%" PRIu64, k->capacity);
 	rc = c->db->ops->query(c->db, "INSERT INTO drives (model, serial, capacity_bytes, name, firmware, cell)"
 			       " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (model, serial, capacity_bytes) DO NOTHING",
 			       6, p, NULL, NULL, c->err, c->errlen);
@@ -201,14 +212,29 @@ static int store(struct add_ctx *c, struct slc_lab_added *out)
 	if (rc) return rc;
 	rc = slc__lab_query_int(c->db, "SELECT id FROM runs WHERE sha256 = $1", 1, p, &id, c->err, c->errlen);
 	if (!rc && id >= 0) {
+		/* stored before; a trace moved since is found at its new path */
+		const char *mp[2] = { c->sha, c->path };
+		int64_t same = -1;
 		out->existed = 1;
 		out->run_id = id;
 		rc = slc__lab_query_int(c->db, "SELECT drive_id FROM runs WHERE sha256 = $1", 1, p, &out->drive_id, c->err,
 				   c->errlen);
+		if (!rc) rc = slc__lab_query_int(c->db, "SELECT id FROM runs WHERE sha256 = $1 AND path = $2", 2, mp, &same,
+						 c->err, c->errlen);
+		if (!rc && same < 0) {
+			rc = c->db->ops->query(c->db, "UPDATE runs SET path = $2 WHERE sha256 = $1", 2, mp, NULL, NULL, c->err,
+					       c->errlen);
+			out->moved = !rc;
+		}
+		if (!rc && out->moved) return slc__lab_exec(c->db, "COMMIT", c->err, c->errlen);
 		slc__lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
 		return rc;
 	}
-	if (!rc) rc = add_drive(c, out->drive);
+	if (!rc) {
+		struct slc__lab_key k;
+		slc__lab_drive_key(&k, c->x, c->sha);
+		rc = add_drive(c, &k);
+	}
 	if (!rc) rc = add_run(c);
 	if (!rc && c->run_id < 0) {
 		/* another bench stored the same file since the look-up above */
@@ -265,6 +291,14 @@ int slc_lab_add(struct slc_lab *lab, const char *path, struct slc_lab_added *out
 		snprintf(err, errlen, "%s is not a slcscope trace: import it first (slcscope import %s -o TRACE.h5)", path,
 			 path);
 		return -EINVAL;
+	}
+	{
+		/* a trace is added once its run ended: the check that keeps an
+		 * output from a running slcscope names the run that writes it */
+		const struct slc_output_opts held = { .kind = SLC_OUTPUT_TRACE, .option = "lab add" };
+		if ((rc = slc_output_check(path, &held, err, errlen)) == -EBUSY && strstr(err, "another slcscope is writing"))
+			return rc;
+		err[0] = '\0';
 	}
 	if ((rc = slc_session_load(&x, path, -1, NULL, err, errlen))) return rc;
 	if (x.in->format != SLC_INPUT_TRACE) {

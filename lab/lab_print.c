@@ -23,9 +23,26 @@
 	" r.tgbw_bytes, r.cache_min_bytes, r.cache_max_bytes, r.tgbw_horizon_s, r.recovery_trim_frac," \
 	" r.erase_onset_bytes FROM runs r JOIN drives d ON d.id = r.drive_id"
 
+/* A stored text as the listings print it: control characters (a terminal's
+ * escapes in a name or path another bench stored) as '?'. */
 static void copy(char *dst, size_t len, const char *s)
 {
 	snprintf(dst, len, "%s", s ? s : "");
+	for (char *c = dst; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+}
+
+/* @s in a column @width characters wide: cut after @width UTF-8 characters
+ * (never inside one), then padded with spaces. */
+static void cell(FILE *f, const char *s, int width)
+{
+	int n = 0;
+
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if ((*c & 0xc0) != 0x80 && n++ == width) break;
+		fputc(*c, f);
+	}
+	for (; n < width; n++) fputc(' ', f);
 }
 
 static int row_of(void *arg, int ncols, const char *const *c)
@@ -177,9 +194,11 @@ static void csv_row(FILE *f, const struct run_row *r)
 static int json_out(FILE *f, json_t *doc, char *err, size_t errlen)
 {
 	int rc = doc && json_dumpf(doc, f, JSON_INDENT(2)) == 0 ? 0 : -ENOMEM;
+
 	json_decref(doc);
 	fputc('\n', f);
-	if (rc) snprintf(err, errlen, "out of memory");
+	if (rc && doc && ferror(f)) snprintf(err, errlen, "cannot write the output");
+	else if (rc) snprintf(err, errlen, "out of memory");
 	return rc;
 }
 
@@ -196,15 +215,20 @@ static void text_table(FILE *f, const struct rows *rs, enum slc_unit_system u)
 {
 	char cap[32], w[SLC_LAB_FIGURE__COUNT][48];
 
-	fprintf(f, "%5s  %-44s %9s %-10s %-11s", "run", "drive", "capacity", "plan", "date");
+	fprintf(f, "%5s  %-44s %9s %-13s %-10s %-11s", "run", "drive", "capacity", "plan", "date", "status");
 	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) fprintf(f, " %15s", slc__lab_columns[i].title);
 	fputc('\n', f);
 	for (size_t k = 0; k < rs->n; k++) {
 		const struct run_row *r = &rs->r[k];
 		for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) fig_words(w[i], sizeof(w[i]), r, i, u);
-		fprintf(f, "%5" PRId64 "  %-44.44s %9s %-10.10s %-11.10s", r->id, r->drive,
-			r->capacity > 0 ? slc_format_bytes(cap, sizeof(cap), r->capacity, u) : "-",
-			*r->plan ? r->plan : "-", r->created);
+		fprintf(f, "%5" PRId64 "  ", r->id);
+		cell(f, r->drive, 44);
+		fprintf(f, " %9s ", r->capacity > 0 ? slc_format_bytes(cap, sizeof(cap), r->capacity, u) : "-");
+		cell(f, *r->plan ? r->plan : "-", 13);
+		fputc(' ', f);
+		cell(f, r->created, 10);
+		fputc(' ', f);
+		cell(f, *r->status ? r->status : "-", 11);
 		for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) fprintf(f, " %15s", w[i]);
 		fputc('\n', f);
 	}
@@ -319,6 +343,10 @@ int slc_lab_show(struct slc_lab *lab, const char *which, FILE *f, const struct s
 	size_t j = 0;
 	int digits = *which != '\0', rc;
 
+	if (!*which) {
+		snprintf(err, errlen, "show: give a run's number or a part of a drive's name (lab list shows them)");
+		return -EINVAL;
+	}
 	for (const char *c = which; *c; c++) digits &= *c >= '0' && *c <= '9';
 	if (digits) {
 		snprintf(pat, sizeof(pat), "%s", which);
@@ -352,6 +380,9 @@ int slc_lab_show(struct slc_lab *lab, const char *which, FILE *f, const struct s
 
 /* ---- rank ------------------------------------------------------------------ */
 
+/* A run that completed (an import, which records no status, counts as one). */
+#define COMPLETE(r) "coalesce(" r ".status, 'complete') = 'complete'"
+
 static const char *const fig_col[SLC_LAB_FIGURE__COUNT] = {
 	"r.cache_bytes", "r.cache_bps", "r.post_cache_bps", "r.whole_drive_s", "r.recovery_frac", "r.tgbw_bytes",
 };
@@ -361,20 +392,23 @@ static int latest(struct slc_lab *lab, int by, struct rows *rs, char *err, size_
 {
 	char q[1024];
 
+	/* a run that did not complete (interrupted, failed, still running when
+	 * it was read) is listed, never ranked: its curves may be cut short */
 	if (by < 0)
-		return slc__lab_fetch(lab, "WHERE r.id = (SELECT max(r2.id) FROM runs r2 WHERE r2.drive_id = r.drive_id)"
-			     " ORDER BY r.id", 0, NULL, rs, err, errlen);
+		return slc__lab_fetch(lab, "WHERE r.id = (SELECT max(r2.id) FROM runs r2 WHERE r2.drive_id = r.drive_id"
+				      " AND " COMPLETE("r2") ") ORDER BY r.id", 0, NULL, rs, err, errlen);
 	snprintf(q, sizeof(q), "WHERE %1$s IS NOT NULL AND r.id = (SELECT max(r2.id) FROM runs r2 WHERE"
-		 " r2.drive_id = r.drive_id AND r2.%2$s IS NOT NULL) ORDER BY %1$s %3$s, r.id", fig_col[by],
-		 fig_col[by] + 2, slc_lab_figure_lower_better(by) ? "ASC" : "DESC");
+		 " r2.drive_id = r.drive_id AND r2.%2$s IS NOT NULL AND " COMPLETE("r2") ") ORDER BY %1$s %3$s, r.id",
+		 fig_col[by], fig_col[by] + 2, slc_lab_figure_lower_better(by) ? "ASC" : "DESC");
 	return slc__lab_fetch(lab, q, 0, NULL, rs, err, errlen);
 }
 
-/* A bar as long as @v is good against the best, like the reviews' charts. */
-static void bar(FILE *f, double v, double best, int lower_better)
+/* A bar as long as the value against the largest, as the ranking charts
+ * draw it (for a time, lower is better: the best bar is the shortest). */
+static void bar(FILE *f, double v, double max)
 {
 	enum { WIDTH = 30 };
-	double frac = lower_better ? (v > 0 ? best / v : 0) : (best > 0 ? v / best : 0);
+	double frac = max > 0 ? v / max : 0;
 	int n = (int)lround(WIDTH * (frac > 1 ? 1 : frac < 0 ? 0 : frac));
 
 	for (int i = 0; i < n; i++) fputc('#', f);
@@ -411,8 +445,10 @@ int slc_lab_rank(struct slc_lab *lab, enum slc_lab_figure by, FILE *f, const str
 		fprintf(f, "%s, the latest run of each drive (%s is better)\n", slc__lab_columns[by].title, low ? "lower" : "higher");
 		for (size_t i = 0; i < rs.n; i++) {
 			char w[48];
-			fprintf(f, "%3zu  %-44.44s %12s  ", i + 1, rs.r[i].drive, fig_words(w, sizeof(w), &rs.r[i], by, u));
-			bar(f, rs.r[i].v[by], rs.r[0].v[by], low);
+			fprintf(f, "%3zu  ", i + 1);
+			cell(f, rs.r[i].drive, 44);
+			fprintf(f, " %12s  ", fig_words(w, sizeof(w), &rs.r[i], by, u));
+			bar(f, rs.r[i].v[by], rs.r[low ? rs.n - 1 : 0].v[by]);
 			fprintf(f, "\n");
 		}
 	}
@@ -454,6 +490,13 @@ static const char *ordinal(char *buf, size_t len, size_t n)
 	return buf;
 }
 
+/* The same trace, or another run of the new run's own drive: not a drive to compare it with. */
+static int same_drive(const struct run_row *r, const struct run_row *me)
+{
+	return !strcmp(r->sha, me->sha) || (!strcmp(r->model, me->model) && !strcmp(r->serial, me->serial) &&
+					     r->capacity == me->capacity);
+}
+
 static void place(FILE *f, json_t *ranks, const struct run_row *me, const struct rows *rs, int fig,
 		  enum slc_unit_system u)
 {
@@ -467,7 +510,7 @@ static void place(FILE *f, json_t *ranks, const struct run_row *me, const struct
 	}
 	for (size_t i = 0; i < rs->n; i++) {
 		double v = rs->r[i].v[fig];
-		if (!isfinite(v) || strcmp(rs->r[i].sha, me->sha) == 0) continue;
+		if (!isfinite(v) || same_drive(&rs->r[i], me)) continue;
 		of++;
 		better += low ? v < me->v[fig] : v > me->v[fig];
 	}
@@ -483,6 +526,7 @@ static void place(FILE *f, json_t *ranks, const struct run_row *me, const struct
 static void me_row(struct run_row *me, const struct slc_session *x, const char *path)
 {
 	struct slc_lab_figures fg;
+	struct slc__lab_key k;
 	char e[64];
 	uint64_t size;
 
@@ -491,10 +535,15 @@ static void me_row(struct run_row *me, const struct slc_session *x, const char *
 	memcpy(me->v, fg.v, sizeof(me->v));
 	me->cache_min = fg.cache_min_bytes;
 	me->cache_max = fg.cache_max_bytes;
-	slc_session_drive_name(me->drive, sizeof(me->drive), x);
 	copy(me->path, sizeof(me->path), path);
 	if (slc__lab_sha256(path, me->sha, &size, e, sizeof(e))) me->sha[0] = '\0';
+	slc__lab_drive_key(&k, x, me->sha);
+	copy(me->drive, sizeof(me->drive), k.name);
+	copy(me->model, sizeof(me->model), k.model);
+	copy(me->serial, sizeof(me->serial), k.serial);
+	me->capacity = (double)k.capacity;
 }
+
 
 int slc_lab_compare(struct slc_lab *lab, const struct slc_session *x, const char *path, FILE *f,
 		    const struct slc_lab_print_opts *o, struct slc_lab_near *near, size_t max_near, size_t *n_near,
@@ -518,14 +567,14 @@ int slc_lab_compare(struct slc_lab *lab, const struct slc_session *x, const char
 		jn = json_object_get(doc, "nearest");
 	} else {
 		size_t others = 0;
-		for (size_t i = 0; i < rs.n; i++) others += strcmp(rs.r[i].sha, me.sha) != 0;
+		for (size_t i = 0; i < rs.n; i++) others += !same_drive(&rs.r[i], &me);
 		fprintf(f, "%s (%s) among the %zu other drive%s in the lab:\n", me.drive, path, others,
 			others == 1 ? "" : "s");
 	}
 	for (int i = 0; i < SLC_LAB_FIGURE__COUNT; i++) place(f, ranks, &me, &rs, i, u);
 	for (size_t i = 0; i < rs.n; i++) {
 		double d = distance(&me, &rs.r[i]);
-		if (!isfinite(d) || strcmp(rs.r[i].sha, me.sha) == 0) continue;
+		if (!isfinite(d) || same_drive(&rs.r[i], &me)) continue;
 		all[m] = (struct slc_lab_near){ .run_id = rs.r[i].id, .distance = d };
 		copy(all[m].drive, sizeof(all[m].drive), rs.r[i].drive);
 		copy(all[m].path, sizeof(all[m].path), rs.r[i].path);
@@ -539,7 +588,11 @@ int slc_lab_compare(struct slc_lab *lab, const struct slc_session *x, const char
 			json_array_append_new(jn, json_pack("{s:I, s:s, s:f, s:s}", "run", (json_int_t)all[i].run_id, "drive",
 							    all[i].drive, "distance", all[i].distance, "path", all[i].path));
 		else
-			fprintf(f, "  %-44.44s run %-5" PRId64 " distance %.2f\n", all[i].drive, all[i].run_id, all[i].distance);
+		{
+			fputs("  ", f);
+			cell(f, all[i].drive, 44);
+			fprintf(f, " run %-5" PRId64 " distance %.2f\n", all[i].run_id, all[i].distance);
+		}
 	}
 	if (!doc && !m) fprintf(f, "  none: the lab holds no other drive with two figures in common\n");
 	if (doc) rc = json_out(f, doc, err, errlen);

@@ -33,6 +33,7 @@ struct lab_db_ops {
 
 struct lab_db {
 	const struct lab_db_ops *ops;
+	int read_only;             /* opened to read: no schema made, no journal mode set */
 	void *h;                   /* the engine's handle */
 };
 
@@ -67,7 +68,7 @@ double slc__lab_dbl(const char *s);
 /* One run as the listings read it. */
 struct run_row {
 	int64_t id, drive_id;
-	char drive[160], model[160], serial[64], plan[32], created[32], status[16], path[1024], sha[65];
+	char drive[160], model[256], serial[64], plan[32], created[32], status[16], path[1024], sha[65];
 	double capacity, v[SLC_LAB_FIGURE__COUNT], cache_min, cache_max, horizon, trim_frac, onset;
 };
 
@@ -80,6 +81,15 @@ struct rows {
 /* The runs a query's WHERE and ORDER BY (@where_order) select, into @rs (caller frees rs->r). */
 int slc__lab_fetch(struct slc_lab *lab, const char *where_order, int np, const char *const *p, struct rows *rs,
 		   char *err, size_t errlen);
+
+/* What a drive is known by in the lab: its model, serial and capacity. */
+struct slc__lab_key {
+	char name[160], model[256], serial[64];
+	uint64_t capacity;
+};
+
+/* The key of the drive of @x, whose trace has the SHA-256 @sha. */
+void slc__lab_drive_key(struct slc__lab_key *k, const struct slc_session *x, const char *sha);
 
 /* The figures' names, words and units, in enum slc_lab_figure order. */
 extern const struct slc_site_column slc__lab_columns[SLC_LAB_FIGURE__COUNT];

@@ -379,8 +379,26 @@ static int write_reports(struct site_ctx *c, FILE *log)
 	return 0;
 }
 
+/* Is @dir a report (its marker lists summary.md, which every report writes
+ * and a site does not)?  A site never replaces one: the report's own files
+ * would be removed as the site's old ones. */
+static int is_run_report(const char *dir)
+{
+	char path[4096], line[256];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, SLC_REPORT_MARKER);
+	if (!(f = fopen(path, "re"))) return 0;
+	while (!found && fgets(line, sizeof(line), f)) found = !strcmp(line, "summary.md\n");
+	fclose(f);
+	return found;
+}
+
 int slc_site_write(const char *dir, const struct slc_site *s, FILE *log, char *err, size_t errlen)
 {
+	if (is_run_report(dir))
+		return slc_errf(err, errlen, -EEXIST, "%s is a report, not a site: give another directory", dir);
 	struct site_ctx c = { .s = s, .dir = dir, .u = s->binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL, .err = err,
 			      .errlen = errlen };
 	struct slc_report_dir *rd = NULL;

@@ -115,14 +115,17 @@ for a, b in zip(order, order[1:]):
     assert a[2] >= b[2], (a, b)
 EOF
 
-# compare: a new tiny-tlc run among the six; its nearest drive is tiny-tlc
+# compare: a new tiny-tlc run placed among the other five drives (its own
+# drive's stored run is not another drive to compare it with)
 lab compare "$T/new.h5" --json >"$D/cmp.json" || fail "compare --json"
 $PY - "$D/cmp.json" <<'EOF' || fail "compare did not place the new run: $(cat "$D/cmp.json")"
 import json, sys
 c = json.load(open(sys.argv[1]))
-assert c["ranks"]["cache"]["of"] == 7, c["ranks"]
-assert 1 <= c["ranks"]["cache"]["rank"] <= 7
-assert c["nearest"] and "(tiny-tlc)" in c["nearest"][0]["drive"], c["nearest"]
+assert c["ranks"]["cache"]["of"] == 6, c["ranks"]
+assert 1 <= c["ranks"]["cache"]["rank"] <= 6
+near = c["nearest"]
+assert len(near) == 5 and not any("(tiny-tlc)" in n["drive"] for n in near), near
+assert [n["distance"] for n in near] == sorted(n["distance"] for n in near), near
 EOF
 lab compare "$T/new.h5" -n 3 -o "$D/cmp" --quiet >/dev/null || fail "compare -o"
 [ -s "$D/cmp/index.html" ] && grep -q "tiny-tlc" "$D/cmp/index.html" || fail "compare -o: no report naming tiny-tlc"

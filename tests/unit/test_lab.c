@@ -36,9 +36,10 @@ static const char *tpath(const char *name)
 	return buf[k];
 }
 
-/* A 4 KiB random write curve after a TRIM: @cache_s seconds at 500 MB/s,
- * then 100 MB/s until @total_s, on a drive of @cap_bytes called @model. */
-static void write_curve(const char *path, const char *model, uint64_t cap_bytes, int cache_s, int total_s)
+/* A write curve after a TRIM (sequential with @seq: a fill, else 4 KiB
+ * random): @cache_s seconds at 500 MB/s, then 100 MB/s until @total_s, on a
+ * drive of @cap_bytes called @model. */
+static void write_curve(const char *path, const char *model, uint64_t cap_bytes, int cache_s, int total_s, int seq)
 {
 	struct slc_trace_meta meta = { .command_line = "test_lab", .target = "/dev/test", .device_model = model,
 				       .device_serial = "S1", .capacity_bytes = cap_bytes, .plan = "seq",
@@ -47,6 +48,13 @@ static void write_curve(const char *path, const char *model, uint64_t cap_bytes,
 					"monotonic", 4, SLC_ROLE_CURVE, 0, 0, "", 0 };
 	struct slc_trace *t;
 	uint64_t bytes = 0;
+
+	if (seq) {
+		p.step = "seq_fill";
+		p.workload = "seq_write";
+		p.block_bytes = 131072;
+		p.role = SLC_ROLE_FILL;
+	}
 	char err[256];
 
 	assert_int_equal(slc_trace_create(&t, path, &meta, err, sizeof(err)), 0);
@@ -66,9 +74,11 @@ static int setup(void **state)
 {
 	(void)state;
 	if (!mkdtemp(dir)) return -1;
-	write_curve(tpath("a.h5"), "Drive A", 40000000000ull, 20, 400);    /* 10 GB cache, writes the whole drive */
-	write_curve(tpath("b.h5"), "Drive B", 500000000000ull, 60, 300);   /* 30 GB */
-	write_curve(tpath("c.h5"), "Drive C", 100000000000ull, 4, 300);    /* 2 GB */
+	write_curve(tpath("a.h5"), "Drive A", 40000000000ull, 20, 400, 1); /* 10 GB cache, fills the whole drive */
+	write_curve(tpath("b.h5"), "Drive B", 500000000000ull, 60, 300, 0);/* 30 GB */
+	write_curve(tpath("c.h5"), "Drive C", 100000000000ull, 4, 300, 0); /* 2 GB */
+	/* random writes of a drive's capacity are no fill: no whole-drive time */
+	write_curve(tpath("r.h5"), "Drive R", 40000000000ull, 20, 400, 0);
 	return 0;
 }
 
@@ -119,7 +129,12 @@ static void test_figures(void **state)
 	assert_true(fabs(f.v[SLC_LAB_POST_CACHE] / 100e6 - 1) < 0.03);
 	/* 40 GB: 10 GB in 20 s, then 30 GB at 100 MB/s */
 	assert_true(fabs(f.v[SLC_LAB_WHOLE_DRIVE] / 320 - 1) < 0.03);
-	/* a 5 min curve has no "written in 2 h" and no recovery */
+	slc_session_free(&x);
+	memset(&x, 0, sizeof(x));
+	assert_int_equal(slc_session_load(&x, tpath("r.h5"), -1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(slc_lab_figures(&f, &x), 0);
+	assert_true(isnan(f.v[SLC_LAB_WHOLE_DRIVE]));
+	/* a 7 min curve has no "written in 2 h" and no recovery */
 	assert_true(isnan(f.v[SLC_LAB_TGBW]));
 	assert_true(isnan(f.v[SLC_LAB_RECOVERY]));
 	slc_session_free(&x);
@@ -135,7 +150,7 @@ static void test_add_once(void **state)
 
 	(void)state;
 	unlink(db);
-	assert_int_equal(slc_lab_open(&lab, db, 0, err, sizeof(err)), 0);
+	assert_int_equal(slc_lab_open(&lab, db, SLC_LAB_CREATE, err, sizeof(err)), 0);
 	assert_int_equal(slc_lab_add(lab, tpath("a.h5"), &ad, err, sizeof(err)), 0);
 	assert_false(ad.existed);
 	assert_int_equal(ad.run_id, 1);
@@ -147,7 +162,7 @@ static void test_add_once(void **state)
 	assert_true(phases >= 2);
 	assert_int_equal(rows(db, "lab_schema"), 1);
 
-	assert_int_equal(slc_lab_open(&lab, db, 0, err, sizeof(err)), 0);
+	assert_int_equal(slc_lab_open(&lab, db, SLC_LAB_CREATE, err, sizeof(err)), 0);
 	assert_int_equal(slc_lab_add(lab, tpath("a.h5"), &ad, err, sizeof(err)), 0);
 	assert_true(ad.existed);
 	assert_int_equal(ad.run_id, 1);
@@ -171,7 +186,7 @@ static void test_rank_order(void **state)
 
 	(void)state;
 	unlink(db);
-	assert_int_equal(slc_lab_open(&lab, db, 0, err, sizeof(err)), 0);
+	assert_int_equal(slc_lab_open(&lab, db, SLC_LAB_CREATE, err, sizeof(err)), 0);
 	assert_int_equal(slc_lab_add(lab, tpath("c.h5"), &ad, err, sizeof(err)), 0);
 	assert_int_equal(slc_lab_add(lab, tpath("a.h5"), &ad, err, sizeof(err)), 0);
 	assert_int_equal(slc_lab_add(lab, tpath("b.h5"), &ad, err, sizeof(err)), 0);
@@ -209,7 +224,7 @@ static void test_refused(void **state)
 
 	(void)state;
 	unlink(db);
-	assert_int_equal(slc_lab_open(&lab, db, 0, err, sizeof(err)), 0);
+	assert_int_equal(slc_lab_open(&lab, db, SLC_LAB_CREATE, err, sizeof(err)), 0);
 	assert_int_equal(slc_lab_add(lab, tpath("a.h5"), &ad, err, sizeof(err)), 0);
 	/* a trace cut short: refused, nothing stored */
 	snprintf(cmd, sizeof(cmd), "head -c $(( $(stat -c %%s '%s') / 2 )) '%s' > '%s'", tpath("a.h5"), tpath("a.h5"), cut);
@@ -224,18 +239,31 @@ static void test_refused(void **state)
 
 	/* a lab a newer slcscope wrote */
 	sql(db, "UPDATE lab_schema SET version = 99");
-	assert_int_equal(slc_lab_open(&lab, db, 0, err, sizeof(err)), -EPROTO);
+	assert_int_equal(slc_lab_open(&lab, db, SLC_LAB_CREATE, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, "newer"));
 	/* another program's database: refused and left as it was */
 	unlink(other);
 	sql(other, "CREATE TABLE t (x); INSERT INTO t VALUES (1)");
-	assert_int_equal(slc_lab_open(&lab, other, 0, err, sizeof(err)), -EEXIST);
+	assert_int_equal(slc_lab_open(&lab, other, SLC_LAB_CREATE, err, sizeof(err)), -EEXIST);
 	assert_int_equal(rows(other, "t"), 1);
 	assert_int_equal(rows(other, "sqlite_master"), 1);
 	/* a trace is no lab; nor is a device or a missing directory */
-	assert_int_not_equal(slc_lab_open(&lab, tpath("a.h5"), 0, err, sizeof(err)), 0);
-	assert_int_not_equal(slc_lab_open(&lab, "/dev/null", 0, err, sizeof(err)), 0);
-	assert_int_equal(slc_lab_open(&lab, tpath("no/such/dir/lab.db"), 0, err, sizeof(err)), -ENOENT);
+	assert_int_not_equal(slc_lab_open(&lab, tpath("a.h5"), SLC_LAB_CREATE, err, sizeof(err)), 0);
+	assert_int_not_equal(slc_lab_open(&lab, "/dev/null", SLC_LAB_CREATE, err, sizeof(err)), 0);
+	assert_int_equal(slc_lab_open(&lab, tpath("no/such/dir/lab.db"), SLC_LAB_CREATE, err, sizeof(err)), -ENOENT);
+	/* SQLite's URIs and in-memory name would not be the file they seem */
+	assert_int_equal(slc_lab_open(&lab, "file:x.db", SLC_LAB_CREATE, err, sizeof(err)), -EINVAL);
+	assert_int_equal(slc_lab_open(&lab, ":memory:", SLC_LAB_CREATE, err, sizeof(err)), -EINVAL);
+	/* reading a lab that is not there makes none */
+	assert_int_equal(slc_lab_open(&lab, tpath("typo.db"), SLC_LAB_READ_ONLY, err, sizeof(err)), -ENOENT);
+	assert_int_equal(access(tpath("typo.db"), F_OK), -1);
+	assert_non_null(strstr(err, "--db "));
+	/* a lab opened to read is read as it is */
+	sql(db, "UPDATE lab_schema SET version = 1");
+	assert_int_equal(slc_lab_open(&lab, db, SLC_LAB_READ_ONLY, err, sizeof(err)), 0);
+	assert_int_not_equal(slc_lab_add(lab, tpath("b.h5"), &ad, err, sizeof(err)), 0);
+	slc_lab_close(lab);
+	assert_int_equal(rows(db, "runs"), 1);
 }
 
 int main(void)

@@ -68,14 +68,22 @@ int slc_lab_figures(struct slc_lab_figures *out, const struct slc_session *x);
  */
 int slc_lab_default_path(char *buf, size_t len);
 
+/* How slc_lab_open() opens a lab. */
+enum {
+	SLC_LAB_CREATE = 1,         /* a new file becomes a lab (else: there must be one) */
+	SLC_LAB_MAKE_DIR = 2,       /* with SLC_LAB_CREATE: make its directory (the default lab's) */
+	SLC_LAB_READ_ONLY = 4,      /* only read: a lab on a read-only file or directory works */
+};
+
 /**
  * slc_lab_open() - open the lab at @where: a PostgreSQL URL, or a file
- * path.  A file must be new (its directory existing; @create_dir makes the
- * default one) or a slcscope lab; a device, a FIFO, a trace, any other
- * SQLite database or file is refused.  Creates or migrates the schema.
- * Return: 0, or -errno with a one-line reason in @err.
+ * path.  A file must be a slcscope lab or, with SLC_LAB_CREATE, new (in an
+ * existing directory) or empty; a device, a FIFO, a link, an SQLite URI or
+ * ":memory:", a trace, any other file or database is refused.  Creates or
+ * migrates the schema unless read-only.  @flags: SLC_LAB_*.
+ * Return: 0, or -errno with a one-line reason ("--db WHERE: ...") in @err.
  */
-int slc_lab_open(struct slc_lab **lab, const char *where, int create_dir, char *err, size_t errlen);
+int slc_lab_open(struct slc_lab **lab, const char *where, unsigned flags, char *err, size_t errlen);
 
 /** slc_lab_close() - close the database; NULL is a no-op. */
 void slc_lab_close(struct slc_lab *lab);
@@ -85,6 +93,7 @@ struct slc_lab_added {
 	int64_t run_id;
 	int64_t drive_id;
 	int existed;                /* the same trace (by its hash) was already stored */
+	int moved;                  /* ... at another path: the stored path is now this one */
 	char drive[160];            /* the drive's name as the report titles it */
 	char sha256[65];
 };
