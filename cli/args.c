@@ -117,30 +117,10 @@ int cli_parse_size(const char *cmd, const char *opt, const char *arg, struct slc
 
 int cli_bad_option(const char *cmd, const struct option *lo, const char *arg)
 {
-	char names[256] = "";
-	size_t len, n = 0, exact = 0, hit = 0;
+	char why[320];
 
-	if (strncmp(arg, "--", 2) != 0) {
-		/* a short option: getopt left the letter in optopt */
-		for (size_t i = 0; optopt && lo[i].name; i++)
-			if (lo[i].val == optopt && lo[i].has_arg == required_argument)
-				return cli_usage(cmd, "option '-%c' needs a value", optopt);
-		return cli_usage(cmd, "unknown option '-%c'", optopt ? optopt : arg[1]);
-	}
-	len = strcspn(arg + 2, "=");
-	for (size_t i = 0; lo[i].name; i++) {
-		if (strncmp(lo[i].name, arg + 2, len)) continue;
-		if (strlen(lo[i].name) == len) exact = i + 1;
-		hit = i;
-		n++;
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s--%s", n > 1 ? ", " : "", lo[i].name);
-	}
-	if (exact) hit = exact - 1;
-	if (!exact && n > 1) return cli_usage(cmd, "option '%.*s' is ambiguous: %s", (int)len + 2, arg, names);
-	if (n == 0) return cli_usage(cmd, "unknown option '%.*s'", (int)len + 2, arg);
-	if (lo[hit].has_arg == no_argument && arg[2 + len] == '=')
-		return cli_usage(cmd, "option '--%s' takes no value", lo[hit].name);
-	return cli_usage(cmd, "option '--%s' needs a value", lo[hit].name);
+	slc_help_bad_option(why, sizeof(why), lo, arg, optopt);
+	return cli_usage(cmd, "%s", why);
 }
 
 int cli_operand(const char *cmd, struct cli_inputs *in, int opt, const char *arg)
@@ -162,20 +142,9 @@ int cli_operand(const char *cmd, struct cli_inputs *in, int opt, const char *arg
 
 int cli_operands_end(const char *cmd, const struct cli_inputs *in, struct slc_figure_opts *co)
 {
-	size_t trailing = 0;
+	char err[320];
 
-	for (size_t i = 0; i < in->nl; i++) trailing += in->at[i] == in->n;
-	if (trailing && trailing < in->nl)
-		return cli_usage(cmd, "give each -l before its INPUT, or all of them after the INPUTs");
-	if (trailing > in->n)
-		return cli_usage(cmd, "%zu names (-l) for %zu INPUT%s", trailing, in->n, in->n == 1 ? "" : "s");
-	for (size_t i = 0; i < in->nl; i++) {
-		size_t k = trailing ? i : in->at[i];
-		if (k >= SLC_FIG_MAX_MULTIPLES) continue;
-		if (co->labels[k])
-			return cli_usage(cmd, "two names (-l) for one INPUT: '%s' and '%s'", co->labels[k], in->label[i]);
-		co->labels[k] = in->label[i];
-	}
-	co->n_labels = in->nl ? (in->n < SLC_FIG_MAX_MULTIPLES ? in->n : SLC_FIG_MAX_MULTIPLES) : 0;
+	if (slc_figure_opts_labels(co, in->label, in->at, in->nl, in->n, err, sizeof(err)))
+		return cli_usage(cmd, "%s", err);
 	return CLI_OK;
 }

@@ -125,25 +125,11 @@ static void on_signal(int sig)
 static int dry_run_blockdev(const char *path, const struct slc_plan *p, int destructive, int force,
 			    enum slc_unit_system units)
 {
-	char what[512], a[32];
-	uint64_t capacity;
-	int rc;
+	char what[512];
+	int rc = slc_run_dry_blockdev(stdout, path, p, destructive, force, units, &stop_sig, what, sizeof(what));
 
-	if (slc_blockdev_size(path, &capacity, what, sizeof(what)))
-		return cli_fail("run", "%s", what);
-	if (slc_plan_validate(p, capacity, 0, what, sizeof(what)))
-		return cli_usage("run", "%s", what);
-	slc_plan_print(stdout, p, path, capacity, 0, units);
-	printf("destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)capacity, units), path);
-	if ((rc = slc_blockdev_check_stoppable(path, what, sizeof(what), &stop_sig)) == -ECANCELED)
-		return slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks");
-	if (rc > 0)
-		printf("; found: %s%s", what, rc & SLC_CHECK_IN_USE ? " (refused: --force does not override a mount or swap)"
-		       : force ? " (--force given)" : " (refused without --force)");
-	else if (rc < 0)
-		printf("; could not check: %s", what);
-	printf("\n%s", destructive ? "" : "needs --destructive to run\n");
-	return CLI_OK;
+	return rc == -ECANCELED ? slc_run_interrupted(stderr, "slcscope run", stop_sig, "during the checks")
+	       : rc == -EINVAL ? cli_usage("run", "%s", what) : rc ? cli_fail("run", "%s", what) : CLI_OK;
 }
 
 /* Everything the command line says. */

@@ -125,39 +125,17 @@ static const char *words(const char *name)
 	return n ? w : NULL;
 }
 
-/*
- * slcscope help [--man|--options] [CMD], help --completion: the help, the
- * man page, the long options getopt_long() is given, the bash completion.
- */
+/* slcscope help [--man|--options] [CMD], help --completion (slc_help_main()). */
 static int help(int argc, char **argv)
 {
 	const struct slc_help_cmd *docs[sizeof(commands) / sizeof(commands[0]) + 1] = { &main_doc };
-	const char *mode = argc > 2 && argv[2][0] == '-' ? argv[2] : NULL;
-	const struct cli_cmd *cmd = NULL;
-	const struct option *lo;
-	const char *so;
-	int nargs = argc - 2 - !!mode;
+	char why[256];
+	int rc;
 
 	for (size_t i = 0; commands[i]; i++)
 		docs[i + 1] = commands[i]->doc;
-	if ((mode && cli_is_help(mode)) || (nargs == 1 && !mode && !strcmp(argv[argc - 1], "help"))) {
-		slc_help_text(stdout, &main_doc);    /* "slcscope help --help", "slcscope help help" */
-		return CLI_OK;
-	}
-	if (nargs > 1 || (mode && strcmp(mode, "--man") && strcmp(mode, "--options") && strcmp(mode, "--completion")))
-		return cli_usage("help", "takes one command name");
-	if (nargs == 1 && !(cmd = find_command(argv[argc - 1])))
-		return cli_usage(NULL, "unknown command '%s'", argv[argc - 1]);
-	if (mode && !strcmp(mode, "--completion"))
-		slc_help_completion(stdout, &main_doc, docs + 1, words);
-	else if (mode && !strcmp(mode, "--man"))
-		slc_help_man(stdout, cmd ? cmd->doc : &main_doc, docs, SLCSCOPE_VERSION);
-	else if (mode)              /* --options: what the command really parses */
-		for (lo = cli_getopt(cmd ? cmd->doc : &main_doc, &so); lo->name; lo++)
-			printf("--%s\n", lo->name);
-	else
-		slc_help_text(stdout, cmd ? cmd->doc : &main_doc);
-	return CLI_OK;
+	rc = slc_help_main(stdout, argc - 2, argv + 2, docs, words, SLCSCOPE_VERSION, why, sizeof(why));
+	return rc == -ENOENT ? cli_usage(NULL, "%s", why) : rc ? cli_usage("help", "%s", why) : CLI_OK;
 }
 
 /* A full disk or a closed pipe on standard output is a failure too, said once. */

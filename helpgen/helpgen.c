@@ -4,6 +4,7 @@
  * pages and a bash completion script (slcscope/helpgen.h).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <string.h>
 
 #include "slcscope/helpgen.h"
@@ -298,4 +299,69 @@ void slc_help_each(const struct slc_help_cmd *c, void (*fn)(const struct slc_hel
 		for (size_t i = 0; i < k; i++)
 			fn(&e[i], ctx);
 	}
+}
+
+void slc_help_bad_option(char *buf, size_t len, const struct option *lo, const char *arg, int optopt)
+{
+	char names[256] = "";
+	size_t nlen, n = 0, exact = 0, hit = 0;
+
+	if (strncmp(arg, "--", 2) != 0) {
+		/* a short option: getopt left the letter in optopt */
+		for (size_t i = 0; optopt && lo[i].name; i++)
+			if (lo[i].val == optopt && lo[i].has_arg == required_argument) {
+				snprintf(buf, len, "option '-%c' needs a value", optopt);
+				return;
+			}
+		snprintf(buf, len, "unknown option '-%c'", optopt ? optopt : arg[1]);
+		return;
+	}
+	nlen = strcspn(arg + 2, "=");
+	for (size_t i = 0; lo[i].name; i++) {
+		if (strncmp(lo[i].name, arg + 2, nlen)) continue;
+		if (strlen(lo[i].name) == nlen) exact = i + 1;
+		hit = i;
+		n++;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s--%s", n > 1 ? ", " : "", lo[i].name);
+	}
+	if (exact) hit = exact - 1;
+	if (!exact && n > 1) snprintf(buf, len, "option '%.*s' is ambiguous: %s", (int)nlen + 2, arg, names);
+	else if (n == 0) snprintf(buf, len, "unknown option '%.*s'", (int)nlen + 2, arg);
+	else if (lo[hit].has_arg == no_argument && arg[2 + nlen] == '=')
+		snprintf(buf, len, "option '--%s' takes no value", lo[hit].name);
+	else snprintf(buf, len, "option '--%s' needs a value", lo[hit].name);
+}
+
+int slc_help_main(FILE *out, int argc, char **argv, const struct slc_help_cmd *const *docs,
+		  const char *(*words)(const char *name), const char *version, char *why, size_t len)
+{
+	const char *mode = argc > 0 && argv[0][0] == '-' ? argv[0] : NULL, *name = argc > 0 ? argv[argc - 1] : NULL;
+	const struct slc_help_cmd *cmd = docs[0];
+	struct option lo[128];
+	char so[128];
+	int nargs = argc - !!mode;
+
+	if ((mode && (!strcmp(mode, "--help") || !strcmp(mode, "-h"))) || (nargs == 1 && !mode && !strcmp(name, "help"))) {
+		slc_help_text(out, docs[0]);    /* "slcscope help --help", "slcscope help help" */
+		return 0;
+	}
+	if (nargs > 1 || (mode && strcmp(mode, "--man") && strcmp(mode, "--options") && strcmp(mode, "--completion"))) {
+		snprintf(why, len, "takes one command name");
+		return -EINVAL;
+	}
+	for (size_t i = 1; nargs == 1 && docs[i]; i++)
+		if (!strcmp(docs[i]->name, name)) cmd = docs[i];
+	if (nargs == 1 && cmd == docs[0]) {
+		snprintf(why, len, "unknown command '%s'", name);
+		return -ENOENT;
+	}
+	if (mode && !strcmp(mode, "--completion"))
+		slc_help_completion(out, docs[0], docs + 1, words);
+	else if (mode && !strcmp(mode, "--man"))
+		slc_help_man(out, cmd, docs, version);
+	else if (mode && !slc_help_getopt(cmd, lo, sizeof(lo) / sizeof(lo[0]), so, sizeof(so)))
+		for (const struct option *o = lo; o->name; o++) fprintf(out, "--%s\n", o->name);  /* what is parsed */
+	else
+		slc_help_text(out, cmd);
+	return 0;
 }

@@ -3,6 +3,7 @@
  * A run on a terminal: a progress line (step, elapsed, written, speed, ETA)
  * redrawn in place, one line per finished step, notes on their own line.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -140,4 +141,28 @@ void slc_run_signals(void (*on_stop)(int sig))
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	slc_host_watch_install();
+}
+
+int slc_run_dry_blockdev(FILE *out, const char *path, const struct slc_plan *p, int destructive, int force,
+			 enum slc_unit_system units, const volatile int *stop, char *err, size_t errlen)
+{
+	char what[512], a[32];
+	uint64_t capacity;
+	int rc;
+
+	if ((rc = slc_blockdev_size(path, &capacity, err, errlen)))
+		return rc;
+	if (slc_plan_validate(p, capacity, 0, err, errlen))
+		return -EINVAL;
+	slc_plan_print(out, p, path, capacity, 0, units);
+	fprintf(out, "destroys: all %s on %s", slc_format_bytes(a, sizeof(a), (double)capacity, units), path);
+	if ((rc = slc_blockdev_check_stoppable(path, what, sizeof(what), stop)) == -ECANCELED)
+		return rc;
+	if (rc > 0)
+		fprintf(out, "; found: %s%s", what, rc & SLC_CHECK_IN_USE ? " (refused: --force does not override a mount or swap)"
+			: force ? " (--force given)" : " (refused without --force)");
+	else if (rc < 0)
+		fprintf(out, "; could not check: %s", what);
+	fprintf(out, "\n%s", destructive ? "" : "needs --destructive to run\n");
+	return 0;
 }

@@ -568,6 +568,28 @@ int slc_figure_idle_recovery(const char *path, const struct slc_session *x, cons
 	return rc;
 }
 
+int slc_figure_opts_labels(struct slc_figure_opts *o, const char *const *label, const size_t *at, size_t nl, size_t n,
+			   char *err, size_t errlen)
+{
+	size_t trailing = 0;
+
+	for (size_t i = 0; i < nl; i++) trailing += at[i] == n;
+	if (trailing && trailing < nl)
+		return slc_errf(err, errlen, -EINVAL, "give each -l before its INPUT, or all of them after the INPUTs");
+	if (trailing > n)
+		return slc_errf(err, errlen, -EINVAL, "%zu names (-l) for %zu INPUT%s", trailing, n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < nl; i++) {
+		size_t k = trailing ? i : at[i];
+		if (k >= SLC_FIG_MAX_MULTIPLES) continue;
+		if (o->labels[k])
+			return slc_errf(err, errlen, -EINVAL, "two names (-l) for one INPUT: '%s' and '%s'", o->labels[k],
+					label[i]);
+		o->labels[k] = label[i];
+	}
+	o->n_labels = nl ? (n < SLC_FIG_MAX_MULTIPLES ? n : SLC_FIG_MAX_MULTIPLES) : 0;
+	return 0;
+}
+
 int slc_figure_opts_set(struct slc_figure_opts *o, const char *name, const char *v, char *err, size_t errlen)
 {
 	char *end;

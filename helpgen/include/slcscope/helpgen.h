@@ -77,4 +77,23 @@ size_t slc_help_parse(char *text, struct slc_help_opt *e, size_t max);
 /* slc_help_each() - call @fn on every option of @c (list sections aside), dynamic ones too. */
 void slc_help_each(const struct slc_help_cmd *c, void (*fn)(const struct slc_help_opt *o, void *ctx), void *ctx);
 
+/**
+ * slc_help_main() - "slcscope help ARGS": with @argv none or a command's
+ * name, its --help; "--man [CMD]" a man page; "--options [CMD]" the long
+ * options getopt_long() is given; "--completion" the bash completion;
+ * "help" or "--help" the program's help.  @docs[0] is the program's,
+ * NULL-terminated.  Return: 0; -ENOENT an unknown command, -EINVAL a bad
+ * request, with the reason in @why.
+ */
+int slc_help_main(FILE *out, int argc, char **argv, const struct slc_help_cmd *const *docs,
+		  const char *(*words)(const char *name), const char *version, char *why, size_t len);
+
+/**
+ * slc_help_bad_option() - why getopt_long() (with opterr 0) returned '?' for
+ * @arg, in one line into @buf, given the command's table @lo and getopt's
+ * @optopt: "unknown option '--x'", "option '--p' is ambiguous: --plan,
+ * --purge", "option '-o' needs a value", "option '--quiet' takes no value".
+ */
+void slc_help_bad_option(char *buf, size_t len, const struct option *lo, const char *arg, int optopt);
+
 #endif

@@ -417,6 +417,16 @@ struct slc_figure_opts {
 };
 
 /**
+ * slc_figure_opts_labels() - the @nl names @label of @n inputs into @o:
+ * @at[i] is how many inputs came before name i on the command line.  Each
+ * name is the input's after it; names all after the last input are the
+ * inputs' in order.  Return: 0, or -EINVAL with the reason in @err (names
+ * both before and after the inputs, more names than inputs, two for one).
+ */
+int slc_figure_opts_labels(struct slc_figure_opts *o, const char *const *label, const size_t *at, size_t nl, size_t n,
+			   char *err, size_t errlen);
+
+/**
  * slc_figure_opts_set() - set option @name of @o from @value as the command
  * line spells it: "x" (bytes, time, fraction), "y" (bps, iops, log,
  * linear), "segment" (a role: fill, curve, idle_burst, ...), "label" (the
@@ -494,6 +504,28 @@ int slc_report_compare_write(const char *dir, const struct slc_session *xs, size
  * would trim; nothing for NULL or "".
  */
 void slc_csv_field(FILE *f, const char *s);
+
+/* ---- one curve on the simulated drive (slcscope sim run) -------------- */
+
+struct slc_sim_curve {
+	const char *model;            /* a preset's name or a model file */
+	struct slc_job job;           /* the workload; max_bytes from @bytes */
+	struct slc_size bytes;        /* how much (with @have_bytes; else one capacity without @have_time) */
+	struct slc_size prefill;      /* written sequentially first, not sampled */
+	uint64_t idle_ns;             /* the drive idles this long before the curve */
+	int have_bytes, have_time, quiet;
+};
+
+/**
+ * slc_sim_curve_run() - @c on a fresh simulated drive in virtual time: one
+ * CSV line per sample to @csv (with its header), the drive's events and a
+ * summary (write amplification, erases, memory) to @log unless quiet.
+ * Return: 0; -ECANCELED when @stop was set (the samples so far written);
+ * -EDOM when --bytes or --prefill does not fit the drive; another -errno;
+ * the reason in @err.
+ */
+int slc_sim_curve_run(const struct slc_sim_curve *c, FILE *csv, FILE *log, const volatile int *stop, char *err,
+		      size_t errlen);
 
 /* ---- a lab's site ---------------------------------------------------- */
 
@@ -659,6 +691,17 @@ void slc_run_signals(void (*on_stop)(int sig));
  * Return: the exit status, 128 + the signal.
  */
 int slc_run_interrupted(FILE *f, const char *prog, int stop, const char *when);
+
+/**
+ * slc_run_dry_blockdev() - a dry run on block device @path to @out: the plan
+ * sized for it, what it would destroy and what the safety checks found
+ * (read-only: the device is never opened for writing).  @stop ends the
+ * checks early.  Return: 0; -ECANCELED when stopped; -EINVAL when the plan
+ * does not fit the device; another -errno when the device cannot be read;
+ * the reason in @err.
+ */
+int slc_run_dry_blockdev(FILE *out, const char *path, const struct slc_plan *p, int destructive, int force,
+			 enum slc_unit_system units, const volatile int *stop, char *err, size_t errlen);
 
 /** slc_run_console_clear() - erase the progress line (before other output). */
 void slc_run_console_clear(struct slc_run_console *c);
