@@ -73,6 +73,29 @@ char *slc_host_bound_words(char *buf, size_t len, const struct slc_phase_host *h
 	return buf;
 }
 
+/* Any sample of @path whose writer was busy: without one no phase can be
+ * host-bound, and the analysis (seconds on a long trace) is not needed. */
+static int any_busy_sample(const char *path)
+{
+	struct slc_input *in = NULL;
+	char err[256];
+	int busy = 0;
+
+	if (slc_input_load(&in, path, err, sizeof(err)))
+		return 0;
+	for (size_t k = 0; k < in->n_segments && !busy; k++) {
+		const struct slc_input_segment *s = &in->segments[k];
+
+		for (size_t i = 0; s->writer_cpu && i < s->n_samples && !busy; i++) {
+			double w = s->writer_wait ? s->writer_wait[i] : NAN;
+
+			busy = s->writer_cpu[i] + (isfinite(w) ? w : 0) >= SLC_HOST_BOUND_SHARE;
+		}
+	}
+	slc_input_free(in);
+	return busy;
+}
+
 size_t slc_session_host_note(char *buf, size_t len, const char *path)
 {
 	struct slc_session x = { 0 };
@@ -82,7 +105,7 @@ size_t slc_session_host_note(char *buf, size_t len, const char *path)
 	char err[256], w[320];
 
 	buf[0] = '\0';
-	if (slc_session_load(&x, path, -1, NULL, err, sizeof(err)))
+	if (!any_busy_sample(path) || slc_session_load(&x, path, -1, NULL, err, sizeof(err)))
 		return 0;
 	for (size_t k = 0; k < x.n; k++) {
 		const struct slc_session_drive *d = &x.drive[k];
