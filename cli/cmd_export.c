@@ -20,7 +20,9 @@ static const struct slc_help_cmd export_doc = {
 			  "cumulative), ios (count), write_bytes_per_s (bytes/s),\n"
 			  "lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us (us),\n"
 			  "temp_c (degrees C), read_bytes_total (bytes), read_ios,\n"
-			  "read_bytes_per_s (bytes/s); unknown values are empty", NULL },
+			  "read_bytes_per_s (bytes/s), writer_cpu and writer_wait\n"
+			  "(shares of a core: on it, waiting for it);\n"
+			  "unknown values are empty", NULL },
 			{ "json", 0, NULL, SLC_EXPORT_JSON + 1, "one JSON document: metadata, segments with parameters,\n"
 			  "sample columns (same names and units; unknown = null),\n"
 			  "events, stored analyses, what an import read (\"import\")", NULL },

@@ -403,6 +403,9 @@ static int run_target(struct run_args *a, struct slc_plan *plan, struct slc_run_
 			return cli_fail("run", "--lab: %s (the trace %s is kept)", err, a->out);
 		if (!u->quiet) fprintf(stderr, "slcscope run: in the lab as run %lld\n", (long long)ad.run_id);
 	}
+	/* last, where it is seen: those speeds are not the drive's */
+	if (rc == CLI_OK && !a->dry && !u->quiet && slc_session_host_note(err, sizeof(err), a->out))
+		fprintf(stderr, "slcscope run: note: %s\n", err);
 	return rc;
 }
 

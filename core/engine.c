@@ -12,11 +12,14 @@
  * engine knows targets only by their ops and capabilities (target_priv.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "slcscope/core.h"
 #include "private.h"
@@ -46,7 +49,75 @@ struct run {
 	uint64_t t0;
 	uint64_t last_bytes;
 	double next_temp_s;           /* real targets: next temperature reading */
+	int cpu_on;                   /* real clock: the writer's CPU is measured */
+	int sched_fd;                 /* this thread's schedstat, -1 without one */
+	uint64_t cpu_prev, wait_prev, wall_prev; /* at the last reading: thread CPU, run-queue wait, monotonic */
+	double cpu_share, wait_share; /* the last reading's shares of the time */
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Time this thread spent ready to run but waiting for a CPU, ns (the
+ * second field of schedstat); UINT64_MAX when the kernel does not say. */
+static uint64_t thread_wait_ns(int fd)
+{
+	char buf[96];
+	unsigned long long run, wait;
+	ssize_t n;
+
+	if (fd < 0 || (n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0)
+		return UINT64_MAX;
+	buf[n] = 0;
+	return sscanf(buf, "%llu %llu", &run, &wait) == 2 ? wait : UINT64_MAX;
+}
+
+static void cpu_start(struct run *r, int on)
+{
+	r->cpu_on = on;
+	r->sched_fd = on ? open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC) : -1;
+	r->cpu_share = r->wait_share = NAN;
+	r->cpu_prev = thread_cpu_ns();
+	r->wait_prev = thread_wait_ns(r->sched_fd);
+	r->wall_prev = slc__target_mono_ns();
+}
+
+/*
+ * This thread's CPU time since the last reading over the wall time since:
+ * the share of a core that the loop, which submits, reaps and samples,
+ * used; and the share it spent waiting for a CPU that other work held.
+ * Read when a sample is handed on, a tenth of an interval after its end
+ * (the sampler holds it that long), so each reading spans about an
+ * interval; samples handed on together (the intervals of a stall, a run's
+ * end) share the reading of the first, which spans them all.
+ */
+static void cpu_reading(struct run *r, struct slc_sample *out)
+{
+	uint64_t cpu, wait, wall;
+
+	out->writer_cpu = out->writer_wait = NAN;
+	if (!r->cpu_on)
+		return;
+	wall = slc__target_mono_ns();
+	if ((double)(wall - r->wall_prev) >= out->interval_s * 0.5e9) {
+		cpu = thread_cpu_ns();
+		wait = thread_wait_ns(r->sched_fd);
+		r->cpu_share = (double)(cpu - r->cpu_prev) / (double)(wall - r->wall_prev);
+		r->wait_share = wait == UINT64_MAX || r->wait_prev == UINT64_MAX ? NAN :
+			(double)(wait - r->wait_prev) / (double)(wall - r->wall_prev);
+		r->cpu_prev = cpu;
+		r->wait_prev = wait;
+		r->wall_prev = wall;
+	}
+	out->writer_cpu = r->cpu_share;
+	out->writer_wait = r->wait_share;
+}
 
 static int drain_events(struct run *r)
 {
@@ -71,6 +142,7 @@ static int on_interval(void *arg, const struct slc_sample *smp)
 
 	if ((rc = drain_events(r)))
 		return rc;
+	cpu_reading(r, &out);
 	if (r->cb->temperature && smp->t_s >= r->next_temp_s) {
 		double temp;
 		uint64_t every = r->cb->temperature_every_ns ? r->cb->temperature_every_ns : 5000000000ull;
@@ -252,6 +324,8 @@ static void start_job(struct loop *l)
 		t->ops->mark(t, l->r.t0);
 	slc_sampler_init(&l->smp, l->r.t0, l->j.interval_ns);
 	l->watch = !(slc_target_caps(t) & SLC_TARGET_CAP_VIRTUAL_CLOCK);
+	/* a virtual clock's samples span the model's time, not the host's */
+	cpu_start(&l->r, l->watch);
 	l->pass_ns = l->r.t0;
 	if (l->watch)
 		slc_host_watch_init(&l->hw);
@@ -541,7 +615,7 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 {
 	static const struct slc_engine_cb no_cb;
 	struct loop loop = {
-		.t = t, .j = *job, .r = { .t = t, .cb = cb ? cb : &no_cb }, .res = res, .stop = stop,
+		.t = t, .j = *job, .r = { .t = t, .cb = cb ? cb : &no_cb, .sched_fd = -1 }, .res = res, .stop = stop,
 		.submitting = 1, .reads = slc_job_kind_read_pct(job->kind, 0) == 100,
 		.ignores_data = !!(slc_target_caps(t) & SLC_TARGET_CAP_IGNORES_DATA),
 	}, *l = &loop;
@@ -572,6 +646,8 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	rc = finish_job(l, err, errlen);
 out:
 	t->poll_ns = 0;
+	if (l->r.sched_fd >= 0)
+		close(l->r.sched_fd);
 	if (l->abandoned)
 		keep_abandoned(l);
 	else

@@ -117,6 +117,7 @@ static int put(const struct slc_sampler *s, uint64_t start_ns, uint64_t end_ns, 
 	out.write_lat_mean_us = mean_us(a->lat_sum_ns[0], a->dir[0].n);
 	out.write_lat_p50_us = slc_lat_hist_quantile_us(&a->dir[0], 0.50);
 	out.write_lat_p99_us = slc_lat_hist_quantile_us(&a->dir[0], 0.99);
+	out.writer_cpu = out.writer_wait = NAN;   /* the engine measures them */
 	return fn ? fn(arg, &out) : 0;
 }
 

@@ -179,6 +179,13 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 				slc_format_rate(e, sizeof(e), ph->p5_bps, u), slc_format_rate(g, sizeof(g), ph->p95_bps, u),
 				ph->cov, io);
 		}
+		for (size_t p = 0; x->drive[i].phase_host && p < an->n_phases; p++) {
+			char w[320];
+			if (x->drive[i].phase_host[p].host_bound)
+				fprintf(f, "  %s %.1f-%.1f s: %s\n", kind_label(&an->phases[p], an->model.cell, k, sizeof(k)),
+					an->phases[p].start_s, an->phases[p].end_s,
+					slc_host_bound_words(w, sizeof(w), &x->drive[i].phase_host[p]));
+		}
 		print_steady(f, an, u);
 	}
 	slc_session_print_experiments(f, x, u);

@@ -356,6 +356,20 @@ static void phase_table(struct doc *d, const struct slc_analysis *an, enum slc_u
 	slc__doc_table_end(d);
 }
 
+/* Each host-bound phase of curve @i: its speed is not the drive's. */
+static void host_bound_text(struct doc *d, const struct slc_session *x, size_t i)
+{
+	const struct slc_session_drive *dr = &x->drive[i];
+	const struct slc_analysis *an = &x->a[i];
+	char w[320];
+
+	for (size_t p = 0; dr->phase_host && p < an->n_phases; p++)
+		if (dr->phase_host[p].host_bound)
+			slc__doc_para(d, "%s, %.0f to %.0f s: %s.", slc__fig_phase_words(&an->phases[p], an->model.cell),
+				      an->phases[p].start_s, an->phases[p].end_s,
+				      slc_host_bound_words(w, sizeof(w), &dr->phase_host[p]));
+}
+
 void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_unit_system u,
 		     const struct report_fig *figs, size_t nfigs)
 {
@@ -375,6 +389,7 @@ void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_u
 		slc__doc_heading(d, 2, "%s", slc_segment_heading(name, sizeof(name), &x->in->segments[x->seg[i]]));
 		curve_text(d, x, i, u);
 		phase_table(d, &x->a[i], u);
+		host_bound_text(d, x, i);
 		for (size_t f = 0; f < nfigs; f++)
 			if (figs[f].curve == (long)i)
 				slc__doc_figure(d, figs[f].name, figs[f].caption);

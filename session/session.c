@@ -30,8 +30,10 @@ void slc_session_free(struct slc_session *x)
 	for (size_t i = 0; i < x->n; i++) {
 		slc_analysis_free(&x->a[i]);
 		free(x->bytes[i]);
-		if (x->drive)
+		if (x->drive) {
 			free(x->drive[i].phase_wa);
+			free(x->drive[i].phase_host);
+		}
 	}
 	free(x->drive);
 	free(x->ev);
@@ -182,6 +184,16 @@ static int drive_evidence(struct slc_session *x, size_t k, size_t si, const stru
 				d->slc_flash_bytes = a->cache_bytes * d->cache_wa;
 		}
 	}
+	if (!rc && s->writer_cpu && a->n_phases) {
+		if (!(d->phase_host = malloc(a->n_phases * sizeof(*d->phase_host)))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (size_t p = 0; p < a->n_phases; p++) {
+			slc_phase_host_of(&d->phase_host[p], s, a->phases[p].start_s, a->phases[p].end_s);
+			d->host_bound += (size_t)d->phase_host[p].host_bound;
+		}
+	}
 out:
 	free(tt); free(tc); free(mt); free(mv);
 	return rc;
@@ -270,6 +282,7 @@ static void keep_only(struct slc_session *x, size_t seg)
 			slc_analysis_free(&x->a[k]);
 			free(x->bytes[k]);
 			free(x->drive[k].phase_wa);
+			free(x->drive[k].phase_host);
 			continue;
 		}
 		x->a[m] = x->a[k];
@@ -411,9 +424,15 @@ static void drive_json(json_t *seg, const struct slc_session *x, size_t k)
 	json_object_set_new(seg, "drive", o);
 	if (json_is_object(cache))
 		json_object_set_new(cache, "slc_flash_bytes_est", slc__jnum(d->slc_flash_bytes));
-	for (size_t p = 0; p < json_array_size(ph) && p < x->a[k].n_phases; p++)
-		json_object_set_new(json_array_get(ph, p), "write_amplification",
-				    d->phase_wa ? slc__jnum(d->phase_wa[p]) : json_null());
+	for (size_t p = 0; p < json_array_size(ph) && p < x->a[k].n_phases; p++) {
+		const struct slc_phase_host *h = d->phase_host ? &d->phase_host[p] : NULL;
+		json_t *po = json_array_get(ph, p);
+
+		json_object_set_new(po, "write_amplification", d->phase_wa ? slc__jnum(d->phase_wa[p]) : json_null());
+		json_object_set_new(po, "host_bound", json_boolean(h && h->host_bound));
+		json_object_set_new(po, "writer_cpu", slc__jnum(h ? h->cpu : NAN));
+		json_object_set_new(po, "writer_wait", slc__jnum(h ? h->wait : NAN));
+	}
 }
 
 /* What the model read segment @k with: model.evidence. */

@@ -26,6 +26,11 @@ const struct slc__trace_col slc__trace_cols[] = {
 	COL(read_lat_mean_us, "us", 0), COL(read_lat_p50_us, "us", 0), COL(read_lat_p99_us, "us", 0),
 	COL(write_lat_mean_us, "us", 0), COL(write_lat_p50_us, "us", 0), COL(write_lat_p99_us, "us", 0),
 #undef COL
+	/* optional: older traces, imports and virtual clocks read as NAN */
+	{ "writer_cpu", "core", 0, 0, 0, offsetof(struct slc_sample, writer_cpu),
+	  offsetof(struct slc_input_segment, writer_cpu) },
+	{ "writer_wait", "core", 0, 0, 0, offsetof(struct slc_sample, writer_wait),
+	  offsetof(struct slc_input_segment, writer_wait) },
 };
 
 _Static_assert(sizeof(slc__trace_cols) / sizeof(slc__trace_cols[0]) == SLC__TRACE_NCOLS,

@@ -22,7 +22,7 @@ struct slc__trace_col {
 };
 
 /* Number of entries of slc__trace_cols[] (columns.c checks it at compile time). */
-#define SLC__TRACE_NCOLS 17
+#define SLC__TRACE_NCOLS 19
 
 extern const struct slc__trace_col slc__trace_cols[];
 

@@ -72,7 +72,7 @@ static double *dir_column(const struct slc_input_segment *s, int read)
 
 int slc_input_export_csv(const struct slc_input *in, FILE *out)
 {
-	char a[40], b[40], c[40], d[40], e[40], f[40], g[40], h[40], r[40];
+	char a[40], b[40], c[40], d[40], e[40], f[40], g[40], h[40], r[40], u[40], w[40];
 
 	fprintf(out, "# slcscope export of %s (%s)\n", str_or_empty(in->source), format_name(in->format));
 	if (in->import_notes)
@@ -93,12 +93,12 @@ int slc_input_export_csv(const struct slc_input *in, FILE *out)
 			str_or_empty(p->data_pattern), fmt_double(b, sizeof(b), p->interval_s), str_or_empty(p->clock));
 	}
 	fprintf(out, "segment,t_s,interval_s,bytes_total,ios,write_bytes_per_s,lat_p50_us,lat_p99_us,lat_p999_us,"
-		     "lat_max_us,temp_c,read_bytes_total,read_ios,read_bytes_per_s\n");
+		     "lat_max_us,temp_c,read_bytes_total,read_ios,read_bytes_per_s,writer_cpu,writer_wait\n");
 	for (size_t i = 0; i < in->n_segments; i++) {
 		const struct slc_input_segment *s = &in->segments[i];
 
 		for (size_t j = 0; j < s->n_samples; j++)
-			fprintf(out, "%zu,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%llu,%llu,%s\n", i,
+			fprintf(out, "%zu,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%llu,%llu,%s,%s,%s\n", i,
 				fmt_double(a, sizeof(a), s->t_s[j]), fmt_double(b, sizeof(b), s->interval_s[j]),
 				(unsigned long long)s->bytes_total[j], (unsigned long long)s->ios[j],
 				fmt_double(c, sizeof(c), dir_bps(s, j, 0)), fmt_double(d, sizeof(d), s->lat_p50_us[j]),
@@ -106,7 +106,9 @@ int slc_input_export_csv(const struct slc_input *in, FILE *out)
 				fmt_double(g, sizeof(g), s->lat_max_us[j]), fmt_double(h, sizeof(h), s->temp_c[j]),
 				(unsigned long long)(s->read_bytes_total ? s->read_bytes_total[j] : 0),
 				(unsigned long long)(s->read_ios ? s->read_ios[j] : 0),
-				fmt_double(r, sizeof(r), dir_bps(s, j, 1)));
+				fmt_double(r, sizeof(r), dir_bps(s, j, 1)),
+				fmt_double(u, sizeof(u), s->writer_cpu ? s->writer_cpu[j] : NAN),
+				fmt_double(w, sizeof(w), s->writer_wait ? s->writer_wait[j] : NAN));
 	}
 	return ferror(out) ? -EIO : 0;
 }

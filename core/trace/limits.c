@@ -118,6 +118,11 @@ int slc__limit_check_samples(const struct slc_input_segment *seg, const char *wh
 			return slc_errf(err, errlen, -EINVAL,
 					"%s: sample %zu has a negative, infinite or impossible latency or temperature",
 					what, i);
+		/* one thread's CPU share: skew between the two clocks lets it pass 1 a little, never 100 */
+		if ((seg->writer_cpu && !plausible(seg->writer_cpu[i], 0, 100)) ||
+		    (seg->writer_wait && !plausible(seg->writer_wait[i], 0, 100)))
+			return slc_errf(err, errlen, -EINVAL, "%s: sample %zu has a writer CPU share outside 0 to 100",
+					what, i);
 		if ((rc = check_reads(seg, i, what, err, errlen)))
 			return rc;
 	}

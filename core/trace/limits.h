@@ -17,9 +17,9 @@
 #define SLC__INPUT_MAX_TIME_S 1e10           /* ~300 years */
 #define SLC__INPUT_MAX_RATE_BPS 1e15         /* 1 PB/s: nothing real is faster */
 #define SLC__INPUT_MAX_BYTES 9.2e18          /* below 2^63 */
-/* All samples of one input together, as held in memory (17 columns and the rate, 8 bytes each). */
+/* All samples of one input together, as held in memory (19 columns and the rate, 8 bytes each). */
 #define SLC__INPUT_MAX_MEMORY ((size_t)1 << 30)
-#define SLC__INPUT_SAMPLE_BYTES ((size_t)18 * 8)
+#define SLC__INPUT_SAMPLE_BYTES ((size_t)20 * 8)
 
 /* The range of one attribute (or sample quantity). */
 struct slc__limit {

@@ -73,11 +73,13 @@ struct buffered_event {
  * filled chunk compressed to new space and a fresh full-size one (2 x 32 KiB),
  * the event columns' chunks for a full event buffer (16 x 8 KiB each), the
  * metadata written anew; snapshot texts come on top.  2 MiB held that with
- * room to spare for the nine columns every segment has; each of the reads'
- * columns a segment has adds its two chunks.
+ * room to spare for the nine columns of slc__trace_cols[] first; each
+ * later column a segment has (the reads', the writer's CPU) adds its two
+ * chunks.
  */
 #define FLUSH_RESERVE ((off_t)2 << 20)
 #define COL_RESERVE ((off_t)64 << 10)
+#define BASE_COLS 9
 
 struct pending_snapshot {
 	char kind[SLC_TRACE_KIND_MAX + 1];
@@ -100,7 +102,7 @@ struct slc_trace {
 	size_t seg_count;
 	hid_t seg;
 	hid_t cols[NCOLS];               /* H5I_INVALID_HID: not in this segment */
-	size_t extra_cols;               /* the reads' columns the open segment has */
+	size_t extra_cols;               /* the columns past BASE_COLS the open segment has */
 	hid_t ev[EV_NCOLS];
 	hid_t kind_type;
 	uint64_t n_written, ev_written;
@@ -737,7 +739,7 @@ int slc_trace_segment_begin(struct slc_trace *t, const struct slc_segment_params
 		/* a segment without reads has no use for them: its file stays as small */
 		if (slc__trace_cols[c].reads_apart && !p->read_pct && p->role != SLC_ROLE_SWEEP)
 			continue;
-		t->extra_cols += slc__trace_cols[c].reads_apart;
+		t->extra_cols += c >= BASE_COLS;
 		t->cols[c] = make_dataset(t->seg, slc__trace_cols[c].name,
 					  slc__trace_cols[c].is_u64 ? H5T_STD_U64LE : H5T_IEEE_F64LE, CHUNK_SAMPLES,
 					  slc__trace_cols[c].units);

@@ -1185,6 +1185,46 @@ static void test_engine_no_short_last_sample(void **state)
 	slc_target_close(t);
 }
 
+/* The writer's CPU: on the null target (no I/O) the loop runs flat out, so
+ * each sample has a share of one core, and on or waiting for a core nearly
+ * all the time; on the simulated drive's virtual clock it is unknown. */
+static void test_engine_writer_cpu(void **state)
+{
+	struct slc_job job = { .kind = SLC_JOB_RAND_WRITE, .max_ns = 300000000ull, .interval_ns = 50000000ull,
+			       .seed = 1 };
+	struct slc_engine_cb cb = { .sample = keep };
+	struct slc_target_opts o = { .seed = 1 };
+	struct slc_job_result res;
+	struct slc_target *t;
+	struct seen v;
+	char err[256];
+	size_t busy = 0;
+	(void)state;
+
+	memset(&v, 0, sizeof(v));
+	cb.arg = &v;
+	assert_int_equal(slc_target_open(&t, "null:1GiB", &o, err, sizeof(err)), 0);
+	assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+	slc_target_close(t);
+	assert_true(v.n >= 5 && v.n <= 64);
+	for (size_t i = 0; i < v.n; i++) {
+		double c = v.s[i].writer_cpu, w = v.s[i].writer_wait;
+
+		assert_true(c >= 0 && c <= 1.1);
+		busy += c + (isfinite(w) ? w : 0) >= 0.8;
+	}
+	assert_true(busy * 2 > v.n);
+
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(slc_target_open(&t, "sim:tiny-tlc", &o, err, sizeof(err)), 0);
+	job = (struct slc_job){ .kind = SLC_JOB_SEQ_WRITE, .max_ns = 3000000000ull };
+	assert_int_equal(slc_engine_run(t, &job, &cb, NULL, &res, err, sizeof(err)), 0);
+	slc_target_close(t);
+	assert_true(v.n >= 3);
+	for (size_t i = 0; i < v.n; i++)
+		assert_true(isnan(v.s[i].writer_cpu) && isnan(v.s[i].writer_wait));
+}
+
 /* Files and devices: a regular file is never treated as a block device, and
  * the block-device check refuses a non-device with a reason. */
 static void test_blockdev_check_on_file(void **state)
@@ -1221,6 +1261,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_point_state),
 		cmocka_unit_test(test_sweep_state_rising),
 		cmocka_unit_test(test_engine_no_short_last_sample),
+		cmocka_unit_test(test_engine_writer_cpu),
 		cmocka_unit_test(test_blockdev_check_on_file),
 		cmocka_unit_test(test_device_error_keeps_trace),
 	};

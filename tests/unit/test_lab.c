@@ -64,7 +64,7 @@ static void write_curve(const char *path, const char *model, uint64_t cap_bytes,
 		double bps = (i < cache_s ? 500e6 : 100e6) * (1 + 0.01 * ((i * 7919) % 5 - 2));
 		bytes += (uint64_t)bps;
 		struct slc_sample s = { (double)(i + 1), 1.0, bytes, (uint64_t)(bps / 4096), 50, 90, 120, 400, NAN,
-					0, 0, NAN, NAN, NAN, NAN, NAN, NAN };
+					0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 		assert_int_equal(slc_trace_append(t, &s), 0);
 	}
 	assert_int_equal(slc_trace_close(t), 0);

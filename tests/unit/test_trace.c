@@ -60,6 +60,8 @@ static struct slc_sample sample_at(size_t seg, size_t i)
 		.lat_p999_us = 2000.125,
 		.lat_max_us = 1e6 / 3.0,
 		.temp_c = i % 3 ? 41.5 : NAN,
+		.writer_cpu = i % 5 ? 0.25 * (double)(i % 5) : NAN,
+		.writer_wait = i % 4 ? 0.01 * (double)(i % 4) : NAN,
 	};
 	return s;
 }
@@ -147,6 +149,8 @@ static void check_trace(const struct slc_input *in)
 			assert_same_double(s->lat_p999_us[i], want.lat_p999_us);
 			assert_same_double(s->lat_max_us[i], want.lat_max_us);
 			assert_same_double(s->temp_c[i], want.temp_c);
+			assert_same_double(s->writer_cpu[i], want.writer_cpu);
+			assert_same_double(s->writer_wait[i], want.writer_wait);
 			assert_same_double(s->bw_bps[i], (double)(want.bytes_total - prev) / want.interval_s);
 			prev = want.bytes_total;
 		}
@@ -180,6 +184,42 @@ static void test_round_trip(void **state)
 	assert_int_equal(slc_input_load(&in, tpath("rt.h5"), err, sizeof(err)), 0);
 	check_trace(in);
 	slc_input_free(in);
+}
+
+/* A trace written before the writer's CPU was recorded has no such columns:
+ * it loads, and reads them as unknown. */
+static void test_without_cpu_columns(void **state)
+{
+	struct slc_input *in = NULL;
+	char err[256];
+	hid_t f;
+
+	write_trace(tpath("old.h5"));
+	f = H5Fopen(tpath("old.h5"), H5F_ACC_RDWR, H5P_DEFAULT);
+	assert_true(f >= 0);
+	for (int g = 0; g < 2; g++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "segments/%04d/writer_cpu", g);
+		assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+		snprintf(name, sizeof(name), "segments/%04d/writer_wait", g);
+		assert_true(H5Ldelete(f, name, H5P_DEFAULT) >= 0);
+	}
+	H5Fclose(f);
+	assert_int_equal(slc_input_load(&in, tpath("old.h5"), err, sizeof(err)), 0);
+	assert_int_equal(in->n_segments, 2);
+	for (size_t g = 0; g < 2; g++) {
+		const struct slc_input_segment *s = &in->segments[g];
+
+		assert_int_equal(s->n_samples, seg_samples[g]);
+		for (size_t i = 0; i < s->n_samples; i++) {
+			assert_true(isnan(s->writer_cpu[i]));
+			assert_true(isnan(s->writer_wait[i]));
+			assert_int_equal(s->bytes_total[i], sample_at(g, i).bytes_total);
+		}
+	}
+	slc_input_free(in);
+	(void)state;
 }
 
 /* Importing a trace and writing it again keeps everything. */
@@ -412,6 +452,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_without_cpu_columns),
 		cmocka_unit_test(test_store_json),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_writer_misuse),

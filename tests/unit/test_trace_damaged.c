@@ -64,7 +64,7 @@ static void write_trace(const char *path, const struct slc_sample *extra, size_t
 	assert_int_equal(slc_trace_segment_begin(t, &p), 0);
 	for (size_t i = 0; i < N_SAMPLES; i++) {
 		struct slc_sample s = { (double)(i + 1), 1.0, (i + 1) * 100000000ull, 760, 300, 900, 1500, 2500, 40,
-					0, 0, NAN, NAN, NAN, NAN, NAN, NAN };
+					0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 
 		assert_int_equal(slc_trace_append(t, &s), 0);
 	}
@@ -428,8 +428,8 @@ static void test_short_columns(void **state)
 static void test_zero_length(void **state)
 {
 	const struct slc_sample extra[2] = {
-		{ N_SAMPLES, 1.0, N_SAMPLES * 100000000ull, 0, NAN, NAN, NAN, NAN, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN },
-		{ N_SAMPLES, 0.0, N_SAMPLES * 100000000ull + 131072, 1, 250, 250, 250, 250, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN },
+		{ N_SAMPLES, 1.0, N_SAMPLES * 100000000ull, 0, NAN, NAN, NAN, NAN, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN },
+		{ N_SAMPLES, 0.0, N_SAMPLES * 100000000ull + 131072, 1, 250, 250, 250, 250, NAN, 0, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN },
 	};
 	struct slc_input *in;
 	const struct slc_input_segment *s;

@@ -30,6 +30,16 @@ struct slc_sample {
 	uint64_t read_ios;          /* reads completed in the interval */
 	double read_lat_mean_us, read_lat_p50_us, read_lat_p99_us;     /* NAN when no read */
 	double write_lat_mean_us, write_lat_p50_us, write_lat_p99_us;  /* NAN when no write */
+	/* The busiest writer thread's CPU time in the interval over its wall
+	 * time: the share of one core (0 to a little over 1).  Near 1 the host,
+	 * not the drive, set the pace.  NAN when unknown: a virtual clock (the
+	 * simulated drive's time is not the host's), imports, older traces. */
+	double writer_cpu;
+	/* Its share of the interval spent ready to run but waiting for a CPU
+	 * (other work had them): on a busy host a writer that is the limit
+	 * runs less than a core, and waits for the rest.  NAN when unknown,
+	 * as above, or without the kernel's schedstat. */
+	double writer_wait;
 };
 
 /*

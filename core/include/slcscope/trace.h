@@ -258,6 +258,7 @@ struct slc_input_segment {
 	uint64_t *read_ios;
 	double *read_lat_mean_us, *read_lat_p50_us, *read_lat_p99_us;
 	double *write_lat_mean_us, *write_lat_p50_us, *write_lat_p99_us;
+	double *writer_cpu, *writer_wait; /* struct slc_sample; NAN where unknown and in older traces */
 	size_t n_events;
 	struct slc_event *events;         /* kinds owned by the input */
 };

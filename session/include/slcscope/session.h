@@ -35,6 +35,21 @@ extern "C" {
 
 /* What the drive itself said about an analysed segment (probes' snapshots
  * and readings in the trace); NAN / NULL where it said nothing. */
+/*
+ * The writer's CPU over a phase: the medians of its samples' writer_cpu
+ * and writer_wait (docs/trace-format.md); NAN where the trace has none (a
+ * simulated drive, an import, an older trace).
+ */
+struct slc_phase_host {
+	double cpu;                     /* share of a core the writer thread used */
+	double wait;                    /* share of the time it waited for a CPU */
+	int host_bound;                 /* busy (cpu + wait >= SLC_HOST_BOUND_SHARE) in most samples */
+};
+
+/* A writer thread on a core, or waiting for one, this share of the time
+ * or more set the pace itself: what was measured is the host's limit. */
+#define SLC_HOST_BOUND_SHARE 0.9
+
 struct slc_session_drive {
 	double host_bytes, nand_bytes;  /* counter deltas over the segment (health_before/after) */
 	double wa;                      /* their ratio: the segment's write amplification */
@@ -45,6 +60,8 @@ struct slc_session_drive {
 	size_t n_temp;                  /* temperature readings in the segment */
 	double max_temp_c;
 	int relabelled;                 /* phases relabelled by the thermal evidence */
+	struct slc_phase_host *phase_host; /* per phase; NULL when no sample says */
+	size_t host_bound;              /* phases that are host-bound */
 };
 
 /*
@@ -309,6 +326,28 @@ const char *slc_model_sure_words(char *buf, size_t len, const struct slc_model_i
 
 /** slc_settle_words() - what would decide a close call (model.settle): "--capacity (...); a longer run (...)". */
 char *slc_settle_words(char *buf, size_t len, unsigned settle);
+
+/**
+ * slc_phase_host_of() - the writer's CPU over [@start_s, @end_s] of @s, from
+ * the samples whose middle falls inside.
+ */
+void slc_phase_host_of(struct slc_phase_host *out, const struct slc_input_segment *s, double start_s,
+		       double end_s);
+
+/**
+ * slc_host_bound_words() - a host-bound phase in words, the same on the
+ * console and in the report: "host-bound: the writer used 97% of a core;
+ * its speed is the host's limit, not the drive's; ...".
+ */
+char *slc_host_bound_words(char *buf, size_t len, const struct slc_phase_host *h);
+
+/**
+ * slc_session_host_note() - analyse the trace at @path and say, in @buf,
+ * which of its phases were host-bound: "2 of 3 phases ... (rand_curve
+ * native 0-120 s: host-bound: ...)".
+ * Return: the host-bound phases (0 also when the trace has no curve).
+ */
+size_t slc_session_host_note(char *buf, size_t len, const char *path);
 
 /* A recovery burst's cache in words, the same on the console and in the report. */
 char *slc_recovery_words(char *buf, size_t len, const struct slc_recovery *r, enum slc_unit_system u);
