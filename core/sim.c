@@ -122,6 +122,7 @@ struct slc_sim {
 	uint64_t rng[4];
 	double jitter[256];
 	double ou_x;                 /* slow log-speed noise on native programs */
+	double ou_f;                 /* exp(ou_x): the factor, kept between updates */
 	uint64_t ou_t;
 
 	/* DRAM-less map cache */
@@ -717,8 +718,9 @@ static inline double native_noise(struct slc_sim *s, uint64_t now_ns)
 		a = exp(-dt / s->m.native_tau_s);
 		s->ou_x = s->ou_x * a + s->m.native_sigma * sqrt(1 - a * a) * rnd_normal(s);
 		s->ou_t = now_ns;
+		s->ou_f = exp(s->ou_x);
 	}
-	return exp(s->ou_x);
+	return s->ou_f;
 }
 
 static inline double map_cost(struct slc_sim *s, uint32_t u, int is_write)
@@ -1228,6 +1230,7 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	s->temp_c = m->ambient_c;
 	s->comp_ratio = 1.0;
 	s->prev_f = 1.0;
+	s->ou_f = 1.0;
 	*out = s;
 	return 0;
 out:
