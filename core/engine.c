@@ -267,6 +267,7 @@ struct loop {
 	uint64_t pos[64], slice;      /* sequential jobs: position in each job's slice */
 	uint32_t qd, batch, next_job;
 	int rc, submitting, reads;
+	int seq;                      /* a sequential kind: looked up once, not per command */
 	int ignores_data;            /* the target never looks at the payload: no fresh data */
 	int draining, told, abandoned; /* after a stop: see drain_stopped() */
 	int watch;                    /* real clock: host pauses are looked for (hostpause.c) */
@@ -311,6 +312,7 @@ static void start_job(struct loop *l)
 {
 	struct slc_target *t = l->t;
 
+	l->seq = slc_job_kind_sequential(l->j.kind);
 	l->rng = l->j.seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
 	if (!l->rng) l->rng = 1;
 	for (uint32_t i = 0; i < AHEAD; i++) {
@@ -373,7 +375,7 @@ static void place(struct loop *l, struct slc_io *io)
 {
 	struct slc_target *t = l->t;
 
-	if (slc_job_kind_sequential(l->j.kind)) {
+	if (l->seq) {
 		uint32_t k = l->next_job;
 		l->next_job = l->next_job + 1 == l->j.jobs ? 0 : l->next_job + 1;
 		io->offset = l->j.offset_bytes + ((uint64_t)k * l->slice + l->pos[k]) * l->j.block_bytes;

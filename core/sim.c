@@ -61,14 +61,19 @@
 enum { B_FREE = 0, B_OPEN, B_FULL };
 enum { M_NATIVE = 0, M_SLC };
 
+/*
+ * 32 bytes, in a table aligned to a cache line: host writes and GC reach
+ * blocks at random, and an entry across two lines costs two misses.
+ */
 struct blk {
 	uint32_t valid;              /* valid units */
 	uint32_t written;            /* slots programmed */
 	uint32_t bprev, bnext;       /* bucket list (full GC candidates) */
-	uint32_t die0;               /* die of its first page; the next pages follow */
 	uint32_t sprev, snext;       /* SLC fill-order list (full SLC blocks) */
 	uint8_t state, mode, is_static, in_bucket, in_slc_list, fast;
+	uint16_t die0;               /* die of its first page (< 64 x 64); the next pages follow */
 };
+_Static_assert(sizeof(struct blk) == 32, "struct blk fills half a cache line");
 
 struct slc_sim {
 	struct slc_sim_model m;
@@ -122,6 +127,7 @@ struct slc_sim {
 	uint64_t rng[4];
 	double jitter[256];
 	double ou_x;                 /* slow log-speed noise on native programs */
+	double ou_f;                 /* exp(ou_x): the factor, kept between updates */
 	uint64_t ou_t;
 
 	/* DRAM-less map cache */
@@ -164,7 +170,7 @@ static void open_stripe(struct slc_sim *s, uint32_t b, int mode)
 {
 	uint32_t slots = mode == M_SLC ? s->spb : s->ppb;
 
-	s->blk[b].die0 = s->next_die;
+	s->blk[b].die0 = (uint16_t)s->next_die;
 	s->next_die = (s->next_die + ((slots + (1u << s->page_shift) - 1) >> s->page_shift)) % s->ndies;
 }
 
@@ -612,12 +618,15 @@ static inline uint32_t die_of(const struct slc_sim *s, uint32_t p)
 /* Queue @ns of work on die @d, not before @start; @op: the operation it is part of. */
 static inline void die_queue(struct slc_sim *s, uint32_t d, double start, double ns, double op)
 {
-	double *f = &s->die_free[d];
+	/* in a local: through the pointer, the store to die_op[] (which the
+	 * compiler cannot tell apart from die_free[]) forces a reload */
+	double f = s->die_free[d];
 
-	if (*f < start) *f = start;
-	*f += ns;
+	if (f < start) f = start;
+	f += ns;
+	s->die_free[d] = f;
 	s->die_op[d] = op;
-	if (*f > s->nand_max) s->nand_max = *f;
+	if (f > s->nand_max) s->nand_max = f;
 }
 
 /* The end of all flash work queued: write pipeline and dies. */
@@ -717,8 +726,9 @@ static inline double native_noise(struct slc_sim *s, uint64_t now_ns)
 		a = exp(-dt / s->m.native_tau_s);
 		s->ou_x = s->ou_x * a + s->m.native_sigma * sqrt(1 - a * a) * rnd_normal(s);
 		s->ou_t = now_ns;
+		s->ou_f = exp(s->ou_x);
 	}
-	return exp(s->ou_x);
+	return s->ou_f;
 }
 
 static inline double map_cost(struct slc_sim *s, uint32_t u, int is_write)
@@ -1170,7 +1180,7 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	s->dyn_max_units = m->slc_dynamic_max_bytes / m->unit_bytes;
 	s->l2p = table_alloc(nunits * sizeof(*s->l2p));
 	s->p2l = table_alloc(nblocks * ppb * sizeof(*s->p2l));
-	s->blk = calloc(nblocks, sizeof(*s->blk));
+	s->blk = table_alloc(nblocks * sizeof(*s->blk));
 	s->free_gen = malloc(nblocks * sizeof(*s->free_gen));
 	s->free_static = malloc((nstatic + 1) * sizeof(*s->free_static));
 	s->bucket = malloc((ppb + 1) * sizeof(*s->bucket));
@@ -1181,6 +1191,7 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	}
 	memset(s->l2p, 0xff, nunits * sizeof(*s->l2p));
 	memset(s->p2l, 0xff, nblocks * ppb * sizeof(*s->p2l));
+	memset(s->blk, 0, nblocks * sizeof(*s->blk));
 	for (uint32_t v = 0; v <= ppb; v++) s->bucket[v] = INV;
 	s->min_hint = (uint32_t)ppb + 1;
 	/* static SLC blocks first, then the general pool; pop order: low ids first */
@@ -1228,6 +1239,7 @@ int slc_sim_open(struct slc_sim **out, const struct slc_sim_model *m, uint64_t s
 	s->temp_c = m->ambient_c;
 	s->comp_ratio = 1.0;
 	s->prev_f = 1.0;
+	s->ou_f = 1.0;
 	*out = s;
 	return 0;
 out:

@@ -18,7 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp" >/dev/null || { echo "FAIL: cmake --install"; exit 1; }
 so=$(ls "$tmp"/lib*/libslcscope.so.*.*.* 2>/dev/null | head -1)
 [ -n "$so" ] || { echo "FAIL: no libslcscope.so installed"; exit 1; }
-abidiff --exported-interfaces-only --no-show-locs "$ref" "$so" >"$tmp/diff" 2>&1
+# the opaque types (abi/suppressions.ini) are left out: no program sees inside them
+abidiff --exported-interfaces-only --no-show-locs --suppressions "$src/abi/suppressions.ini" "$ref" "$so" >"$tmp/diff" 2>&1
 rc=$?
 # abidiff sets bit 4 for any change, an addition too: the summary tells a
 # function or variable changed or removed (a break) from one added
