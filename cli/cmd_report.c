@@ -8,6 +8,10 @@
 #include "slcscope/session.h"
 #include "cli.h"
 
+/* The drive's evidence options; values above the letters and 1, which
+ * getopt_long() returns for each INPUT in place. */
+enum { O_HINT = 256 };
+
 static const struct slc_help_cmd report_doc = {
 	.name = "report",
 	.summary = "write a report directory (one drive or a comparison): HTML, Markdown, JSON, CSV, graphs",
@@ -28,9 +32,9 @@ static const struct slc_help_cmd report_doc = {
 			  "INPUTs, of each in order (default: model, capacity)", "@none" },
 			{ "title", 't', "TEXT", 't', "the comparison's title", "@none" },
 			{ "segment", 's', "ROLE", 's', "compare the first curve of ROLE (default: the random curve)", "@none" },
-			{ "capacity", 0, "SIZE", 1, "the drive's size, where the INPUT does not say (a log)", "@none" },
-			{ "cell", 0, "TYPE", 2, "slc, mlc, tlc or qlc: the drive's cell type (as analyze)", "slc mlc tlc qlc" },
-			{ "state", 0, "S", 3, "trimmed, used or unknown: the flash before segments the\n"
+			{ "capacity", 0, "SIZE", O_HINT, "the drive's size, where the INPUT does not say (a log)", "@none" },
+			{ "cell", 0, "TYPE", O_HINT + 1, "slc, mlc, tlc or qlc: the drive's cell type (as analyze)", "slc mlc tlc qlc" },
+			{ "state", 0, "S", O_HINT + 2, "trimmed, used or unknown: the flash before segments the\n"
 			  "plan does not tell (as analyze); these three describe\none drive: one INPUT only",
 			  "trimmed used unknown" },
 			{ "binary", 0, NULL, 0, "GiB and MiB/s instead of GB and MB/s", NULL },
@@ -66,7 +70,7 @@ static int cmd_report(int argc, char **argv)
 			if (rc) return rc;
 		} else if (opt == 'o') dir = optarg;
 		else if (opt == 'q') quiet = 1;
-		else if (opt >= 1 && opt <= 3) {
+		else if (opt >= O_HINT && opt <= O_HINT + 2) {
 			if (slc_session_hints_set(&hints, opts[idx].name, optarg, err, sizeof(err)))
 				return cli_usage("report", "%s", err);
 			drive_hint = 1;
