@@ -132,6 +132,15 @@ static int dry_run_blockdev(const char *path, const struct slc_plan *p, int dest
 	       : rc == -EINVAL ? cli_usage("run", "%s", what) : rc ? cli_fail("run", "%s", what) : CLI_OK;
 }
 
+/* Do @a and @b name one file (the same path, or one inode)? */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return b && (!strcmp(a, b) || (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+				       sa.st_ino == sb.st_ino));
+}
+
 /* Everything the command line says. */
 struct run_args {
 	struct slc_plan_opts po;
@@ -382,6 +391,8 @@ static int run_target(struct run_args *a, struct slc_plan *plan, struct slc_run_
 	if (a->report && (a->dry ? slc_report_dir_check(a->report, &a->out, 1, err, sizeof(err))
 		       : slc_report_dir_prepare(a->report, &a->out, 1, err, sizeof(err))))
 		return cli_fail("run", "--report %s", err);
+	if (a->use_lab && a->lab && same_file(a->lab, a->out))
+		return cli_usage("run", "--lab=%s is the trace -o names: the lab needs a file of its own", a->lab);
 	if (a->use_lab && slc_lab_add_trace(a->lab, NULL, NULL, err, sizeof(err)))
 		return cli_fail("run", "--lab: %s", err);
 	if (a->dry && stat(a->target, &st) == 0 && S_ISBLK(st.st_mode))
@@ -456,7 +467,9 @@ static int cmd_run(int argc, char **argv)
 		return rc;
 	a.plan = &plan;
 	a.u = &u;
-	return a.n_targets > 1 ? run_several(&a) : run_target(&a, &plan, &u);
+	/* -o DIR/ takes one TARGET too: its trace is DIR/NAME.h5 */
+	return a.n_targets > 1 || (a.out && *a.out && a.out[strlen(a.out) - 1] == '/') ? run_several(&a)
+	       : run_target(&a, &plan, &u);
 }
 
 const struct cli_cmd cli_cmd_run = {

@@ -44,6 +44,7 @@ int slc_lab_site(struct slc_lab *lab, const char *dir, int binary, int reports, 
 		runs[i] = (struct slc_site_run){ .id = r->id, .created = r->created, .plan = r->plan, .status = r->status,
 						 .path = reports && same_trace(r) ? r->path : NULL, .v = r->v };
 		if (!reports) runs[i].path = r->path;
+		runs[i].partial = *r->status && strcmp(r->status, "complete");
 		if (!isfinite(r->v[SLC_LAB_CACHE]) && isfinite(r->cache_min)) {
 			snprintf(notes[i], sizeof(notes[i]), "cache between %s and %s: it ended inside the first samples",
 				 slc_format_bytes(a, sizeof(a), r->cache_min, binary ? SLC_UNITS_BINARY : SLC_UNITS_DECIMAL),

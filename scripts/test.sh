@@ -7,10 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 label=()
-case "${1:-}" in
---quick) label=(-L quick) ;;
-"") ;;
-*) echo "test.sh: unknown option '$1' (--quick or nothing)" >&2; exit 2 ;;
-esac
+for a in "$@"; do
+	case "$a" in
+	--quick) label=(-L quick) ;;
+	-h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "test.sh: unknown option '$a' (--quick, --help)" >&2; exit 2 ;;
+	esac
+done
 ./scripts/setup.sh
 ctest --test-dir "${SLCSCOPE_BUILD_DIR:-build}" --output-on-failure -j2 "${label[@]}"

@@ -451,7 +451,13 @@ static void drive_row(struct doc *d, const struct slc_session *x, const char *la
 	snprintf(c[0], 96, "%.95s", label);
 	if (x->in->meta.capacity_bytes) slc_format_bytes(c[1], 96, (double)x->in->meta.capacity_bytes, u);
 	if (k >= 0 && !slc_session_curve_figures(&cf, x, (size_t)k, 7200)) {
+		const struct slc_model_info *m = &x->a[k].model;
+		char lo[32], hi[32];
 		if (isfinite(cf.cache_bytes)) slc_format_bytes(c[2], 96, cf.cache_bytes, u);
+		/* a cache too short for the sampling has bounds, not none */
+		else if (m->cache_bound)
+			snprintf(c[2], 96, "%s-%s", slc_format_bytes(lo, sizeof(lo), m->cache_min_bytes, u),
+				 slc_format_bytes(hi, sizeof(hi), m->cache_max_bytes, u));
 		else snprintf(c[2], 96, "none");
 		if (isfinite(cf.cache_bps)) slc_format_rate(c[3], 96, cf.cache_bps, u);
 		if (isfinite(cf.native_bps)) slc_format_rate(c[4], 96, cf.native_bps, u);

@@ -141,6 +141,9 @@ static int check_dir(const char *dir, int *exists, char *err, size_t errlen)
 	size_t l = strlen(dir);
 
 	*exists = stat(dir, &st) == 0;
+	/* "FILE/": a regular file where the directory should be */
+	if (!*exists && errno == ENOTDIR)
+		return slc_errf(err, errlen, -ENOTDIR, "-o %s: not a directory: a file is in its place", dir);
 	if (*exists && !S_ISDIR(st.st_mode))
 		return slc_errf(err, errlen, -EINVAL, "-o %s: not a directory: with several TARGETs, -o names a "
 				"directory for their traces (DIR/)", dir);
@@ -493,8 +496,8 @@ int slc_run_many(const struct slc_run_many_opts *o, char *err, size_t errlen)
 	void (*old_pipe)(int);
 	int rc;
 
-	if (o->n < 2 || o->n > 64)
-		return slc_errf(err, errlen, -EINVAL, "from 2 to 64 TARGETs at once, not %zu", o->n);
+	if (o->n < 1 || o->n > 64)
+		return slc_errf(err, errlen, -EINVAL, "from 1 to 64 TARGETs at once, not %zu", o->n);
 	if (!o->out_dir && !o->dry)
 		return slc_errf(err, errlen, -EINVAL, "needs -o DIR/ for the traces of several TARGETs");
 	if (!(m.d = calloc(o->n, sizeof(*m.d))))

@@ -39,7 +39,7 @@ static char *words(char *buf, size_t len, const struct slc_site_column *c, doubl
 static const struct slc_site_run *latest_with(const struct slc_site_drive *d, size_t c)
 {
 	for (size_t i = d->n_runs; i-- > 0;)
-		if (isfinite(d->runs[i].v[c])) return &d->runs[i];
+		if (!d->runs[i].partial && isfinite(d->runs[i].v[c])) return &d->runs[i];
 	return NULL;
 }
 

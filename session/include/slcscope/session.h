@@ -595,6 +595,7 @@ struct slc_site_run {
 	const char *path;             /* its trace; NULL when it is no longer there as stored */
 	const double *v;              /* one value per column; NAN: none */
 	const char *note;             /* said beside the figures (a cache given as bounds); NULL */
+	int partial;                  /* the run did not complete: listed, never the drive's figure */
 };
 
 struct slc_site_drive {
