@@ -52,30 +52,6 @@ static int fail(const struct stage *st, int rc, const char *name, char *err, siz
 	return slc_errf(err, errlen, rc, "%s/%s: cannot write: %s", st->dir, name, strerror(-rc));
 }
 
-static FILE *open_w(const char *path)
-{
-	FILE *f = fopen(path, "we");
-
-	/* errno is read at close to tell why a buffered write failed */
-	if (f)
-		errno = 0;
-	return f;
-}
-
-/*
- * fclose() only reports the last flush: a write that failed earlier (the
- * disk full mid-file) is seen in ferror() alone, and errno still holds its
- * reason unless something since overwrote it.
- */
-static int close_w(FILE *f)
-{
-	int bad = ferror(f), e = errno;
-
-	if (fclose(f))
-		return errno ? -errno : -EIO;
-	return bad ? -(e ? e : EIO) : 0;
-}
-
 /* Numbers as the shortest text that reads back the same (15 rather than 15.000000000000002). */
 static void num(FILE *f, double v)
 {
@@ -84,7 +60,7 @@ static void num(FILE *f, double v)
 
 static int write_phases_csv(const char *path, const struct slc_session *x)
 {
-	FILE *f = open_w(path);
+	FILE *f = slc__open_w(path);
 
 	if (!f)
 		return -errno;
@@ -102,39 +78,39 @@ static int write_phases_csv(const char *path, const struct slc_session *x)
 			num(f, ph->cov); fputc(',', f); num(f, ph->iops_mean); fputc('\n', f);
 		}
 	}
-	return close_w(f);
+	return slc__close_w(f);
 }
 
 static int write_text(const char *path, const char *text)
 {
-	FILE *f = open_w(path);
+	FILE *f = slc__open_w(path);
 	if (!f)
 		return -errno;
 	fputs(text, f);
-	return close_w(f);
+	return slc__close_w(f);
 }
 
 static int write_samples(const char *path, const struct slc_session *x)
 {
-	FILE *f = open_w(path);
+	FILE *f = slc__open_w(path);
 
 	if (!f)
 		return -errno;
 	int rc = slc_input_export_csv(x->in, f), c;
 
-	c = close_w(f);
+	c = slc__close_w(f);
 	return c ? c : rc;
 }
 
 static int write_sweep_csv(const char *path, const struct slc_session *x)
 {
-	FILE *f = open_w(path);
+	FILE *f = slc__open_w(path);
 	int rc, c;
 
 	if (!f)
 		return -errno;
 	rc = slc__sweep_csv(f, x->in);
-	c = close_w(f);
+	c = slc__close_w(f);
 	return c ? c : rc;
 }
 
@@ -308,12 +284,12 @@ static int write_docs(struct stage *st, const char *title, void (*fn)(struct doc
 		int rc;
 		if ((rc = staged(path, sizeof(path), st, name)))
 			return fail(st, rc, name, err, errlen);
-		if (!(d.f = open_w(path)))
+		if (!(d.f = slc__open_w(path)))
 			return fail(st, -errno, name, err, errlen);
 		if (html) slc__html_page_begin(d.f, title);
 		fn(&d, arg);
 		if (html) slc__html_page_end(d.f);
-		rc = close_w(d.f);
+		rc = slc__close_w(d.f);
 		if ((rc = rc ? rc : d.rc))
 			return fail(st, rc, name, err, errlen);
 		keep(st, name);
@@ -334,10 +310,10 @@ static int write_pdf(struct stage *st, const char *title, void (*fn)(struct doc 
 
 	if ((rc = staged(path, sizeof(path), st, "report.pdf")))
 		return fail(st, rc, "report.pdf", err, errlen);
-	if (!(f = open_w(path)))
+	if (!(f = slc__open_w(path)))
 		return fail(st, -errno, "report.pdf", err, errlen);
 	rc = slc__report_pdf(f, paper, title, fn, arg, fs->f, fs->n, why, sizeof(why));
-	c = close_w(f);
+	c = slc__close_w(f);
 	/* a full disk shows at close (errno) rather than as cairo's bare write error */
 	if (c || rc == -EIO)
 		return fail(st, c ? c : rc, "report.pdf", err, errlen);

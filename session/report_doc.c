@@ -315,3 +315,27 @@ void slc__html_page_end(FILE *f)
 {
 	fprintf(f, "<p><small>slcscope %s</small></p>\n</body></html>\n", SLCSCOPE_VERSION);
 }
+
+FILE *slc__open_w(const char *path)
+{
+	FILE *f = fopen(path, "we");
+
+	/* errno is read at close to tell why a buffered write failed */
+	if (f)
+		errno = 0;
+	return f;
+}
+
+/*
+ * fclose() only reports the last flush: a write that failed earlier (the
+ * disk full mid-file) is seen in ferror() alone, and errno still holds its
+ * reason unless something since overwrote it.
+ */
+int slc__close_w(FILE *f)
+{
+	int bad = ferror(f), e = errno;
+
+	if (fclose(f))
+		return errno ? -errno : -EIO;
+	return bad ? -(e ? e : EIO) : 0;
+}

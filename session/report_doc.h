@@ -36,6 +36,14 @@ void slc__doc_table_end(struct doc *d);
 void slc__doc_figure(struct doc *d, const char *name, const char *caption);
 void slc__doc_pre(struct doc *d, const char *text);
 
+/*
+ * A report file written with every error seen: slc__open_w() clears errno
+ * so that slc__close_w() can tell why a buffered write failed (a full disk
+ * mid-file shows in ferror() alone); slc__close_w() returns 0 or -errno.
+ */
+FILE *slc__open_w(const char *path);
+int slc__close_w(FILE *f);
+
 /* An HTML page's head (its style: one look for every page slcscope writes) and foot. */
 void slc__html_page_begin(FILE *f, const char *title);
 void slc__html_page_end(FILE *f);

@@ -73,17 +73,16 @@ static FILE *stage_open(struct site_ctx *c, const char *name)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", c->tmp, name);
-	if (!(f = fopen(path, "we"))) slc_errf(c->err, c->errlen, -errno, "%s/%s: %s", c->dir, name, strerror(errno));
+	if (!(f = slc__open_w(path))) slc_errf(c->err, c->errlen, -errno, "%s/%s: %s", c->dir, name, strerror(errno));
 	return f;
 }
 
 static int stage_close(struct site_ctx *c, FILE *f, const char *name)
 {
-	int bad = ferror(f), e = errno;
+	int rc = slc__close_w(f);
 
-	if (fclose(f) || bad)
-		return slc_errf(c->err, c->errlen, -(e ? e : EIO), "%s/%s: cannot write: %s", c->dir, name,
-				strerror(e ? e : EIO));
+	if (rc)
+		return slc_errf(c->err, c->errlen, rc, "%s/%s: cannot write: %s", c->dir, name, strerror(-rc));
 	return keep(c, name);
 }
 
