@@ -14,6 +14,13 @@ as a Markdown table.  Two targets:
         --reap-batch 1 (refill after every completion, like fio's default
         iodepth_batch_complete_min=1).  Needs root; skipped otherwise.
 
+  qemu  the polled path: QEMU's emulated NVMe controller with a poll queue in a
+        guest (tests/probes/qemu_hipri.sh, QEMU's own emulation, TCG): slcscope
+        --hipri, --sqpoll and neither against fio's io_uring engine with
+        --hipri, --sqthread_poll and neither.  Not in the default targets.
+        The device is QEMU's code on the host's CPU, so the figures compare
+        the tools and the modes, never a drive.
+
 CPU per I/O is user+sys time of the tool's whole process tree (getrusage of
 the waited-for child) divided by the I/Os it completed.  It does not include
 the loop driver's kernel workers, which do the copy into tmpfs for both tools.
@@ -21,12 +28,18 @@ Context switches per I/O (voluntary and involuntary, same source) show how
 often a tool went to sleep waiting for completions.
 The per-round ratios pair each slcscope run with the fio run right after it,
 which is less sensitive to other work on the machine than a ratio of medians.
+
+--jobs 1,2,4 instead runs each target at those job counts: slcscope --jobs J
+(a writer thread per job) against fio --numjobs=J --group_reporting (a
+process per job; on the loop device with --fixedbufs --registerfiles), and
+prints one row per J: both rates, their ratio, and each tool's CPU per I/O.
 """
 import argparse
 import csv
 import io
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -123,9 +136,9 @@ def timed(cmd, log):
     return p.stdout, cpu, h1 - h0, w1 - w0, cs
 
 
-def run_slcscope(a, target, extra, work, log):
+def run_slcscope(a, target, extra, work, log, jobs=1):
     out = os.path.join(work, "slc.h5")
-    cmd = [a.slcscope, "run", target, *extra, "--plan", "rand", "--rand-time", f"{a.time}s",
+    cmd = [a.slcscope, "run", target, *extra, "--jobs", str(jobs), "--plan", "rand", "--rand-time", f"{a.time}s",
            "--trim-wait", "0", "--qd", str(a.qd), "--bs-rand", a.bs, "-o", out, "--quiet"]
     _, cpu, host, wall, cs = timed(cmd, log)
     exp = subprocess.run([a.slcscope, "export", out, "--csv"], stdout=subprocess.PIPE, text=True, check=True)
@@ -198,6 +211,87 @@ class Loop:
             pass
 
 
+def run_qemu(a, log):
+    """One guest boot of tests/probes/qemu_hipri.sh: {(tool, mode): (iops, cpu_us_per_io)}, or the skip reason."""
+    env = dict(os.environ, SLCSCOPE_HIPRI_TIME=str(a.time), SLCSCOPE_HIPRI_QD=str(a.qd),
+               SLCSCOPE_HIPRI_CPUS=str(a.guest_cpus))
+    p = subprocess.run(["bash", os.path.join(REPO, "tests", "probes", "qemu_hipri.sh"), a.slcscope], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log.write(p.stdout)
+    log.flush()
+    if p.returncode == 77:
+        return p.stdout.strip().splitlines()[-1]
+    if p.returncode:
+        die("qemu_hipri.sh failed (exit %d): %s" % (p.returncode, (p.stdout.strip().splitlines() or ["?"])[-1]))
+    figs = {}
+    for m in re.finditer(r"^figure (\S+) (\S+) iops=(\S+) cpu_us_per_io=(\S+)$", p.stdout, re.M):
+        figs[(m.group(1), m.group(2))] = (float(m.group(3)), float(m.group(4)))
+    return figs
+
+
+def qemu_table(a, rounds):
+    lines = [f"### polled I/O: QEMU's emulated NVMe controller with a poll queue (TCG guest, {a.guest_cpus} "
+             f"CPU{'s' if a.guest_cpus > 1 else ''}, QD{a.qd})", "",
+             "| mode | slcscope IOPS | fio IOPS | slcscope/fio IOPS | slcscope CPU µs/IO | fio CPU µs/IO | "
+             "slcscope/fio CPU per I/O |", "|---|---:|---:|---:|---:|---:|---:|"]
+    words = {"irq": "interrupts (neither)", "iopoll": "--hipri (IOPOLL)", "sqpoll": "--sqpoll / --sqthread_poll",
+             "iopoll+sqpoll": "--hipri --sqpoll"}
+    for mode, name in words.items():
+        def m(tool, k):
+            v = [r[(tool, mode)][k] for r in rounds if (tool, mode) in r]
+            return statistics.median(v) if v else None
+        si, sc, fi, fc = m("slcscope", 0), m("slcscope", 1), m("fio", 0), m("fio", 1)
+        if si is None:
+            continue
+        f = lambda v, fmt: fmt.format(v) if v is not None else "—"
+        lines.append(f"| {name} | {si:,.0f} | {f(fi, '{:,.0f}')} | "
+                     f"{f(si / fi if fi else None, '**{:.2f}**')} | {sc:.1f} | {f(fc, '{:.1f}')} | "
+                     f"{f(sc / fc if fc else None, '**{:.2f}**')} |")
+    lines += ["", f"4 KiB random writes at QD{a.qd}, {a.time} s per run, one guest boot per round, "
+              f"{len(rounds)} round(s); medians.  The guest's CPUs and its NVMe controller are all QEMU's "
+              f"emulation on the host's {os.cpu_count()} CPUs, so a polling writer competes for them with the "
+              "device it polls: the figures show that polling works and how the tools compare, not what "
+              "polling gains on a drive.  Under emulation every entry into the guest kernel is dear, so a "
+              "tool that enters it less often (slcscope reaps a batch; fio by default refills after each "
+              "completion) gains more than it would on hardware.  CPU per I/O: slcscope's writer thread "
+              "(the trace's writer_cpu over the job step), fio's usr+sys of its job process; with an SQ "
+              "thread fio's figure includes that thread and slcscope's does not.", ""]
+    return "\n".join(lines)
+
+
+def jobs_configs(a, tgt, dev):
+    """slcscope --jobs J and fio --numjobs=J for every J of --jobs."""
+    configs = []
+    for j in a.jobs:
+        if tgt == "null":
+            s = (lambda j=j: run_slcscope(a, "null:4GiB", [], a.work, a.logf, j))
+            f = ["--ioengine=null", "--size=4g"]
+        else:
+            s = (lambda j=j: run_slcscope(a, dev, ["--destructive", "--force"], a.work, a.logf, j))
+            f = ["--ioengine=io_uring", f"--filename={dev}", "--fixedbufs", "--registerfiles"]
+        configs.append((f"slcscope --jobs {j}", s))
+        configs.append((f"fio --numjobs={j}",
+                        (lambda f=f, j=j: run_fio(a, f + [f"--numjobs={j}", "--group_reporting"], a.work, a.logf))))
+    return configs
+
+
+def jobs_table(title, a, results, note):
+    lines = [f"### {title}", "",
+             "| jobs | slcscope IOPS (median) | fio IOPS (median) | slcscope/fio (per-round median) | "
+             "slcscope CPU µs/IO | fio CPU µs/IO |",
+             "|---:|---:|---:|---:|---:|---:|"]
+    for j in a.jobs:
+        s, f = results[f"slcscope --jobs {j}"], results[f"fio --numjobs={j}"]
+        rr = statistics.median(x["iops"] / y["iops"] for x, y in zip(s, f))
+        lines.append(f"| {j} | {med(s, 'iops'):,.0f} | {med(f, 'iops'):,.0f} | {rr:.2f} | "
+                     f"{statistics.median(r['cpu'] / r['ios'] for r in s) * 1e6:.3f} | "
+                     f"{statistics.median(r['cpu'] / r['ios'] for r in f) * 1e6:.3f} |")
+    busy = statistics.median(r["host"] / r["wall"] for rs in results.values() for r in rs)
+    lines += ["", note + f"  All CPUs together were busy {busy:.2f} of {os.cpu_count()} during the runs "
+              "(median; the tools plus anything else running).", ""]
+    return "\n".join(lines)
+
+
 def med(runs, k):
     return statistics.median(r[k] for r in runs)
 
@@ -236,13 +330,18 @@ def main():
         description="slcscope's write engine against fio: 4 KiB QD32 random writes, alternating runs, "
                     "medians and slcscope/fio ratios as a Markdown table.  'null': slcscope's null target "
                     "vs fio's null engine.  'loop' (root only): a loop device over a tmpfs file vs fio's "
-                    "io_uring engine, with its defaults and with --fixedbufs --registerfiles.",
+                    "io_uring engine, with its defaults and with --fixedbufs --registerfiles.  'qemu': slcscope --hipri/"
+                    "--sqpoll vs fio --hipri/--sqthread_poll in a QEMU guest's NVMe controller with a poll queue.",
         epilog="Ratios above 1 mean slcscope does more IOPS (good) or spends more CPU per I/O (bad).")
     ap.add_argument("--time", type=int, default=10, help="seconds per run (default 10)")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of alternating runs (default 3)")
-    ap.add_argument("--targets", default="null,loop", help="comma list of null, loop (default both)")
+    ap.add_argument("--targets", default="null,loop", help="comma list of null, loop, qemu (default null,loop; "
+                    "qemu: the polled path in a QEMU guest)")
     ap.add_argument("--qd", type=int, default=32, help="queue depth (default 32)")
     ap.add_argument("--bs", default="4k", help="block size (default 4k)")
+    ap.add_argument("--guest-cpus", type=int, default=1, help="qemu: the guest's CPUs (default 1)")
+    ap.add_argument("--jobs", help="comma list of job counts, as 1,2,4: slcscope --jobs J against fio "
+                    "--numjobs=J, one row per J (default: one job, the tables of fio's variants)")
     ap.add_argument("--loop-size", default="2GiB", help="size of the tmpfs file behind the loop device "
                     "(default 2GiB; held in RAM)")
     ap.add_argument("--no-loop-dio", action="store_true", help="do not ask for direct I/O on the loop device")
@@ -254,14 +353,21 @@ def main():
     a = ap.parse_args()
     tool_setup(a)
     targets = [t.strip() for t in a.targets.split(",") if t.strip()]
-    if set(targets) - {"null", "loop"}:
-        die("--targets takes null and/or loop")
+    if set(targets) - {"null", "loop", "qemu"}:
+        die("--targets takes null, loop and/or qemu")
     if a.rounds < 1 or a.time < 1:
         die("--rounds and --time must be at least 1")
+    try:
+        a.jobs = [int(j) for j in a.jobs.split(",")] if a.jobs else None
+    except ValueError:
+        die("--jobs takes a comma list of job counts, as 1,2,4")
+    if a.jobs is not None and not all(1 <= j <= 64 for j in a.jobs):
+        die("--jobs takes job counts of 1 to 64")
 
     work = tempfile.mkdtemp(prefix="slc-engine-work-")
     logpath = a.log or os.path.join(work, "engine.log")
     log = open(logpath, "w")
+    a.work, a.logf = work, log
     fio_ver = subprocess.run([a.fio, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()
     slc_ver = subprocess.run([a.slcscope, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True).stdout.strip().splitlines()
@@ -277,6 +383,20 @@ def main():
     loop = None
     try:
         for tgt in targets:
+            if tgt == "qemu":
+                rounds = []
+                for rnd in range(a.rounds):
+                    r = run_qemu(a, log)
+                    if isinstance(r, str):
+                        sections.append(f"### polled I/O in a QEMU guest\n\nskipped: {r}\n")
+                        break
+                    rounds.append(r)
+                    print(f"engine: qemu round {rnd + 1}/{a.rounds}: " +
+                          ", ".join(f"{t} {m} {v[0]:,.0f} IOPS {v[1]:.1f} µs CPU/IO" for (t, m), v in r.items()),
+                          file=sys.stderr)
+                if rounds:
+                    sections.append(qemu_table(a, rounds))
+                continue
             if tgt == "null":
                 configs = [("slcscope null:4GiB", lambda: run_slcscope(a, "null:4GiB", [], work, log)),
                            ("fio null engine", lambda: run_fio(a, ["--ioengine=null", "--size=4g"], work, log))]
@@ -306,6 +426,8 @@ def main():
                         "every run starts on an empty tmpfs file.  slcscope's process CPU includes that "
                         "TRIM and writing its HDF5 trace.")
                 prep = loop.discard
+            if a.jobs:
+                configs = jobs_configs(a, tgt, None if tgt == "null" else dev)
             results = {n: [] for n, _ in configs}
             for rnd in range(a.rounds):
                 if a.wait_idle:
@@ -325,7 +447,10 @@ def main():
                           f"switches/IO, wall {r['wall']:.1f} s, "
                           f"host busy {r['host'] / r['wall']:.2f} CPUs",
                           file=sys.stderr)
-            sections.append(table(title, configs, results, note))
+            if a.jobs:
+                sections.append(jobs_table(title, a, results, note))
+            else:
+                sections.append(table(title, configs, results, note))
             if loop:
                 loop.close()
                 loop = None

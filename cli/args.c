@@ -98,7 +98,7 @@ void cli_command_line(char *buf, size_t len, int argc, char **argv)
 
 int cli_parse_u32(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max, uint32_t *out)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	int rc = cli_parse_uint(cmd, opt, arg, min, max, &v);
 
 	if (!rc)
@@ -140,9 +140,13 @@ int cli_operand(const char *cmd, struct cli_inputs *in, int opt, const char *arg
 	return CLI_OK;
 }
 
-int cli_operands_end(const char *cmd, const struct cli_inputs *in, struct slc_figure_opts *co)
+int cli_operands_end(const char *cmd, struct cli_inputs *in, struct slc_figure_opts *co, int argc, char **argv)
 {
 	char err[320];
+	int rc;
+
+	for (; optind < argc; optind++)
+		if ((rc = cli_operand(cmd, in, 1, argv[optind]))) return rc;
 
 	if (slc_figure_opts_labels(co, in->label, in->at, in->nl, in->n, err, sizeof(err)))
 		return cli_usage(cmd, "%s", err);

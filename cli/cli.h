@@ -111,7 +111,7 @@ struct cli_inputs {
 struct slc_figure_opts;
 /* Option 1 (an INPUT) or 'l' (a name) into @in: 0, a usage error, or -1 for any other option. */
 int cli_operand(const char *cmd, struct cli_inputs *in, int opt, const char *arg);
-/* The names into @co, each to its INPUT; a usage error when they do not fit. */
-int cli_operands_end(const char *cmd, const struct cli_inputs *in, struct slc_figure_opts *co);
+/* The INPUTs after "--", then the names into @co, each to its INPUT; a usage error when they do not fit. */
+int cli_operands_end(const char *cmd, struct cli_inputs *in, struct slc_figure_opts *co, int argc, char **argv);
 
 #endif

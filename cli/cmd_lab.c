@@ -127,7 +127,7 @@ static int lab_add(struct slc_lab *lab, char **paths, int n, int quiet)
 		}
 		if (!quiet)
 			printf("%s %s: %s (run %lld)%s\n", ad.existed ? "already in the lab:" : "added", paths[i], ad.drive,
-			       (long long)ad.run_id, ad.moved ? "; its stored path is now this one" : "");
+			       (long long)ad.run_id, ad.moved ? "; stored at this path now" : ad.rehashed ? "; the file changed, the run follows it" : "");
 	}
 	return bad ? CLI_FAIL : CLI_OK;
 }

@@ -112,7 +112,7 @@ static int cmd_plot(int argc, char **argv)
 				return cli_usage("plot", "%s", err);
 		}
 	}
-	if ((rc = cli_operands_end("plot", &in, &co))) return rc;
+	if ((rc = cli_operands_end("plot", &in, &co, argc, argv))) return rc;
 	n = in.n;
 	if (!n || !out)
 		return cli_usage("plot", !n ? "needs an INPUT" : "needs -o FILE.png, .svg or .pdf");

@@ -83,7 +83,7 @@ static int cmd_report(int argc, char **argv)
 				return cli_usage("report", "%s", err);
 		}
 	}
-	if ((rc = cli_operands_end("report", &in, &co))) return rc;
+	if ((rc = cli_operands_end("report", &in, &co, argc, argv))) return rc;
 	n = in.n;
 	if (!n || n > 8 || !dir)
 		return cli_usage("report", !dir ? "needs -o DIR" : "takes 1 to 8 INPUTs");

@@ -23,7 +23,7 @@
 
 enum {
 	O_SIZE = 256, O_DESTRUCTIVE, O_FORCE, O_QUIET, O_STEADY, O_STEADY_AFTER, O_PURGE, O_TEMP_EVERY, O_NO_PROBE,
-	O_FIO_JOB, O_POINTS, O_LAB, O_PLAN_OPT,    /* O_PLAN_OPT + i: the library's i-th plan option */
+	O_FIO_JOB, O_POINTS, O_LAB, O_HIPRI, O_SQPOLL, O_PLAN_OPT,    /* O_PLAN_OPT + i: the library's i-th plan option */
 };
 
 static size_t plan_list(struct slc_help_opt *e, size_t max)
@@ -95,6 +95,11 @@ static const struct slc_help_cmd run_doc = {
 			{ "temp-every", 0, "DURATION", O_TEMP_EVERY, "read the drive's temperature and write counters this\n"
 			  "often (default 5s; every sample on a simulated drive;\n"
 			  "the sample of that moment carries the temperature)", "@none" },
+			{ "hipri", 0, NULL, O_HIPRI, "block devices: poll for completions (io_uring IOPOLL, as\n"
+			  "fio's --hipri); needs poll queues (NVMe: nvme.poll_queues=N),\n"
+			  "refused without them (docs/plans.md, \"Polled I/O\")", NULL },
+			{ "sqpoll", 0, NULL, O_SQPOLL, "block devices and files: a kernel thread submits the\n"
+			  "commands (io_uring SQPOLL, as fio's --sqthread_poll)", NULL },
 			{ "no-probe", 0, NULL, O_NO_PROBE, "no identity/SMART snapshots or temperature readings", NULL },
 			{ "quiet", 0, NULL, O_QUIET, "no progress or step lines", NULL },
 			{ "points", 0, "LIST", O_POINTS, "a sweep plan: only these points (step names as -n lists\n"
@@ -149,6 +154,7 @@ struct run_args {
 	const char *const *targets;           /* all of them; several run at once into -o DIR/ */
 	size_t n_targets;
 	struct slc_run_many_child *many;      /* one of several: wait for the others' checks */
+	int several;                          /* one of run_several()'s drives (a dry run's too) */
 	struct slc_plan *plan;
 	struct slc_run_console *u;
 	int use_lab, dry, purge, no_probe, until_steady, temp_every_set;
@@ -201,6 +207,8 @@ static int parse_opt(int opt, const char *arg, struct run_args *a, struct slc_ru
 		break;
 	case O_DESTRUCTIVE: a->to.destructive = 1; break;
 	case O_FORCE: a->to.force = 1; break;
+	case O_HIPRI: a->to.io_poll |= SLC_TARGET_HIPRI; break;
+	case O_SQPOLL: a->to.io_poll |= SLC_TARGET_SQPOLL; break;
 	case 'n': a->dry = 1; break;
 	case O_QUIET: u->quiet = 1; break;
 	default: {
@@ -231,9 +239,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct slc_plan
 	a->target = argv[optind];
 	a->targets = (const char *const *)argv + optind;
 	a->n_targets = (size_t)(argc - optind);
-	if (a->fio_job && (a->out || a->report))
+	if (a->fio_job && (a->out || a->report || a->dry))
 		return cli_usage("run", "--fio-job writes the job file and runs nothing: drop %s",
-				 a->out ? "-o" : "--report");
+				 a->out ? "-o" : a->report ? "--report" : "-n");
 	if (!a->out && !a->dry && !a->fio_job)
 		return cli_usage("run", "needs -o %s", a->n_targets > 1 ? "DIR/ for the traces" : "FILE.h5 for the trace");
 	if ((uint64_t)a->po.queue_depth * a->po.jobs > 256)
@@ -290,6 +298,8 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 	if (!u->quiet && slc_target_kind(t) == SLC_TARGET_BLOCKDEV)
 		fprintf(stderr, "slcscope run: destroying all %s on %s\n",
 			slc_format_bytes(b, sizeof(b), (double)slc_target_capacity(t), u->units), slc_target_spec(t));
+	if (!u->quiet && a->to.io_poll)
+		fprintf(stderr, "slcscope run: io_uring mode %s on %s\n", slc_target_io_mode(t), slc_target_spec(t));
 	rc = slc_run_execute(r, plan, &stop_sig, &res, &failed, err, sizeof(err));
 	slc_run_console_clear(u);
 	if (slc_run_close(r, cerr, sizeof(cerr)) && !rc) {
@@ -301,8 +311,9 @@ static int run_plan(const struct run_args *a, const struct slc_plan *plan, struc
 		if (res.abandoned)
 			fprintf(stderr, "slcscope run: abandoned %u command%s the drive did not answer\n", res.abandoned,
 				res.abandoned == 1 ? "" : "s");
-		fprintf(stderr, "slcscope run: interrupted by %s during step %s; the trace %s holds every sample up to now\n",
-			sig == SIGTERM ? "SIGTERM" : "SIGINT", plan->step[failed].name, a->out);
+		fprintf(stderr, "slcscope run: interrupted by %s during step %s; the trace %s holds every sample up to now%s%s%s\n",
+			sig == SIGTERM ? "SIGTERM" : "SIGINT", plan->step[failed].name, a->out, a->report ? " (no report: "
+			"'slcscope report " : "", a->report ? a->out : "", a->report ? " -o DIR' writes one)" : "");
 		return 128 + sig;
 	}
 	if (rc && res.error)
@@ -361,7 +372,8 @@ static int run_on(const struct run_args *a, const struct slc_plan *plan, struct 
 static int write_fio_job(const struct run_args *a, const struct slc_plan *plan, const struct slc_run_console *u)
 {
 	const struct slc_fio_job_opts fo = { .path = a->fio_job, .target = a->target,
-		.file_size_bytes = a->to.file_size_bytes, .force = a->to.force, .command_line = a->cmdline };
+		.file_size_bytes = a->to.file_size_bytes, .force = a->to.force, .command_line = a->cmdline,
+		.io_poll = a->to.io_poll };
 	char err[512];
 	int usage = 0;
 
@@ -371,6 +383,20 @@ static int write_fio_job(const struct run_args *a, const struct slc_plan *plan, 
 		fprintf(stderr, "slcscope run: fio job for plan %s (%zu steps) written to %s; nothing was run\n",
 			plan->name, plan->n, a->fio_job);
 	return CLI_OK;
+}
+
+/* -o before the target opens (a simulated drive takes seconds to build, a
+ * device's checks longer), so that a typo fails at once.  Not when the
+ * directory is made later: a dry run does not make its --report directory,
+ * and with several drives the traces' directory is made once every drive
+ * has passed its checks (slc_run_many); the run checks -o again then. */
+static int check_out_early(const struct run_args *a, char *err, size_t len)
+{
+	struct stat st;
+
+	if (!a->out || a->several || (a->dry && a->report && stat(a->report, &st) != 0))
+		return 0;
+	return slc_run_check_trace(a->target, a->out, a->to.force, err, len);
 }
 
 /* One target: the checks, a dry run, --fio-job or the run, the report. */
@@ -385,12 +411,17 @@ static int run_target(struct run_args *a, struct slc_plan *plan, struct slc_run_
 	if ((a->fio_job || (a->dry && (a->to.file_size_bytes || stat(a->target, &st) == 0))) &&
 	    slc_plan_fit_spec(plan, a->target, err, sizeof(err)))
 		fprintf(stderr, "slcscope run: note: %s\n", err);
+	/* what a polled run needs, checked before a dry run or a job file promises one */
+	if ((a->fio_job || a->dry) && (a->to.io_poll & SLC_TARGET_HIPRI) && slc_blockdev_poll_queues(a->target, err, sizeof(err)))
+		return cli_fail("run", "%s", err);
 	if (a->fio_job)
 		return write_fio_job(a, plan, u);
 	/* a typo in --report is found now, not after hours of writing */
 	if (a->report && (a->dry ? slc_report_dir_check(a->report, &a->out, 1, err, sizeof(err))
 		       : slc_report_dir_prepare(a->report, &a->out, 1, err, sizeof(err))))
 		return cli_fail("run", "--report %s", err);
+	if (check_out_early(a, err, sizeof(err)))
+		return cli_fail("run", "%s", err);
 	if (a->use_lab && a->lab && same_file(a->lab, a->out))
 		return cli_usage("run", "--lab=%s is the trace -o names: the lab needs a file of its own", a->lab);
 	if (a->use_lab && slc_lab_add_trace(a->lab, NULL, NULL, err, sizeof(err)))
@@ -429,6 +460,7 @@ static int run_one(void *arg, size_t i, const char *target, const char *trace, s
 	a->target = target;
 	a->out = trace;
 	a->many = c;
+	a->several = 1;
 	slc_run_many_console(c, a->u);
 	return run_target(a, a->plan, a->u);
 }
@@ -468,8 +500,12 @@ static int cmd_run(int argc, char **argv)
 	a.plan = &plan;
 	a.u = &u;
 	/* -o DIR/ takes one TARGET too: its trace is DIR/NAME.h5 */
-	return a.n_targets > 1 || (a.out && *a.out && a.out[strlen(a.out) - 1] == '/') ? run_several(&a)
-	       : run_target(&a, &plan, &u);
+	if (a.n_targets > 1 || (a.out && *a.out && a.out[strlen(a.out) - 1] == '/'))
+		return run_several(&a);
+	rc = run_target(&a, &plan, &u);
+	if (rc != CLI_OK && a.report && !a.dry && slc_report_dir_unprepare(a.report) && !u.quiet)
+		fprintf(stderr, "slcscope run: removed %s, made for the report and left empty\n", a.report);
+	return rc;
 }
 
 const struct cli_cmd cli_cmd_run = {

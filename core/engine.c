@@ -10,9 +10,13 @@
  * Random offsets are drawn a few commands ahead so a target can prefetch
  * through its hint op (a simulated drive's mapping table is large).  The
  * engine knows targets only by their ops and capabilities (target_priv.h).
+ * A step of several jobs on a target with twins runs this loop once per
+ * job, each in a writer thread of its own (engine_jobs.c); elsewhere one
+ * loop keeps queue depth x jobs commands in flight, the jobs taking turns.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,10 +27,8 @@
 
 #include "slcscope/core.h"
 #include "private.h"
-#include "target_priv.h"
+#include "engine_priv.h"
 
-#define AHEAD 16u
-#define MAX_QD 256u
 #define EV_BATCH 64u
 #define DRAIN_TELL_NS 500000000ull    /* a stopped job's drain this long is worth a word */
 #define DRAIN_SLICE_NS 100000000ull   /* how soon a second stop request is noticed */
@@ -43,18 +45,6 @@ static inline uint64_t xs(uint64_t *x)
 	return *x * 0x2545f4914f6cdd1dull;
 }
 
-struct run {
-	struct slc_target *t;
-	const struct slc_engine_cb *cb;
-	uint64_t t0;
-	uint64_t last_bytes;
-	double next_temp_s;           /* real targets: next temperature reading */
-	int cpu_on;                   /* real clock: the writer's CPU is measured */
-	int sched_fd;                 /* this thread's schedstat, -1 without one */
-	uint64_t cpu_prev, wait_prev, wall_prev; /* at the last reading: thread CPU, run-queue wait, monotonic */
-	double cpu_share, wait_share; /* the last reading's shares of the time */
-};
-
 static uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -66,7 +56,7 @@ static uint64_t thread_cpu_ns(void)
 
 /* Time this thread spent ready to run but waiting for a CPU, ns (the
  * second field of schedstat); UINT64_MAX when the kernel does not say. */
-static uint64_t thread_wait_ns(int fd)
+uint64_t slc__engine_thread_wait_ns(int fd)
 {
 	char buf[96];
 	unsigned long long run, wait;
@@ -78,13 +68,25 @@ static uint64_t thread_wait_ns(int fd)
 	return sscanf(buf, "%llu %llu", &run, &wait) == 2 ? wait : UINT64_MAX;
 }
 
+double slc__engine_cpu_cap(double cpu_share)
+{
+	return isfinite(cpu_share) ? fmin(fmax(cpu_share, 0.0), 1.0) : cpu_share;
+}
+
+double slc__engine_wait_cap(double wait_share, double cpu_share)
+{
+	double room = isfinite(cpu_share) ? 1.0 - slc__engine_cpu_cap(cpu_share) : 1.0;
+
+	return isfinite(wait_share) ? fmin(fmax(wait_share, 0.0), room) : wait_share;
+}
+
 static void cpu_start(struct run *r, int on)
 {
 	r->cpu_on = on;
 	r->sched_fd = on ? open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC) : -1;
 	r->cpu_share = r->wait_share = NAN;
 	r->cpu_prev = thread_cpu_ns();
-	r->wait_prev = thread_wait_ns(r->sched_fd);
+	r->wait_prev = slc__engine_thread_wait_ns(r->sched_fd);
 	r->wall_prev = slc__target_mono_ns();
 }
 
@@ -102,15 +104,19 @@ static void cpu_reading(struct run *r, struct slc_sample *out)
 	uint64_t cpu, wait, wall;
 
 	out->writer_cpu = out->writer_wait = NAN;
+	if (r->jobs) {
+		slc__jobs_cpu(r->jobs, out->interval_s, &out->writer_cpu, &out->writer_wait);
+		return;
+	}
 	if (!r->cpu_on)
 		return;
 	wall = slc__target_mono_ns();
 	if ((double)(wall - r->wall_prev) >= out->interval_s * 0.5e9) {
 		cpu = thread_cpu_ns();
-		wait = thread_wait_ns(r->sched_fd);
-		r->cpu_share = (double)(cpu - r->cpu_prev) / (double)(wall - r->wall_prev);
+		wait = slc__engine_thread_wait_ns(r->sched_fd);
+		r->cpu_share = slc__engine_cpu_cap((double)(cpu - r->cpu_prev) / (double)(wall - r->wall_prev));
 		r->wait_share = wait == UINT64_MAX || r->wait_prev == UINT64_MAX ? NAN :
-			(double)(wait - r->wait_prev) / (double)(wall - r->wall_prev);
+			slc__engine_wait_cap((double)(wait - r->wait_prev) / (double)(wall - r->wall_prev), r->cpu_share);
 		r->cpu_prev = cpu;
 		r->wait_prev = wait;
 		r->wall_prev = wall;
@@ -133,7 +139,7 @@ static int drain_events(struct run *r)
 }
 
 /* Sampler output: events first (time order), temperature, then progress. */
-static int on_interval(void *arg, const struct slc_sample *smp)
+int slc__engine_on_interval(void *arg, const struct slc_sample *smp)
 {
 	struct run *r = arg;
 	struct slc_sample out = *smp;
@@ -181,7 +187,9 @@ uint32_t slc_job_kind_read_pct(enum slc_job_kind k, uint32_t mix_pct)
 
 uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job *job)
 {
-	uint32_t qd = (job->queue_depth ? job->queue_depth : 32) * (job->jobs ? job->jobs : 1);
+	/* a writer thread per job refills its own queue */
+	uint32_t jobs = t && slc__jobs_threaded(t, job) ? 1 : job->jobs ? job->jobs : 1;
+	uint32_t qd = (job->queue_depth ? job->queue_depth : 32) * jobs;
 	uint32_t b = job->reap_batch ? job->reap_batch : qd / 8;
 
 	if (t && (slc_target_caps(t) & SLC_TARGET_CAP_ONE_AT_A_TIME))
@@ -238,43 +246,15 @@ int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_
 		return slc_errf(err, errlen, -EINVAL, "offset is past the end of the target");
 	if (!j->range_bytes || j->range_bytes > capacity - j->offset_bytes)
 		j->range_bytes = capacity - j->offset_bytes;
-	if (j->range_bytes / j->jobs < j->block_bytes)
-		return slc_errf(err, errlen, -EINVAL, "the range is smaller than one block per job");
+	/* sequential jobs each write a slice of their own; random ones share the range */
+	if (j->range_bytes / (slc_job_kind_sequential(j->kind) ? j->jobs : 1) < j->block_bytes)
+		return slc_errf(err, errlen, -EINVAL, "the range (%" PRIu64 " bytes) is smaller than one %u-byte "
+				"block%s: a larger target or --region, fewer --jobs or a smaller block", j->range_bytes,
+				j->block_bytes, slc_job_kind_sequential(j->kind) && j->jobs > 1 ? " per job" : "");
 	if (!j->max_bytes && !j->max_ns)
 		return slc_errf(err, errlen, -EINVAL, "a job needs a size or a time limit");
 	return 0;
 }
-
-/* One job's loop: the commands, their buffers, where the next ones go. */
-struct loop {
-	struct slc_target *t;
-	struct slc_job j;
-	struct run r;
-	struct slc_job_result *res;
-	const volatile int *stop;
-	struct slc_sampler smp;
-	struct slc_datagen gen;
-	struct slc_io ios[MAX_QD], *done[MAX_QD];
-	void *bufs[MAX_QD];
-	uint8_t busy[MAX_QD];         /* slot in flight */
-	uint32_t free_slots[MAX_QD], nfree, inflight;
-	uint64_t ahead[AHEAD];        /* random jobs: the next offsets, hinted already */
-	uint32_t ah;
-	uint64_t nblk, submitted, rng, deadline, last;
-	uint64_t nslots;              /* random jobs: offsets to draw from, align_bytes apart */
-	uint64_t mix_rng;             /* mixed jobs: which commands read */
-	uint32_t mix_cut;             /* a command reads when the draw's top 32 bits are below */
-	uint64_t pos[64], slice;      /* sequential jobs: position in each job's slice */
-	uint32_t qd, batch, next_job;
-	int rc, submitting, reads;
-	int seq;                      /* a sequential kind: looked up once, not per command */
-	int ignores_data;            /* the target never looks at the payload: no fresh data */
-	int draining, told, abandoned; /* after a stop: see drain_stopped() */
-	int watch;                    /* real clock: host pauses are looked for (hostpause.c) */
-	struct slc_host_watch hw;
-	uint64_t pass_ns;             /* the loop's last wait began: the process ran then */
-	uint64_t drain_t0, drain_last; /* its start, its last completion (monotonic) */
-};
 
 /* A uniform block in the job's range. */
 static uint64_t draw_offset(struct loop *l)
@@ -285,7 +265,7 @@ static uint64_t draw_offset(struct loop *l)
 }
 
 /* One buffer per command in flight, filled once, registered when the target can. */
-static int setup_buffers(struct loop *l, char *err, size_t errlen)
+int slc__engine_buffers(struct loop *l, char *err, size_t errlen)
 {
 	struct slc_target *t = l->t;
 	int rc;
@@ -307,8 +287,8 @@ static int setup_buffers(struct loop *l, char *err, size_t errlen)
 	return 0;
 }
 
-/* The first offsets, the job's start on the target clock, the sampler. */
-static void start_job(struct loop *l)
+/* The first offsets. */
+void slc__engine_offsets(struct loop *l)
 {
 	struct slc_target *t = l->t;
 
@@ -320,6 +300,14 @@ static void start_job(struct loop *l)
 		if (!slc_job_kind_sequential(l->j.kind) && t->ops->hint)
 			t->ops->hint(t, l->ahead[i]);
 	}
+}
+
+/* The first offsets, the job's start on the target clock, the sampler. */
+static void start_job(struct loop *l)
+{
+	struct slc_target *t = l->t;
+
+	slc__engine_offsets(l);
 	l->r.t0 = l->last = t->ops->now_ns(t);
 	l->deadline = l->j.max_ns ? l->r.t0 + l->j.max_ns : UINT64_MAX;
 	if (t->ops->mark)
@@ -354,7 +342,7 @@ static void host_check(struct loop *l, uint64_t now)
 		l->res->host_paused_ns += now - from;
 		if (l->deadline != UINT64_MAX)
 			l->deadline += now - from;
-		rc = slc_sampler_pause(&l->smp, from, now, on_interval, &l->r);
+		rc = slc_sampler_pause(&l->smp, from, now, slc__engine_on_interval, &l->r);
 		if (!rc && cb->host_pause)
 			rc = cb->host_pause(cb->arg, from, now - from, 0, l->r.t0);
 	}
@@ -448,8 +436,13 @@ static void complete(struct loop *l, int n)
 			l->last = io->complete_ns;
 		res->bytes += io->len;
 		res->ios++;
+		if (l->jobs) {
+			slc__jobs_add(l, io->complete_ns < l->last ? l->last : io->complete_ns, io->len,
+				      io->complete_ns - io->submit_ns, io->is_read);
+			continue;
+		}
 		r2 = slc_sampler_add_rw(&l->smp, io->complete_ns < l->last ? l->last : io->complete_ns,
-					io->len, io->complete_ns - io->submit_ns, io->is_read, on_interval, &l->r);
+					io->len, io->complete_ns - io->submit_ns, io->is_read, slc__engine_on_interval, &l->r);
 		if (r2 == SLC_ENGINE_DONE) {
 			/* the caller has seen enough: finish normally */
 			res->done_early = 1;
@@ -459,6 +452,22 @@ static void complete(struct loop *l, int n)
 			l->submitting = 0;
 		}
 	}
+}
+
+/* The stop request: the caller's, or its copy a writer thread reads. */
+static int stop_of(const struct loop *l)
+{
+	if (l->stop_copy)
+		return atomic_load_explicit(l->stop_copy, memory_order_relaxed);
+	return l->stop ? *l->stop : 0;
+}
+
+/* The time limit, moved on by the host's stops a writer thread was told of. */
+static uint64_t deadline_of(const struct loop *l)
+{
+	if (!l->later || l->deadline == UINT64_MAX)
+		return l->deadline;
+	return l->deadline + atomic_load_explicit(l->later, memory_order_relaxed);
 }
 
 /* Tell the callback what a stopped job still waits for: how many, the oldest. */
@@ -474,8 +483,13 @@ static void tell_draining(struct loop *l, uint64_t timeout_ns)
 		}
 	d.oldest_ns = now - first;
 	l->told = 1;
-	if (l->r.cb->draining)
-		l->r.cb->draining(l->r.cb->arg, &d);
+	if (!l->r.cb->draining)
+		return;
+	if (l->jobs)
+		slc__jobs_cb_lock(l->jobs, 1);
+	l->r.cb->draining(l->r.cb->arg, &d);
+	if (l->jobs)
+		slc__jobs_cb_lock(l->jobs, 0);
 }
 
 /*
@@ -496,7 +510,7 @@ static int drain_stopped(struct loop *l)
 		l->draining = 1;
 		l->drain_t0 = l->drain_last = now;
 	}
-	if ((*l->stop & SLC_STOP_NOW) || now - l->drain_last >= timeout) {
+	if ((stop_of(l) & SLC_STOP_NOW) || now - l->drain_last >= timeout) {
 		l->abandoned = 1;
 		l->res->abandoned = l->inflight;
 		t->ops->abandon(t);
@@ -513,7 +527,7 @@ static int drain_stopped(struct loop *l)
 }
 
 /* Keep the queue full until the limits, a stop, an error or a callback end it. */
-static void run_loop(struct loop *l, char *err, size_t errlen)
+void slc__engine_loop(struct loop *l, char *err, size_t errlen)
 {
 	struct slc_target *t = l->t;
 	const struct slc_job *j = &l->j;
@@ -524,8 +538,9 @@ static void run_loop(struct loop *l, char *err, size_t errlen)
 
 		l->pass_ns = now;
 
-		if (l->submitting && ((l->stop && *l->stop) || now >= l->deadline ||
-				      (j->max_bytes && l->submitted >= j->max_bytes)))
+		if (l->submitting && (stop_of(l) || now >= deadline_of(l) ||
+				      (j->max_bytes && l->submitted >= j->max_bytes) ||
+				      (l->halt && atomic_load_explicit(l->halt, memory_order_relaxed))))
 			l->submitting = 0;
 		submit_free(l, now, err, errlen);
 		if (!l->inflight)
@@ -535,7 +550,7 @@ static void run_loop(struct loop *l, char *err, size_t errlen)
 		 * task that submits); the device sees qd - batch + 1 .. qd
 		 * commands.  Submission over: drain one at a time, after a stop
 		 * with a bound where commands can take any time. */
-		if (!l->submitting && l->stop && *l->stop && t->ops->reap_timed && t->ops->abandon)
+		if (!l->submitting && stop_of(l) && t->ops->reap_timed && t->ops->abandon)
 			n = drain_stopped(l);
 		else
 			n = t->ops->reap(t, l->done, l->qd, l->submitting && l->inflight >= l->batch ? l->batch : 1);
@@ -556,24 +571,29 @@ static void run_loop(struct loop *l, char *err, size_t errlen)
 	}
 }
 
-/* Drain what a failure left in flight, so the buffers can be freed; close
- * the last interval; say why the job ended. */
-static int finish_job(struct loop *l, char *err, size_t errlen)
+/* Drain what a failure left in flight, so the buffers can be freed. */
+void slc__engine_reap_rest(struct loop *l)
 {
-	struct slc_target *t = l->t;
-	struct slc_job_result *res = l->res;
-	int rc = l->rc;
-
 	while (l->inflight && !l->abandoned) {
-		int n = t->ops->reap(t, l->done, l->qd, 1);
+		int n = l->t->ops->reap(l->t, l->done, l->qd, 1);
 		if (n <= 0 && n != -EINTR)
 			break;
 		if (n > 0)
 			l->inflight -= (uint32_t)n;
 	}
+}
+
+/* Drain what a failure left in flight; close the last interval; say why
+ * the job ended. */
+static int finish_job(struct loop *l, char *err, size_t errlen)
+{
+	struct slc_job_result *res = l->res;
+	int rc = l->rc;
+
+	slc__engine_reap_rest(l);
 	{
 		/* after a failure too: the sample held back holds completed I/O */
-		int r2 = slc_sampler_finish(&l->smp, l->last, on_interval, &l->r);
+		int r2 = slc_sampler_finish(&l->smp, l->last, slc__engine_on_interval, &l->r);
 		if (r2 == SLC_ENGINE_DONE) {
 			res->done_early = 1;
 			r2 = 0;
@@ -612,20 +632,10 @@ static void keep_abandoned(struct loop *l)
 	kept = k;
 }
 
-int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
-		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen)
+/* What a loop runs with, from its checked job: where its offsets go, how
+ * many commands it keeps in flight, how many it reaps at once. */
+void slc__engine_prepare(struct loop *l)
 {
-	static const struct slc_engine_cb no_cb;
-	struct loop loop = {
-		.t = t, .j = *job, .r = { .t = t, .cb = cb ? cb : &no_cb, .sched_fd = -1 }, .res = res, .stop = stop,
-		.submitting = 1, .reads = slc_job_kind_read_pct(job->kind, 0) == 100,
-		.ignores_data = !!(slc_target_caps(t) & SLC_TARGET_CAP_IGNORES_DATA),
-	}, *l = &loop;
-	int rc;
-
-	memset(res, 0, sizeof(*res));
-	if ((rc = slc__engine_check_job(t->capacity_bytes, t->logical_block_bytes, &l->j, err, errlen)))
-		goto out;
 	l->nblk = l->j.range_bytes / l->j.block_bytes;
 	/* on whole blocks without an alignment: the range's blocks, so the
 	 * offsets a seed gives do not depend on the range's last partial block */
@@ -639,21 +649,47 @@ int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct
 	}
 	l->slice = l->nblk / l->j.jobs;          /* blocks per sequential job */
 	l->qd = l->j.queue_depth * l->j.jobs;    /* commands in flight, all jobs */
-	l->batch = slc_engine_reap_batch(t, &l->j);
-	t->poll_ns = slc__engine_poll_ns(l->qd);
-	if ((rc = setup_buffers(l, err, errlen)))
-		goto out;
-	start_job(l);
-	run_loop(l, err, errlen);
-	rc = finish_job(l, err, errlen);
-out:
-	t->poll_ns = 0;
-	if (l->r.sched_fd >= 0)
-		close(l->r.sched_fd);
+	l->batch = slc_engine_reap_batch(l->t, &l->j);
+}
+
+/* The loop's buffers go, or stay when the kernel may still use them. */
+void slc__engine_release(struct loop *l)
+{
 	if (l->abandoned)
 		keep_abandoned(l);
 	else
 		for (uint32_t i = 0; i < MAX_QD; i++)
 			free(l->bufs[i]);
+	memset(l->bufs, 0, sizeof(l->bufs));
+}
+
+int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
+		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen)
+{
+	static const struct slc_engine_cb no_cb;
+	struct loop loop = {
+		.t = t, .j = *job, .r = { .t = t, .cb = cb ? cb : &no_cb, .sched_fd = -1 }, .res = res, .stop = stop,
+		.submitting = 1, .reads = slc_job_kind_read_pct(job->kind, 0) == 100,
+		.ignores_data = !!(slc_target_caps(t) & SLC_TARGET_CAP_IGNORES_DATA),
+	}, *l = &loop;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if ((rc = slc__engine_check_job(t->capacity_bytes, t->logical_block_bytes, &l->j, err, errlen)))
+		return rc;
+	slc__engine_prepare(l);
+	if (slc__jobs_threaded(t, &l->j))
+		return slc__jobs_run(l, err, errlen);
+	t->poll_ns = slc__engine_poll_ns(l->qd);
+	if ((rc = slc__engine_buffers(l, err, errlen)))
+		goto out;
+	start_job(l);
+	slc__engine_loop(l, err, errlen);
+	rc = finish_job(l, err, errlen);
+out:
+	t->poll_ns = 0;
+	if (l->r.sched_fd >= 0)
+		close(l->r.sched_fd);
+	slc__engine_release(l);
 	return rc;
 }

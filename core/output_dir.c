@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -421,9 +422,18 @@ int slc_report_dir_commit(struct slc_report_dir *d, const char *const *names, si
 	return 0;
 }
 
+/* The directory this process's slc_report_dir_prepare() last made, the one
+ * slc_report_dir_unprepare() may remove (a command line runs one report). */
+static struct {
+	dev_t dev;
+	ino_t ino;
+	int set;
+} prepared;
+
 int slc_report_dir_prepare(const char *dir, const char *const *inputs, size_t n_inputs, char *err, size_t errlen)
 {
 	struct slc_report_dir *d = calloc(1, sizeof(*d));
+	struct stat st;
 	int rc;
 
 	if (!d)
@@ -433,9 +443,49 @@ int slc_report_dir_prepare(const char *dir, const char *const *inputs, size_t n_
 	snprintf(d->shown, sizeof(d->shown), "%s", dir ? dir : "");
 	rc = dir ? check(dir, inputs, n_inputs, d->dir, &d->fd, err, errlen)
 		 : slc_errf(err, errlen, -EINVAL, "no report directory named");
-	if (!rc && d->fd < 0 && (rc = make_dir(d, err, errlen)))
+	if (!rc && d->fd < 0 && (rc = make_dir(d, err, errlen))) {
 		slc_report_dir_abort(d);
-	else
-		release(d);
+		return rc;
+	}
+	prepared.set = !rc && d->made && fstat(d->fd, &st) == 0;
+	if (prepared.set) {
+		prepared.dev = st.st_dev;
+		prepared.ino = st.st_ino;
+	}
+	release(d);
 	return rc;
+}
+
+int slc_report_dir_unprepare(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), only = 1;
+	struct dirent *e;
+	struct stat st;
+	char *m;
+	DIR *dp;
+
+	if (fd < 0)
+		return 0;
+	/* only the directory this process's prepare() made, and not while
+	 * another slcscope writes a report into it (it holds the lock) */
+	if (!prepared.set || fstat(fd, &st) || st.st_dev != prepared.dev || st.st_ino != prepared.ino ||
+	    flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return 0;
+	}
+	/* a marker that lists no file: no report was ever committed here */
+	m = read_marker(fd);
+	if (!m || strcmp(m, MARKER_HEAD) || !(dp = fdopendir(fd))) {
+		free(m);
+		close(fd);
+		return 0;
+	}
+	free(m);
+	while (only && (e = readdir(dp)))
+		only = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, SLC_REPORT_MARKER);
+	only = only && unlinkat(dirfd(dp), SLC_REPORT_MARKER, 0) == 0;
+	only = only && rmdir(dir) == 0;
+	if (only) prepared.set = 0;
+	closedir(dp);
+	return only;
 }

@@ -481,9 +481,13 @@ static void describe_segment(struct slc_segment_params *sp, const struct slc_ste
 	sp->queue_depth = IS_JOB(s) ? (job->queue_depth ? job->queue_depth : 32) : 0;
 	sp->jobs = IS_JOB(s) ? (job->jobs ? job->jobs : 1) : 0;
 	sp->reap_batch = IS_JOB(s) ? slc_engine_reap_batch(t, job) : 0;
-	/* only the kernel's rings poll (block devices and files) */
-	sp->poll_us = IS_JOB(s) && (slc_target_kind(t) == SLC_TARGET_BLOCKDEV || slc_target_kind(t) == SLC_TARGET_FILE) ?
-		(uint32_t)(slc__engine_poll_ns(sp->queue_depth * sp->jobs) / 1000) : 0;
+	sp->io_mode = IS_JOB(s) ? slc_target_io_mode(t) : "";
+	/* only the kernel's rings poll (block devices and files), and not
+	 * where the kernel's own wait polls the device (--hipri); with a
+	 * thread per job each polls its own queue */
+	sp->poll_us = IS_JOB(s) && (slc_target_kind(t) == SLC_TARGET_BLOCKDEV || slc_target_kind(t) == SLC_TARGET_FILE) &&
+		strcmp(sp->io_mode, "iopoll") ?
+		(uint32_t)(slc__engine_poll_ns(sp->queue_depth * (slc__jobs_threaded(t, job) ? 1 : sp->jobs)) / 1000) : 0;
 	sp->offset_bytes = job->offset_bytes;
 	sp->range_bytes = job->range_bytes ? job->range_bytes : slc_target_capacity(t);
 	sp->idle_before_s = idle_before_s;

@@ -44,10 +44,11 @@ static const struct plan_opt table[] = {
 	{ "bs-seq", 0, "SIZE", "sequential block size (default 128k)", K_BLOCK, F(seq_block_bytes), 0, 0 },
 	{ "bs-rand", 0, "SIZE", "random block size (default 4k)", K_BLOCK, F(rand_block_bytes), 0, 0 },
 	{ "qd", 'q', "N", "queue depth per job, 1 to 256 (default 32)", K_U32, F(queue_depth), 1, 256 },
-	{ "jobs", 'j', "N", "writers at once (default 1): sequential jobs each write\n"
-	  "their own slice, random ones the whole target;\nqueue depth x jobs is at most 256", K_U32, F(jobs), 1, 64 },
-	{ "reap-batch", 0, "N", "refill the queue once N commands have completed (default\n"
-	  "queue depth x jobs / 8, at least 1; 1: after each)", K_U32, F(reap_batch), 1, 256 },
+	{ "jobs", 'j', "N", "writers at once (default 1), a thread each on a real\n"
+	  "target, as fio's numjobs; sequential jobs each write\n"
+	  "their own slice, random ones the whole target;\n1 to 64, and queue depth x jobs at most 256", K_U32, F(jobs), 1, 64 },
+	{ "reap-batch", 0, "N", "refill a queue once N commands have completed (default\n"
+	  "its commands in flight / 8, at least 1; 1: after each)", K_U32, F(reap_batch), 1, 256 },
 	{ "interval", 'i', "DURATION", "sampling interval (default 1s; 10ms to 1h)", K_INTERVAL, F(interval_ns), 0, 0 },
 	{ "idle", 0, "DURATION", "idle before the first recovery burst (default 15m)", K_DURATION, F(idle_ns), 0, 0 },
 	{ "burst", 0, "DURATION", "length of each recovery burst (default 60s)", K_DURATION, F(burst_ns), 0, 0 },

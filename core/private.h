@@ -14,6 +14,23 @@ struct slc_job;
  * reason. */
 uint64_t slc__engine_poll_ns(uint32_t inflight_max);
 int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_job *j, char *err, size_t errlen);
+/* 1 when @j's jobs run in a writer thread each on @t (engine_jobs.c): a
+ * real target, and at least a block per job */
+struct slc_target;
+int slc__jobs_threaded(const struct slc_target *t, const struct slc_job *j);
+
+/* Sampling several writer threads (sampler.c): each counts its completions
+ * in one interval's struct slc_sampler_acc (bytes_total: the interval's
+ * bytes; hist unused), and the intervals' sums reach the sampler whole,
+ * as if each command had been added, at @t_ns, the interval's last
+ * completion. */
+struct slc_sample;
+struct slc_sampler;
+struct slc_sampler_acc;
+void slc__acc_add(struct slc_sampler_acc *a, uint32_t bytes, uint64_t lat_ns, int is_read);
+void slc__acc_sum(struct slc_sampler_acc *into, const struct slc_sampler_acc *from);
+int slc__sampler_add_acc(struct slc_sampler *s, uint64_t t_ns, const struct slc_sampler_acc *a,
+			 int (*fn)(void *arg, const struct slc_sample *smp), void *arg);
 
 /* Record in @fd's extended attributes that slcscope wrote it as a target, as
  * it is now (safety.c); 0 or -errno (-ENOTSUP where xattrs are not kept). */

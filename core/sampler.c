@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
 void slc_lat_hist_reset(struct slc_lat_hist *h)
 {
@@ -305,5 +306,48 @@ int slc_sampler_pause(struct slc_sampler *s, uint64_t from_ns, uint64_t to_ns, s
 	int rc = slc_sampler_finish(s, from_ns, fn, arg);
 
 	s->edge_ns = (to_ns > from_ns ? to_ns : from_ns) + s->interval_ns;
+	return rc;
+}
+
+void slc__acc_add(struct slc_sampler_acc *a, uint32_t bytes, uint64_t lat_ns, int is_read)
+{
+	int d = !!is_read;
+
+	a->bytes_total += bytes;
+	a->ios++;
+	if (d) {
+		a->read_bytes_total += bytes;
+		a->read_ios++;
+	}
+	a->lat_sum_ns[d] += lat_ns;
+	hist_add(&a->dir[d], lat_ns);
+}
+
+/* @from's counts into @into's, bytes included (both hold one interval's). */
+void slc__acc_sum(struct slc_sampler_acc *into, const struct slc_sampler_acc *from)
+{
+	into->bytes_total += from->bytes_total;
+	into->read_bytes_total += from->read_bytes_total;
+	into->ios += from->ios;
+	into->read_ios += from->read_ios;
+	for (int d = 0; d < 2; d++) {
+		const struct slc_lat_hist *src = &from->dir[d];
+		struct slc_lat_hist *dst = &into->dir[d];
+
+		into->lat_sum_ns[d] += from->lat_sum_ns[d];
+		for (unsigned i = 0; src->n && i < SLC_LAT_BUCKETS; i++)
+			dst->count[i] += src->count[i];
+		dst->n += src->n;
+		if (src->max_ns > dst->max_ns)
+			dst->max_ns = src->max_ns;
+	}
+}
+
+int slc__sampler_add_acc(struct slc_sampler *s, uint64_t t_ns, const struct slc_sampler_acc *a, slc_sample_fn fn,
+			 void *arg)
+{
+	int rc = advance(s, t_ns, fn, arg);
+
+	slc__acc_sum(&s->cur, a);
 	return rc;
 }

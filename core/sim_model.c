@@ -5,12 +5,15 @@
  * so that a typo never silently falls back to a default.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <jansson.h>
 
 #include "slcscope/core.h"
@@ -312,10 +315,24 @@ int slc_sim_model_load(struct slc_sim_model *out, const char *spec, char *err, s
 	if (strchr(spec, '/') || (len > 5 && strcmp(spec + len - 5, ".json") == 0)) {
 		char text[1 << 20];
 		size_t got;
-		FILE *f = fopen(spec, "re");
+		struct stat st;
+		FILE *f;
+		/* a regular file: a FIFO would block the open (hence O_NONBLOCK)
+		 * and then the read, a device never end */
+		int fd = open(spec, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e = errno;
 
-		if (!f)
-			return snprintf(err, errlen, "%s: cannot open the model file: %s", spec, strerror(errno)), -ENOENT;
+		if (fd < 0)
+			return snprintf(err, errlen, "%s: cannot open the model file: %s", spec, strerror(e)), -e;
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return slc_errf(err, errlen, -EINVAL, "%s: %s, not a model file", spec,
+					S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+		}
+		if (!(f = fdopen(fd, "r"))) {
+			e = errno;
+			close(fd);
+			return slc_errf(err, errlen, -e, "%s: cannot open the model file: %s", spec, strerror(e));
+		}
 		got = fread(text, 1, sizeof(text) - 1, f);
 		if (ferror(f) || got == sizeof(text) - 1) {
 			fclose(f);

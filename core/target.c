@@ -63,6 +63,9 @@ int slc_target_open(struct slc_target **out, const char *spec, const struct slc_
 		return slc_errf(err, errlen, -ENAMETOOLONG, "target name too long");
 	while (!kinds[k].match(spec))
 		k++;
+	if ((rc = slc__target_io_poll_args(spec, o.io_poll, is_sim(spec) || is_null(spec), kinds[k].match == is_blockdev,
+					   err, errlen)))
+		return rc;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
@@ -92,6 +95,48 @@ int slc_target_check_args(const char *spec, const struct slc_target_opts *o, cha
 	if (o && o->file_size_bytes && (o->file_size_bytes < 4096 || o->file_size_bytes > (uint64_t)INT64_MAX))
 		return slc_errf(err, errlen, -EINVAL, "--size: from 4k to 8 EiB less one byte, not %llu bytes",
 				(unsigned long long)o->file_size_bytes);
+	return o ? slc__target_io_poll_args(spec, o->io_poll, is_sim(spec) || is_null(spec), is_blockdev(spec),
+					   err, errlen) : 0;
+}
+
+/* Polling is refused where it cannot be what was asked for, rather than
+ * ignored: a run that says it polled must have polled. */
+int slc__target_io_poll_args(const char *spec, unsigned io_poll, int no_kernel_io, int blockdev,
+			     char *err, size_t errlen)
+{
+	const char *opt = io_poll & SLC_TARGET_HIPRI ? "--hipri" : "--sqpoll";
+
+	if (io_poll & ~(SLC_TARGET_HIPRI | SLC_TARGET_SQPOLL))
+		return slc_errf(err, errlen, -EINVAL, "io_poll: unknown flags 0x%x", io_poll);
+	if (io_poll && no_kernel_io)
+		return slc_errf(err, errlen, -EINVAL, "%s: %s does no kernel I/O, so there is nothing to poll; "
+				"drop %s or give a block device%s", opt, spec, opt,
+				io_poll & SLC_TARGET_HIPRI ? "" : " or a file");
+	if ((io_poll & SLC_TARGET_HIPRI) && !blockdev)
+		return slc_errf(err, errlen, -EINVAL, "--hipri: polled completions need a block device with poll "
+				"queues; %s is a regular file (--sqpoll works on files)", spec);
+	return 0;
+}
+
+int slc__target_twin(struct slc_target *t, unsigned qd, struct slc_target **out, char *err, size_t errlen)
+{
+	struct slc_target *tw;
+	int rc;
+
+	*out = NULL;
+	if (!t->ops->twin)
+		return slc_errf(err, errlen, -ENOTSUP, "%s: one writer thread only", t->spec);
+	if (!(tw = malloc(sizeof(*tw))))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	*tw = *t;
+	tw->fd = -1;
+	tw->priv = NULL;
+	tw->poll_ns = 0;
+	if ((rc = t->ops->twin(t, tw, qd, err, errlen))) {
+		free(tw);
+		return rc;
+	}
+	*out = tw;
 	return 0;
 }
 
@@ -141,6 +186,7 @@ unsigned slc_target_caps(const struct slc_target *t) { return t->ops->caps | t->
 uint64_t slc_target_capacity(const struct slc_target *t) { return t->capacity_bytes; }
 uint32_t slc_target_logical_block(const struct slc_target *t) { return t->logical_block_bytes; }
 uint64_t slc_target_now_ns(struct slc_target *t) { return t->ops->now_ns(t); }
+const char *slc_target_io_mode(const struct slc_target *t) { return t->io_mode ? t->io_mode : ""; }
 int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len) { return t->ops->discard(t, offset, len); }
 void slc_target_idle(struct slc_target *t, uint64_t until_ns) { t->ops->idle(t, until_ns); }
 

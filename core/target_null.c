@@ -55,6 +55,14 @@ static void null_close(struct slc_target *t)
 	free(t->priv);
 }
 
+static int null_twin(struct slc_target *t, struct slc_target *tw, unsigned qd, char *err, size_t errlen)
+{
+	(void)t; (void)qd;
+	if (!(tw->priv = calloc(1, sizeof(struct null_priv))))
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	return 0;
+}
+
 static const struct slc_target_ops null_ops = {
 	.name = "null",
 	.caps = SLC_TARGET_CAP_NO_IO | SLC_TARGET_CAP_IGNORES_DATA,
@@ -63,6 +71,7 @@ static const struct slc_target_ops null_ops = {
 	.now_ns = slc__target_mono_now,
 	.discard = null_discard,
 	.idle = slc__target_mono_idle,
+	.twin = null_twin,
 	.close = null_close,
 };
 

@@ -56,6 +56,12 @@ struct slc_target_ops {
 	void (*counters)(struct slc_target *t, struct slc_sim_counters *c);
 	/* optional: a job starts at @now_ns (events count host bytes from here) */
 	void (*mark)(struct slc_target *t, uint64_t now_ns);
+	/* optional, for kinds that several writer threads can share: fill
+	 * @tw (a copy of @t less its descriptor and state) as a twin of @t, the
+	 * same device or file with its own queue for @qd commands in flight.
+	 * Called in the thread that submits to the twin (an io_uring ring has
+	 * one submitter); the twin is closed before @t. */
+	int (*twin)(struct slc_target *t, struct slc_target *tw, unsigned qd, char *err, size_t errlen);
 	/* free what open allocated (priv, the descriptor); not @t itself */
 	void (*close)(struct slc_target *t);
 };
@@ -72,7 +78,13 @@ struct slc_target {
 	unsigned caps;                /* capabilities of this target beyond its kind's */
 	uint64_t poll_ns;             /* set by the engine for a job: how long a reap may poll
 				       * for completions before it sleeps (0: sleeps at once) */
+	const char *io_mode;          /* slc_target_io_mode(); NULL: "" */
 };
+
+/* slc_target_check_args()'s word on slc_target_opts.io_poll for @spec
+ * (also said by the opens, for callers that skip the check). */
+int slc__target_io_poll_args(const char *spec, unsigned io_poll, int no_kernel_io, int blockdev,
+			     char *err, size_t errlen);
 
 /*
  * A kind's open: fill @t (allocated and zeroed by slc_target_open(), with
@@ -91,6 +103,10 @@ slc__target_open_fn slc__target_blockdev_open;   /* target_uring.c */
 slc__target_open_fn slc__target_file_open;       /* target_uring.c */
 slc__target_open_fn slc__target_sim_open;        /* target_sim.c */
 slc__target_open_fn slc__target_null_open;       /* target_null.c */
+
+/* A twin of @t (ops->twin) in *@out, closed with slc_target_close(); 0,
+ * or -errno with the reason (-ENOTSUP: the kind has none). */
+int slc__target_twin(struct slc_target *t, unsigned qd, struct slc_target **out, char *err, size_t errlen);
 
 /* The size a "null:SIZE" spec names: 0, or -EINVAL with the reason. */
 int slc__target_null_size(const char *spec, uint64_t *bytes, char *err, size_t errlen);

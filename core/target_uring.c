@@ -18,11 +18,13 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "slcscope/core.h"
 #include "private.h"
 #include "target_priv.h"
+#include "output_priv.h"       /* slc__take_lock */
 
 struct uring_priv {
 	int ring_ready;
@@ -38,6 +40,10 @@ struct uring_priv {
 	int abandoned;                /* commands were given up: see uring_abandon() */
 	unsigned poll_misses;         /* polls in a row that ended without the completions */
 	unsigned poll_rest;           /* reaps left that sleep at once after those */
+	int iopoll_here;              /* IOPOLL without SQPOLL: this thread's waits poll the
+				       * device in the kernel, so they never sleep */
+	unsigned io_poll;             /* SLC_TARGET_HIPRI | SLC_TARGET_SQPOLL: a twin's ring is set up alike */
+	struct uring_priv *parent;    /* a twin's (uring_twin()): the target it was made from */
 };
 
 #define POLL_MISSES 8u                /* after this many misses in a row ... */
@@ -152,7 +158,8 @@ static int uring_reap(struct slc_target *t, struct slc_io **done, unsigned max, 
 
 	if (u->abandoned)
 		return -ECANCELED;
-	if (poll_first(t, u, min))
+	/* a polled ring's wait below spins in the kernel already */
+	if (!u->iopoll_here && poll_first(t, u, min))
 		return (int)take_cqes(u, done, max);
 	do {
 		rc = io_uring_submit_and_wait(&u->ring, min);
@@ -160,6 +167,29 @@ static int uring_reap(struct slc_target *t, struct slc_io **done, unsigned max, 
 	if (rc < 0 && rc != -EINTR)
 		return rc;
 	u->queued = 0;
+	return (int)take_cqes(u, done, max);
+}
+
+/*
+ * A wait on an IOPOLL ring polls until it has its completions and takes no
+ * timeout (the kernel ignores it, and the timeout command liburing sends
+ * older kernels is refused there), so it polls without a minimum, in
+ * rounds, until one is there or the time is up.
+ */
+static int iopoll_timed(struct uring_priv *u, struct slc_io **done, unsigned max, uint64_t timeout_ns)
+{
+	uint64_t end = slc__target_mono_ns() + timeout_ns;
+	int rc = io_uring_submit(&u->ring);
+
+	if (rc < 0 && rc != -EINTR)
+		return rc;
+	u->queued = 0;
+	while (!io_uring_cq_ready(&u->ring) && slc__target_mono_ns() < end)
+		if ((rc = io_uring_get_events(&u->ring)) < 0) {
+			if (rc != -EINTR)
+				return rc;
+			break;            /* a signal: back to the caller, as the sleeping wait is */
+		}
 	return (int)take_cqes(u, done, max);
 }
 
@@ -173,6 +203,8 @@ static int uring_reap_timed(struct slc_target *t, struct slc_io **done, unsigned
 
 	if (u->abandoned)
 		return -ECANCELED;
+	if (u->iopoll_here)
+		return iopoll_timed(u, done, max, timeout_ns);
 	rc = io_uring_submit_and_wait_timeout(&u->ring, &cqe, 1, &ts, NULL);
 	if (rc < 0 && rc != -ETIME && rc != -EINTR)
 		return rc;
@@ -245,7 +277,9 @@ static void uring_close(struct slc_target *t)
 {
 	struct uring_priv *u = t->priv;
 
-	if (u && t->kind == SLC_TARGET_FILE && t->fd >= 0)
+	if (u && u->parent && u->touched)
+		__atomic_store_n(&u->parent->touched, 1, __ATOMIC_RELAXED);   /* twins close at once */
+	else if (u && !u->parent && t->kind == SLC_TARGET_FILE && t->fd >= 0)
 		file_done(t, u);
 	if (u && u->ring_ready) {
 		/* Drop the ring's references to the file before tearing the ring
@@ -306,6 +340,31 @@ static int file_discard_stoppable(struct slc_target *t, uint64_t offset, uint64_
 	return rc;
 }
 
+static int uring_setup(struct slc_target *t, unsigned entries, unsigned io_poll, char *err, size_t errlen);
+
+/* A ring of its own on a duplicate of @t's descriptor (the same open file,
+ * so a block device's exclusive claim covers it): the file stays @t's,
+ * which marks or removes it at its close as the writes through the twin
+ * say. */
+static int uring_twin(struct slc_target *t, struct slc_target *tw, unsigned qd, char *err, size_t errlen)
+{
+	struct uring_priv *u = calloc(1, sizeof(*u));
+	int rc;
+
+	if (!u)
+		return slc_errf(err, errlen, -ENOMEM, "out of memory");
+	u->parent = t->priv;
+	tw->priv = u;
+	if ((tw->fd = fcntl(t->fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		rc = slc_errf(err, errlen, -errno, "%s: cannot share the descriptor with a writer thread: %s",
+			      t->spec, strerror(errno));
+	else
+		rc = uring_setup(tw, qd, u->parent->io_poll, err, errlen);
+	if (rc)
+		uring_close(tw);
+	return rc;
+}
+
 static const struct slc_target_ops blockdev_ops = {
 	.name = "blockdev",
 	.caps = SLC_TARGET_CAP_DESTROYS_DATA,
@@ -318,6 +377,7 @@ static const struct slc_target_ops blockdev_ops = {
 	.discard_stoppable = slc__target_discard_apart,
 	.idle = slc__target_mono_idle,
 	.register_buffers = uring_register_buffers,
+	.twin = uring_twin,
 	.close = uring_close,
 };
 
@@ -332,32 +392,64 @@ static const struct slc_target_ops file_ops = {
 	.discard_stoppable = file_discard_stoppable,
 	.idle = slc__target_mono_idle,
 	.register_buffers = uring_register_buffers,
+	.twin = uring_twin,
 	.close = uring_close,
 };
 
-static int uring_setup(struct slc_target *t, unsigned entries, char *err, size_t errlen)
+/* The SQ thread sleeps after this long without commands: longer than any
+ * gap between a job's refills, far shorter than an idle step, which would
+ * otherwise keep a CPU spinning for nothing. */
+#define SQ_THREAD_IDLE_MS 100u
+
+static int ring_init(struct uring_priv *u, unsigned entries, unsigned flags)
+{
+	struct io_uring_params p = { .flags = flags, .sq_thread_idle = SQ_THREAD_IDLE_MS };
+
+	return io_uring_queue_init_params(entries, &u->ring, &p);
+}
+
+static const char *io_mode_name(unsigned io_poll)
+{
+	static const char *const names[] = { "irq", "iopoll", "sqpoll", "iopoll+sqpoll" };
+
+	return names[io_poll & (SLC_TARGET_HIPRI | SLC_TARGET_SQPOLL)];
+}
+
+static int uring_setup(struct slc_target *t, unsigned entries, unsigned io_poll, char *err, size_t errlen)
 {
 	struct uring_priv *u = t->priv ? t->priv : calloc(1, sizeof(*u));
-	int rc;
+	unsigned base = (io_poll & SLC_TARGET_HIPRI ? IORING_SETUP_IOPOLL : 0) |
+			(io_poll & SLC_TARGET_SQPOLL ? IORING_SETUP_SQPOLL : 0);
+	int rc = -EINVAL;
 
 	if (!u)
 		return slc_errf(err, errlen, -ENOMEM, "out of memory");
 	t->priv = u;
 	/*
 	 * One thread submits and reaps, so let the kernel run completion work
-	 * only when we wait for it (DEFER_TASKRUN, 6.1+) instead of interrupting
-	 * the submitter; fall back to cooperative task work (5.19+), then to
-	 * the plain ring.
+	 * only when we wait for it (DEFER_TASKRUN, 6.1+; not with an SQ
+	 * thread, which is a second issuer) instead of interrupting the
+	 * submitter; fall back to cooperative task work (5.19+), then to the
+	 * plain ring.
 	 */
-	rc = io_uring_queue_init(entries, &u->ring, IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
+	if (!(base & IORING_SETUP_SQPOLL))
+		rc = ring_init(u, entries, base | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
 	if (rc == -EINVAL)
-		rc = io_uring_queue_init(entries, &u->ring, IORING_SETUP_COOP_TASKRUN);
+		rc = ring_init(u, entries, base | IORING_SETUP_COOP_TASKRUN);
 	if (rc == -EINVAL)
-		rc = io_uring_queue_init(entries, &u->ring, 0);
+		rc = ring_init(u, entries, base);
+	if (rc < 0 && io_poll)
+		return slc_errf(err, errlen, rc, "%s: the kernel refused a ring with %s (%s)%s", t->spec,
+				io_poll & SLC_TARGET_HIPRI ? "polled completions (IORING_SETUP_IOPOLL)" :
+				"a submission thread (IORING_SETUP_SQPOLL)", strerror(-rc),
+				rc == -EPERM ? ": before Linux 5.11 an SQ thread needs root (CAP_SYS_NICE)" : "");
 	if (rc < 0)
 		return slc_errf(err, errlen, rc, "io_uring is not available (%s): a kernel 5.6 or newer "
 			    "with io_uring enabled is needed (sysctl kernel.io_uring_disabled=0)", strerror(-rc));
 	u->ring_ready = 1;
+	u->iopoll_here = (io_poll & SLC_TARGET_HIPRI) && !(io_poll & SLC_TARGET_SQPOLL);
+	u->io_poll = io_poll;
+	t->io_mode = io_mode_name(io_poll);
 	if (io_uring_register_files(&u->ring, &t->fd, 1) == 0)
 		u->fixed_file = 1;
 	return 0;
@@ -416,6 +508,61 @@ static int blockdev_writable(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --hipri on a queue without poll queues would still run: the kernel turns
+ * the polled commands into interrupt-driven ones and the ring spins on
+ * completions that arrive by interrupt, a run that says it polled when it
+ * did not.  The queue's io_poll (its own, or its disk's for a partition)
+ * tells.
+ */
+static int poll_queues_of(const struct stat *stp, const char *path, char *err, size_t errlen)
+{
+	struct stat st = *stp;
+	char f[96], v[8] = "";
+	int rc = -ENOENT;
+
+	for (size_t i = 0; i < 2 && rc == -ENOENT; i++) {
+		FILE *in;
+		/* a partition's queue is its disk's, one directory up */
+		snprintf(f, sizeof(f), "/sys/dev/block/%u:%u/%squeue/io_poll", major(st.st_rdev), minor(st.st_rdev),
+			 i ? "../" : "");
+		if (!(in = fopen(f, "r"))) {
+			rc = -errno;
+			continue;
+		}
+		rc = fgets(v, sizeof(v), in) ? 0 : -EIO;
+		fclose(in);
+	}
+	if (rc)
+		return slc_errf(err, errlen, rc, "%s: --hipri: cannot tell whether the device has poll queues "
+				"(%s: %s)", path, f, strerror(-rc));
+	if (v[0] != '1')
+		return slc_errf(err, errlen, -EOPNOTSUPP, "%s: --hipri needs poll queues and the device has none "
+				"(%s is %c): an NVMe drive gets them with nvme.poll_queues=N on the "
+				"kernel command line (or modprobe nvme poll_queues=N); or drop --hipri", path, f, v[0] ? v[0] : '?');
+	return 0;
+}
+
+static int has_poll_queues(int fd, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	return poll_queues_of(&st, path, err, errlen);
+}
+
+int slc_blockdev_poll_queues(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return slc_errf(err, errlen, -EINVAL, "%s: --hipri: not a block device", path);
+	return poll_queues_of(&st, path, err, errlen);
+}
+
 static int blockdev_open(struct slc_target *t, const char *path, const struct slc_target_opts *o,
 			 char *err, size_t errlen)
 {
@@ -446,7 +593,9 @@ static int blockdev_open(struct slc_target *t, const char *path, const struct sl
 	t->physical_block_bytes = pbs;
 	t->ops = &blockdev_ops;
 	t->kind = SLC_TARGET_BLOCKDEV;
-	return uring_setup(t, o->max_queue_depth, err, errlen);
+	if ((o->io_poll & SLC_TARGET_HIPRI) && (rc = has_poll_queues(t->fd, path, err, errlen)))
+		return rc;
+	return uring_setup(t, o->max_queue_depth, o->io_poll, err, errlen);
 }
 
 /* The filesystem that holds (or would hold) @path is not read-only: said
@@ -515,6 +664,19 @@ static int file_create_or_check(struct slc_target *t, const char *path, const st
 		return slc_errf(err, errlen, -EINVAL, "%s: not a regular file or block device", path);
 	if ((rc = file_fs_writable(path, exists, err, errlen)))
 		return rc;
+	/* a trace another run is writing: no --force destroys it (the
+	 * checks below would only see a file open elsewhere) */
+	if (exists) {
+		/* the file as checked (a link followed, as the open below does);
+		 * O_NONBLOCK: a FIFO put in its place does not hang the open */
+		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		struct stat now;
+
+		rc = fd >= 0 && fstat(fd, &now) == 0 && S_ISREG(now.st_mode) && now.st_dev == st->st_dev &&
+		     now.st_ino == st->st_ino ? slc__take_lock(fd, path, err, errlen) : 0;
+		if (fd >= 0) close(fd);
+		if (rc == -EBUSY) return rc;
+	}
 	if (exists && (rc = refuse(path, check(path, 0, o, what, sizeof(what)), what, o, err, errlen)))
 		return rc;
 	if (missing && o->file_size_bytes) {
@@ -602,7 +764,7 @@ static int file_open(struct slc_target *t, const char *path, const struct slc_ta
 	t->logical_block_bytes = 4096;    /* safe O_DIRECT alignment on any filesystem */
 	t->physical_block_bytes = 4096;
 	t->ops = &file_ops;
-	return uring_setup(t, o->max_queue_depth, err, errlen);
+	return uring_setup(t, o->max_queue_depth, o->io_poll, err, errlen);
 }
 
 /* A failed open leaves nothing behind: the ring, its buffers, the descriptor. */

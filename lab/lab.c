@@ -109,7 +109,7 @@ int slc_lab_figures(struct slc_lab_figures *out, const struct slc_session *x)
 		struct slc_recovery r;
 		double *dst = role == SLC_ROLE_IDLE_BURST ? &out->v[SLC_LAB_RECOVERY]
 			      : role == SLC_ROLE_TRIM_BURST ? &out->recovery_trim_frac : NULL;
-		if (dst && isnan(*dst) && slc_recovery(&r, &x->a[ref], &x->a[i]) == 0) *dst = r.cache_frac;
+		if (dst && isnan(*dst) && slc_session_recovery(x, i, &r) == 0) *dst = r.cache_frac;
 	}
 	return 0;
 }

@@ -35,6 +35,12 @@ int slc__lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, s
 	ssize_t n;
 	int fd, rc = 0;
 
+	/* a device or FIFO is never opened (opening some has effects); fstat()
+	 * below catches one swapped in after this */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file: a lab stores trace files", path);
+		return -EINVAL;
+	}
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 || fstat(fd, &st)) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -66,6 +72,30 @@ int slc__lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, s
 	close(fd);
 	for (unsigned i = 0; !rc && i < mdlen && i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	return rc;
+}
+
+int slc__lab_same_trace(int64_t run, const char *drive, const char *path, const char *sha, char *err, size_t errlen)
+{
+	char hex[65], e[512];
+	uint64_t size;
+	int rc = slc__lab_sha256(path, hex, &size, e, sizeof(e));
+
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		snprintf(err, errlen, "run %" PRId64 " (%s): %s is no longer there", run, drive, path);
+		return -ENOENT;
+	}
+	if (rc) {
+		snprintf(err, errlen, "run %" PRId64 " (%s): %s; cannot check that it is the trace that was added", run,
+			 drive, e);
+		return rc;
+	}
+	if (strcmp(hex, sha) != 0) {
+		snprintf(err, errlen, "run %" PRId64 " (%s): %s is no longer the trace that was added (SHA-256 differs); "
+			 "lab add that trace from where it is now, or move this file away to leave the run out", run, drive,
+			 path);
+		return -ESTALE;
+	}
+	return 0;
 }
 
 struct add_ctx {
@@ -200,6 +230,40 @@ static int add_curves(struct add_ctx *c)
 	return rc;
 }
 
+/*
+ * A trace whose hash the lab does not know may still be a run it stores:
+ * the file at the same path, written at the same time on the same host,
+ * changed since it was added ('analyze --store' puts the analysis in it).
+ * That run's record follows the file (its hash and size); *@out says so.
+ */
+static int same_run(struct add_ctx *c, struct slc_lab_added *out)
+{
+	const struct slc_input *in = c->x->in;
+	const char *p[3] = { c->path, in->created_utc, in->host };
+	char rid[24], size[24];
+	int64_t id = -1;
+	int rc;
+
+	if (!in->created_utc || !in->host) return 0;
+	rc = slc__lab_query_int(c->db, "SELECT id FROM runs WHERE path = $1 AND created_utc = $2 AND host = $3", 3, p,
+				&id, c->err, c->errlen);
+	if (rc || id < 0) return rc;
+	snprintf(rid, sizeof(rid), "%" PRId64, id);
+	snprintf(size, sizeof(size), "%" PRIu64, c->size);
+	{
+		const char *u[3] = { c->sha, size, rid };
+		rc = c->db->ops->query(c->db, "UPDATE runs SET sha256 = $1, file_bytes = $2 WHERE id = $3", 3, u, NULL,
+				       NULL, c->err, c->errlen);
+	}
+	if (!rc) rc = slc__lab_query_int(c->db, "SELECT drive_id FROM runs WHERE id = $1", 1, (const char *[]){ rid },
+					 &out->drive_id, c->err, c->errlen);
+	if (!rc) {
+		out->existed = out->rehashed = 1;
+		out->run_id = id;
+	}
+	return rc;
+}
+
 /* Everything in one transaction; the hash is looked up inside it, so two
  * benches adding the same file at once store it once. */
 static int store(struct add_ctx *c, struct slc_lab_added *out)
@@ -230,6 +294,8 @@ static int store(struct add_ctx *c, struct slc_lab_added *out)
 		slc__lab_exec(c->db, "ROLLBACK", e2, sizeof(e2));
 		return rc;
 	}
+	if (!rc && !(rc = same_run(c, out)) && out->rehashed)
+		return slc__lab_exec(c->db, "COMMIT", c->err, c->errlen);
 	if (!rc) {
 		struct slc__lab_key k;
 		slc__lab_drive_key(&k, c->x, c->sha);

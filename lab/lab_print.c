@@ -578,6 +578,7 @@ int slc_lab_compare(struct slc_lab *lab, const struct slc_session *x, const char
 		all[m] = (struct slc_lab_near){ .run_id = rs.r[i].id, .distance = d };
 		copy(all[m].drive, sizeof(all[m].drive), rs.r[i].drive);
 		copy(all[m].path, sizeof(all[m].path), rs.r[i].path);
+		copy(all[m].sha256, sizeof(all[m].sha256), rs.r[i].sha);
 		m++;
 	}
 	qsort(all, m, sizeof(*all), by_distance);
@@ -603,6 +604,26 @@ out:
 	return rc;
 }
 
+/* The stored trace of @n into @x, when the file at its path is still the
+ * trace that was added: checked before it is read and again after (it may
+ * have been replaced meanwhile), so that what is drawn under the stored
+ * drive's name is its trace and no error quotes another file.
+ * Return: 0, -ENOENT when it is no longer there, else -errno; @err says why. */
+static int load_stored(struct slc_session *x, const struct slc_lab_near *n, char *err, size_t errlen)
+{
+	char e[512];
+	int rc = slc__lab_same_trace(n->run_id, n->drive, n->path, n->sha256, err, errlen), again;
+
+	if (rc) return rc;
+	rc = slc_session_load(x, n->path, -1, NULL, e, sizeof(e));
+	if ((again = slc__lab_same_trace(n->run_id, n->drive, n->path, n->sha256, err, errlen))) {
+		if (!rc) slc_session_free(x);
+		return again;
+	}
+	if (rc) snprintf(err, errlen, "run %" PRId64 " (%s): %s", n->run_id, n->drive, e);
+	return rc == -ENOENT ? -EIO : rc;
+}
+
 int slc_lab_compare_report(const char *dir, const struct slc_session *x, const char *path,
 			   const struct slc_lab_near *near, size_t n, FILE *log, char *err, size_t errlen)
 {
@@ -610,18 +631,20 @@ int slc_lab_compare_report(const char *dir, const struct slc_session *x, const c
 	struct slc_figure_opts fo = { 0 };
 	const char *paths[8] = { path };
 	size_t m = 1;
-	int rc;
+	int rc = 0;
 
 	xs[0] = *x;
-	for (size_t i = 0; i < n && m < 8; i++) {
-		char e[512];
-		if (slc_session_load(&xs[m], near[i].path, -1, NULL, e, sizeof(e)) == 0) paths[m++] = near[i].path;
-		else if (log) fprintf(log, "slcscope lab: run %" PRId64 " left out of the report: %s\n", near[i].run_id, e);
+	for (size_t i = 0; !rc && i < n && m < 8; i++) {
+		char e[1024];
+		if (!(rc = load_stored(&xs[m], &near[i], e, sizeof(e)))) paths[m++] = near[i].path;
+		else if (rc == -ENOENT && log) fprintf(log, "slcscope lab: %s; left out of the report\n", e);
+		if (rc == -ENOENT) rc = 0;
+		else if (rc) snprintf(err, errlen, "%s: %s", dir, e);
 	}
-	if (m < 2) {
-		snprintf(err, errlen, "%s: no stored trace near this run can still be read", dir);
+	if (!rc && m < 2) {
+		snprintf(err, errlen, "%s: no stored trace near this run is still there", dir);
 		rc = -ENOENT;
-	} else if (!(rc = slc_report_dir_check(dir, paths, m, err, errlen))) {
+	} else if (!rc && !(rc = slc_report_dir_check(dir, paths, m, err, errlen))) {
 		rc = slc_report_compare_write(dir, xs, m, &fo, log, err, errlen);
 	}
 	for (size_t i = 1; i < m; i++) slc_session_free(&xs[i]);

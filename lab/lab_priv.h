@@ -56,6 +56,17 @@ int slc__lab_query_int(struct lab_db *db, const char *sql, int np, const char *c
 /* The SHA-256 of the regular file at @path, in hex, and its size. */
 int slc__lab_sha256(const char *path, char hex[65], uint64_t *size, char *err, size_t errlen);
 
+/*
+ * Is the file at @path still the trace run @run of @drive stored with the
+ * SHA-256 @sha?  Checked before a stored path is read: the file there may
+ * have been replaced since, and a lab another bench wrote may name any
+ * file.  Only hashed, never parsed, so nothing of another file is quoted.
+ * Return: 0 when it is; -ENOENT when nothing is there any more; -ESTALE
+ * when another file is; another -errno when it cannot be read.  @err
+ * names the run and the path.
+ */
+int slc__lab_same_trace(int64_t run, const char *drive, const char *path, const char *sha, char *err, size_t errlen);
+
 /* Creates the schema or migrates an older one to SLC_LAB_SCHEMA. */
 int slc__lab_schema(struct lab_db *db, char *err, size_t errlen);
 

@@ -12,13 +12,13 @@
 
 #include "lab_priv.h"
 
-/* A run's trace still at its stored path with its stored hash? */
+/* A run's trace still at its stored path with its stored hash?  One that
+ * is not only loses its report: the site is built from the database. */
 static int same_trace(const struct run_row *r)
 {
-	char hex[65], e[64];
-	uint64_t size;
+	char e[1024];
 
-	return slc__lab_sha256(r->path, hex, &size, e, sizeof(e)) == 0 && strcmp(hex, r->sha) == 0;
+	return slc__lab_same_trace(r->id, r->drive, r->path, r->sha, e, sizeof(e)) == 0;
 }
 
 int slc_lab_site(struct slc_lab *lab, const char *dir, int binary, int reports, FILE *log, char *err, size_t errlen)

@@ -289,6 +289,7 @@ static void draw_line(cairo_t *cr, const struct slc_plot_spec *s, const struct f
 	const struct slc_plot_series *sr = &s->series[k];
 	struct lpath p = { .cr = cr };
 
+	width *= slc__plot_theme(cr)->line;
 	cairo_set_line_width(cr, width);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	set_dash(cr, sr->dash, width, 0);
@@ -621,8 +622,9 @@ static void legend_key(cairo_t *cr, const struct lentry *e, double x, double y, 
 	case LE_MA:
 		if (e->kind == LE_MA) cairo_set_source_rgb(cr, 0, 0, 0);
 		else line_colour(cr, e->colour);
-		cairo_set_line_width(cr, fs * 0.16);
-		set_dash(cr, e->dash, fs * 0.16, kw / 2);
+		/* the key drawn as thick as the data lines it names */
+		cairo_set_line_width(cr, fs * 0.16 * slc__plot_theme(cr)->line);
+		set_dash(cr, e->dash, fs * 0.16 * slc__plot_theme(cr)->line, kw / 2);
 		cairo_move_to(cr, x, y);
 		cairo_line_to(cr, x + kw, y);
 		cairo_stroke(cr);

@@ -10,6 +10,17 @@
 
 #define PLOT_FONT "DejaVu Sans"
 
+/* A look: the face and the scales of text and data lines against the
+ * figure's base sizes, and the colours by SLC_COL_* index. */
+struct slc__theme {
+	const char *font;
+	double text, line;
+	double rgb[SLC_COL__COUNT][3];
+};
+
+/* The theme @cr draws in (slc__plot_render sets it on the context, so no
+ * drawing call takes a theme argument). */
+const struct slc__theme *slc__plot_theme(cairo_t *cr);
 /* Colour @colour (an SLC_COL_* index, wrapped) of the theme @cr draws in. */
 const double *slc__plot_rgb(cairo_t *cr, int colour);
 

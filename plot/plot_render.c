@@ -24,20 +24,30 @@
 
 #include "plot_priv.h"
 
-/* The themes' palettes, by enum slc_plot_theme.  Default: Okabe-Ito, safe
- * for the common colour-vision deficiencies (blue, vermillion, bluish
- * green, orange, reddish purple, sky blue, black, yellow).  Print: grays
- * of distinct lightness in the same order, dark and light alternating so
- * that neighbours differ; the dashes and markers every series also has
- * tell them apart where grays are close. */
-static const double palettes[SLC_THEME__COUNT][SLC_COL__COUNT][3] = {
+/* The themes, by enum slc_plot_theme.
+ * Default: DejaVu Sans (installed with cairo's fonts on Debian), and the
+ * Okabe-Ito palette, safe for the common colour-vision deficiencies (blue,
+ * vermillion, bluish green, orange, reddish purple, sky blue, black,
+ * yellow).
+ * Print: a page is read at arm's length and gray lines print lighter than
+ * they show, so text a tenth larger and data lines half as thick again;
+ * grays of distinct lightness in the palette's order, dark and light
+ * alternating so that neighbours differ (the dashes and markers every
+ * series also has tell them apart where grays are close). */
+static const struct slc__theme themes[SLC_THEME__COUNT] = {
 	[SLC_THEME_DEFAULT] = {
-		{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 }, { 0.902, 0.624, 0.000 },
-		{ 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 }, { 0.000, 0.000, 0.000 }, { 0.941, 0.894, 0.259 },
+		.font = PLOT_FONT, .text = 1.0, .line = 1.0,
+		.rgb = {
+			{ 0.000, 0.447, 0.698 }, { 0.835, 0.369, 0.000 }, { 0.000, 0.620, 0.451 }, { 0.902, 0.624, 0.000 },
+			{ 0.800, 0.475, 0.655 }, { 0.337, 0.706, 0.914 }, { 0.000, 0.000, 0.000 }, { 0.941, 0.894, 0.259 },
+		},
 	},
 	[SLC_THEME_PRINT] = {
-		{ 0.15, 0.15, 0.15 }, { 0.55, 0.55, 0.55 }, { 0.32, 0.32, 0.32 }, { 0.70, 0.70, 0.70 },
-		{ 0.45, 0.45, 0.45 }, { 0.62, 0.62, 0.62 }, { 0.00, 0.00, 0.00 }, { 0.78, 0.78, 0.78 },
+		.font = PLOT_FONT, .text = 1.1, .line = 1.5,
+		.rgb = {
+			{ 0.15, 0.15, 0.15 }, { 0.55, 0.55, 0.55 }, { 0.32, 0.32, 0.32 }, { 0.70, 0.70, 0.70 },
+			{ 0.45, 0.45, 0.45 }, { 0.62, 0.62, 0.62 }, { 0.00, 0.00, 0.00 }, { 0.78, 0.78, 0.78 },
+		},
 	},
 };
 
@@ -58,12 +68,16 @@ int slc_plot_theme_from_name(const char *name)
 	return -1;
 }
 
-const double *slc__plot_rgb(cairo_t *cr, int colour)
+const struct slc__theme *slc__plot_theme(cairo_t *cr)
 {
 	const enum slc_plot_theme *t = cairo_get_user_data(cr, &theme_key);
-	unsigned k = t && (unsigned)*t < SLC_THEME__COUNT ? (unsigned)*t : SLC_THEME_DEFAULT;
 
-	return palettes[k][(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
+	return &themes[t && (unsigned)*t < SLC_THEME__COUNT ? (unsigned)*t : SLC_THEME_DEFAULT];
+}
+
+const double *slc__plot_rgb(cairo_t *cr, int colour)
+{
+	return slc__plot_theme(cr)->rgb[(colour % SLC_COL__COUNT + SLC_COL__COUNT) % SLC_COL__COUNT];
 }
 
 int slc__plot_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
@@ -167,7 +181,8 @@ static void svg_text(struct svgtext *t, cairo_t *cr, double bx, double by, const
 	cairo_get_matrix(cr, &m);
 	cairo_pattern_get_rgba(cairo_get_source(cr), &r, &g, &b, &a);
 	fprintf(t->f, "<text x=\"%.2f\" y=\"%.2f\" font-family=\"%s, Verdana, sans-serif\" font-size=\"%.2f\"%s "
-		"text-anchor=\"%s\" fill=\"rgb(%d,%d,%d)\"", x, by, PLOT_FONT, size, bold ? " font-weight=\"bold\"" : "",
+		"text-anchor=\"%s\" fill=\"rgb(%d,%d,%d)\"", x, by, slc__plot_theme(cr)->font, size * slc__plot_theme(cr)->text,
+		bold ? " font-weight=\"bold\"" : "",
 		anchor, (int)lround(r * 255), (int)lround(g * 255), (int)lround(b * 255));
 	if (a < 1)
 		fprintf(t->f, " fill-opacity=\"%.3f\"", a);
@@ -178,10 +193,14 @@ static void svg_text(struct svgtext *t, cairo_t *cr, double bx, double by, const
 	fputs("</text>\n", t->f);
 }
 
+/* The theme's face at @size times its text scale: measuring and drawing
+ * both come here, so the layout fits the text as drawn. */
 static void set_font(cairo_t *cr, double size, int bold)
 {
-	cairo_select_font_face(cr, PLOT_FONT, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-	cairo_set_font_size(cr, size);
+	const struct slc__theme *th = slc__plot_theme(cr);
+
+	cairo_select_font_face(cr, th->font, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size * th->text);
 }
 
 double slc__plot_text_width(cairo_t *cr, const char *s, double size, int bold)

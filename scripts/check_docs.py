@@ -28,6 +28,7 @@ FOREIGN = {
     "--man": "slcscope help", "--completion": "slcscope help", "--options": "slcscope help",
     "--version": "slcscope", "--help": "slcscope",
     "--no-show-locs": "abidw",
+    "--sqthread_poll": "fio",
 }
 OPT_RE = re.compile(r"(?<![\w-])--[a-z][a-z0-9_-]*")
 

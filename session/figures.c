@@ -447,23 +447,19 @@ static int is_recovery_burst(const struct slc_input_segment *s)
 	return s->params.role == SLC_ROLE_TRIM_BURST || (s->params.role == SLC_ROLE_IDLE_BURST && !s->params.role_arg);
 }
 
-/*
- * How many recovery bursts @x holds, *@roled set when its steps carry roles
- * (older traces and imports do not: every later curve of the last one's
- * workload counts there), *@wl the bursts' workload.
- */
-static int recovery_bursts(const struct slc_session *x, int *roled, const char **wl)
+/* Whether @x's steps carry roles (older traces and imports do not: every
+ * later curve counts as a burst there, as on the console), and how many
+ * recovery bursts it holds. */
+static int recovery_bursts(const struct slc_session *x, int *roled)
 {
 	int n = 0;
 
 	*roled = 0;
-	*wl = x->in->segments[x->seg[x->n - 1]].params.workload;
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		if (s->params.role != SLC_ROLE_UNKNOWN && s->params.role != SLC_ROLE_IMPORTED)
 			*roled = 1;
-		if (is_recovery_burst(s) && n++ == 0)
-			*wl = s->params.workload;
+		n += is_recovery_burst(s);
 	}
 	return n;
 }
@@ -475,31 +471,28 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 	char labels[16][64], title[512], w[256], sub[256];
 	struct slc_bar_spec bs = { 0 };
 	struct slc_plot_layout lay;
-	const char *wl;
-	size_t ref = SIZE_MAX, n = 0;
+	long ref = x->n ? slc_session_pick(x, 0) : -1;
+	size_t n = 0;
 	int rc, roled, idled = 0, trimmed = 0;
 
-	/* the bursts are the curves after the first one of their workload */
-	if (x->n < 2)
+	/* the bursts are the curves after the main one, read against it as the console and the report do */
+	if (x->n < 2 || ref < 0)
 		return slc_errf(err, errlen, -EINVAL, "%s has one write curve: no recovery to show "
 				"(the lab plan's bursts after idle and after TRIM)", x->in->source);
-	if (recovery_bursts(x, &roled, &wl) < 1 && roled)
+	if (recovery_bursts(x, &roled) < 1 && roled)
 		return slc_errf(err, errlen, -EINVAL, "%s has no recovery burst (the lab plan's bursts after idle "
 				"and after TRIM)", x->in->source);
-	for (size_t i = 0; i < x->n && n < 16; i++) {
+	/* the bars are the recoveries the session read, the same the console and the report state */
+	for (size_t i = (size_t)ref; i < x->n && n < 16; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		struct slc_recovery r;
 		char d[32];
-		if (!slc_workload_same(s->params.workload, wl))
-			continue;
 		/* with roles recorded, other plans' bursts (fill levels, data, saturating ones) are not recoveries */
-		if (ref != SIZE_MAX && roled && !is_recovery_burst(s))
+		if (i > (size_t)ref && roled && !is_recovery_burst(s))
 			continue;
-		if (ref == SIZE_MAX)
-			ref = i;
-		if (slc_recovery(&r, &x->a[ref], &x->a[i]))
+		if (slc_session_recovery(x, i, &r))
 			continue;
-		if (i == ref)
+		if (i == (size_t)ref)
 			snprintf(labels[n], sizeof(labels[n]), "fresh, after TRIM");
 		else if (slc_role_after_trim(s->params.role, s->params.role_arg) && ++trimmed)
 			snprintf(labels[n], sizeof(labels[n]), "after a TRIM");
@@ -509,7 +502,8 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 		n++;
 	}
 	if (n < 2)
-		return slc_errf(err, errlen, -EINVAL, "%s: no burst after the first %s curve", x->in->source, wl ? wl : "write");
+		return slc_errf(err, errlen, -EINVAL, "%s: no burst after the main (%s) curve", x->in->source,
+				x->in->segments[x->seg[ref]].params.workload);
 	snprintf(title, sizeof(title), "%s: recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
 	bs.title = title;
 	snprintf(sub, sizeof(sub), "SLC cache found and burst speed: the fresh drive%s%s", idled ? ", after idling without TRIM" : "",
@@ -526,44 +520,6 @@ int slc_figure_recovery(const char *path, const struct slc_session *x, const str
 	bs.n_groups = n;
 	bs.layout = &lay;
 	if (!(rc = slc_plot_bars(path, &bs, err, errlen)))
-		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
-	return rc;
-}
-
-int slc_figure_idle_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
-			     char *err, size_t errlen)
-{
-	double t[16], c[16], fresh, ref[2], rt[2];
-	struct slc_plot_series sr[2];
-	struct slc_plot_spec sp = { 0 };
-	struct slc_plot_layout lay;
-	char title[512], w[256];
-	int n = slc_session_idle_recovery(x, t, c, 16, &fresh), rc;
-
-	if (n < 2)
-		return slc_errf(err, errlen, -EINVAL, "%s has fewer than two bursts after different idle times "
-				"(run --plan idle-sweep)", x->in->source);
-	sr[0] = (struct slc_plot_series){ .label = "cache found after the wait", .x = t, .y = c, .n = (size_t)n,
-					  .line_only = 1, .marker = SLC_MARK_CIRCLE };
-	ref[0] = ref[1] = fresh;
-	rt[0] = 0;
-	rt[1] = t[n - 1];
-	sr[1] = (struct slc_plot_series){ .label = "the fresh drive's cache", .x = rt, .y = ref, .n = 2, .line_only = 1,
-					  .colour = SLC_COL_BLACK + 1 };
-	snprintf(title, sizeof(title), "%s: idle recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
-	sp.title = title;
-	sp.subtitle = "SLC cache found by a burst after each idle wait (the burst before it used the cache up)";
-	sp.xlabel = "idle time (seconds)";
-	sp.ylabel = FIG_SIZE_LABEL(o, "cache recovered");
-	sp.x_scale = 1;
-	sp.y_scale = FIG_SIZE_DIV(o);
-	sp.width = o->width;
-	sp.theme = o->theme;
-	sp.height = o->height;
-	sp.series = sr;
-	sp.n_series = isfinite(fresh) && fresh > 0 ? 2 : 1;
-	sp.layout = &lay;
-	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
 		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
 	return rc;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The figures of the plans' experiments: latency by phase, temperature
- * over a curve with its throttling, reads right after a TRIM, host idle
- * recovery, fill levels, and incompressible against repeating data.
+ * Figures of a run's curves beyond the write curve: latency by phase and
+ * temperature with its throttling; and what the experiment modules'
+ * figures share (exp/exp.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session_priv.h"
+#include "exp/exp.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -18,8 +18,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static const char *title_of(char *buf, size_t len, const struct slc_session *x, const struct slc_figure_opts *o,
-			    const char *what)
+const char *slc__fig_title(char *buf, size_t len, const struct slc_session *x, const struct slc_figure_opts *o,
+			   const char *what)
 {
 	char w[256];
 	snprintf(buf, len, "%s: %s", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x), what);
@@ -41,8 +41,8 @@ static int finish(const char *path, struct slc_plot_spec *sp, const struct slc_f
 	return rc;
 }
 
-static int finish_bars(const char *path, struct slc_bar_chart *c, const struct slc_figure_opts *o, char *err,
-		       size_t errlen)
+int slc__fig_bars(const char *path, struct slc_bar_chart *c, const struct slc_figure_opts *o, char *err,
+		  size_t errlen)
 {
 	struct slc_plot_layout lay;
 	int rc;
@@ -119,7 +119,7 @@ int slc__figure_latency_cdf(const char *path, const struct slc_session *x, long 
 	snprintf(sub, sizeof(sub), "each %s interval's 99th-percentile latency, sorted within its phase "
 		 "(at 90%%: the p99 that 90%% of the intervals stayed under)",
 		 slc_duration_words(d, sizeof(d), s->params.interval_s > 0 ? s->params.interval_s : 1));
-	sp = (struct slc_plot_spec){ .title = title_of(title, sizeof(title), x, o, "write latency by phase"), .subtitle = sub,
+	sp = (struct slc_plot_spec){ .title = slc__fig_title(title, sizeof(title), x, o, "write latency by phase"), .subtitle = sub,
 				     .xlabel = "share of the phase's intervals (%)", .ylabel = "99th-percentile latency (log scale)",
 				     .x_scale = 1, .y_scale = 1, .series = sr, .n_series = used, .log_y = 1,
 				     .y_format = SLC_YFMT_US, .x_max = 100 };
@@ -275,7 +275,7 @@ int slc__figure_temperature(const char *path, const struct slc_session *x, long 
 		hi = fmax(hi, dr->warn_c);
 	}
 	snprintf(sub, sizeof(sub), "%s; shaded: throttled (the drive's throttle report or at its warning temperature), stalls", slc_segment_words(w, sizeof(w), s));
-	sp.title = title_of(title, sizeof(title), x, o, "temperature");
+	sp.title = slc__fig_title(title, sizeof(title), x, o, "temperature");
 	sp.subtitle = sub;
 	sp.x_scale = s->t_s[s->n_samples - 1] > 5400 ? 60 : 1;
 	sp.xlabel = sp.x_scale > 1 ? "time (minutes)" : "time (seconds)";
@@ -290,133 +290,4 @@ int slc__figure_temperature(const char *path, const struct slc_session *x, long 
 	free(tx);
 	free(ty);
 	return rc;
-}
-
-int slc__figure_trim_response(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
-	struct slc_trim_response tr;
-	struct slc_plot_spec ps[2] = { 0 };
-	struct slc_plot_series sr[4];
-	struct slc_plot_multi m = { 0 };
-	struct slc_plot_layout lay;
-	const struct slc_input_segment *s;
-	double *bps, bx[2], by[2];
-	char title[256], sub[512], a[32];
-	size_t seg;
-	int rc;
-
-	if (slc_session_trim_responses(x, &tr, &seg, 1) < 1)
-		return slc_errf(err, errlen, -EINVAL, "%s has no random reads right after a TRIM (run --plan trim-response)",
-				x->in->source);
-	s = &x->in->segments[seg];
-	if (!(bps = malloc(s->n_samples * sizeof(*bps))))
-		return slc_errf(err, errlen, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < s->n_samples; i++)
-		bps[i] = s->interval_s[i] > 0 ? ((double)s->bytes_total[i] - (i ? (double)s->bytes_total[i - 1] : 0)) / s->interval_s[i] : NAN;
-	bx[0] = 0;
-	bx[1] = s->t_s[s->n_samples - 1];
-	by[0] = by[1] = tr.baseline_bps;
-	sr[0] = (struct slc_plot_series){ .label = "reads after the TRIM", .x = s->t_s, .y = bps, .n = s->n_samples, .line_only = 1 };
-	sr[1] = (struct slc_plot_series){ .label = "the same reads before it", .x = bx, .y = by, .n = 2, .line_only = 1,
-					  .colour = SLC_COL_BLACK + 1 };
-	sr[2] = (struct slc_plot_series){ .label = "p99 latency", .x = s->t_s, .y = s->lat_p99_us, .n = s->lat_p99_us ? s->n_samples : 0,
-					  .line_only = 1, .colour = SLC_COL_ORANGE + 1 };
-	sr[3] = (struct slc_plot_series){ .label = "longest read", .x = s->t_s, .y = s->lat_max_us, .n = s->lat_max_us ? s->n_samples : 0,
-					  .line_only = 1, .colour = SLC_COL_PURPLE + 1 };
-	ps[0] = (struct slc_plot_spec){ .title = "read throughput", .xlabel = "time since the TRIM (seconds)",
-					.ylabel = FIG_RATE_LABEL(o, "read speed"), .x_scale = 1,
-					.y_scale = FIG_RATE_DIV(o), .series = sr, .n_series = 2 };
-	ps[1] = (struct slc_plot_spec){ .title = "read latency", .xlabel = ps[0].xlabel, .ylabel = "latency (log scale)",
-					.x_scale = 1, .y_scale = 1, .series = sr + 2, .n_series = s->lat_p99_us ? 2 : 0,
-					.log_y = 1, .y_format = SLC_YFMT_US };
-	if (isfinite(tr.slow_frac))
-		snprintf(sub, sizeof(sub), "%s; stalled %.2f s, then %.1f s at %.0f%% of the %s before the TRIM; longest read %.1f ms",
-			 s->params.block_bytes ? "random reads" : "reads", tr.stall_s, tr.slow_s, tr.slow_frac * 100,
-			 slc_format_rate(a, sizeof(a), tr.baseline_bps, FIG_UNITS(o)), tr.max_latency_us / 1000);
-	else  /* as the console says it: no slow reads, so no fraction to print */
-		snprintf(sub, sizeof(sub), "%s; stalled %.2f s, then no slow reads against the %s before the TRIM; longest read %.1f ms",
-			 s->params.block_bytes ? "random reads" : "reads", tr.stall_s,
-			 slc_format_rate(a, sizeof(a), tr.baseline_bps, FIG_UNITS(o)), tr.max_latency_us / 1000);
-	m = (struct slc_plot_multi){ .title = title_of(title, sizeof(title), x, o, "reads right after a TRIM"),
-				     .subtitle = sub, .panels = ps, .n_panels = ps[1].n_series ? 2 : 1, .own_y = 1,
-				     .cols = 1, .width = o->width, .theme = o->theme, .height = o->height ? o->height : 760, .layout = &lay };
-	if (!(rc = slc_plot_multiples(path, &m, err, errlen)))
-		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
-	free(bps);
-	return rc;
-}
-
-int slc__figure_hir(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
-	double wait[16], iops[16];
-	char names[16][32], title[256];
-	const char *g[16];
-	int n = slc_session_hir(x, wait, iops, 16);
-	struct slc_bar_panel p;
-	struct slc_bar_chart c;
-
-	if (n < 1)
-		return slc_errf(err, errlen, -EINVAL, "%s has no host idle recovery rounds (run --plan hir)", x->in->source);
-	for (int i = 0; i < n; i++) {
-		snprintf(names[i], sizeof(names[i]), "%.0f s waits", wait[i]);
-		g[i] = names[i];
-	}
-	p = (struct slc_bar_panel){ "write speed in the 5 s windows (thousand IOPS)", 1000, iops };
-	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "host idle recovery"),
-				    .subtitle = "SNIA PTS host idle recovery: 5 s of writes, then each wait state's idle time, repeated",
-				    .groups = g, .n_groups = (size_t)n, .panels = &p, .n_panels = 1 };
-	return finish_bars(path, &c, o, err, errlen);
-}
-
-int slc__figure_fill_levels(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
-	struct slc_fill_level fl[16];
-	double cache[16], speed[16];
-	char names[16][32], title[256];
-	const char *g[16];
-	int n = slc_session_fill_levels(x, fl, 16);
-	struct slc_bar_panel p[2];
-	struct slc_bar_chart c;
-
-	if (n < 1)
-		return slc_errf(err, errlen, -EINVAL, "%s has no bursts at fill levels (run --plan fill-levels)", x->in->source);
-	for (int i = 0; i < n; i++) {
-		if (fl[i].after_trim) snprintf(names[i], sizeof(names[i]), "after TRIM");
-		else snprintf(names[i], sizeof(names[i]), "%d%% full", fl[i].fill_pct);
-		g[i] = names[i];
-		cache[i] = fl[i].cache_bytes;
-		speed[i] = fl[i].mean_bps;
-	}
-	p[0] = (struct slc_bar_panel){ FIG_SIZE_LABEL(o, "SLC cache found"), FIG_SIZE_DIV(o), cache };
-	p[1] = (struct slc_bar_panel){ FIG_RATE_LABEL(o, "burst speed"), FIG_RATE_DIV(o), speed };
-	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "cache and speed against fill level"),
-				    .subtitle = "a random-write burst after each sequential fill, and once more after a TRIM of everything",
-				    .groups = g, .n_groups = (size_t)n, .panels = p, .n_panels = 2 };
-	return finish_bars(path, &c, o, err, errlen);
-}
-
-int slc__figure_compress(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen)
-{
-	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
-	double v[2];
-	const char *g[2] = { "incompressible (random) data", "repeating data" };
-	char title[256];
-	struct slc_bar_panel p;
-	struct slc_bar_chart c;
-
-	if (slc_session_compressibility(x, &v[0], &v[1]) != 1)
-		return slc_errf(err, errlen, -EINVAL, "%s has no bursts of random and repeating data (run --plan compress)",
-				x->in->source);
-	p = (struct slc_bar_panel){ FIG_RATE_LABEL(o, "mean write speed"), FIG_RATE_DIV(o), v };
-	c = (struct slc_bar_chart){ .title = title_of(title, sizeof(title), x, o, "compressible against random data"),
-				    .subtitle = "the same burst twice: a controller that compresses writes repeating data faster",
-				    .groups = g, .n_groups = 2, .panels = &p, .n_panels = 1 };
-	return finish_bars(path, &c, o, err, errlen);
 }

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp/exp.h"
 #include "session_priv.h"
+#include "sweep.h"
 
 #define MAX_LINES SLC_PLOT_MAX_SERIES
 #define MAX_PTS 32
@@ -78,13 +80,11 @@ static size_t drive_lines(struct line *lines, size_t room, enum slc_figure_kind 
 			  const char *drive, int binary)
 {
 	int ki = k == SLC_FIG_SWEEP_QD ? 0 : k == SLC_FIG_SWEEP_BS ? 1 : 2, nl = ki == 1 ? 4 : 2;
-	size_t n = slc_sweep_points(x->in, NULL, 0), used = 0;
-	struct slc_sweep_point *pts = n ? calloc(n, sizeof(*pts)) : NULL;
+	const struct slc__sweep *t = slc__session_sweep(x);
+	const struct slc_sweep_point *pts = t->pt;
+	size_t n = t->n, used = 0;
 	struct line tmp[4];
 
-	if (!pts)
-		return 0;
-	slc_sweep_points(x->in, pts, n);
 	memset(tmp, 0, sizeof(tmp));
 	for (size_t i = 0; i < n; i++) {
 		double px, py;
@@ -103,7 +103,6 @@ static size_t drive_lines(struct line *lines, size_t room, enum slc_figure_kind 
 			snprintf(lines[used].label, sizeof(lines[used].label), "%s", line_names[ki][li]);
 		used++;
 	}
-	free(pts);
 	return used;
 }
 

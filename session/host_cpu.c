@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host-bound phases: the writer thread's CPU over a phase, from the
- * samples' writer_cpu and writer_wait columns (docs/trace-format.md).  A
- * writer busy all the time submits as fast as the host lets it, so the
- * speed measured then is the host's, whatever the drive could do.
+ * Host-bound phases: the writer threads' CPU over a phase, from the
+ * samples' writer_cpu and writer_wait columns (docs/trace-format.md: the
+ * busiest writer's).  A writer busy all the time submits as fast as the
+ * host lets it, so the speed measured then is the host's, whatever the
+ * drive could do.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slcscope/session.h"
 
@@ -52,7 +54,9 @@ void slc_phase_host_of(struct slc_phase_host *out, const struct slc_input_segmen
 		/* waiting for a CPU other work held is time the writer wanted to run */
 		busy += c + (isfinite(w) ? w : 0) >= SLC_HOST_BOUND_SHARE;
 	}
-	out->host_bound = known && 2 * busy > known;
+	/* a polled ring's waits spin in the kernel (run --hipri): its writer is
+	 * busy all the time whatever limits the speed, so that says nothing */
+	out->host_bound = known && 2 * busy > known && !(s->params.io_mode && !strcmp(s->params.io_mode, "iopoll"));
 	out->cpu = median(cpu, known);
 	out->wait = median(wait, nw);
 	free(cpu);
@@ -64,13 +68,40 @@ char *slc_host_bound_words(char *buf, size_t len, const struct slc_phase_host *h
 
 	if (isfinite(h->wait) && h->wait >= 0.05)
 		snprintf(waited, sizeof(waited), " and waited %.0f%% of the time for one", h->wait * 100);
-	/* slcscope writes every job of a step from one thread (docs/plans.md,
-	 * "Pinning"): more jobs add commands to that thread, not threads */
-	snprintf(buf, len, "host-bound: the writer used %.0f%% of a core%s; its speed is the host's limit, "
-		 "not the drive's; slcscope writes from one thread, so --jobs does not raise it: %s",
-		 h->cpu * 100, waited,
-		 isfinite(h->wait) && h->wait >= 0.1 ? "run it on a host with an idle core" : "a faster core would");
+	snprintf(buf, len, "host-bound: the busiest writer thread used %.0f%% of a core%s; its speed is the "
+		 "host's limit, not the drive's", h->cpu * 100, waited);
 	return buf;
+}
+
+/*
+ * What would lift a host-bound step's limit.  Each job of a step on a real
+ * target has a writer thread of its own (docs/plans.md, "Jobs"), so while
+ * this host has cores the step did not use, more jobs would: as many as
+ * the cores, each with its share of the commands the step had in flight
+ * (the engine takes 256 at most).  Once every core ran a writer, the host
+ * is the limit.
+ */
+static void advice(char *buf, size_t len, const struct slc_segment_params *p, const struct slc_phase_host *h)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t jobs = p->jobs ? p->jobs : 1, qd = p->queue_depth ? p->queue_depth : 32;
+	uint32_t n = cores > 0 ? (uint32_t)(cores < 64 ? cores : 64) : 1, q = qd;
+	const char *idle = isfinite(h->wait) && h->wait >= 0.1 ? "on a host with idle cores" : "";
+	char what[64], qs[24] = "";
+
+	snprintf(what, sizeof(what), "%u writer thread%s on %ld core%s", jobs, jobs == 1 ? "" : "s", cores,
+		 cores == 1 ? "" : "s");
+	if (jobs < n && (uint64_t)n * q > 256)
+		q = 256 / n;
+	if (q != qd)
+		snprintf(qs, sizeof(qs), " --qd %u", q);
+	if (jobs < n)
+		snprintf(buf, len, "%s: try --jobs %u%s (a thread per job)%s%s", what, n, qs, *idle ? ", " : "", idle);
+	else if (cores > 0 && jobs > (uint32_t)cores)
+		snprintf(buf, len, "%s: the host is the limit (more jobs than cores take turns on them)", what);
+	else
+		snprintf(buf, len, "%s: the host is the limit; %s", what,
+			 *idle ? "run it on a host with idle cores" : "a faster host would lift it");
 }
 
 /* Any sample of @path whose writer was busy: without one no phase can be
@@ -100,9 +131,10 @@ size_t slc_session_host_note(char *buf, size_t len, const char *path)
 {
 	struct slc_session x = { 0 };
 	const struct slc_phase_host *worst = NULL;
+	const struct slc_segment_params *wp = NULL;
 	const char *step = "";
 	size_t n = 0, all = 0;
-	char err[256], w[320];
+	char err[256], w[320], a[160];
 
 	buf[0] = '\0';
 	if (!any_busy_sample(path) || slc_session_load(&x, path, -1, NULL, err, sizeof(err)))
@@ -117,13 +149,17 @@ size_t slc_session_host_note(char *buf, size_t len, const char *path)
 			n++;
 			if (!worst || d->phase_host[p].cpu > worst->cpu) {
 				worst = &d->phase_host[p];
-				step = x.in->segments[x.seg[k]].params.step;
+				wp = &x.in->segments[x.seg[k]].params;
+				step = wp->step;
 			}
 		}
 	}
-	if (worst)
-		snprintf(buf, len, "%zu of %zu phases were host-bound (the busiest, in %s: %s)", n, all,
-			 step ? step : "", slc_host_bound_words(w, sizeof(w), worst));
+	if (worst) {
+		advice(a, sizeof(a), wp, worst);
+		snprintf(buf, len, "%zu of %zu phase%s %s host-bound (the busiest, in %s: %s); %s", n, all,
+			 all == 1 ? "" : "s", n == 1 ? "was" : "were", step ? step : "",
+			 slc_host_bound_words(w, sizeof(w), worst), a);
+	}
 	slc_session_free(&x);
 	return n;
 }

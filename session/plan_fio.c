@@ -148,7 +148,8 @@ static void write_logs(FILE *f, size_t i, const char *name, uint64_t interval_ns
 }
 
 /* A job or duty step: its region, pattern, depth, jobs and limit. */
-static void write_job(FILE *f, size_t i, const struct slc_step *s, const struct slc_job *j, uint64_t cap)
+static void write_job(FILE *f, size_t i, const struct slc_step *s, const struct slc_job *j, uint64_t cap,
+		      unsigned io_poll)
 {
 	uint32_t block = j->block_bytes ? j->block_bytes : slc_job_kind_sequential(j->kind) ? 131072 : 4096;
 	uint32_t jobs = j->jobs ? j->jobs : 1, qd = j->queue_depth ? j->queue_depth : 32;
@@ -163,6 +164,11 @@ static void write_job(FILE *f, size_t i, const struct slc_step *s, const struct 
 	if (!slc_job_kind_sequential(j->kind))
 		fprintf(f, "blockalign=%u\n", j->align_bytes ? j->align_bytes : block);
 	fprintf(f, "iodepth=%u\n", qd);
+	/* per job, not in [global]: the TRIM and idle sections' engines have no such options */
+	if (io_poll & SLC_TARGET_HIPRI)
+		fprintf(f, "hipri=1\n");
+	if (io_poll & SLC_TARGET_SQPOLL)
+		fprintf(f, "sqthread_poll=1\n");
 	if (jobs > 1)
 		fprintf(f, "numjobs=%u\n", jobs);
 	/* sequential jobs each walk a slice of their own, random ones share the range */
@@ -296,7 +302,7 @@ static int write_log_index(FILE *f, const struct slc_plan *p, uint64_t cap, char
 }
 
 int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum slc_target_kind kind,
-		       uint64_t capacity, const char *command_line, char *err, size_t errlen)
+		       uint64_t capacity, unsigned io_poll, const char *command_line, char *err, size_t errlen)
 {
 	int rc;
 
@@ -318,7 +324,7 @@ int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum
 		case SLC_STEP_DUTY:
 			if ((rc = slc_plan_step_job(p, i, capacity, &job, err, errlen)))
 				return rc;
-			write_job(f, i, s, &job, capacity);
+			write_job(f, i, s, &job, capacity, kind == SLC_TARGET_NULL ? 0 : io_poll);
 			break;
 		}
 	}
@@ -421,7 +427,7 @@ int slc_fio_job_write(const struct slc_fio_job_opts *o, const struct slc_plan *p
 		slc_output_abort(w);
 		return rc;
 	}
-	if ((rc = slc_plan_write_fio(f, p, o->target, kind, cap, o->command_line, err, errlen))) {
+	if ((rc = slc_plan_write_fio(f, p, o->target, kind, cap, o->io_poll, o->command_line, err, errlen))) {
 		slc_output_abort(w);
 		return rc;
 	}

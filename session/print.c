@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "slcscope/session.h"
+#include "exp/exp.h"
+#include "sweep.h"
 
 static const char *kind_label(const struct slc_phase *p, enum slc_cell cell, char *buf, size_t len)
 {
@@ -134,8 +136,10 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 
 		fprintf(f, "\nsegment %zu: %s", x->seg[i], s->params.step && s->params.step[0] ? s->params.step : "write curve");
 		if (s->params.block_bytes)
-			fprintf(f, " (%s, %s QD%u)", s->params.workload,
-				slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth);
+			fprintf(f, " (%s, %s QD%u%s%.0u%s)", s->params.workload,
+				slc_format_bytes(a, sizeof(a), s->params.block_bytes, SLC_UNITS_BINARY), s->params.queue_depth,
+				s->params.jobs > 1 ? ", " : "", s->params.jobs > 1 ? s->params.jobs : 0,
+				s->params.jobs > 1 ? " jobs" : "");
 		if (s->params.idle_before_s > 0)
 			fprintf(f, ", after %s idle", slc_format_duration(b, sizeof(b), (uint64_t)(s->params.idle_before_s * 1e9)));
 		fprintf(f, "\n");
@@ -159,7 +163,7 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 		if (ref >= 0 && i > (size_t)ref) {
 			struct slc_recovery r;
 			char w[128];
-			if (slc_recovery(&r, &x->a[ref], an) == 0)
+			if (slc_session_recovery(x, i, &r) == 0)
 				fprintf(f, "  recovery: burst %s, %s\n", slc_format_rate(a, sizeof(a), r.burst_bps, u),
 					slc_recovery_words(w, sizeof(w), &r, u));
 		}
@@ -189,7 +193,7 @@ void slc_session_print(FILE *f, const struct slc_session *x, enum slc_unit_syste
 		print_steady(f, an, u);
 	}
 	slc_session_print_experiments(f, x, u);
-	slc_sweep_print(f, x->in, u);
+	slc__sweep_print(f, slc__session_sweep(x), u);
 }
 
 struct printed {

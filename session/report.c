@@ -69,8 +69,10 @@ static int write_phases_csv(const char *path, const struct slc_session *x)
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		for (size_t p = 0; p < x->a[i].n_phases; p++) {
 			const struct slc_phase *ph = &x->a[i].phases[p];
-			fprintf(f, "%zu,%s,%s,%u,", x->seg[i], s->params.step ? s->params.step : "",
-				slc_phase_kind_name(ph->kind), ph->tier);
+			/* a step name is the user's text: quoted as any CSV field */
+			fprintf(f, "%zu,", x->seg[i]);
+			slc_csv_field(f, s->params.step ? s->params.step : "");
+			fprintf(f, ",%s,%u,", slc_phase_kind_name(ph->kind), ph->tier);
 			num(f, ph->start_s); fputc(',', f); num(f, ph->end_s); fputc(',', f);
 			num(f, ph->start_bytes); fputc(',', f); num(f, ph->end_bytes); fputc(',', f);
 			num(f, ph->mean_bps); fputc(',', f); num(f, ph->median_bps); fputc(',', f);
@@ -109,7 +111,7 @@ static int write_sweep_csv(const char *path, const struct slc_session *x)
 
 	if (!f)
 		return -errno;
-	rc = slc__sweep_csv(f, x->in);
+	rc = slc__sweep_csv(f, slc__session_sweep(x));
 	c = slc__close_w(f);
 	return c ? c : rc;
 }
@@ -134,7 +136,7 @@ static int write_data(struct stage *st, const struct slc_session *x, char *err, 
 	if ((rc = staged(path, sizeof(path), st, "samples.csv")) || (rc = write_samples(path, x)))
 		return fail(st, rc, "samples.csv", err, errlen);
 	keep(st, "samples.csv");
-	if (slc_sweep_points(x->in, NULL, 0)) {
+	if (slc__session_sweep(x)->n) {
 		if ((rc = staged(path, sizeof(path), st, "sweep.csv")) || (rc = write_sweep_csv(path, x)))
 			return fail(st, rc, "sweep.csv", err, errlen);
 		keep(st, "sweep.csv");
@@ -186,7 +188,9 @@ static int add_fig(struct figset *fs, struct stage *st, const char *name, const 
 		return 0;
 	for (int k = 0; k < 2 + fs->pdf; k++) {
 		int rc;
-		snprintf(file, sizeof(file), "%s.%s", name, k == 2 ? "pdf" : k ? "png" : "svg");
+		/* the return value read: the names are the report's own, short ones */
+		if (snprintf(file, sizeof(file), "%s.%s", name, k == 2 ? "pdf" : k ? "png" : "svg") >= (int)sizeof(file))
+			return slc_errf(err, errlen, -ENAMETOOLONG, "%s: figure name too long", name);
 		if ((rc = staged(path, sizeof(path), st, file)))
 			return fail(st, rc, file, err, errlen);
 		slc_plot_record(k == 2 ? &drawing : NULL);
@@ -204,11 +208,14 @@ static int add_fig(struct figset *fs, struct stage *st, const char *name, const 
 			keep(st, file);
 	}
 	fs->f[fs->n].drawing = drawing;
-	snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name);
-	/* a figure copied out of the report still says it shows part of a plan */
+	if (snprintf(fs->f[fs->n].name, sizeof(fs->f[fs->n].name), "%s", name) >= (int)sizeof(fs->f[fs->n].name))
+		return slc_errf(err, errlen, -ENAMETOOLONG, "%s: figure name too long", name);
+	/* a figure copied out of the report still says it shows part of a plan;
+	 * a caption cut short is still a caption */
 	slc__run_status_words(note, sizeof(note), xs->in, 0);
-	snprintf(fs->f[fs->n].caption, sizeof(fs->f[fs->n].caption), "%s%s%s%s", caption, note[0] ? " (" : "", note,
-		 note[0] ? ")" : "");
+	if (snprintf(fs->f[fs->n].caption, sizeof(fs->f[fs->n].caption), "%s%s%s%s", caption, note[0] ? " (" : "",
+		     note, note[0] ? ")" : "") < 0)
+		return slc_errf(err, errlen, -EINVAL, "%s: caption not written", name);
 	fs->f[fs->n++].curve = curve;
 	return 0;
 }
@@ -480,6 +487,18 @@ static int stage_begin_many(struct stage *st, const char *dir, const struct slc_
 	return stage_begin(st, dir, inputs, n < 8 ? n : 8, log, err, errlen);
 }
 
+/* A role asked for (-s fill) that an input lacks leaves every figure out:
+ * refused before anything is written, as plot refuses it. */
+static int have_role(const struct slc_session *xs, size_t n, const struct slc_figure_opts *o, char *err,
+		     size_t errlen)
+{
+	for (size_t i = 0; o->role && i < n; i++)
+		if (slc_session_pick(&xs[i], o->role) < 0)
+			return slc_errf(err, errlen, -EINVAL, "%s has no %s segment", xs[i].in->source,
+					slc_role_name(o->role));
+	return 0;
+}
+
 int slc_report_compare_write(const char *dir, const struct slc_session *xs, size_t n,
 			     const struct slc_figure_opts *o, FILE *log, char *err, size_t errlen)
 {
@@ -498,6 +517,8 @@ int slc_report_compare_write(const char *dir, const struct slc_session *xs, size
 		rc = slc_errf(err, errlen, -ENOMEM, "out of memory");
 	else if (n < 2 || n > 8)
 		rc = slc_errf(err, errlen, -EINVAL, "a comparison report takes 2 to 8 inputs (%zu given)", n);
+	else if ((rc = have_role(xs, n, o, err, errlen)))
+		;
 	else if (!(rc = stage_begin_many(st, dir, xs, n, log, err, errlen))) {
 		const char *title = o->title ? o->title : "Drives compared";
 		fs->pdf = o->pdf;

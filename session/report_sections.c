@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report_doc.h"
+#include "exp/exp.h"
 #include "sweep.h"
 
 #define HORIZON_S 7200.0
@@ -171,6 +172,23 @@ static void step_row(struct doc *d, const struct slc_input_segment *s)
 	slc__doc_row(d, 8, c);
 }
 
+/* How the kernel did the I/O, when it was not the usual interrupts: a
+ * polled run's latencies and CPU are not comparable with another's. */
+static const char *io_mode_words(const struct slc_session *x)
+{
+	for (size_t i = 0; i < x->in->n_segments; i++) {
+		const char *m = x->in->segments[i].params.io_mode;
+		if (!m || !*m || !strcmp(m, "irq"))
+			continue;
+		if (!strcmp(m, "iopoll"))
+			return "polled completions (io_uring IOPOLL, run --hipri)";
+		if (!strcmp(m, "sqpoll"))
+			return "a kernel thread submitting the commands (io_uring SQPOLL, run --sqpoll)";
+		return "polled completions and a kernel submission thread (run --hipri --sqpoll)";
+	}
+	return NULL;
+}
+
 static void conditions_section(struct doc *d, const struct slc_session *x)
 {
 	char plan[64];
@@ -183,6 +201,8 @@ static void conditions_section(struct doc *d, const struct slc_session *x)
 		 x->in->meta.target && x->in->meta.target[0] ? x->in->meta.target : x->in->source);
 	if (x->in->meta.command_line)
 		slc__doc_para(d, "Command line: %s", x->in->meta.command_line);
+	if (io_mode_words(x))
+		slc__doc_para(d, "I/O: %s.", io_mode_words(x));
 	slc__doc_table(d, 8, (const char *const[]){ "step", "block size", "queue depth", "jobs", "sampled every", "data",
 					       "duration", "idle before" });
 	for (size_t i = 0; i < x->in->n_segments; i++)
@@ -214,7 +234,7 @@ static void speed_text(char *buf, double bps, double blk, enum slc_unit_system u
 		snprintf(buf, 96, "%s", a);
 }
 
-static void recovery_rows(struct doc *d, const struct slc_session *x, long ref, enum slc_unit_system u)
+static void recovery_rows(struct doc *d, const struct slc_session *x, enum slc_unit_system u)
 {
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
@@ -222,7 +242,7 @@ static void recovery_rows(struct doc *d, const struct slc_session *x, long ref, 
 		char what[96], v[96], a[32], b[32], w[96];
 		if (s->params.role != SLC_ROLE_IDLE_BURST && s->params.role != SLC_ROLE_TRIM_BURST)
 			continue;
-		if (slc_recovery(&r, &x->a[ref], &x->a[i]))
+		if (slc_session_recovery(x, i, &r))
 			continue;
 		if (s->params.role == SLC_ROLE_TRIM_BURST) snprintf(what, sizeof(what), "recovery after a TRIM");
 		else snprintf(what, sizeof(what), "recovery after %s idle", slc_duration_words(a, sizeof(a), s->params.idle_before_s));
@@ -281,7 +301,7 @@ static void headline_section(struct doc *d, const struct slc_session *x, enum sl
 	snprintf(h, sizeof(h), "data written in %s", cf.horizon_s >= HORIZON_S ? "2 h" : slc_duration_words(a, sizeof(a), cf.horizon_s));
 	slc_format_bytes(v, sizeof(v), cf.written_bytes, u);
 	headline_row(d, h, v);
-	recovery_rows(d, x, k, u);
+	recovery_rows(d, x, u);
 	slc__doc_table_end(d);
 }
 
@@ -394,7 +414,7 @@ void slc__report_sections(struct doc *d, const struct slc_session *x, enum slc_u
 			if (figs[f].curve == (long)i)
 				slc__doc_figure(d, figs[f].name, figs[f].caption);
 	}
-	slc__sweep_section(d, x->in, u, figs, nfigs);
+	slc__sweep_section(d, slc__session_sweep(x), u, figs, nfigs);
 	if ((m = open_memstream(&text, &len))) {
 		slc_session_print_experiments(m, x, u);
 		fclose(m);

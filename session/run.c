@@ -244,9 +244,16 @@ static void step_end(void *arg, size_t i, const struct slc_plan *p, const struct
 		r->o.ui->step_end(r->o.ui->arg, i, p, res);
 }
 
-/* The drive's own identity (NVMe, ATA) for the trace, else what sysfs knows of a block device. */
-static void device_meta(struct slc_run *r, struct slc_trace_meta *meta, char *model, size_t len)
+/* The drive's own identity (NVMe, ATA) for the trace, else what sysfs knows of a block device;
+ * @id holds the strings @meta points to (the probe's outlive the call, sysfs's are read here). */
+struct meta_text {
+	char model[256], serial[128], firmware[128];
+};
+
+static void device_meta(struct slc_run *r, struct slc_trace_meta *meta, struct meta_text *id)
 {
+	char *model = id->model;
+	size_t len = sizeof(id->model);
 	const struct slc_identity *pid = r->probe ? slc_probe_identity(r->probe) : NULL;
 	struct slc_target *t = r->target;
 	struct slc_sysfs_info si;
@@ -266,9 +273,11 @@ static void device_meta(struct slc_run *r, struct slc_trace_meta *meta, char *mo
 	} else if (realpath(slc_target_spec(t), real) && slc_sysfs_probe(&si, "/sys", strrchr(real, '/') + 1) == 0) {
 		snprintf(model, len, "%s%s%s", si.vendor, si.vendor[0] && si.model[0] ? " " : "",
 			 si.model[0] ? si.model : si.name);
+		snprintf(id->serial, sizeof(id->serial), "%s", si.serial);
+		snprintf(id->firmware, sizeof(id->firmware), "%s", si.firmware);
 		meta->device_model = model;
-		meta->device_serial = si.serial[0] ? si.serial : NULL;
-		meta->device_firmware = si.firmware[0] ? si.firmware : NULL;
+		meta->device_serial = id->serial[0] ? id->serial : NULL;
+		meta->device_firmware = id->firmware[0] ? id->firmware : NULL;
 	}
 }
 
@@ -321,14 +330,12 @@ static int purge(struct slc_run *r, char *err, size_t errlen)
 /* Who holds the trace's lock, as the holder wrote it there. */
 #define WRITER_XATTR "user.slcscope.writer"
 
-/* What may not become the trace: what no output may be (slcscope/output.h),
- * and the target itself; an old trace is what -o replaces. */
-static int check_output(const struct slc_target *t, const char *path, int force, char *err, size_t errlen)
+int slc_run_check_trace(const char *target, const char *path, int force, char *err, size_t errlen)
 {
 	const struct slc_output_opts o = { .kind = SLC_OUTPUT_TRACE, .force = force };
 	struct stat st, ts;
 
-	if (stat(path, &st) == 0 && stat(slc_target_spec(t), &ts) == 0 && ts.st_dev == st.st_dev && ts.st_ino == st.st_ino)
+	if (stat(path, &st) == 0 && stat(target, &ts) == 0 && ts.st_dev == st.st_dev && ts.st_ino == st.st_ino)
 		return slc_errf(err, errlen, -EINVAL, "-o %s: that is the target: the trace needs a file of its own", path);
 	return slc_output_check(path, &o, err, errlen);
 }
@@ -344,7 +351,7 @@ static int lock_output(struct slc_run *r, const char *path, char *err, size_t er
 	ssize_t n;
 	int rc;
 
-	if ((rc = check_output(r->target, path, r->o.force, err, errlen)))
+	if ((rc = slc_run_check_trace(slc_target_spec(r->target), path, r->o.force, err, errlen)))
 		return rc;
 	r->lock_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	r->lock_created = r->lock_fd >= 0;
@@ -409,7 +416,7 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 {
 	struct slc_run *r = calloc(1, sizeof(*r));
 	struct slc_trace_meta meta = { 0 };
-	char model[256];
+	struct meta_text id;
 	int rc;
 
 	*out = NULL;
@@ -435,7 +442,7 @@ int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_ru
 	meta = (struct slc_trace_meta){ .command_line = o->command_line, .target = slc_target_spec(t),
 		.capacity_bytes = slc_target_capacity(t), .logical_block_bytes = slc_target_logical_block(t),
 		.plan = o->plan ? o->plan->name : NULL, .planned_steps = o->plan ? (uint32_t)o->plan->n : 0 };
-	device_meta(r, &meta, model, sizeof(model));
+	device_meta(r, &meta, &id);
 	if ((rc = slc_trace_create(&r->trace, o->trace_path, &meta, err, errlen))) {
 		slc_probe_close(r->probe);
 		unlock_output(r, 1);

@@ -299,10 +299,11 @@ static void line(struct many *m, size_t i, char *s)
 		snprintf(d->progress, sizeof(d->progress), "[%s] %s", d->name, s + strlen(SLC__PROGRESS_LINE));
 		return;
 	}
+	/* the line as far as it fits: it is shown on one screen line */
 	if (!strncmp(s, "slcscope run: ", 14))
-		snprintf(d->last, sizeof(d->last), "%s", s + 14);
+		snprintf(d->last, sizeof(d->last), "%.*s", (int)sizeof(d->last) - 1, s + 14);
 	else if (s[0])
-		snprintf(d->last, sizeof(d->last), "%s", s);
+		snprintf(d->last, sizeof(d->last), "%.*s", (int)sizeof(d->last) - 1, s);
 	if (m->tty && m->drawn) {
 		draw(m, 1);
 		fprintf(m->o->log, "[%s] %s\n", d->name, s);

@@ -35,6 +35,7 @@ void slc_session_free(struct slc_session *x)
 			free(x->drive[i].phase_host);
 		}
 	}
+	slc__experiments_free(x);
 	free(x->drive);
 	free(x->ev);
 	free(x->a);
@@ -271,6 +272,64 @@ static void reference(struct slc_phase_evidence *ev, const struct slc_session *x
 	}
 }
 
+/* The samples of @ti without the time a recorded host pause covers: a
+ * stopped process is not the drive.  One writer thread cuts its samples at
+ * a stop, so none is covered; writer threads count on the step's grid
+ * through it, leaving intervals of little or no I/O that would read as a
+ * stall.  A sample the pause covers for the most part (over 90%) is left
+ * out: a gap in time that no phase counts, as a cut is, its bytes going to
+ * the next sample kept so that the bytes written stay exact; one it covers
+ * in part keeps its bytes over the time the host ran.  @u holds the copies
+ * (NULL when none was needed) for unpause_free(). */
+struct unpaused {
+	double *t, *dt, *b;
+};
+
+static int unpause(struct slc_trace_in *ti, const struct slc_input_segment *s, struct unpaused *u)
+{
+	size_t m = 0, np = 0;
+	double carry = 0;
+
+	*u = (struct unpaused){ 0 };
+	for (size_t e = 0; e < s->n_events; e++)
+		np += s->events[e].kind && slc_event_kind_from_name(s->events[e].kind) == SLC_EVK_HOST_PAUSE;
+	if (!np)
+		return 0;
+	u->t = malloc(ti->n * sizeof(double));
+	u->dt = malloc(ti->n * sizeof(double));
+	u->b = malloc(ti->n * sizeof(double));
+	if (!u->t || !u->dt || !u->b)
+		return -ENOMEM;
+	for (size_t k = 0; k < ti->n; k++) {
+		double hi = ti->t_s[k], lo = hi - ti->interval_s[k], in = 0;
+		for (size_t e = 0; e < s->n_events; e++) {
+			const struct slc_event *ev = &s->events[e];
+			if (ev->kind && slc_event_kind_from_name(ev->kind) == SLC_EVK_HOST_PAUSE)
+				in += fmax(0, fmin(hi, ev->t_s + ev->value) - fmax(lo, ev->t_s));
+		}
+		if (in > 0.9 * ti->interval_s[k] && k + 1 < ti->n) {
+			carry += ti->bytes[k];
+			continue;
+		}
+		u->t[m] = ti->t_s[k];
+		u->dt[m] = ti->interval_s[k] - fmin(in, 0.9 * ti->interval_s[k]);
+		u->b[m++] = ti->bytes[k] + carry;
+		carry = 0;
+	}
+	ti->t_s = u->t;
+	ti->interval_s = u->dt;
+	ti->bytes = u->b;
+	ti->n = m;
+	return 0;
+}
+
+static void unpause_free(struct unpaused *u)
+{
+	free(u->t);
+	free(u->dt);
+	free(u->b);
+}
+
 /* Keep only trace segment @seg's analysis (the others were read as its
  * reference). */
 static void keep_only(struct slc_session *x, size_t seg)
@@ -337,7 +396,8 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		const struct slc_input_segment *s = &x->in->segments[i];
 		struct slc_phase_evidence *ev = &x->ev[x->n];
 		struct slc_trace_in ti;
-		double *b, *ct, *ch, *cn;
+		struct unpaused up = { 0 };
+		double *b, *ct = NULL, *ch, *cn;
 
 		if (s->params.role == SLC_ROLE_TRIM || slc_role_after_trim(s->params.role, s->params.role_arg))
 			state = SLC_STATE_TRIMMED;
@@ -370,7 +430,9 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 					    .n = s->n_samples, .block_bytes = s->params.block_bytes };
 		x->bytes[x->n] = b;
 		x->seg[x->n] = i;
-		if ((rc = segment_counters(s, &ct, &ch, &cn, &ev->n_ctr))) {
+		if ((rc = segment_counters(s, &ct, &ch, &cn, &ev->n_ctr)) || (rc = unpause(&ti, s, &up))) {
+			unpause_free(&up);
+			free(ct);
 			slc_session_free(x);
 			return slc_errf(err, errlen, rc, "out of memory");
 		}
@@ -378,6 +440,7 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		ev->ctr_host = ch;
 		ev->ctr_nand = cn;
 		rc = slc_analyze_ev(&x->a[x->n], &ti, opts, ev);
+		unpause_free(&up);
 		x->n++;
 		if (!rc && (rc = drive_evidence(x, x->n - 1, i, ev)))
 			slc_errf(err, errlen, rc, "out of memory");
@@ -402,6 +465,10 @@ int slc_session_load_many(struct slc_session *x, const char *const *paths, size_
 		slc_errf(err, errlen, -ENODATA, "%s: no write curve to analyse (no segment with at least 2 samples of writes)", path);
 		slc_session_free(x);
 		return -ENODATA;
+	}
+	if ((rc = slc__experiments_analyze(x))) {
+		slc_session_free(x);
+		return slc_errf(err, errlen, rc, "out of memory");
 	}
 	return 0;
 }
@@ -461,7 +528,7 @@ static void recovery_json(json_t *o, const struct slc_session *x, size_t i)
 	json_t *rec;
 
 	json_object_del(o, "recovery");
-	if (ref < 0 || i <= (size_t)ref || slc_recovery(&r, &x->a[ref], &x->a[i]))
+	if (ref < 0 || i <= (size_t)ref || slc_session_recovery(x, i, &r))
 		return;
 	rec = json_object();
 	json_object_set_new(rec, "burst_bps", slc__jnum(r.burst_bps));
@@ -508,7 +575,7 @@ int slc_session_json(char **out, const struct slc_session *x)
 		}
 	}
 	slc__experiments_json(doc, x);
-	slc__sweep_json(doc, x->in);
+	slc__sweep_json(doc, slc__session_sweep(x));
 	json_object_set_new(doc, "source", json_string(x->in->source ? x->in->source : ""));
 	if (x->in->meta.target)
 		json_object_set_new(doc, "target", json_string(x->in->meta.target));
@@ -536,8 +603,14 @@ int slc_session_hints_set(struct slc_session_hints *h, const char *name, const c
 		if (name[0] == 's') {
 			h->steady_after = sz;
 		} else {
+			struct slc_import_opts io;
+
 			if (!sz.bytes)
 				return slc_errf(err, errlen, -EINVAL, "--capacity: '%s' is not a size in bytes", value);
+			/* the capacities a trace can hold, as import takes them */
+			slc_import_opts_init(&io);
+			if (slc_import_opts_set(&io, "capacity", value, err, errlen))
+				return -EINVAL;
 			h->capacity_bytes = (double)sz.bytes;
 		}
 	} else {

@@ -67,14 +67,6 @@ int slc__figure_latency_cdf(const char *path, const struct slc_session *x, long 
 			   char *err, size_t errlen);
 int slc__figure_temperature(const char *path, const struct slc_session *x, long k, const struct slc_figure_opts *o,
 			   char *err, size_t errlen);
-int slc__figure_trim_response(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen);
-int slc__figure_hir(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen);
-int slc__figure_fill_levels(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen);
-int slc__figure_compress(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
-			const struct slc_figure_opts *o, char *err, size_t errlen);
 int slc__figure_multiples(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,
 			 char *err, size_t errlen);
 int slc__figure_bars(const char *path, const struct slc_session *xs, size_t n, const struct slc_figure_opts *o,

@@ -177,16 +177,25 @@ static void print_start(FILE *f, const struct slc_sweep_point *pts, size_t n)
 		fprintf(f, "  start: %s\n", w);
 }
 
-/* The points of @in, allocated (caller frees); *@n how many; NULL when none or out of memory. */
-static struct slc_sweep_point *all_points(const struct slc_input *in, size_t *n)
+int slc__sweep_read(struct slc__sweep *t, const struct slc_input *in)
 {
-	struct slc_sweep_point *pts;
+	t->pt = NULL;
+	t->n = slc_sweep_points(in, NULL, 0);
+	if (!t->n)
+		return 0;
+	if (!(t->pt = calloc(t->n, sizeof(*t->pt)))) {
+		t->n = 0;
+		return -ENOMEM;
+	}
+	slc_sweep_points(in, t->pt, t->n);
+	return 0;
+}
 
-	*n = slc_sweep_points(in, NULL, 0);
-	if (!*n || !(pts = calloc(*n, sizeof(*pts))))
-		return NULL;
-	slc_sweep_points(in, pts, *n);
-	return pts;
+void slc__sweep_free(struct slc__sweep *t)
+{
+	free(t->pt);
+	t->pt = NULL;
+	t->n = 0;
 }
 
 /* @v with @decimals decimals, "-" when unknown. */
@@ -207,12 +216,22 @@ static double mb_unit(enum slc_unit_system u, const char **name)
 
 void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u)
 {
-	size_t n;
-	struct slc_sweep_point *pts = all_points(in, &n);
+	struct slc__sweep t;
+
+	if (slc__sweep_read(&t, in))
+		fprintf(f, "\nsweep: out of memory\n");
+	slc__sweep_print(f, &t, u);
+	slc__sweep_free(&t);
+}
+
+void slc__sweep_print(FILE *f, const struct slc__sweep *t, enum slc_unit_system u)
+{
+	size_t n = t->n;
+	const struct slc_sweep_point *pts = t->pt;
 	const char *mbs;
 	double mb = mb_unit(u, &mbs);
 
-	if (!pts)
+	if (!n)
 		return;
 	fprintf(f, "\nsweep: %zu points (throughput in %s, IOPS in commands/s, latency in us)\n", n, mbs);
 	print_start(f, pts, n);
@@ -236,19 +255,16 @@ void slc_sweep_print(FILE *f, const struct slc_input *in, enum slc_unit_system u
 			strcmp(p->read_state, "trimmed") == 0 || strcmp(p->read_state, "partly") == 0 ?
 			"  (reads of trimmed space)" : "");
 	}
-	free(pts);
 }
 
-void slc__sweep_json(json_t *doc, const struct slc_input *in)
+void slc__sweep_json(json_t *doc, const struct slc__sweep *t)
 {
-	size_t n;
-	struct slc_sweep_point *pts = all_points(in, &n);
+	size_t n = t->n;
+	const struct slc_sweep_point *pts = t->pt;
 	json_t *a;
 
-	if (!pts || !(a = json_array())) {
-		free(pts);
+	if (!n || !(a = json_array()))
 		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct slc_sweep_point *p = &pts[i];
 		json_t *o = json_pack("{s:I, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:s, s:f}",
@@ -278,13 +294,12 @@ void slc__sweep_json(json_t *doc, const struct slc_input *in)
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(doc, "sweep", a);
-	free(pts);
 }
 
-int slc__sweep_csv(FILE *f, const struct slc_input *in)
+int slc__sweep_csv(FILE *f, const struct slc__sweep *t)
 {
-	size_t n;
-	struct slc_sweep_point *pts = all_points(in, &n);
+	size_t n = t->n;
+	const struct slc_sweep_point *pts = t->pt;
 	char v[12][40];
 
 	fprintf(f, "segment,step,group,workload,block_bytes,qd,jobs,read_pct,read_state,duration_s,read_bytes,"
@@ -312,22 +327,21 @@ int slc__sweep_csv(FILE *f, const struct slc_input *in)
 			(unsigned long long)p->read_bytes, (unsigned long long)p->write_bytes, v[1], v[2], v[3], v[4],
 			v[5], v[6], v[7], v[8], v[9], v[10]);
 	}
-	free(pts);
 	return ferror(f) ? -EIO : 0;
 }
 
-void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit_system u,
+void slc__sweep_section(struct doc *d, const struct slc__sweep *t, enum slc_unit_system u,
 			const struct report_fig *figs, size_t nfigs)
 {
 	const char *head[11] = { "point", "workload", "block", "QD x jobs", "reads", "read MB/s", "write MB/s",
 				 "read IOPS", "write IOPS", "mean latency (µs)", "p99 latency (µs)" };
-	size_t n;
-	struct slc_sweep_point *pts = all_points(in, &n);
+	size_t n = t->n;
+	const struct slc_sweep_point *pts = t->pt;
 	const char *mbs;
 	double mb = mb_unit(u, &mbs);
 	char c0[160];
 
-	if (!pts)
+	if (!n)
 		return;
 	if (u == SLC_UNITS_BINARY) {
 		head[5] = "read MiB/s";
@@ -363,5 +377,4 @@ void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit
 	for (size_t f = 0; f < nfigs; f++)
 		if (figs[f].curve == SLC__FIG_SWEEP)
 			slc__doc_figure(d, figs[f].name, figs[f].caption);
-	free(pts);
 }

@@ -11,14 +11,28 @@
 struct doc;
 struct report_fig;
 
-/* Set @doc's "sweep" to the list of @in's sweep points (nothing when it has none). */
-void slc__sweep_json(json_t *doc, const struct slc_input *in);
+/* The sweep points of a trace, read once when its session loads: the
+ * sweep plans' one result, which every table, figure and file renders. */
+struct slc__sweep {
+	size_t n;
+	struct slc_sweep_point *pt;
+};
 
-/* The sweep points of @in as CSV on @f (a header line, one row each); 0 or -EIO. */
-int slc__sweep_csv(FILE *f, const struct slc_input *in);
+/* @t from @in's points (n 0 when it has none); 0 or -ENOMEM. */
+int slc__sweep_read(struct slc__sweep *t, const struct slc_input *in);
+void slc__sweep_free(struct slc__sweep *t);
+
+/* The sweep table on the console (nothing without points). */
+void slc__sweep_print(FILE *f, const struct slc__sweep *t, enum slc_unit_system u);
+
+/* Set @doc's "sweep" to the list of points (nothing without points). */
+void slc__sweep_json(json_t *doc, const struct slc__sweep *t);
+
+/* The points as CSV on @f (a header line, one row each); 0 or -EIO. */
+int slc__sweep_csv(FILE *f, const struct slc__sweep *t);
 
 /* The report's sweep section: the table, then the figures of @figs placed with the sweep. */
-void slc__sweep_section(struct doc *d, const struct slc_input *in, enum slc_unit_system u,
+void slc__sweep_section(struct doc *d, const struct slc__sweep *t, enum slc_unit_system u,
 			const struct report_fig *figs, size_t nfigs);
 
 #endif

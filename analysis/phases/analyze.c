@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,8 +165,8 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, cons
 			nf++;
 		}
 		/* all of it under the smallest an SLC cache can be: a write
-		 * buffer's burst (the model's buffer_frac) */
-		if (ev->capacity_bytes > 0 && tr->cum[nf] < mp->buffer_frac * ev->capacity_bytes)
+		 * buffer's burst (slc__buffer_limit()) */
+		if (tr->cum[nf] < slc__buffer_limit(ev))
 			return 0;
 		out->model.cache_bound = 1;
 		out->model.cache_bound_samples = (unsigned)nf;
@@ -397,14 +398,31 @@ static double coarse_onset(const struct trace *tr, const struct slc_analysis *ca
 	return ca->erase_bound_start_bytes;
 }
 
-/* One more line of the model's reasons, when it fits. */
-static void explain_add(struct slc_analysis *out, const struct trace *tr, const char *what, double bytes)
+/* One more line of the model's reasons, when @room bytes still fit. */
+static void explain_line(struct slc_analysis *out, size_t room, const char *fmt, ...)
 {
 	size_t len = strlen(out->model.explain), cap = sizeof(out->model.explain);
+	va_list ap;
 
-	if (len + 96 < cap)
-		snprintf(out->model.explain + len, cap - len, "%s from the curve binned to %.0f s: %.4g GB written\n",
-			 what, slc__mp(tr)->coarse_s, bytes / 1e9);
+	if (len + room >= cap) return;
+	va_start(ap, fmt);
+	vsnprintf(out->model.explain + len, cap - len, fmt, ap);
+	va_end(ap);
+}
+
+/* A line of reasons for what the binned curve decided. */
+static void explain_add(struct slc_analysis *out, const struct trace *tr, const char *what, double bytes)
+{
+	explain_line(out, 96, "%s from the curve binned to %.0f s: %.4g GB written\n", what, slc__mp(tr)->coarse_s,
+		     bytes / 1e9);
+}
+
+/* Host bytes where the first erase-bound block starts; NAN: none. */
+static double onset_at(const struct trace *tr, const struct block *b, size_t nb)
+{
+	for (size_t j = 0; j < nb; j++)
+		if (!b[j].dip && b[j].kind == SLC_PHASE_ERASE_BOUND) return tr->cum[b[j].i0];
+	return NAN;
 }
 
 /* Put the onset at @bytes (NAN: none): native writing before, erase-bound
@@ -435,6 +453,26 @@ static void set_onset(const struct trace *tr, struct block *b, size_t *nb, size_
 }
 
 /*
+ * The onset the coarse curve found (@on bytes), put at full resolution.
+ * The bins tell that the speed falls and about where; the samples, four to
+ * a hundred times as many, where a decay's knee is: the knee fit may move
+ * it earlier (only when it fits clearly better), and the reasons say so.
+ */
+static void coarse_onset_apply(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
+			       size_t bcap, double on, const struct slc_phase_evidence *ev, double *tmp)
+{
+	double now;
+
+	set_onset(tr, b, nb, bcap, on);
+	explain_add(out, tr, "onset", on);
+	slc__refine_decay_onset(tr, b, nb, bcap, tmp, slc__min_onset(ev, out->model.best.cache_bytes));
+	now = onset_at(tr, b, *nb);
+	if (isfinite(now) && now < on)
+		explain_line(out, 96, "onset moved to %.4g GB written by the decay's knee fitted to every sample\n",
+			     now / 1e9);
+}
+
+/*
  * Where the drive's counters show garbage collection begin, the onset goes
  * there: they see it directly, the speed only once it costs (a sample or
  * more later, and later still on a coarse interval).
@@ -453,12 +491,10 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
-	double w0, w1, extra, cur = NAN, on, need, sample;
-	size_t len = strlen(out->model.explain), cap = sizeof(out->model.explain), i = 0;
+	double w0, w1, extra, cur = onset_at(tr, b, *nb), on, need, sample;
+	size_t i = 0;
 	char tail[64];
 
-	for (size_t j = 0; j < *nb && isnan(cur); j++)
-		if (!b[j].dip && b[j].kind == SLC_PHASE_ERASE_BOUND) cur = tr->cum[b[j].i0];
 	if (isfinite(cur))
 		on = slc__counter_onset(tr, ev, fmax(cache, (1 - mp->counter_near) * cur), (1 + mp->counter_near) * cur,
 					&w0, &w1, &extra);
@@ -473,10 +509,8 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 	set_onset(tr, b, nb, bcap, on);
 	if (isfinite(cur)) snprintf(tail, sizeof(tail), "; the speed alone put it at %.4g GB", cur / 1e9);
 	else snprintf(tail, sizeof(tail), "; the speed alone shows none");
-	if (len + 160 < cap)
-		snprintf(out->model.explain + len, cap - len,
-			 "onset from the drive's counters: %.4g GB written (NAND bytes per host byte %.2f before, "
-			 "%.2f after)%s\n", on / 1e9, w0, w1, tail);
+	explain_line(out, 160, "onset from the drive's counters: %.4g GB written (NAND bytes per host byte %.2f "
+		     "before, %.2f after)%s\n", on / 1e9, w0, w1, tail);
 }
 
 /* The kind of the first main block after the cache's. */
@@ -615,10 +649,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		if (cc && !(on > 0) && ca.model.best.native && first_after_cache(b, nb) == SLC_PHASE_ERASE_BOUND)
 			set_onset(&tr, b, &nb, cap, NAN);
 		slc_analysis_free(&ca);
-		if (on > 0) {
-			set_onset(&tr, b, &nb, cap, on);
-			explain_add(out, &tr, "onset", on);
-		}
+		if (on > 0) coarse_onset_apply(out, &tr, b, &nb, cap, on, &ev, tmp);
 	}
 	counter_onset(out, &tr, b, &nb, cap, &ev);
 	/* a cache too short to measure: its samples are its phase (so that

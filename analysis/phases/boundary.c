@@ -193,13 +193,17 @@ void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb
 	for (size_t j = jc + 1; j < *nb; j++)
 		if ((b[j].dip || b[j].kind == SLC_PHASE_ERASE_BOUND) && b[j].i0 < lim) lim = b[j].i0;
 	for (size_t i = e; i < lim; i++) {
-		sum += tr->v[i] >= at ? mp->teeth_at_level - 1 : -1;
-		if (sum > peak) {
+		int at_level = tr->v[i] >= at;
+
+		sum += at_level ? mp->teeth_at_level - 1 : -1;
+		/* one sample in teeth_at_level is enough: a tie ends the
+		 * stretch at the sample at the cache's speed that makes it */
+		if (at_level && sum >= peak) {
 			peak = sum;
 			best = i + 1;
 		}
 	}
-	if (!(peak > 0)) return;
+	if (!best) return;
 	for (size_t j = jc + 1; j < *nb && b[j].i0 < best; j++) {
 		if (b[j].i1 > best && !slc__split_block(b, nb, cap, j, best)) break;
 		b[j].kind = SLC_PHASE_SLC_CACHE;

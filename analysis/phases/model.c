@@ -461,6 +461,56 @@ double slc__cache_limit(const struct slc_phase_evidence *ev)
 	return ev->capacity_bytes > 0 ? ev->capacity_bytes * (1 + p->spare_max) / bits : INFINITY;
 }
 
+double slc__buffer_limit(const struct slc_phase_evidence *ev)
+{
+	const struct slc_model_params *p = slc__ev_mp(ev);
+
+	return ev->capacity_bytes > 0 ? fmin(p->buffer_frac * ev->capacity_bytes, p->buffer_max) : 0;
+}
+
+/* "under X (the parameter that sets X)" for the buffer's bound, in @buf. */
+static const char *buffer_words(const struct slc_phase_evidence *ev, char *buf, size_t n)
+{
+	const struct slc_model_params *p = slc__ev_mp(ev);
+	double lim = slc__buffer_limit(ev);
+	char a[32];
+
+	if (lim < p->buffer_frac * ev->capacity_bytes)
+		snprintf(buf, n, "under %s (%s)", fmt_si(a, sizeof(a), lim, "B"), pname(p, &p->buffer_max));
+	else
+		snprintf(buf, n, "under %.1f%% of the capacity (%s)", 100 * p->buffer_frac, pname(p, &p->buffer_frac));
+	return buf;
+}
+
+/*
+ * When the evidence rules out every reading that fits: the drive's counters
+ * over the first level, if they show the flash programming conflict_wa or
+ * more for each host byte.  The bounds that ruled the readings out count
+ * host bytes; such a drive uses up its erased blocks that many times sooner.
+ */
+static void conflict_wa_note(const struct mctx *c, struct ex *e)
+{
+	const struct slc_phase_evidence *ev = c->ev;
+	const struct trace *tr = c->tr;
+	double t0, t1, reach = 0, wa;
+	char a[32];
+
+	if (ev->n_ctr < 2 || !ev->ctr_t_s || !ev->ctr_host || !ev->ctr_nand || c->ng < 1) return;
+	t0 = slc__t_start(tr, c->b[c->g[0].first].i0);
+	t1 = tr->t[c->b[c->g[0].last].i1 - 1];
+	for (size_t i = 1; i < ev->n_ctr; i++) reach = fmax(reach, ev->ctr_t_s[i] - ev->ctr_t_s[i - 1]);
+	/* the part of the level the readings cover */
+	t0 = fmax(t0, ev->ctr_t_s[0]);
+	t1 = fmin(t1, ev->ctr_t_s[ev->n_ctr - 1]);
+	wa = slc_write_amplification(ev->ctr_t_s, ev->ctr_host, ev->ctr_nand, ev->n_ctr, t0, t1, reach);
+	if (!(wa >= c->p->conflict_wa)) return;
+	exf(e, "the drive's counters: %.1f NAND bytes for each host byte over the first %s (%s %.1f), where "
+	       "writing onto erased flash programs about one; the bounds count host bytes, so this drive "
+	       "runs out of erased blocks %.1f times sooner than they allow (a mapping unit larger than "
+	       "the writes?)", wa, fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"), pname(c->p, &c->p->conflict_wa),
+	    c->p->conflict_wa, wa);
+}
+
 /* The bytes the first level wrote beyond what the second level's speed
  * writes in its time: what a write buffer ran ahead (buffer_burst()). */
 static double buffer_excess(const struct group *g)
@@ -591,7 +641,7 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 	const struct slc_phase_evidence *ev = c->ev;
 	size_t ng = c->ng, k = r->k;
 	double s = 0, t;
-	char a[32], b2[32], c2[32], pb[48];
+	char a[32], b2[32], c2[32], pb[48], bw[96];
 	double cb = g_end_bytes(c, k - 1), lim = slc__cache_limit(c->ev);
 
 	if (cb > lim) {
@@ -604,17 +654,17 @@ static double cache_terms(struct mctx *c, const struct cand *r, double c1, struc
 	t = log(p->prior_cache / (1 - p->prior_cache));
 	s += t;
 	exf(e, "  most drives have an SLC cache (%s %+.1f)", pname(p, &p->prior_cache), t);
-	if (ev->capacity_bytes > 0 && cb < p->buffer_frac * ev->capacity_bytes) {
+	if (cb < slc__buffer_limit(ev)) {
 		s -= p->buffer_cost;
-		exf(e, "  %s is under %.1f%% of the capacity: a DRAM write buffer more likely than an SLC cache (%s %+.1f)",
-		    fmt_si(a, sizeof(a), cb, "B"), 100 * p->buffer_frac, pname(p, &p->buffer_cost), -p->buffer_cost);
-	} else if (ev->capacity_bytes > 0 && k >= 2 && !r->merged &&
-		   g[0].level > g[1].level && buffer_excess(g) < p->buffer_frac * ev->capacity_bytes) {
-		s -= p->buffer_cost;
-		exf(e, "  a first tier of %s (%s beyond the second's speed) is under %.1f%% of the capacity: "
-		       "a DRAM write buffer more likely than a tier (%s %+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
-		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), 100 * p->buffer_frac, pname(p, &p->buffer_cost),
+		exf(e, "  %s is %s: a DRAM write buffer more likely than an SLC cache (%s %+.1f)",
+		    fmt_si(a, sizeof(a), cb, "B"), buffer_words(ev, bw, sizeof(bw)), pname(p, &p->buffer_cost),
 		    -p->buffer_cost);
+	} else if (k >= 2 && !r->merged && g[0].level > g[1].level && buffer_excess(g) < slc__buffer_limit(ev)) {
+		s -= p->buffer_cost;
+		exf(e, "  a first tier of %s (%s beyond the second's speed) is %s: "
+		       "a DRAM write buffer more likely than a tier (%s %+.1f)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+		    fmt_si(b2, sizeof(b2), buffer_excess(g), "B"), buffer_words(ev, bw, sizeof(bw)),
+		    pname(p, &p->buffer_cost), -p->buffer_cost);
 	}
 	if (c->decay_first) {
 		s -= p->decay_first;
@@ -854,8 +904,7 @@ static int buffer_burst(const struct mctx *c)
 {
 	const struct slc_phase_evidence *ev = c->ev;
 
-	return c->ng >= 2 && ev->capacity_bytes > 0 &&
-	       buffer_excess(c->g) < c->p->buffer_frac * ev->capacity_bytes &&
+	return c->ng >= 2 && buffer_excess(c->g) < slc__buffer_limit(ev) &&
 	       c->g[0].level > (1 + c->p->delta_cache) * c->g[1].level;
 }
 
@@ -863,13 +912,13 @@ static double score(struct mctx *c, const struct cand *r, struct ex *e)
 {
 	struct cand r0 = *r;
 	double s;
-	char a[32], b[32], x[32];
+	char a[32], b[32], x[32], w[96];
 
 	if (!r->buf) return score_groups(c, r, e);
-	exf(e, "  %s at %s at the start, %s of it beyond the next level's speed: under %.1f%% of the capacity, "
-	       "a DRAM write buffer's burst, no phase of its own (%s +0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
+	exf(e, "  %s at %s at the start, %s of it beyond the next level's speed: %s, "
+	       "a DRAM write buffer's burst, no phase of its own (+0.0)", fmt_si(a, sizeof(a), g_end_bytes(c, 0), "B"),
 	    fmt_si(b, sizeof(b), c->g[0].level, "B/s"), fmt_si(x, sizeof(x), buffer_excess(c->g), "B"),
-	    100 * c->p->buffer_frac, pname(c->p, &c->p->buffer_frac));
+	    buffer_words(c->ev, w, sizeof(w)));
 	r0.buf = 0;
 	c->sub->excluded = 0;
 	c->sub->ignore_evidence = c->ignore_evidence;
@@ -1218,6 +1267,7 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		if (mi->conflict) {
 			exf(&e, "the readings that fit the curve are ruled out by the evidence: check the capacity, "
 				"the cell type and the drive's state");
+			conflict_wa_note(&c, &e);
 			mi->confidence = 0;
 		}
 	}

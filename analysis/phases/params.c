@@ -310,9 +310,25 @@ const struct slc_model_params slc__model_defaults = {
 	/* A DRAM write buffer holds a few hundred MB at most; an SLC cache is
 	 * 1-3% of the capacity on the reviewed drives (2.3 GB of 240 GB,
 	 * 54 GB of 2 TB): a "cache" under buffer_frac of it is more likely a
-	 * buffer, at buffer_cost.  The cost is tuned. */
+	 * buffer, at buffer_cost.  The cost is tuned.  On a drive of several
+	 * TB that share grows past what any buffer holds: a burst is read as
+	 * a buffer's only while it is also under buffer_max (a few hundred MB,
+	 * with room: the DRAM of a drive holds its mapping table, ~1 GB per
+	 * TB, and the writes it has acknowledged but not programmed are what
+	 * its power-loss protection, or a drive without any, can afford to
+	 * lose; physics, not tuned). */
 	.buffer_frac = 0.001,
+	.buffer_max = 1e9,
 	.buffer_cost = 3.0,
+	/* Writing onto erased flash programs each host byte about once (the
+	 * 240 GB preset's counters before garbage collection: 1.0001).
+	 * The bounds on the cache and the onset count host bytes, so when the
+	 * counters show the first level programming more than conflict_wa
+	 * NAND bytes for each (a mapping unit larger than the writes: each
+	 * 4 KiB write rewrites a 16 or 32 KiB unit), and the evidence rules
+	 * out every reading that fits, the explanation says so.  Words only:
+	 * no score depends on it. */
+	.conflict_wa = 2.0,
 	/* For an erase-bound reading of a decay (GC sets in gradually), and
 	 * against reading later levels as the cache back.  Tuned. */
 	.decay_bonus = 1.0,
@@ -455,7 +471,9 @@ static const struct param params[] = {
 	{ "slc_bits_unknown", offsetof(struct slc_model_params, slc_bits_unknown), 0, 1, 4 },
 	{ "spare_max", offsetof(struct slc_model_params, spare_max), 0, 0, 1e6 },
 	{ "buffer_frac", offsetof(struct slc_model_params, buffer_frac), 0, 0, 1 },
+	{ "buffer_max", offsetof(struct slc_model_params, buffer_max), 0, 0, 1e18 },
 	{ "buffer_cost", offsetof(struct slc_model_params, buffer_cost), 0, -1e6, 1e6 },
+	{ "conflict_wa", offsetof(struct slc_model_params, conflict_wa), 0, 1, 1e6 },
 	{ "decay_bonus", offsetof(struct slc_model_params, decay_bonus), 0, -1e6, 1e6 },
 	{ "rec_cost", offsetof(struct slc_model_params, rec_cost), 0, -1e6, 1e6 },
 	{ "visit_frac", offsetof(struct slc_model_params, visit_frac), 0, 0, 1 },

@@ -191,6 +191,9 @@ double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes);
 /* Most the cache can be: every block of the flash in SLC mode, the spare
  * area included; INFINITY with the capacity unknown. */
 double slc__cache_limit(const struct slc_phase_evidence *ev);
+/* The most a DRAM write buffer's burst can hold on this drive (buffer_frac
+ * of the capacity, at most buffer_max); 0 with the capacity unknown. */
+double slc__buffer_limit(const struct slc_phase_evidence *ev);
 /* The erase-bound onset in curve bytes from the counters read while the
  * curve's bytes were in [@from_bytes, @to_bytes] (NAN: no lasting step),
  * the slopes each side and the NAND bytes the step added after it. */

@@ -12,6 +12,7 @@
 
 #include "../private.h"
 #include "columns.h"
+#include "limits.h"
 #include "slcscope/output.h"
 #include "writer.h"
 
@@ -130,9 +131,19 @@ static json_t *ju64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+/* JSON takes UTF-8 only: a string that is not (a file name is any bytes)
+ * goes in with those bytes as \xNN, as messages show them. */
 static json_t *jstr(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	json_t *j;
+	char *e;
+
+	if (!s) return json_null();
+	if ((j = json_string(s)) || !(e = malloc(strlen(s) * 4 + 1))) return j;
+	slc__escape_text(e, strlen(s) * 4 + 1, s);
+	j = json_string(e);
+	free(e);
+	return j;
 }
 
 static int set(json_t *obj, const char *key, json_t *v)
@@ -166,6 +177,7 @@ static json_t *params_json(const struct slc_segment_params *p, int *rc)
 	*rc |= set(o, "clock", jstr(p->clock));
 	*rc |= set(o, "read_pct", ju64(p->read_pct));
 	*rc |= set(o, "read_state", jstr(p->read_state ? p->read_state : ""));
+	*rc |= set(o, "io_mode", jstr(p->io_mode ? p->io_mode : ""));
 	return o;
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "h5util.h"
+#include "limits.h"
 
 #include "../private.h"
 #include "slcscope/trace.h"
@@ -718,9 +719,18 @@ out:
 
 void slc__h5_printable(char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < ' ' || *s == 0x7f)
-			*s = '?';
+	/* text from a file goes into messages, JSON and graphs, which take
+	 * UTF-8 only: a byte that starts no sequence is replaced as well */
+	while (*s) {
+		size_t n = slc__utf8_len((const unsigned char *)s);
+
+		if (n == 1 && ((unsigned char)*s < ' ' || *s == 0x7f))
+			n = 0;
+		if (!n)
+			*s++ = '?';
+		else
+			s += n;
+	}
 }
 
 int slc__h5_get_text(hid_t loc, const char *name, char **out)

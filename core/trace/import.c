@@ -895,3 +895,25 @@ int slc__import_reads_too(const char *input, const char *other)
 	snprintf(bd, sizeof(bd), "%.*s", ob == other ? 1 : (int)(ob - other), ob == other ? "." : other);
 	return stat(ad, &a) == 0 && stat(bd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
+
+/* The first job number of the run of logs fio log @path is read with. */
+static unsigned fio_run_first(const char *path)
+{
+	const char *base = slc__base_name(path);
+	size_t prefix, plen;
+	enum fio_kind kind;
+	unsigned num, first;
+	char *file;
+
+	if (!fio_name(base, &prefix, &kind, &num)) return 0;
+	plen = (size_t)(base - path) + prefix;
+	if (!(file = malloc(plen + 32))) return num;
+	first = fio_first_num(path, plen, kind, num, file, plen + 32);
+	free(file);
+	return first;
+}
+
+int slc__import_same_run(const char *a, const char *b)
+{
+	return slc__import_reads_too(a, b) && fio_run_first(a) == fio_run_first(b);
+}

@@ -26,5 +26,8 @@ int slc__import_sum(struct slc_input *out, struct slc_input *const *parts, size_
  * family (NAME_bw.N.log, NAME_iops.N.log) in one directory?
  */
 int slc__import_reads_too(const char *input, const char *other);
+/* Are @a and @b logs of one fio run, each read with all of it (one family,
+ * and the same run of job numbers)? */
+int slc__import_same_run(const char *a, const char *b);
 
 #endif

@@ -76,6 +76,10 @@ int slc_import_opts_set(struct slc_import_opts *o, const char *key, const char *
 		if (v == 0 || (key[0] == 'b' && v > (1u << 30)))
 			return slc_errf(err, errlen, -EINVAL, "--%s: must be above 0%s", key,
 					key[0] == 'b' ? " and at most 1GiB" : "");
+		/* the range a trace holds (docs/trace-format.md): an import the
+		 * reader would refuse is refused here */
+		if (key[0] == 'c' && (v < (1u << 20) || v > (1ull << 53)))
+			return slc_errf(err, errlen, -EINVAL, "--capacity: '%s' is outside 1 MiB to 2^53 bytes", value);
 		if (key[0] == 'b')
 			o->block_bytes = (uint32_t)v;
 		else

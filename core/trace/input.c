@@ -57,6 +57,7 @@ static void segment_clear(struct slc_input_segment *seg)
 	free((char *)seg->params.data_pattern);
 	free((char *)seg->params.clock);
 	free((char *)seg->params.read_state);
+	free((char *)seg->params.io_mode);
 	for (size_t i = 0; i < seg->n_events; i++)
 		free((char *)seg->events[i].kind);
 	free(seg->events);

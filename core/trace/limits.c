@@ -101,6 +101,16 @@ int slc__limit_check_samples(const struct slc_input_segment *seg, const char *wh
 					SLC__INPUT_MAX_TIME_S);
 		if (i && t < seg->t_s[i - 1])
 			return slc_errf(err, errlen, -EINVAL, "%s: time goes backwards at sample %zu", what, i);
+		/* a sample is the interval_s before its t_s, and begins where the
+		 * one before ended (the writer measures both ends, the importers
+		 * take the step between times): an overlap beyond rounding, 5% of
+		 * the sample, would make every rate and each phase's start wrong
+		 * (one at the time of the one before is of zero length: the reader
+		 * merges it into that one) */
+		if ((!i || t > seg->t_s[i - 1]) && t - dt < (i ? seg->t_s[i - 1] : 0) - 0.05 * dt)
+			return slc_errf(err, errlen, -EINVAL,
+					"%s: sample %zu's interval (%g s) reaches back over the sample before it "
+					"(its time %g s, the previous %g s)", what, i, dt, t, i ? seg->t_s[i - 1] : 0.0);
 		if ((double)seg->bytes_total[i] > SLC__INPUT_MAX_BYTES || (double)seg->ios[i] > SLC__INPUT_MAX_BYTES)
 			return slc_errf(err, errlen, -EINVAL, "%s: sample %zu counts more than 2^63 bytes or I/Os",
 					what, i);
@@ -149,8 +159,7 @@ int slc__limit_check_params(const struct slc_segment_params *p, const char *what
 	return 0;
 }
 
-/* Length of the UTF-8 sequence at @s (1-4), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
+size_t slc__utf8_len(const unsigned char *s)
 {
 	size_t n;
 	uint32_t c;
@@ -184,7 +193,7 @@ void slc__escape_text(char *buf, size_t len, const char *s)
 	if (!len)
 		return;
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = slc__utf8_len(p);
 
 		if (n == 1 && (*p < ' ' || *p == 0x7f))
 			n = 0;

@@ -13,7 +13,12 @@
 
 #include "slcscope/trace.h"
 
-#define SLC__INPUT_MAX_SAMPLES 2000000ull    /* per import or segment (23 days at 1 s): ~250 MB */
+/* per import or segment: 92 days at 1 s (an 8 TB QLC drive's sequential
+ * fill at 10 ms is 4.8 M samples); a trace must hold the bytes of its
+ * columns (reader.c), so a small hostile file cannot claim them.  A
+ * trace's samples together are held to SLC__INPUT_MAX_MEMORY (6.7 M); the
+ * writer stops a run at either. */
+#define SLC__INPUT_MAX_SAMPLES 8000000ull
 #define SLC__INPUT_MAX_TIME_S 1e10           /* ~300 years */
 #define SLC__INPUT_MAX_RATE_BPS 1e15         /* 1 PB/s: nothing real is faster */
 #define SLC__INPUT_MAX_BYTES 9.2e18          /* below 2^63 */
@@ -61,5 +66,7 @@ int slc__limit_check_params(const struct slc_segment_params *p, const char *what
  * text).  Always terminates @buf.
  */
 void slc__escape_text(char *buf, size_t len, const char *s);
+/* Length of the UTF-8 sequence at @s (1-4), or 0 when it is not one. */
+size_t slc__utf8_len(const unsigned char *s);
 
 #endif

@@ -146,6 +146,29 @@ int slc_input_load(struct slc_input **out, const char *path, char *err, size_t e
 	return slc_input_load_opts(out, path, NULL, err, errlen);
 }
 
+/*
+ * Inputs that are summed must each bring their own writes: the same file
+ * twice, or two logs of one fio run (each is read with all the run's logs),
+ * would count them twice.  -EINVAL naming the two.
+ */
+static int distinct_inputs(const char *const *paths, size_t n, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct stat a, b;
+		int sa = stat(paths[i], &a) == 0;
+
+		for (size_t j = i + 1; j < n; j++) {
+			if (sa && stat(paths[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return slc_errf(err, errlen, -EINVAL, "%s and %s are the same file: give each input once",
+						paths[i], paths[j]);
+			if (slc__import_same_run(paths[i], paths[j]))
+				return slc_errf(err, errlen, -EINVAL, "%s and %s are logs of one fio run, and each is read "
+						"with all of that run's logs: give one of them", paths[i], paths[j]);
+		}
+	}
+	return 0;
+}
+
 int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t n,
 			const struct slc_import_opts *opts, char *err, size_t errlen)
 {
@@ -156,6 +179,8 @@ int slc_input_load_many(struct slc_input **out, const char *const *paths, size_t
 	*out = NULL;
 	if (n <= 1)
 		return slc_input_load_opts(out, n ? paths[0] : NULL, opts, err, errlen);
+	if ((rc = distinct_inputs(paths, n, err, errlen)))
+		return rc;
 	parts = calloc(n, sizeof(*parts));
 	in = calloc(1, sizeof(*in));
 	if (!parts || !in || !(in->source = strdup(paths[0]))) {

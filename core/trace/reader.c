@@ -188,6 +188,34 @@ static int read_column(hid_t ds, hid_t memtype, size_t n, void *buf)
 	return rc;
 }
 
+/*
+ * A count column (bytes, I/Os) into @buf as unsigned 64-bit integers.  A
+ * signed or floating-point column is read as doubles first: HDF5 would
+ * clamp a negative value to 0 and NaN to anything without a word.  Returns
+ * 0, -EIO, or -ERANGE with the first bad sample in *@bad and its value in
+ * *@badv.
+ */
+static int read_count_column(hid_t ds, size_t n, uint64_t *buf, size_t *bad, double *badv)
+{
+	hid_t type = H5Dget_type(ds);
+	int plain = type >= 0 && H5Tget_class(type) == H5T_INTEGER && H5Tget_sign(type) == H5T_SGN_NONE;
+
+	slc__h5_close(type);
+	if (!plain) {
+		double *d = (double *)(void *)buf;	/* the same 8 bytes a sample */
+
+		_Static_assert(sizeof(double) == sizeof(uint64_t), "a double per count");
+		if (read_column(ds, H5T_NATIVE_DOUBLE, n, d)) return -EIO;
+		for (size_t i = 0; i < n; i++)
+			if (!(d[i] >= 0 && d[i] < 18446744073709551616.0)) {
+				*bad = i;
+				*badv = d[i];
+				return -ERANGE;
+			}
+	}
+	return read_column(ds, H5T_NATIVE_UINT64, n, buf);
+}
+
 static int append_note(struct slc_input *in, const char *note)
 {
 	size_t old = in->import_notes ? strlen(in->import_notes) : 0;
@@ -224,8 +252,8 @@ static int read_role(hid_t g, const char *dir, struct slc_segment_params *p, cha
 static int read_params(hid_t g, const char *segname, struct slc_segment_params *p, char *err, size_t errlen)
 {
 	char **strs[] = { (char **)&p->step, (char **)&p->workload, (char **)&p->data_pattern, (char **)&p->clock,
-			  (char **)&p->read_state };
-	const char *snames[] = { "step", "workload", "data_pattern", "clock", "read_state" };
+			  (char **)&p->read_state, (char **)&p->io_mode };
+	const char *snames[] = { "step", "workload", "data_pattern", "clock", "read_state", "io_mode" };
 	static const struct { const char *name; int u64; size_t off; } nums[] = {
 		{ "block_bytes", 0, offsetof(struct slc_segment_params, block_bytes) },
 		{ "queue_depth", 0, offsetof(struct slc_segment_params, queue_depth) },
@@ -244,7 +272,7 @@ static int read_params(hid_t g, const char *segname, struct slc_segment_params *
 	/* The group's name places it; its index attribute is only checked. */
 	if ((rc = get_attr(g, dir, "index", H5T_NATIVE_UINT32, &index, err, errlen)))
 		return rc;
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < sizeof(snames) / sizeof(snames[0]); i++) {
 		int r = slc__h5_get_str(g, snames[i], strs[i]);
 
 		if (r == -ENOMEM)
@@ -282,6 +310,8 @@ static int read_events(hid_t seg_group, struct slc_input_segment *seg, const cha
 	char (*kinds)[SLC_TRACE_KIND_MAX + 1] = NULL;
 	int64_t n = -1;
 	int rc = -EINVAL;
+	size_t bad = SIZE_MAX;
+	double badv = 0;
 
 	if (H5Lexists(seg_group, "events", H5P_DEFAULT) <= 0)
 		return 0;
@@ -311,12 +341,16 @@ static int read_events(hid_t seg_group, struct slc_input_segment *seg, const cha
 	rc = -EIO;
 	kind_type = H5Tcopy(H5T_C_S1);
 	if (kind_type < 0 || H5Tset_size(kind_type, SLC_TRACE_KIND_MAX + 1) < 0 ||
-	    read_column(ds[0], H5T_NATIVE_DOUBLE, (size_t)n, t) || read_column(ds[1], H5T_NATIVE_UINT64, (size_t)n, hb) ||
+	    read_column(ds[0], H5T_NATIVE_DOUBLE, (size_t)n, t) || read_count_column(ds[1], (size_t)n, hb, &bad, &badv) ||
 	    read_column(ds[2], kind_type, (size_t)n, kinds) || read_column(ds[3], H5T_NATIVE_DOUBLE, (size_t)n, v)) {
 		char why[160];
 
-		slc_errf(err, errlen, rc, "segment %s: cannot read events: %s", segname,
-			 slc__h5_reason(why, sizeof(why)));
+		if (bad != SIZE_MAX)
+			slc_errf(err, errlen, rc, "segment %s: event %zu's host_bytes is %g: a count is a whole number "
+				 "from 0", segname, bad, badv);
+		else
+			slc_errf(err, errlen, rc, "segment %s: cannot read events: %s", segname,
+				 slc__h5_reason(why, sizeof(why)));
 		goto out;
 	}
 	for (int64_t i = 0; i < n; i++) {
@@ -508,7 +542,17 @@ static int read_segment(struct slc_input *in, hid_t g, struct slc_input_segment 
 
 		if (ds[c] < 0)
 			continue;
-		if (read_column(ds[c], col->is_u64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_DOUBLE, (size_t)n, dst)) {
+		size_t bad = 0;
+		double badv = 0;
+		int r = col->is_u64 ? read_count_column(ds[c], (size_t)n, dst, &bad, &badv)
+				    : read_column(ds[c], H5T_NATIVE_DOUBLE, (size_t)n, dst);
+
+		if (r == -ERANGE) {
+			rc = slc_errf(err, errlen, -EINVAL, "segment %s: %s at sample %zu is %g: a count is a whole "
+				      "number from 0", segname, col->name, bad, badv);
+			goto out;
+		}
+		if (r) {
 			char why[160];
 
 			rc = slc_errf(err, errlen, -EIO, "segment %s: cannot read %s: %s", segname, col->name,

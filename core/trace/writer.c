@@ -44,6 +44,7 @@
 #include "../private.h"
 #include "columns.h"
 #include "h5util.h"
+#include "limits.h"
 #include "publish.h"
 #include "../output_priv.h"
 
@@ -106,6 +107,7 @@ struct slc_trace {
 	hid_t ev[EV_NCOLS];
 	hid_t kind_type;
 	uint64_t n_written, ev_written;
+	uint64_t before;                 /* samples in the segments before this one */
 	double last_t_s;
 	uint64_t last_bytes;
 	int have_last;
@@ -197,8 +199,11 @@ static int twerr(struct slc_trace *t, int rc, const char *what)
 {
 	char why[160];
 
+	/* a file's failure names the file: a run has its target and its trace */
 	if (rc == -EIO)
-		snprintf(t->err, sizeof(t->err), "%s: %s", what, slc__h5_reason(why, sizeof(why)));
+		snprintf(t->err, sizeof(t->err), "%s %s: %s", what, t->path ? t->path : "", slc__h5_reason(why, sizeof(why)));
+	else if (rc != -EINVAL && rc != -ENOMEM)
+		snprintf(t->err, sizeof(t->err), "%s %s: %s", what, t->path ? t->path : "", strerror(-rc));
 	else
 		snprintf(t->err, sizeof(t->err), "%s: %s", what, strerror(-rc));
 	return rc;
@@ -706,6 +711,7 @@ static int write_params(hid_t g, const struct slc_segment_params *p, size_t inde
 	rc |= slc__h5_put_str(g, "clock", p->clock);
 	rc |= slc__h5_put_u32(g, "read_pct", p->read_pct);
 	rc |= slc__h5_put_str(g, "read_state", p->read_state);
+	rc |= slc__h5_put_str(g, "io_mode", p->io_mode);
 	return rc ? -EIO : 0;
 }
 
@@ -758,6 +764,7 @@ int slc_trace_segment_begin(struct slc_trace *t, const struct slc_segment_params
 	}
 	H5Gclose(evg);
 	t->seg_count++;
+	t->before += t->n_written;
 	t->n_written = t->ev_written = 0;
 	t->nbuf = t->nev = 0;
 	t->have_last = 0;
@@ -779,6 +786,15 @@ int slc_trace_append(struct slc_trace *t, const struct slc_sample *s)
 		return twerr(t, -EINVAL, "sample time not finite");
 	if (t->have_last && (s->t_s < t->last_t_s || s->bytes_total < t->last_bytes))
 		return twerr(t, -EINVAL, "sample time or byte count goes backwards");
+	/* no more samples in a segment than the readers take back (limits.h):
+	 * the run stops with a trace every reader opens */
+	if (t->n_written + t->nbuf >= SLC__INPUT_MAX_SAMPLES ||
+	    t->before + t->n_written + t->nbuf >= SLC__INPUT_MAX_MEMORY / SLC__INPUT_SAMPLE_BYTES) {
+		snprintf(t->err, sizeof(t->err), "%s holds %llu samples, the most slcscope reads back: sample less "
+			 "often (--interval)", t->path ? t->path : "the trace",
+			 (unsigned long long)(t->before + t->n_written + t->nbuf));
+		return -EFBIG;
+	}
 	/* A failed flush left the buffer full: try again before adding. */
 	if (t->nbuf >= SLC_TRACE_BUFFER_SAMPLES) {
 		int rc = slc_trace_flush(t);
@@ -945,7 +961,7 @@ out:
 
 int slc_trace_store_json(const char *path, const char *name, const char *json_text, char *err, size_t errlen)
 {
-	char *tmp = NULL;
+	char *tmp = NULL, real[PATH_MAX];
 	hid_t f = H5I_INVALID_HID;
 	char why[160];
 	struct stat st;
@@ -954,6 +970,13 @@ int slc_trace_store_json(const char *path, const char *name, const char *json_te
 	slc__h5_quiet();
 	if (!valid_json_name(name))
 		return slc_errf(err, errlen, -EINVAL, "analysis name must be 1-64 letters, digits, '_' or '-'");
+	/* through a symbolic link the file it names is replaced and the link
+	 * kept, as every output does (docs/safety.md) */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(path, real))
+			return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		path = real;
+	}
 	/* a trace a run still writes is the run's: its lock keeps us out until it ends */
 	if ((lockfd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return slc_errf(err, errlen, -errno, "%s: %s", path, strerror(errno));

@@ -5,6 +5,7 @@
  * writes the second much faster: the result is the two speeds and their
  * ratio.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,49 +24,88 @@ static int build_compress(struct slc_plan *p, const struct slc_plan_opts *o, cha
 	return 0;
 }
 
-int slc_session_compressibility(const struct slc_session *x, double *random_bps, double *repeating_bps)
+/* The result: the two bursts' mean speeds and their ratio. */
+struct compress {
+	double random_bps, repeating_bps, ratio;
+};
+
+static int analyze(const struct slc_session *x, void *res)
 {
-	*random_bps = *repeating_bps = NAN;
+	struct compress *r = res;
+
+	r->random_bps = r->repeating_bps = NAN;
 	for (size_t i = 0; i < x->n; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
-		if (s->params.role == SLC_ROLE_DATA_RANDOM) *random_bps = slc__seg_write_bps(s);
-		if (s->params.role == SLC_ROLE_DATA_REPEAT) *repeating_bps = slc__seg_write_bps(s);
+		if (s->params.role == SLC_ROLE_DATA_RANDOM) r->random_bps = slc__seg_write_bps(s);
+		if (s->params.role == SLC_ROLE_DATA_REPEAT) r->repeating_bps = slc__seg_write_bps(s);
 	}
-	return isfinite(*random_bps) && isfinite(*repeating_bps);
+	r->ratio = r->repeating_bps / r->random_bps;
+	return isfinite(r->random_bps) && isfinite(r->repeating_bps);
 }
 
-static void print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
+int slc_session_compressibility(const struct slc_session *x, double *random_bps, double *repeating_bps)
 {
-	double rnd, rep;
+	const struct compress *r = slc__exp_result(x, &slc__exp_compress);
+
+	*random_bps = r ? r->random_bps : NAN;
+	*repeating_bps = r ? r->repeating_bps : NAN;
+	return r != NULL;
+}
+
+static void print(FILE *f, const void *res, enum slc_unit_system u)
+{
+	const struct compress *r = res;
 	char a[32], b[32];
 
-	if (slc_session_compressibility(x, &rnd, &rep))
-		fprintf(f, "\ncompressibility: random data %s, repeating data %s: %.2fx\n",
-			slc_format_rate(a, sizeof(a), rnd, u), slc_format_rate(b, sizeof(b), rep, u), rep / rnd);
+	fprintf(f, "\ncompressibility: random data %s, repeating data %s: %.2fx\n",
+		slc_format_rate(a, sizeof(a), r->random_bps, u), slc_format_rate(b, sizeof(b), r->repeating_bps, u),
+		r->ratio);
 }
 
-static void json(json_t *doc, const struct slc_session *x)
+static void json(json_t *doc, const void *res)
 {
-	double rnd, rep;
-	json_t *c;
+	const struct compress *r = res;
+	json_t *c = json_object();
 
-	if (!slc_session_compressibility(x, &rnd, &rep))
-		return;
-	c = json_object();
-	json_object_set_new(c, "random_bps", json_real(rnd));
-	json_object_set_new(c, "repeating_bps", json_real(rep));
-	json_object_set_new(c, "ratio", json_real(rep / rnd));
+	json_object_set_new(c, "random_bps", json_real(r->random_bps));
+	json_object_set_new(c, "repeating_bps", json_real(r->repeating_bps));
+	json_object_set_new(c, "ratio", json_real(r->ratio));
 	json_object_set_new(doc, "compressibility", c);
 }
 
+static int draw(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
+		const struct slc_figure_opts *o, char *err, size_t errlen)
+{
+	const struct compress *r = slc__exp_result(x, &slc__exp_compress);
+	const char *g[2] = { "incompressible (random) data", "repeating data" };
+	double v[2];
+	char title[256];
+	struct slc_bar_panel p;
+	struct slc_bar_chart c;
+
+	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
+	if (!r)
+		return slc_errf(err, errlen, -EINVAL, "%s has no bursts of random and repeating data (run --plan compress)",
+				x->in->source);
+	v[0] = r->random_bps;
+	v[1] = r->repeating_bps;
+	p = (struct slc_bar_panel){ FIG_RATE_LABEL(o, "mean write speed"), FIG_RATE_DIV(o), v };
+	c = (struct slc_bar_chart){ .title = slc__fig_title(title, sizeof(title), x, o, "compressible against random data"),
+				    .subtitle = "the same burst twice: a controller that compresses writes repeating data faster",
+				    .groups = g, .n_groups = 2, .panels = &p, .n_panels = 1 };
+	return slc__fig_bars(path, &c, o, err, errlen);
+}
+
 static const struct slc__exp_figure figs[] = {
-	{ SLC_FIG_COMPRESS, "compress", "compress", "Incompressible against repeating data", 1, 0, slc__figure_compress },
+	{ SLC_FIG_COMPRESS, "compress", "compress", "Incompressible against repeating data", 1, 0, draw },
 };
 
 const struct slc__experiment slc__exp_compress = {
 	.name = "compress",
 	.summary = "the same burst of incompressible and of repeating data",
 	.build = build_compress,
+	.result_size = sizeof(struct compress),
+	.analyze = analyze,
 	.print = print,
 	.json = json,
 	.figs = figs,

@@ -33,11 +33,20 @@ struct slc__experiment {
 	int sweep;                    /* its points can be chosen with --points */
 	const char *note;             /* what 'run -n' adds under the plan; may be NULL */
 	slc_plan_builder build;
+	/* Its one result: analyze() reads the session's segments into
+	 * result_size bytes (zeroed) once, when the session is loaded, and
+	 * returns 1 when the input holds the experiment's segments, 0 when it
+	 * does not (the result is then dropped), or -ENOMEM.  free_result()
+	 * (may be NULL) frees what analyze() allocated in it, also after a
+	 * failure.  Everything else renders that stored result and computes
+	 * nothing, so no two outputs can disagree.  NULL: the curves say it. */
+	size_t result_size;
+	int (*analyze)(const struct slc_session *x, void *result);
+	void (*free_result)(void *result);
 	/* Its findings in words (console, summary.md, index.html) and as a
-	 * member of phases.json, each from the module's one result; nothing
-	 * when the input holds no such segments.  NULL: the curves say it. */
-	void (*print)(FILE *f, const struct slc_session *x, enum slc_unit_system u);
-	void (*json)(json_t *doc, const struct slc_session *x);
+	 * member of phases.json, from the result. */
+	void (*print)(FILE *f, const void *result, enum slc_unit_system u);
+	void (*json)(json_t *doc, const void *result);
 	const struct slc__exp_figure *figs;
 	size_t n_figs;
 };
@@ -51,6 +60,22 @@ const struct slc__exp_figure *slc__exp_figure(enum slc_figure_kind k);
 
 /* Every experiment's phases.json member (session.c). */
 void slc__experiments_json(json_t *doc, const struct slc_session *x);
+
+/* Every experiment's result into @x (slc_session_load); 0 or -ENOMEM. */
+int slc__experiments_analyze(struct slc_session *x);
+/* Free what slc__experiments_analyze() stored. */
+void slc__experiments_free(struct slc_session *x);
+/* The sweep points of @x, read at load (n 0 when it has none). */
+const struct slc__sweep *slc__session_sweep(const struct slc_session *x);
+/* The result experiment @e stored in @x; NULL when the input holds none of its segments. */
+const void *slc__exp_result(const struct slc_session *x, const struct slc__experiment *e);
+
+/* What the experiments' figures share (figures_exp.c): "DRIVE: WHAT" in
+ * @buf, and a bar chart sized, themed and laid out by @o. */
+const char *slc__fig_title(char *buf, size_t len, const struct slc_session *x, const struct slc_figure_opts *o,
+			   const char *what);
+int slc__fig_bars(const char *path, struct slc_bar_chart *c, const struct slc_figure_opts *o, char *err,
+		  size_t errlen);
 
 /* Helpers the modules share (common.c). */
 extern const struct slc_size slc__no_size;

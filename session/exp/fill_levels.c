@@ -5,6 +5,7 @@
  * the space left; then TRIM everything and burst again.  Dynamic caches
  * shrink as the drive fills: the result is the cache at each level.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,14 +46,20 @@ static int build_fill_levels(struct slc_plan *p, const struct slc_plan_opts *o, 
 	return 0;
 }
 
-/* The bursts in order; at_least[i] (when given) says the burst ended inside
+/* The result: the bursts in order.  at_least[i] says burst i ended inside
  * its first samples still at cache speed, so its cache is the lower bound
  * the analysis found: such a burst did find a cache, never "none". */
-static int levels(const struct slc_session *x, struct slc_fill_level *out, int *at_least, size_t max)
-{
-	size_t n = 0;
+struct levels {
+	size_t n;
+	struct slc_fill_level lv[16];
+	int at_least[16];
+};
 
-	for (size_t i = 0; i < x->n && n < max; i++) {
+static int analyze(const struct slc_session *x, void *res)
+{
+	struct levels *r = res;
+
+	for (size_t i = 0; i < x->n && r->n < 16; i++) {
 		const struct slc_input_segment *s = &x->in->segments[x->seg[i]];
 		const struct slc_analysis *a = &x->a[i];
 		const char *st = s->params.step ? s->params.step : "";
@@ -60,71 +67,97 @@ static int levels(const struct slc_session *x, struct slc_fill_level *out, int *
 		int bound = !a->has_cache && a->model.cache_bound && isfinite(a->model.cache_min_bytes);
 		if (s->params.role != SLC_ROLE_LEVEL_BURST)
 			continue;
-		if (at_least)
-			at_least[n] = bound;
-		out[n++] = (struct slc_fill_level){
+		r->at_least[r->n] = bound;
+		r->lv[r->n++] = (struct slc_fill_level){
 			.step = st, .fill_pct = (int)s->params.role_arg, .after_trim = !at,
 			.cache_bytes = a->has_cache ? a->cache_bytes : bound ? a->model.cache_min_bytes : 0,
 			.mean_bps = slc__seg_write_bps(s),
 		};
 	}
-	return (int)n;
+	return r->n > 0;
 }
 
 int slc_session_fill_levels(const struct slc_session *x, struct slc_fill_level *out, size_t max)
 {
-	return levels(x, out, NULL, max);
+	const struct levels *r = slc__exp_result(x, &slc__exp_fill_levels);
+	size_t n = 0;
+
+	for (; r && n < r->n && n < max; n++)
+		out[n] = r->lv[n];
+	return (int)n;
 }
 
-static void print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
+static void print(FILE *f, const void *res, enum slc_unit_system u)
 {
-	struct slc_fill_level lv[16];
-	int least[16];
-	int nl = levels(x, lv, least, 16);
+	const struct levels *r = res;
 	char a[32];
 
-	for (int i = 0; i < nl; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		char pct[16];
-		snprintf(pct, sizeof(pct), "%d%%", lv[i].fill_pct);
-		fprintf(f, "%s %s %s%s;", i ? "" : "\ncache by fill level:", lv[i].after_trim ? "after TRIM" : pct,
-			least[i] ? "at least " : "",
-			lv[i].cache_bytes > 0 ? slc_format_bytes(a, sizeof(a), lv[i].cache_bytes, u) : "none");
+		snprintf(pct, sizeof(pct), "%d%%", r->lv[i].fill_pct);
+		fprintf(f, "%s %s %s%s;", i ? "" : "\ncache by fill level:", r->lv[i].after_trim ? "after TRIM" : pct,
+			r->at_least[i] ? "at least " : "",
+			r->lv[i].cache_bytes > 0 ? slc_format_bytes(a, sizeof(a), r->lv[i].cache_bytes, u) : "none");
 	}
-	if (nl > 0)
-		fprintf(f, "\n");
+	fprintf(f, "\n");
 }
 
-static void json(json_t *doc, const struct slc_session *x)
+static void json(json_t *doc, const void *res)
 {
-	struct slc_fill_level lv[16];
-	int least[16];
-	int nl = levels(x, lv, least, 16);
-	json_t *fl;
+	const struct levels *r = res;
+	json_t *fl = json_array();
 
-	if (nl <= 0)
-		return;
-	fl = json_array();
-	for (int i = 0; i < nl; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		json_t *o = json_object();
-		json_object_set_new(o, "step", json_string(lv[i].step));
-		json_object_set_new(o, "fill_pct", json_integer(lv[i].fill_pct));
-		json_object_set_new(o, "after_trim", json_boolean(lv[i].after_trim));
-		json_object_set_new(o, "cache_bytes", json_real(lv[i].cache_bytes));
-		json_object_set_new(o, "cache_at_least", json_boolean(least[i]));
-		json_object_set_new(o, "mean_bps", slc__jnum(lv[i].mean_bps));
+		json_object_set_new(o, "step", json_string(r->lv[i].step));
+		json_object_set_new(o, "fill_pct", json_integer(r->lv[i].fill_pct));
+		json_object_set_new(o, "after_trim", json_boolean(r->lv[i].after_trim));
+		json_object_set_new(o, "cache_bytes", json_real(r->lv[i].cache_bytes));
+		json_object_set_new(o, "cache_at_least", json_boolean(r->at_least[i]));
+		json_object_set_new(o, "mean_bps", slc__jnum(r->lv[i].mean_bps));
 		json_array_append_new(fl, o);
 	}
 	json_object_set_new(doc, "fill_levels", fl);
 }
 
+static int draw(const char *path, enum slc_figure_kind kind, const struct slc_session *x, size_t nx,
+		const struct slc_figure_opts *o, char *err, size_t errlen)
+{
+	const struct levels *r = slc__exp_result(x, &slc__exp_fill_levels);
+	double cache[16], speed[16];
+	char names[16][32], title[256];
+	const char *g[16];
+	struct slc_bar_panel p[2];
+	struct slc_bar_chart c;
+
+	(void)kind; (void)nx;     /* the registry's signature: one drive, one kind */
+	if (!r)
+		return slc_errf(err, errlen, -EINVAL, "%s has no bursts at fill levels (run --plan fill-levels)", x->in->source);
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->lv[i].after_trim) snprintf(names[i], sizeof(names[i]), "after TRIM");
+		else snprintf(names[i], sizeof(names[i]), "%d%% full", r->lv[i].fill_pct);
+		g[i] = names[i];
+		cache[i] = r->lv[i].cache_bytes;
+		speed[i] = r->lv[i].mean_bps;
+	}
+	p[0] = (struct slc_bar_panel){ FIG_SIZE_LABEL(o, "SLC cache found"), FIG_SIZE_DIV(o), cache };
+	p[1] = (struct slc_bar_panel){ FIG_RATE_LABEL(o, "burst speed"), FIG_RATE_DIV(o), speed };
+	c = (struct slc_bar_chart){ .title = slc__fig_title(title, sizeof(title), x, o, "cache and speed against fill level"),
+				    .subtitle = "a random-write burst after each sequential fill, and once more after a TRIM of everything",
+				    .groups = g, .n_groups = r->n, .panels = p, .n_panels = 2 };
+	return slc__fig_bars(path, &c, o, err, errlen);
+}
+
 static const struct slc__exp_figure figs[] = {
-	{ SLC_FIG_FILL_LEVELS, "fill-levels", "fill-levels", "Cache and burst speed against fill level", 1, 0, slc__figure_fill_levels },
+	{ SLC_FIG_FILL_LEVELS, "fill-levels", "fill-levels", "Cache and burst speed against fill level", 1, 0, draw },
 };
 
 const struct slc__experiment slc__exp_fill_levels = {
 	.name = "fill-levels",
 	.summary = "a random burst at 25/50/75/90% full and after a TRIM: cache by fill",
 	.build = build_fill_levels,
+	.result_size = sizeof(struct levels),
+	.analyze = analyze,
 	.print = print,
 	.json = json,
 	.figs = figs,

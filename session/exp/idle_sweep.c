@@ -78,8 +78,9 @@ static void fold_rate(struct slc_idle_sweep *r)
 	}
 }
 
-int slc_session_idle_sweep(const struct slc_session *x, struct slc_idle_sweep *r)
+static int analyze(const struct slc_session *x, void *res)
 {
+	struct slc_idle_sweep *r = res;
 	size_t ref = SIZE_MAX;
 	int fresh_at_least = 0;
 
@@ -112,6 +113,19 @@ int slc_session_idle_sweep(const struct slc_session *x, struct slc_idle_sweep *r
 		p->all_back = isfinite(p->cache_frac) && p->cache_frac >= 0.9;
 	}
 	fold_rate(r);
+	return r->n > 0;
+}
+
+int slc_session_idle_sweep(const struct slc_session *x, struct slc_idle_sweep *r)
+{
+	const struct slc_idle_sweep *got = slc__exp_result(x, &slc__exp_idle_sweep);
+
+	if (got) {
+		*r = *got;
+	} else {
+		memset(r, 0, sizeof(*r));
+		r->fresh_bytes = r->fold_bps = NAN;
+	}
 	return (int)r->n;
 }
 
@@ -160,48 +174,89 @@ char *slc_idle_point_words(char *buf, size_t len, const struct slc_idle_point *p
 	return buf;
 }
 
-static void print(FILE *f, const struct slc_session *x, enum slc_unit_system u)
+static void print(FILE *f, const void *res, enum slc_unit_system u)
 {
-	struct slc_idle_sweep r;
+	const struct slc_idle_sweep *r = res;
 	char a[32], b[32], w[160];
 
-	if (slc_session_idle_sweep(x, &r) < 2)
+	/* one wait is the lab plan's recovery burst, which the curves say */
+	if (r->n < 2)
 		return;
 	fprintf(f, "\nidle recovery (cache found after each wait):");
-	for (size_t i = 0; i < r.n; i++)
-		fprintf(f, " %s: %s;", slc_format_duration(a, sizeof(a), (uint64_t)(r.pt[i].idle_s * 1e9)),
-			slc_idle_point_words(w, sizeof(w), &r.pt[i], u));
-	if (isfinite(r.fold_bps))
-		fprintf(f, "\n  folding %s%s (%s per minute)\n", r.fold_at_least ? "at least " : "about ",
-			slc_format_rate(a, sizeof(a), r.fold_bps, u), slc_format_bytes(b, sizeof(b), r.fold_bps * 60, u));
+	for (size_t i = 0; i < r->n; i++)
+		fprintf(f, " %s: %s;", slc_format_duration(a, sizeof(a), (uint64_t)(r->pt[i].idle_s * 1e9)),
+			slc_idle_point_words(w, sizeof(w), &r->pt[i], u));
+	if (isfinite(r->fold_bps))
+		fprintf(f, "\n  folding %s%s (%s per minute)\n", r->fold_at_least ? "at least " : "about ",
+			slc_format_rate(a, sizeof(a), r->fold_bps, u), slc_format_bytes(b, sizeof(b), r->fold_bps * 60, u));
 	else
 		fprintf(f, "\n  no folding rate: no wait gave part of the cache back\n");
 }
 
-static void json(json_t *doc, const struct slc_session *x)
+static void json(json_t *doc, const void *res)
 {
-	struct slc_idle_sweep r;
-	json_t *ir, *pts;
+	const struct slc_idle_sweep *r = res;
+	json_t *ir = json_object(), *pts = json_array();
 
-	if (slc_session_idle_sweep(x, &r) < 1)
-		return;
-	ir = json_object();
-	pts = json_array();
-	for (size_t i = 0; i < r.n; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		json_t *pt = json_object();
-		json_object_set_new(pt, "idle_s", json_real(r.pt[i].idle_s));
-		json_object_set_new(pt, "cache_bytes", json_real(r.pt[i].cache_bytes));
-		json_object_set_new(pt, "cache_frac", slc__jnum(r.pt[i].cache_frac));
-		json_object_set_new(pt, "cache_at_least", json_boolean(r.pt[i].at_least));
-		json_object_set_new(pt, "all_back", json_boolean(r.pt[i].all_back));
-		json_object_set_new(pt, "burst_bps", slc__jnum(r.pt[i].burst_bps));
+		json_object_set_new(pt, "idle_s", json_real(r->pt[i].idle_s));
+		json_object_set_new(pt, "cache_bytes", json_real(r->pt[i].cache_bytes));
+		json_object_set_new(pt, "cache_frac", slc__jnum(r->pt[i].cache_frac));
+		json_object_set_new(pt, "cache_at_least", json_boolean(r->pt[i].at_least));
+		json_object_set_new(pt, "all_back", json_boolean(r->pt[i].all_back));
+		json_object_set_new(pt, "burst_bps", slc__jnum(r->pt[i].burst_bps));
 		json_array_append_new(pts, pt);
 	}
-	json_object_set_new(ir, "fresh_cache_bytes", slc__jnum(r.fresh_bytes));
-	json_object_set_new(ir, "fold_bps", slc__jnum(r.fold_bps));
-	json_object_set_new(ir, "fold_at_least", json_boolean(r.fold_at_least));
+	json_object_set_new(ir, "fresh_cache_bytes", slc__jnum(r->fresh_bytes));
+	json_object_set_new(ir, "fold_bps", slc__jnum(r->fold_bps));
+	json_object_set_new(ir, "fold_at_least", json_boolean(r->fold_at_least));
 	json_object_set_new(ir, "points", pts);
 	json_object_set_new(doc, "idle_recovery", ir);
+}
+
+int slc_figure_idle_recovery(const char *path, const struct slc_session *x, const struct slc_figure_opts *o,
+			     char *err, size_t errlen)
+{
+	const struct slc_idle_sweep *r = slc__exp_result(x, &slc__exp_idle_sweep);
+	double t[16], c[16], fresh = r ? r->fresh_bytes : NAN, ref[2], rt[2];
+	struct slc_plot_series sr[2];
+	struct slc_plot_spec sp = { 0 };
+	struct slc_plot_layout lay;
+	char title[512], w[256];
+	size_t n = 0;
+	int rc;
+
+	for (; r && n < r->n && n < 16; n++) {
+		t[n] = r->pt[n].idle_s;
+		c[n] = r->pt[n].cache_bytes;
+	}
+	if (n < 2)
+		return slc_errf(err, errlen, -EINVAL, "%s has fewer than two bursts after different idle times "
+				"(run --plan idle-sweep)", x->in->source);
+	sr[0] = (struct slc_plot_series){ .label = "cache found after the wait", .x = t, .y = c, .n = n,
+					  .line_only = 1, .marker = SLC_MARK_CIRCLE };
+	ref[0] = ref[1] = fresh;
+	rt[0] = 0;
+	rt[1] = t[n - 1];
+	sr[1] = (struct slc_plot_series){ .label = "the fresh drive's cache", .x = rt, .y = ref, .n = 2, .line_only = 1,
+					  .colour = SLC_COL_BLACK + 1 };
+	snprintf(title, sizeof(title), "%s: idle recovery", o->title ? o->title : slc_session_drive_name(w, sizeof(w), x));
+	sp.title = title;
+	sp.subtitle = "SLC cache found by a burst after each idle wait (the burst before it used the cache up)";
+	sp.xlabel = "idle time (seconds)";
+	sp.ylabel = FIG_SIZE_LABEL(o, "cache recovered");
+	sp.x_scale = 1;
+	sp.y_scale = FIG_SIZE_DIV(o);
+	sp.width = o->width;
+	sp.theme = o->theme;
+	sp.height = o->height;
+	sp.series = sr;
+	sp.n_series = isfinite(fresh) && fresh > 0 ? 2 : 1;
+	sp.layout = &lay;
+	if (!(rc = slc_plot_write(path, &sp, err, errlen)))
+		rc = slc__fig_write_layout(o->layout_json, &lay, err, errlen);
+	return rc;
 }
 
 static int draw(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
@@ -219,6 +274,8 @@ const struct slc__experiment slc__exp_idle_sweep = {
 	.name = "idle-sweep",
 	.summary = "a saturating burst, then idle and burst again per wait: folding rate",
 	.build = build_idle_sweep,
+	.result_size = sizeof(struct slc_idle_sweep),
+	.analyze = analyze,
 	.print = print,
 	.json = json,
 	.figs = figs,

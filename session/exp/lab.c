@@ -3,8 +3,9 @@
  * The lab plan: the lab methodology in one run.  TRIM; a sequential fill;
  * TRIM; the random write curve; idle; a burst (recovery after idle); TRIM
  * of everything; a burst (recovery after TRIM).  The curves carry the
- * phases; the recovery figure sets the bursts against the fresh drive.
+ * phases; the result is each later curve's recovery against the main one.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,54 @@ static int build_lab(struct slc_plan *p, const struct slc_plan_opts *o, char *er
 	return 0;
 }
 
+/* The result: every analysed segment from the main curve on, read against
+ * it (slc_recovery): the main curve itself is the fresh drive.  The
+ * console, phases.json, the report's headline, the recovery figure and the
+ * lab database all read these, so they state one fraction. */
+struct recoveries {
+	long ref;                     /* the main curve (slc_session_pick) */
+	size_t n;                     /* the session's analysed segments */
+	unsigned char *has;
+	struct slc_recovery *r;
+};
+
+static int analyze(const struct slc_session *x, void *res)
+{
+	struct recoveries *r = res;
+	int any = 0;
+
+	r->ref = x->n ? slc_session_pick(x, 0) : -1;
+	if (r->ref < 0)
+		return 0;
+	r->has = calloc(x->n, sizeof(*r->has));
+	r->r = calloc(x->n, sizeof(*r->r));
+	if (!r->has || !r->r)
+		return -ENOMEM;
+	r->n = x->n;
+	for (size_t i = (size_t)r->ref; i < x->n; i++)
+		if (!slc_recovery(&r->r[i], &x->a[r->ref], &x->a[i]))
+			any = r->has[i] = 1;
+	return any;
+}
+
+static void free_result(void *res)
+{
+	struct recoveries *r = res;
+
+	free(r->has);
+	free(r->r);
+}
+
+int slc_session_recovery(const struct slc_session *x, size_t i, struct slc_recovery *out)
+{
+	const struct recoveries *r = slc__exp_result(x, &slc__exp_lab);
+
+	if (!r || i >= r->n || !r->has[i])
+		return -ENOENT;
+	*out = r->r[i];
+	return 0;
+}
+
 static int draw(const char *path, enum slc_figure_kind k, const struct slc_session *xs, size_t n,
 		const struct slc_figure_opts *o, char *err, size_t errlen)
 {
@@ -42,6 +91,9 @@ const struct slc__experiment slc__exp_lab = {
 	.name = "lab",
 	.summary = "fill, 2 h random curve, recovery after idle and after TRIM",
 	.build = build_lab,
+	.result_size = sizeof(struct recoveries),
+	.analyze = analyze,
+	.free_result = free_result,
 	.figs = figs,
 	.n_figs = 1,
 };

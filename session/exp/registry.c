@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exp.h"
+#include "../sweep.h"
 
 static const struct slc__experiment *const registry[] = {
 	&slc__exp_lab, &slc__exp_seq, &slc__exp_rand, &slc__exp_trim_response, &slc__exp_fill_levels,
@@ -69,18 +71,76 @@ int slc_plan_build(struct slc_plan *p, const char *name, const struct slc_plan_o
 	return slc_errf(err, errlen, -EINVAL, "--plan: unknown plan '%s' (%s)", name, names);
 }
 
+/* x->exp[SWEEP]: the sweep points the three sweep plans share (one table
+ * whichever of them ran, and for imports of sweeps) */
+#define SWEEP N_EXP
+
+int slc__experiments_analyze(struct slc_session *x)
+{
+	int rc;
+
+	slc__experiments_free(x);
+	if (!(x->exp = calloc(N_EXP + 1, sizeof(*x->exp))) || !(x->exp[SWEEP] = calloc(1, sizeof(struct slc__sweep))))
+		return -ENOMEM;
+	if ((rc = slc__sweep_read(x->exp[SWEEP], x->in)))
+		return rc;
+	for (size_t i = 0; i < N_EXP; i++) {
+		if (!registry[i]->analyze)
+			continue;
+		if (!(x->exp[i] = calloc(1, registry[i]->result_size)))
+			return -ENOMEM;
+		if ((rc = registry[i]->analyze(x, x->exp[i])) < 0)
+			return rc;
+		if (rc == 0) {
+			if (registry[i]->free_result)
+				registry[i]->free_result(x->exp[i]);
+			free(x->exp[i]);
+			x->exp[i] = NULL;
+		}
+	}
+	return 0;
+}
+
+void slc__experiments_free(struct slc_session *x)
+{
+	if (x->exp && x->exp[SWEEP])
+		slc__sweep_free(x->exp[SWEEP]);
+	for (size_t i = 0; x->exp && i <= SWEEP; i++) {
+		if (i < N_EXP && x->exp[i] && registry[i]->free_result)
+			registry[i]->free_result(x->exp[i]);
+		free(x->exp[i]);
+	}
+	free(x->exp);
+	x->exp = NULL;
+}
+
+const void *slc__exp_result(const struct slc_session *x, const struct slc__experiment *e)
+{
+	for (size_t i = 0; x->exp && i < N_EXP; i++)
+		if (registry[i] == e)
+			return x->exp[i];
+	return NULL;
+}
+
+const struct slc__sweep *slc__session_sweep(const struct slc_session *x)
+{
+	static const struct slc__sweep none;
+
+	return x->exp && x->exp[SWEEP] ? x->exp[SWEEP] : &none;
+}
+
 void slc_session_print_experiments(FILE *f, const struct slc_session *x, enum slc_unit_system u)
 {
-	for (size_t i = 0; i < N_EXP; i++)
-		if (registry[i]->print)
-			registry[i]->print(f, x, u);
+	for (size_t i = 0; x->exp && i < N_EXP; i++)
+		if (registry[i]->print && x->exp[i])
+			registry[i]->print(f, x->exp[i], u);
 }
 
 void slc__experiments_json(json_t *doc, const struct slc_session *x)
 {
-	for (size_t i = 0; i < N_EXP; i++)
-		if (registry[i]->json)
-			registry[i]->json(doc, x);
+	for (size_t i = 0; x->exp && i < N_EXP; i++)
+		if (registry[i]->json && x->exp[i])
+			registry[i]->json(doc, x->exp[i]);
 }
 
 void slc_plans_markdown(FILE *f)

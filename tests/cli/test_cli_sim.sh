@@ -28,6 +28,17 @@ check 0 stdout '^Usage: slcscope sim' -- sim run --help
 check 1 stderr "^slcscope sim: no simulated drive preset 'nosuch'" -- sim show nosuch
 check 2 stderr '^slcscope sim: needs a subcommand' -- sim
 check 2 stderr "^slcscope sim: unknown subcommand 'frob'" -- sim frob
+# a model "file" that is a FIFO is refused at once (it would block the open
+# and the read, and Ctrl-C would not end sim run), and nothing is left behind
+mkfifo "$tmp/m.fifo"
+for args in "sim show" "sim run --quiet -o $tmp/fifo.csv"; do
+	# shellcheck disable=SC2086
+	if timeout 20 "$bin" ${args%% *} ${args#* } "$tmp/m.fifo" 2>"$tmp/err" >/dev/null ||
+	   ! grep -q 'm.fifo: not a regular file, not a model file' "$tmp/err"; then
+		echo "FAIL: $args FIFO: $(head -1 "$tmp/err")"; fails=$((fails+1))
+	else passes=$((passes+1)); echo "ok: $args FIFO refused"; fi
+done
+[ -z "$(ls -A "$tmp" | grep -E 'slcscope-|fifo.csv')" ] || { echo "FAIL: left $(ls -A "$tmp")"; fails=$((fails+1)); }
 check 2 stderr '^slcscope sim: --bytes: unknown unit' -- sim run tiny-tlc --bytes 12QB
 check 2 stderr '^slcscope sim: --bytes: negative size not allowed' -- sim run tiny-tlc --bytes -5G
 check 2 stderr '^slcscope sim: --bytes: size too large \(over 2\^64\)' -- sim run tiny-tlc --bytes 99999999999999999999

@@ -14,6 +14,7 @@ usage: test_consistency.py SLCSCOPE TESTDATA
 import html, json, math, os, re, shutil, subprocess, sys, tempfile, time
 
 slc, testdata = sys.argv[1], sys.argv[2]
+writer = sys.argv[3] if len(sys.argv) > 3 else None
 tmp = tempfile.mkdtemp(prefix="slcscope-consistency.")
 passed = failed = 0
 PLANS = ["lab", "seq", "rand", "trim-response", "fill-levels", "compress", "hir", "idle-sweep",
@@ -63,12 +64,28 @@ def fmt_scaled(v, suffix="", dec=True):
     return f"{v:.0f} {names[i]}{suffix}"
 
 
+# --binary: sizes and rates in powers of 1024 everywhere (a second pass, below)
+BIN = False
+
+
+def mb():
+    return 1048576.0 if BIN else 1e6
+
+
+def gb():
+    return 1073741824.0 if BIN else 1e9
+
+
+def unit(name):
+    return {"MB/s": "MiB/s", "GB": "GiB"}[name] if BIN else name
+
+
 def fb(v):
-    return fmt_scaled(v)
+    return fmt_scaled(v, dec=not BIN)
 
 
 def fr(v):
-    return fmt_scaled(v, "/s")
+    return fmt_scaled(v, "/s", dec=not BIN)
 
 
 def fi(v, unit=True):
@@ -293,16 +310,16 @@ def check_bar_charts(tag, d, j):
     t = svg("compress.svg")
     cm = j.get("compressibility")
     if t and cm:
-        b = bars(t, "mean write speed (MB/s)")
-        check(len(b) == 2 and near(b[0][1], cm["random_bps"] / 1e6) and near(b[1][1], cm["repeating_bps"] / 1e6),
+        b = bars(t, f"mean write speed ({unit('MB/s')})")
+        check(len(b) == 2 and near(b[0][1], cm["random_bps"] / mb()) and near(b[1][1], cm["repeating_bps"] / mb()),
               f"{tag}: compress.svg bars {b} vs {cm}")
     t = svg("fill-levels.svg")
     fl = j.get("fill_levels")
     if t and fl:
-        c, v = bars(t, "SLC cache found (GB)"), bars(t, "burst speed (MB/s)")
-        check(len(c) == len(fl) and all(near(x[1], e["cache_bytes"] / 1e9) for x, e in zip(c, fl)),
+        c, v = bars(t, f"SLC cache found ({unit('GB')})"), bars(t, f"burst speed ({unit('MB/s')})")
+        check(len(c) == len(fl) and all(near(x[1], e["cache_bytes"] / gb()) for x, e in zip(c, fl)),
               f"{tag}: fill-levels.svg caches {c} vs {[e['cache_bytes'] for e in fl]}")
-        check(len(v) == len(fl) and all(near(x[1], e["mean_bps"] / 1e6) for x, e in zip(v, fl)),
+        check(len(v) == len(fl) and all(near(x[1], e["mean_bps"] / mb()) for x, e in zip(v, fl)),
               f"{tag}: fill-levels.svg speeds {v} vs {[e['mean_bps'] for e in fl]}")
     t = svg("hir.svg")
     hir = j.get("host_idle_recovery")
@@ -318,10 +335,10 @@ def check_bar_charts(tag, d, j):
         caches += [s["cache"]["bound"]["min_bytes"] for s in segs if (s.get("cache") or {}).get("bound")]
         speeds = [s["recovery"]["burst_bps"] for s in segs if s.get("recovery")]
         speeds += [s["phases"][0]["mean_bps"] for s in segs if s.get("phases")]
-        for cat, v in bars(t, "SLC cache found (GB)"):
-            check(any(near(v, x / 1e9) for x in caches), f"{tag}: recovery.svg '{cat}' {v} GB is a cache found")
-        for cat, v in bars(t, "burst speed (MB/s)"):
-            check(any(near(v, x / 1e6) for x in speeds), f"{tag}: recovery.svg '{cat}' {v} MB/s is a burst speed")
+        for cat, v in bars(t, f"SLC cache found ({unit('GB')})"):
+            check(any(near(v, x / gb()) for x in caches), f"{tag}: recovery.svg '{cat}' {v} GB is a cache found")
+        for cat, v in bars(t, f"burst speed ({unit('MB/s')})"):
+            check(any(near(v, x / mb()) for x in speeds), f"{tag}: recovery.svg '{cat}' {v} MB/s is a burst speed")
 
 
 def dur_words(x):
@@ -493,7 +510,7 @@ def check_sweep(tag, text, j, md=False):
 
         def lat(v):
             return "-" if v is None else f"{v:.1f}"
-        want = (f"{p['read_bps'] / 1e6:.1f}", f"{p['write_bps'] / 1e6:.1f}", f"{p['read_iops']:.0f}",
+        want = (f"{p['read_bps'] / mb():.1f}", f"{p['write_bps'] / mb():.1f}", f"{p['read_iops']:.0f}",
                 f"{p['write_iops']:.0f}", lat(p["lat_mean_us"]), lat(p["lat_p99_us"]))
         check(m.groups() == want, f"{tag}: sweep row {p['step']}: {m.groups()} vs {want}")
         if p["lat_mean_us"] is not None and p["lat_p99_us"] is not None:
@@ -542,10 +559,11 @@ def check_svgs(tag, d, j):
 def one(tag, src, plan=None):
     global passed
     before = passed + failed
-    con = run("analyze", src)
+    look = ["--binary"] if BIN else []
+    con = run("analyze", src, *look)
     js = run("analyze", "--json", src)
     d = os.path.join(tmp, tag)
-    rep = run("report", src, "-o", d)
+    rep = run("report", src, "-o", d, *look)
     if not check(con.returncode == 0 and js.returncode == 0 and rep.returncode == 0, f"{tag}: analyze and report"):
         return
     j = json.loads(js.stdout)
@@ -585,6 +603,35 @@ for preset in PRESETS:
             one(f"{preset}-{plan}", h5, plan)
 for src in IMPORTS:
     one(os.path.basename(src), src)
+# a main curve and 300 recovery bursts: each burst's recovery stated on the console and in
+# phases.json, and the recovery figure's bars among them
+if writer:
+    h5 = os.path.join(tmp, "bursts.h5")
+    if check(subprocess.run([writer, h5, "bursts", "300"]).returncode == 0, "trace_writer bursts"):
+        con, js = run("analyze", h5), run("analyze", "--json", h5)
+        j = json.loads(js.stdout) if js.returncode == 0 else {}
+        recs = [s["recovery"] for s in segs_of(j).values() if s.get("recovery")]
+        lines = re.findall(r"(?m)^  recovery: .*$", con.stdout)
+        check(len(recs) == 300 and len(lines) == 300, f"300 bursts: {len(recs)} recoveries in phases.json, "
+              f"{len(lines)} on the console")
+        for line, r in zip(lines, recs):
+            check_recovery_member("bursts", line, r)
+        svg = os.path.join(tmp, "bursts-recovery.svg")
+        if check(run("plot", h5, "--kind", "recovery", "-o", svg).returncode == 0, "bursts: recovery figure"):
+            t = svg_texts(svg)
+            caches = [0.0] + [r["cache_bytes"] for r in recs] + [s["cache"]["size_bytes"] for s in segs_of(j).values()
+                                                               if (s.get("cache") or {}).get("size_bytes")]
+            got = bars(t, "SLC cache found (GB)")
+            check(len(got) >= 2 and all(any(near(v, x / 1e9) for x in caches) for _, v in got),
+                  f"bursts: recovery.svg bars {got[:4]} are caches found")
+
+# the same words and figures in binary units, on the plans with bar charts, a sweep and an import
+BIN = True
+for plan in ["lab", "fill-levels", "compress", "idle-sweep", "qd-sweep"]:
+    h5 = os.path.join(tmp, f"{PRESETS[0]}-{plan}.h5")
+    if os.path.exists(h5):
+        one(f"{PRESETS[0]}-{plan} --binary", h5, plan)
+one(os.path.basename(IMPORTS[0]) + " --binary", IMPORTS[0])
 
 print(f"{passed} passed, {failed} failed in {time.time() - t0:.0f} s")
 shutil.rmtree(tmp, ignore_errors=True)

@@ -18,6 +18,9 @@ truncate -s 2GiB "$D/t.img"
 "$SLC" run "$D/t.img" --plan mixed --region 512MiB --fio-job "$D/mix.fio" --quiet || fail "mixed --fio-job"
 "$SLC" run null:1GiB --plan hir --fio-job "$D/hir.fio" --quiet || fail "hir --fio-job on null:"
 [ "$(du -k "$D/t.img" | cut -f1)" -eq 0 ] || fail "--fio-job wrote the target"
+# -n with --fio-job: the job file runs nothing already, and -n writes nothing
+"$SLC" run "$D/t.img" --plan lab --fio-job "$D/n.fio" -n >/dev/null 2>"$D/err"; rc=$?
+[ $rc = 2 ] && grep -q "drop -n" "$D/err" && [ ! -e "$D/n.fio" ] || fail "-n --fio-job: rc $rc $(cat "$D/err")"
 
 $PY - "$D" <<'PYEOF' || fail "job file contents"
 import configparser, sys

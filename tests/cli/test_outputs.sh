@@ -54,6 +54,15 @@ refused "analyze onto a fio log its input brings in" "read with the input" job_b
 echo keep > log.txt
 refused "-o /dev/stdout onto a redirected file" "open file descriptor" log.txt -- \
 	sh -c 'exec "$0" export t.h5 --csv -o /dev/stdout >> log.txt' "$bin"
+# run's -o is checked before the target is opened, in a dry run too
+refused "run -n into a missing directory" "no directory" t.h5 -- "$bin" run sim:tiny-tlc -n -o nodir/x.h5
+refused "run -n onto a FIFO" "FIFO" t.h5 -- sh -c 'mkfifo run.fifo && exec "$0" run sim:tiny-tlc -n -o run.fifo' "$bin"
+"$bin" run sim:tiny-tlc -n --plan seq -o newrep/x.h5 --report newrep >/dev/null 2>"$tmp/err" && [ ! -e newrep ] &&
+	ok "run -n -o inside a --report directory still to make" || bad "run -n -o inside --report: $(cat "$tmp/err")"
+for t in "sim:tiny-tlc" "sim:tiny-tlc sim:tiny-qlc2"; do   # several drives' directory is made after every check
+	"$bin" run $t -n --plan seq -o newtraces/ >/dev/null 2>"$tmp/err" && [ ! -e newtraces ] &&
+		ok "run -n $t -o DIR/ still to make" || bad "run -n $t -o DIR/: $(cat "$tmp/err")"
+done
 ln -s loop1 loop2; ln -s loop2 loop1
 refused "a loop of links" "loop of symbolic links" t.h5 -- "$bin" export t.h5 --csv -o loop1
 long=$(printf 'a%.0s' $(seq 240)).csv
@@ -110,7 +119,24 @@ if "$bin" export t.h5 --csv -o link.csv 2>/dev/null && [ -L link.csv ] && head -
 else
 	bad "a link to a file"
 fi
+cp t.h5 realt.h5; ln -s realt.h5 linkt.h5; before=$(sum realt.h5)
+if "$bin" analyze --store linkt.h5 >/dev/null 2>"$tmp/err" && [ -L linkt.h5 ] && [ "$(sum realt.h5)" != "$before" ]; then
+	ok "analyze --store through a link: the trace it names gets the analysis, the link kept"
+else
+	bad "analyze --store through a link: $(cat "$tmp/err"; ls -l linkt.h5)"
+fi
 "$bin" export t.h5 --json -o - | head -c 1 | grep -q '{' && ok "-o - is standard output" || bad "-o -"
+# after "--" every word is an INPUT (a file may start with '-')
+cp t.h5 ./-dash.h5
+"$bin" plot -o dash.svg -- -dash.h5 >/dev/null 2>"$tmp/err" && [ -s dash.svg ] && ok "plot -- -dash.h5" ||
+	bad "plot after --: $(cat "$tmp/err")"
+"$bin" report -o dashrep t.h5 -- no-such.h5 >/dev/null 2>"$tmp/err" && bad "report ignored an INPUT after --" ||
+	{ grep -q "no-such.h5" "$tmp/err" && [ ! -e dashrep ] && ok "report reads the INPUTs after --"; } ||
+	bad "report after --: $(cat "$tmp/err")"
+# a comparison of a segment role the inputs lack is refused, not written empty
+"$bin" report t.h5 ./-dash.h5 -s idle_burst -o norole >/dev/null 2>"$tmp/err" && bad "report -s idle_burst wrote a report" ||
+	{ grep -q "has no idle_burst segment" "$tmp/err" && [ ! -e norole ] && ok "report -s ROLE the inputs lack: refused"; } ||
+	bad "report -s idle_burst: $(cat "$tmp/err")"
 "$bin" export t.h5 --csv >/dev/full 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && ok "a full standard output: exit 1 ($(cat "$tmp/err"))" || bad "stdout on /dev/full: exit $rc"
 
@@ -137,6 +163,31 @@ refused "a report onto a file" "a report is a directory" notes.txt -- "$bin" rep
 refused "run --report DIR checked first" "not empty and not an slcscope report" someone/letter.txt -- \
 	"$bin" run sim:tiny-tlc --plan seq --quiet -o r.h5 --report someone
 [ -e r.h5 ] && bad "run --report typo: the run went ahead" || ok "run --report refused before the run"
+# a run that never gets to its report leaves no empty report directory,
+# and says how to write one from what it recorded; a directory that holds
+# the trace is kept with it
+"$bin" run null:1GB --plan rand --report stopped -o stopped.h5 >/dev/null 2>"$tmp/err" & p=$!
+for _ in $(seq 1 100); do [ -s stopped.h5 ] && break; sleep 0.1; done
+kill -INT $p; wait $p; rc=$?
+[ $rc = 130 ] && [ ! -e stopped ] && [ -f stopped.h5 ] && grep -q "(no report: 'slcscope report stopped.h5 -o DIR' writes one)" "$tmp/err" \
+	&& ok "an interrupted run --report removes its empty directory" || bad "interrupted --report: rc $rc $(ls -a stopped 2>&1) $(cat "$tmp/err")"
+"$bin" run /nonexistent-target --plan rand --report notrun -o notrun.h5 2>/dev/null
+[ ! -e notrun ] && ok "a run that cannot open its target leaves no report directory" || bad "notrun left: $(ls -a notrun)"
+mkdir -p emptydir
+"$bin" run /nonexistent-target --plan rand --report emptydir -o notrun.h5 2>/dev/null
+[ -d emptydir ] && ok "an empty directory of the user's own is kept" || bad "the user's empty directory was removed"
+# a report directory another slcscope holds (writing a report into it) is
+# never removed by a run that fails
+mkdir -p held && printf 'slcscope report\n' > held/.slcscope-report
+flock -x held -c "sleep 3" & hp=$!
+sleep 0.5
+"$bin" run /nonexistent-target --plan rand --report held -o heldrep.h5 2>/dev/null
+[ -f held/.slcscope-report ] && ok "a report directory another slcscope holds is kept" || bad "a held report directory was removed"
+wait $hp
+"$bin" run null:1GB --plan rand --report inside -o inside/t.h5 >/dev/null 2>&1 & p=$!
+for _ in $(seq 1 100); do [ -s inside/t.h5 ] && break; sleep 0.1; done
+kill -INT $p; wait $p
+[ -f inside/t.h5 ] && ok "a report directory holding the trace is kept" || bad "the trace inside --report is gone"
 if "$bin" report t.h5 -o rep --quiet && [ -f rep/.slcscope-report ] && [ -f rep/index.html ]; then
 	ok "a new report directory is marked"
 else

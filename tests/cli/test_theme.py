@@ -48,6 +48,18 @@ def main():
         if os.path.exists(f"{d}/default.svg"):
             if not any(max(c) - min(c) > 40 for c in colours(f"{d}/default.svg")):
                 fails.append("default theme: no colour in a two-drive comparison")
+        # the print theme's text a tenth larger and its data lines half as thick again, the rest alike
+        for name, args in (("dp.svg", ["--theme", "print"]), ("dd.svg", [])):
+            run("plot", f"{d}/t.h5", *args, "-o", f"{d}/{name}")
+        if os.path.exists(f"{d}/dp.svg") and os.path.exists(f"{d}/dd.svg"):
+            fsz = lambda f: sorted(float(x) for x in re.findall(r'font-size="([\d.]+)"', open(f).read()))
+            lw = lambda f: sorted({float(x) for x in re.findall(r"stroke-width:([\d.]+)", open(f).read())})
+            fp, fd = fsz(f"{d}/dp.svg"), fsz(f"{d}/dd.svg")
+            if len(fp) != len(fd) or not fd or any(abs(a / b - 1.1) > 0.01 for a, b in zip(fp, fd)):
+                fails.append(f"print theme text: {fp[:5]} against the default's {fd[:5]}")
+            wp, wd = lw(f"{d}/dp.svg"), lw(f"{d}/dd.svg")
+            if not wd or max(wp) < 1.45 * max(wd) or min(wp) != min(wd):
+                fails.append(f"print theme lines: {wp} against the default's {wd}")
         r = run("report", f"{d}/t.h5", "--theme", "print", "-o", f"{d}/rep", "--quiet")
         svgs = glob.glob(f"{d}/rep/*.svg")
         if r.returncode or len(svgs) < 3:
@@ -57,7 +69,7 @@ def main():
         r = run("plot", f"{d}/t.h5", "--theme", "neon", "-o", f"{d}/x.svg")
         if r.returncode != 2 or "--theme: 'neon' is not default or print" not in r.stderr or os.path.exists(f"{d}/x.svg"):
             fails.append(f"--theme neon: rc {r.returncode} {r.stderr.strip()}")
-        n = 3 + len(svgs)
+        n = 5 + len(svgs)
     for f in fails:
         print("FAIL:", f)
     print(f"{n - len(fails)} of {n} theme checks passed" if not fails else f"{len(fails)} failed")

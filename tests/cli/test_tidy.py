@@ -193,6 +193,14 @@ try:
     check([r["phase"] for r in rows[:100]] == ["slc_cache"] * 100 and {r["phase"] for r in rows[100:]} == {"direct_to_tlc"},
           "the 1 GB/s stretch is the cache, the 200 MB/s rest direct to TLC")
 
+    # the report's phases.csv holds the same step name in one field
+    rep = os.path.join(tmp, "odd-report")
+    run("report", odd, "-o", rep)
+    with open(os.path.join(rep, "phases.csv"), newline="") as f:
+        prow = list(csv.DictReader(f))
+    check(prow and all(r["step"] == step for r in prow) and {r["kind"] for r in prow} >= {"slc_cache"},
+          f"phases.csv: the step name with a comma and quotes in one field: {prow[0] if prow else None!r}")
+
     try:
         import pandas
     except ImportError:

@@ -1,100 +1,37 @@
 #!/usr/bin/env bash
 # The NVMe backend against QEMU's emulated NVMe controller in a guest.
 #   qemu_nvme.sh NVME_GUEST_BINARY
-# Boots a Debian kernel (NVMe built in, as in linux-image-cloud-amd64) with an
-# initramfs of busybox, the guest program and the libraries it and libnvme
-# load; the guest program prints "slc: key=value" lines, checked here.
-# Skips (77) without qemu-system-x86_64, a kernel with NVMe built in, a
-# static busybox or cpio.  SLCSCOPE_QEMU_KERNEL names a kernel.
-# SLCSCOPE_QEMU_ACCEL=kvm uses KVM; the default is QEMU's own emulation (TCG),
-# about ten seconds here, because nested KVM inside a virtual machine (as on
-# the project's machines) can hang the guest kernel at its entry.
+# Boots a Debian kernel with an initramfs of busybox, the guest program and
+# the libraries it and libnvme load (qemu_lib.sh); the guest program prints
+# "slc: key=value" lines, checked here.  Skips (77) without
+# qemu-system-x86_64, a kernel with NVMe built in, a static busybox or cpio.
+# Under TCG (the default) it takes about ten seconds here.
 set -euo pipefail
 
 guest_bin=$1
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
-
-qemu=$(command -v qemu-system-x86_64 || true)
-[ -n "$qemu" ] || skip "qemu-system-x86_64 missing (Debian package qemu-system-x86)"
-accel=${SLCSCOPE_QEMU_ACCEL:-tcg}
-if [ "$accel" = kvm ]; then
-	[ -r /dev/kvm ] && [ -w /dev/kvm ] || skip "/dev/kvm missing or not accessible"
-fi
-command -v cpio >/dev/null || skip "cpio missing (Debian package cpio)"
-busybox=""
-for b in /bin/busybox /usr/bin/busybox; do
-	if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then busybox=$b; break; fi
-done
-[ -n "$busybox" ] || skip "no static busybox (Debian package busybox-static)"
-
-kernel=${SLCSCOPE_QEMU_KERNEL:-}
-if [ -z "$kernel" ]; then
-	for k in $(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -rV); do
-		cfg=/boot/config-${k#/boot/vmlinuz-}
-		if [ -r "$k" ] && grep -q '^CONFIG_BLK_DEV_NVME=y' "$cfg" 2>/dev/null &&
-		   grep -q '^CONFIG_DEVTMPFS=y' "$cfg"; then
-			kernel=$k; break
-		fi
-	done
-fi
-[ -n "$kernel" ] && [ -r "$kernel" ] ||
-	skip "no kernel with NVMe built in under /boot (Debian package linux-image-cloud-amd64)"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/qemu-nvme.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-root=$work/root
-mkdir -p "$root"/{bin,dev,proc,sys,tmp}
+. "$(dirname "$0")/qemu_lib.sh"
+qemu_find
+qemu_workdir qemu-nvme
 
 # The program, libnvme (loaded with dlopen) and every library either needs.
-copy_with_libs() {
-	local f=$1
-	for lib in "$f" $(ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'); do
-		real=$(readlink -f "$lib")
-		mkdir -p "$root$(dirname "$lib")"
-		[ -e "$root$lib" ] || cp "$real" "$root$lib"
-	done
-}
 cp "$guest_bin" "$root/nvme_guest"
 copy_with_libs "$guest_bin"
 libnvme=$(ldconfig -p | awk '/libnvme\.so\.1 .*x86-64/ && !found {print $NF; found = 1}')
 [ -n "$libnvme" ] || fail "libnvme.so.1 not found on the host"
 copy_with_libs "$libnvme"
-cp "$busybox" "$root/bin/busybox"
 
-cat > "$root/init" <<'EOF'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-i=0
-while [ ! -b /dev/nvme0n1 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-echo
-echo "slc: guest=up"
+{ qemu_init_head; cat <<'EOF'; } > "$root/init"
 /nvme_guest /dev/nvme0n1 /dev/nvme0 /dev/null
 echo "slc: guest_exit=$?"
 poweroff -f
 EOF
 chmod +x "$root/init"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initrd.gz"
 
 disk=$work/disk.img
 truncate -s 256M "$disk"
-out=$work/console.txt
-timeout 240 "$qemu" -accel "$accel" -m 512 -smp 1 -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 rdinit=/init quiet" \
+qemu_boot 240 512 "" \
 	-drive "file=$disk,if=none,id=nvm,format=raw" \
-	-device "nvme,serial=SLCQEMU0001,drive=nvm" </dev/null > "$out" 2>&1 || true
-tr -d '\r' < "$out" > "$out.txt"
-
-val() { sed -n "/slc: $1=/{s/^.*slc: $1=//p;q}" "$out.txt"; }   # the first, no early-closed pipe
-check() {   # check KEY EXPECTED
-	local v
-	v=$(val "$1")
-	[ "$v" = "$2" ] || { grep 'slc: ' "$out.txt" || tail -40 "$out.txt"; fail "$1 is '$v', expected '$2'"; }
-}
+	-device "nvme,serial=SLCQEMU0001,drive=nvm"
 [ "$(val guest)" = up ] || { tail -40 "$out.txt"; fail "the guest did not start"; }
 grep 'slc: ' "$out.txt"
 

@@ -31,6 +31,20 @@ newloop "$tmp/disk.img" 128M; dev=$loop
 "$bin" run "$dev" -n >"$tmp/dry" && grep -q "^destroys: all 134 MB on $dev" "$tmp/dry" \
 	&& ok "dry run names what is destroyed" || bad "dry run: $(cat "$tmp/dry")"
 
+# --hipri on a device without poll queues (a loop device has none): the run,
+# its dry run and its fio job all refuse in one line; nothing is written
+for form in "--destructive -o $tmp/h.h5" "-n" "--fio-job $tmp/h.fio"; do
+	# shellcheck disable=SC2086
+	"$bin" run "$dev" --plan rand --hipri $form >"$tmp/hout" 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "poll_queues" "$tmp/err" && [ ! -e "$tmp/h.h5" ] &&
+		[ ! -e "$tmp/h.fio" ] && ok "--hipri $form refused: $(cat "$tmp/err")" ||
+		bad "--hipri $form: rc $rc: $(cat "$tmp/err")"
+done
+# -o naming the target: said so, not a suggestion of --force
+"$bin" run "$dev" --destructive --plan rand -o "$dev" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "that is the target" "$tmp/err" && ! grep -q -- "--force" "$tmp/err" &&
+	ok "-o the target: $(cat "$tmp/err")" || bad "-o the target: rc $rc: $(cat "$tmp/err")"
+
 # fill the backing file, then a run: its first step TRIMs the whole device,
 # which must reach the file as punched holes
 dd if=/dev/urandom of="$dev" bs=1M count=128 oflag=direct status=none

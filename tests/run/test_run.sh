@@ -159,9 +159,30 @@ for sig in INT TERM; do
 	fi
 done
 
+# with a writer thread per job the samples go on through a stop; the
+# analysis leaves out those the recorded pause covers: no stall phase, and
+# no phase with the stop's empty intervals in its speeds (p5 of 0).  (The
+# null target's speed after the stop is the host's, and may differ.)
+"$bin" run null:1GB --plan rand --rand-time 3s --trim-wait 0 --jobs 2 --interval 100ms -o "$tmp/jpause.h5" \
+	2>"$tmp/jpause.err" &
+pid=$!
+for _ in $(seq 1 100); do grep -q "1/2 trim" "$tmp/jpause.err" 2>/dev/null && break; sleep 0.05; done
+sleep 1
+kill -STOP $pid; sleep 2; kill -CONT $pid
+wait $pid; rc=$?
+kinds=$("$bin" analyze --json "$tmp/jpause.h5" | /usr/bin/python3 -c '
+import json, sys
+print(" ".join("%s(p5 %s)" % (p["kind"], "0" if not p["p5_bps"] else ">0")
+               for s in json.load(sys.stdin)["segments"] for p in s["phases"]))')
+if [ $rc = 0 ] && [ -n "$kinds" ] && ! echo "$kinds" | grep -qE "stall|p5 0"; then
+	ok "SIGSTOP with 2 jobs: the stop is no phase: $kinds"
+else
+	bad "SIGSTOP with 2 jobs: exit $rc, phases: $kinds $(cat "$tmp/jpause.err")"
+fi
+
 # a stopped process (SIGSTOP for 2 s) is the host's pause, not a drive stall:
-# a host_pause event of about 2 s, no sample without I/O, the samples
-# jumping over it, the random curve's 3 s extended by it
+# a host_pause event of about 2 s, no sample without I/O over it, the
+# samples jumping over it, the random curve's 3 s extended by it
 "$bin" run "$tmp/paused" --size 256MiB --plan rand --rand-time 3s --trim-wait 0 --interval 100ms --no-probe \
 	-o "$tmp/pause.h5" 2>"$tmp/pause.err" &
 pid=$!
@@ -173,13 +194,18 @@ wait $pid; rc=$?
 if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/pause.json" >"$tmp/pause.out" <<'PY'
 import json, sys
 seg = json.load(open(sys.argv[1]))["segments"][-1]
-pauses = [e["value"] for e in seg["events"] if e["kind"] == "host_pause"]
+ev = [e for e in seg["events"] if e["kind"] == "host_pause"]
+pauses = [e["value"] for e in ev]
 s = seg["samples"]
 gaps = [b - a for a, b in zip(s["t_s"], s["t_s"][1:])]
+# no sample without I/O over the stop or next to it (a file system that
+# stalls the first writes to a fresh file on a loaded disk is another matter)
+near = [t for t, n in zip(s["t_s"], s["ios"]) if n == 0 and ev and
+        ev[0]["t_s"] - 0.15 <= t <= ev[0]["t_s"] + ev[0]["value"] + 0.25]
 print("pauses", pauses, "largest step between samples %.2f s" % max(gaps),
-      "samples without I/O", sum(1 for n in s["ios"] if n == 0), "last t_s %.2f" % s["t_s"][-1])
+      "samples without I/O near the stop", len(near), "last t_s %.2f" % s["t_s"][-1])
 sys.exit(not (len(pauses) == 1 and 1.8 < pauses[0] < 3 and 1.8 < max(gaps) < 3.1
-              and all(n > 0 for n in s["ios"]) and s["t_s"][-1] > 4.5))
+              and not near and s["t_s"][-1] > 4.5))
 PY
 then
 	ok "SIGSTOP: a host pause, not a stall: $(cat "$tmp/pause.out"); $(grep -o 'the process was stopped.*' "$tmp/pause.err")"

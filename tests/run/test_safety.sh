@@ -102,6 +102,12 @@ first=$!; pids+=($first)
 for _ in $(seq 1 600); do [ -s "$tmp/both.h5" ] && break; sleep 0.1; done
 sleep 1
 "$bin" run null:1GB --plan rand --rand-time 1s "${q[@]}" -o "$tmp/both.h5" 2>"$tmp/err"; rc=$?
+# the running trace given as the target, even with --force: refused as
+# another run's, with no advice that --force would do
+"$bin" run "$tmp/both.h5" --force --plan seq --seq-bytes 1MiB "${q[@]}" -o "$tmp/swap.h5" 2>"$tmp/err2"; rc2=$?
+[ $rc2 = 1 ] && grep -q "another slcscope is writing it (pid $first" "$tmp/err2" && ! grep -q -- "--force" "$tmp/err2" \
+	&& [ ! -e "$tmp/swap.h5" ] && ok "a running trace as the target is refused even with --force" \
+	|| bad "running trace as target: rc $rc2 $(cat "$tmp/err2")"
 sleep 1
 kill -INT $first; wait $first; rc1=$?
 n=$(samples "$tmp/both.h5")
@@ -115,7 +121,7 @@ first=$!; pids+=($first)
 for _ in $(seq 1 600); do [ -s "$tmp/r1.h5" ] && break; sleep 0.1; done
 "$bin" run "$tmp/t2.img" --plan rand --rand-time 1s "${q[@]}" -o "$tmp/r2.h5" 2>"$tmp/err"; rc=$?
 kill -INT $first; wait $first
-[ $rc = 1 ] && grep -Eq "another slcscope run is writing it|open in slcscope" "$tmp/err" && ok "second run on one file target refused" \
+[ $rc = 1 ] && grep -Eq "another slcscope (run )?is writing it" "$tmp/err" && ok "second run on one file target refused" \
 	|| bad "two runs, one file target: rc $rc $(cat "$tmp/err")"
 
 # --- an interrupted wait says how long it waited ---

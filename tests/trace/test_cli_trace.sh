@@ -134,5 +134,65 @@ done
 "$bin" export --help | grep -q "bytes/s" || bad "export --help lacks units"
 "$bin" --help | grep -q "^  import" || bad "import not listed in slcscope --help"
 
+# a capacity no trace can hold is refused where it is given, not by the next reader
+for cmd in import analyze; do
+	"$bin" $cmd "$data/import/t_ms_MBps.csv" --capacity 1000k -o "$tmp/cap.h5" >/dev/null 2>"$tmp/err"; rc=$?
+	[ "$cmd" = analyze ] && { "$bin" analyze "$data/import/t_ms_MBps.csv" --capacity 1000k >/dev/null 2>"$tmp/err"; rc=$?; }
+	[ $rc = 2 ] && grep -q "outside 1 MiB to 2^53 bytes" "$tmp/err" && [ ! -e "$tmp/cap.h5" ] &&
+		ok "$cmd --capacity 1000k refused" || bad "$cmd --capacity 1000k: exit $rc $(cat "$tmp/err")"
+done
+
+# a file name that is not UTF-8 (any bytes are), and a trace's text that is
+# not: JSON and graphs take UTF-8, so those bytes are shown escaped or replaced
+cp "$data/import/t_ms_MBps.csv" "$tmp/"$'\xe9t\xe9.csv'
+"$bin" export --json "$tmp/"$'\xe9t\xe9.csv' 2>"$tmp/err" | grep -q '"source": ".*\\\\xe9t\\\\xe9.csv"' &&
+	ok "export --json of a non-UTF-8 file name" || bad "non-UTF-8 name: $(cat "$tmp/err")"
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+	cp "$tmp/t_ms_MBps.csv.h5" "$tmp/u.h5"
+	/usr/bin/python3 -c 'import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r+"); f.attrs["command_line"] = np.bytes_(b"run \xff\xfe"); f.close()' "$tmp/u.h5"
+	"$bin" export --json "$tmp/u.h5" >/dev/null 2>"$tmp/err" && "$bin" plot "$tmp/u.h5" -o "$tmp/u.svg" 2>>"$tmp/err" &&
+		ok "a trace's non-UTF-8 attribute: export and plot" || bad "non-UTF-8 attribute: $(cat "$tmp/err")"
+fi
+
+# inputs summed must be distinct: one fio run's two logs (each brings in the
+# other) or one file twice would count the writes twice
+# (the second spelt with its directory another way: the directory itself decides)
+if "$bin" analyze "$data/import/avg_bw.1.log" "$data/import/./avg_bw.2.log" >/dev/null 2>"$tmp/err"; then
+	bad "two logs of one fio run summed"
+else
+	grep -q "are logs of one fio run" "$tmp/err" && ok "two logs of one fio run refused" || bad "fio family: $(cat "$tmp/err")"
+fi
+if "$bin" import "$data/import/t_ms_MBps.csv" "$data/import/t_ms_MBps.csv" -o "$tmp/twice.h5" >/dev/null 2>"$tmp/err" ||
+   [ -e "$tmp/twice.h5" ]; then
+	bad "one file given twice was summed"
+else
+	grep -q "are the same file: give each input once" "$tmp/err" && ok "one file twice refused" || bad "twice: $(cat "$tmp/err")"
+fi
+
+# a count column stored as a signed or floating-point number: a negative or
+# NaN value is refused by name (HDF5 alone would read -5 as 0)
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+	for v in -5 nan; do
+		cp "$tmp/t_ms_MBps.csv.h5" "$tmp/neg.h5"
+		/usr/bin/python3 - "$tmp/neg.h5" "$v" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r+") as f:
+    seg = f["segments"][sorted(f["segments"])[0]]
+    old = seg["bytes_total"][()].astype("f8")
+    old[0] = float(sys.argv[2])
+    del seg["bytes_total"]
+    seg.create_dataset("bytes_total", data=old if sys.argv[2] == "nan" else old.astype("i8"))
+PY
+		if "$bin" analyze "$tmp/neg.h5" >/dev/null 2>"$tmp/err"; then
+			bad "bytes_total $v accepted"
+		elif [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "bytes_total at sample 0 is $v: a count is a whole number from 0" "$tmp/err"; then
+			ok "bytes_total $v refused by name"
+		else
+			bad "bytes_total $v: $(cat "$tmp/err")"
+		fi
+	done
+fi
+
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

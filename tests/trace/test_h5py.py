@@ -48,6 +48,7 @@ with tempfile.TemporaryDirectory() as d:
         check(float(g1.attrs["idle_before_s"]) == 900.5 and int(g1.attrs["jobs"]) == 4, "segment 1 idle/jobs")
         check(int(g1.attrs["reap_batch"]) == 16, "segment 1 reap_batch")
         check(int(g1.attrs["poll_us"]) == 20 and int(g0.attrs["poll_us"]) == 0, "poll_us")
+        check(g1.attrs["io_mode"] == "irq" and g0.attrs["io_mode"] == "", "io_mode")
         check(int(g1.attrs["offset_bytes"]) == 4096 and int(g1.attrs["range_bytes"]) == 1 << 30, "segment 1 region")
         check(g1.attrs["clock"] == "monotonic" and float(g1.attrs["interval_s"]) == 0.5, "segment 1 clock/interval")
         n = 10000

@@ -23,6 +23,10 @@
  *       the same curve with a step name and a plan holding a comma, a quote
  *       and a line break, latencies unknown in every 7th sample and the
  *       temperature read in every other, for the tidy export's test
+ *   trace_writer PATH bursts N
+ *       a random write curve (a cache at 1 GB/s for 30 s, then 100 MB/s)
+ *       and N recovery bursts after it (cache of 10-16 s each), for the
+ *       consistency test's many-curve case
  */
 #include <math.h>
 #include <stdio.h>
@@ -70,9 +74,9 @@ static int fixed(const char *path)
 {
 	static const struct slc_segment_params p[2] = {
 		{ "seq_fill", "seq_write", 131072, 32, 1, 0, 240057409536ull, 0, 7, "random", 1.0, "virtual", 1,
-		  SLC_ROLE_FILL, 0, 0, "", 0 },
+		  SLC_ROLE_FILL, 0, 0, "", 0, "" },
 		{ "idle_recovery", "rand_write", 4096, 32, 4, 4096, 1073741824ull, 900.5, 8, "compressible:2.0", 0.5,
-		  "monotonic", 16, SLC_ROLE_IDLE_BURST, 0, 0, "", 20 },
+		  "monotonic", 16, SLC_ROLE_IDLE_BURST, 0, 0, "", 20, "irq" },
 	};
 	struct slc_trace *t;
 	char err[256];
@@ -112,7 +116,7 @@ static int fixed(const char *path)
 static int small(const char *path, unsigned long n)
 {
 	static const struct slc_segment_params p = { "seq_fill", "seq_write", 131072, 32, 1, 0, 1073741824ull, 30, 1,
-						     "random", 1.0, "virtual", 4, SLC_ROLE_FILL, 0, 0, "", 0 };
+						     "random", 1.0, "virtual", 4, SLC_ROLE_FILL, 0, 0, "", 0, "" };
 	struct slc_event e = { 2.5, 250000000ull, "cache_exhausted", 0 };
 	struct slc_trace *t;
 	char err[256];
@@ -181,7 +185,7 @@ static int hostile(const char *path)
 	};
 	static const struct slc_segment_params p = { "../../*x*_y_/`z`|[w]", "seq_write", 131072, 32, 1, 0,
 						     240057409536ull, 0, 1, "random <u>|</u>", 1.0, "virtual", 4,
-						     SLC_ROLE_CURVE, 0, 0, "", 0 };
+						     SLC_ROLE_CURVE, 0, 0, "", 0, "" };
 
 	return curve(path, &m, &p, 0);
 }
@@ -197,15 +201,62 @@ static int csvtext(const char *path)
 	};
 	static const struct slc_segment_params p = { "burst, \"fast\"\nthen slow", "seq_write", 131072, 32, 1, 0,
 						     240057409536ull, 0, 1, "random", 1.0, "virtual", 4,
-						     SLC_ROLE_CURVE, 0, 0, "", 0 };
+						     SLC_ROLE_CURVE, 0, 0, "", 0, "" };
 
 	return curve(path, &m, &p, 1);
+}
+
+/* One segment of @n 1 s samples at 1 GB/s for @cache_s, then 100 MB/s. */
+static int burst(struct slc_trace *t, const char *step, enum slc_role role, unsigned cache_s, unsigned n)
+{
+	const struct slc_segment_params p = {
+		.step = step, .workload = "rand_write", .block_bytes = 4096, .queue_depth = 32, .jobs = 1,
+		.range_bytes = 240057409536ull, .idle_before_s = role == SLC_ROLE_IDLE_BURST ? 60 : 0, .seed = 1,
+		.data_pattern = "random", .interval_s = 1.0, .clock = "virtual", .reap_batch = 4, .role = role,
+		.read_state = "",
+	};
+	uint64_t b = 0;
+	int rc = slc_trace_segment_begin(t, &p);
+
+	for (unsigned i = 0; i < n && !rc; i++) {
+		struct slc_sample s = { .t_s = i + 1, .interval_s = 1, .lat_p50_us = NAN, .lat_p99_us = NAN,
+					.lat_p999_us = NAN, .lat_max_us = NAN, .temp_c = NAN };
+		b += i < cache_s ? 1000000000ull : 100000000ull;
+		s.bytes_total = b;
+		s.ios = b / 4096;
+		rc = slc_trace_append(t, &s);
+	}
+	return rc;
+}
+
+static int bursts(const char *path, unsigned long n)
+{
+	static const struct slc_trace_meta m = {
+		.command_line = "trace_writer bursts", .target = "custom", .device_model = "BURSTS",
+		.capacity_bytes = 240057409536ull, .logical_block_bytes = 512,
+	};
+	struct slc_trace *t;
+	char err[256];
+	int rc;
+
+	if (slc_trace_create(&t, path, &m, err, sizeof(err))) {
+		fprintf(stderr, "trace_writer: %s\n", err);
+		return 1;
+	}
+	rc = burst(t, "rand_curve", SLC_ROLE_CURVE, 30, 90);
+	for (unsigned long i = 0; i < n && !rc; i++)
+		rc = burst(t, "idle_burst", SLC_ROLE_IDLE_BURST, 10 + (unsigned)(i % 7), 40);
+	if (slc_trace_close(t) || rc) {
+		fprintf(stderr, "trace_writer: write failed\n");
+		return 1;
+	}
+	return 0;
 }
 
 static int loop(const char *path, unsigned long flush_every, double flush_s)
 {
 	static const struct slc_segment_params p = { "rand_curve", "rand_write", 4096, 32, 1, 0, 0, 0, 1, "random",
-						     1.0, "monotonic", 4, SLC_ROLE_CURVE, 0, 0, "", 0 };
+						     1.0, "monotonic", 4, SLC_ROLE_CURVE, 0, 0, "", 0, "" };
 	struct slc_trace *t;
 	struct timespec pause = { 0, 1000000 };
 	char err[256];
@@ -246,8 +297,10 @@ int main(int argc, char **argv)
 		return hostile(argv[1]);
 	if (argc == 3 && strcmp(argv[2], "csvtext") == 0)
 		return csvtext(argv[1]);
+	if (argc == 4 && strcmp(argv[2], "bursts") == 0)
+		return bursts(argv[1], strtoul(argv[3], NULL, 10));
 	if (argc >= 3 && strcmp(argv[2], "loop") == 0)
 		return loop(argv[1], argc > 3 ? strtoul(argv[3], NULL, 10) : 0, argc > 4 ? atof(argv[4]) : 2.0);
-	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]] | PATH small N | PATH hostile | PATH csvtext\n");
+	fprintf(stderr, "usage: trace_writer PATH fixed | PATH loop [FLUSH_EVERY [FLUSH_S]] | PATH small N | PATH hostile | PATH csvtext | PATH bursts N\n");
 	return 2;
 }

@@ -1484,6 +1484,53 @@ static void gc_curve(double *t, double *v, double *ct, double *ch, double *cn, s
 	}
 }
 
+/*
+ * A 4 TB TLC drive written at random right after a TRIM whose mapping unit
+ * is larger than the writes (the nvme4t-tlc preset: 32 KiB): a cache of
+ * 50 GB, 400 GB more at 0.72 of its speed, then garbage collection's steps
+ * down.  Every reading that fits needs an onset the TRIM bound, counted in
+ * host bytes, forbids; the explanation says so, and with counters that
+ * show 8 NAND bytes per host byte it names them.  At 1 NAND byte per host
+ * byte it does not.
+ */
+static void test_conflict_wa(void **state)
+{
+	enum { N = 7200 };
+	static const double lv[] = { 623e6, 450e6, 193e6, 105e6, 90e6, 72.8e6, 59.6e6 };
+	static const size_t len[] = { 80, 878, 675, 1057, 1191, 1343, 1976 };
+	static double t[N], v[N], ct[N], ch[N], cn[N];
+	struct slc_trace_in in = { .t_s = t, .bps = v, .n = N };
+	struct slc_phase_evidence ev;
+	struct slc_analysis a;
+	uint64_t seed = 21;
+	(void)state;
+
+	for (int wa = 8; wa >= 1; wa -= 7) {
+		double host = 0;
+		size_t i = 0;
+
+		for (size_t q = 0; q < 7; q++)
+			for (size_t k = 0; k < len[q]; k++, i++) {
+				t[i] = (double)(i + 1);
+				v[i] = lv[q] * (1 + 0.02 * gauss(&seed));
+				host += v[i];
+				ct[i] = t[i];
+				ch[i] = host;
+				cn[i] = wa * host;
+			}
+		drive_evidence(&ev, 4e12, SLC_CELL_TLC, SLC_STATE_TRIMMED);
+		ev.ctr_t_s = ct;
+		ev.ctr_host = ch;
+		ev.ctr_nand = cn;
+		ev.n_ctr = N;
+		assert_int_equal(slc_analyze_ev(&a, &in, NULL, &ev), 0);
+		if (!a.model.conflict) fail_msg("no conflict:\n%s", a.model.explain);
+		if (wa == 8) assert_non_null(strstr(a.model.explain, "8.0 NAND bytes for each host byte"));
+		else assert_null(strstr(a.model.explain, "NAND bytes for each host byte"));
+		slc_analysis_free(&a);
+	}
+}
+
 static void test_counter_onset(void **state)
 {
 	enum { N = 1200 };
@@ -1556,6 +1603,7 @@ int main(void)
 		cmocka_unit_test(test_labels_table),
 		cmocka_unit_test(test_plateau_not_ramp),
 		cmocka_unit_test(test_model_evidence),
+		cmocka_unit_test(test_conflict_wa),
 		cmocka_unit_test(test_write_buffer),
 		cmocka_unit_test(test_write_buffer_spread),
 		cmocka_unit_test(test_cache_back_edges),

@@ -46,6 +46,7 @@ static const struct {
 	{ "flat_enterprise", 1 },
 	{ "mlc_decay", 1 },
 	{ "three_phase_outliers", 1 },
+	{ "decay_fine", 0 },
 	{ "realdata/biwin_x570_1tb_fresh_200g_seqwrite_1s", 0 },
 	{ "realdata/biwin_x570_1tb_postprecond_200g_seqwrite_1s", 0 },
 	{ "realdata/biwin_x570_1tb_mixed5050_nocliff_1s", 0 },

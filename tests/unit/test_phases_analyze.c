@@ -680,11 +680,15 @@ static void test_short_cache_bound(void **state)
 
 /*
  * short_cache gives no bound where nothing is faster: a flat curve has
- * neither cache nor bound; and a burst under buffer_frac of the capacity
- * (1.25 GB of a 4 TB drive, under 4 GB) is a write buffer's, no cache.
+ * neither cache nor bound.  A burst under what a DRAM write buffer holds
+ * is the buffer's, no cache: 1.25 GB on a 4 TB drive is over buffer_max
+ * (1 GB, whatever the capacity) and stays a cache's bound; with buffer_max
+ * raised to 2 GB it is under both that and buffer_frac of the capacity
+ * (4 GB), and no cache.
  */
 static void test_short_cache_none(void **state)
 {
+	static struct slc_model_params big;
 	struct curve c;
 	struct slc_analysis a;
 	struct slc_phase_evidence ev;
@@ -707,6 +711,14 @@ static void test_short_cache_none(void **state)
 	ev.capacity_bytes = 4e12;
 	assert_int_equal(analyze(&a, &c, &ev), 0);
 	dump("a 1.25 GB burst on a 4 TB drive", &a);
+	assert_true(a.model.cache_bound);
+	assert_true(a.model.cache_max_bytes >= 1.25e9 * 0.99);
+	slc_analysis_free(&a);
+	slc_model_params_default(&big);
+	big.buffer_max = 2e9;
+	ev.params = &big;
+	assert_int_equal(analyze(&a, &c, &ev), 0);
+	dump("the same, buffer_max 2 GB", &a);
 	assert_false(a.model.cache_bound);
 	assert_false(a.has_cache);
 	assert_true(isnan(a.model.cache_max_bytes));

@@ -1091,6 +1091,36 @@ static void test_teeth_extend(void **state)
 	fx_free(f);
 }
 
+/* The rule is one sample in teeth_at_level at the cache's speed: three
+ * teeth and then one sample back at it (a cache that folds in its last
+ * second) is still the cache up to that sample; two such samples among
+ * nine, or none, are not. */
+static void test_teeth_one_in_four(void **state)
+{
+	double lv[] = { 1000, 300 };
+	size_t len[] = { 100, 200 }, ends[] = { 100, 300 }, jn;
+	struct fx *f = fx_new(lv, len, 2, 0.005, 85);
+
+	(void)state;
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 100; i < 110; i++) f->v[i] = 300;
+		if (pass == 0) f->v[103] = 1000;                      /* teeth 100-102, back at 103 */
+		if (pass == 1) f->v[104] = f->v[108] = 1000;          /* 2 in 9: 1 in 4.5 */
+		tb_free(&f->tb);
+		tb_init(&f->tb, f->v, f->n, 1.0, NULL);
+		f->nb = mkblocks(f->b, ends, 2);
+		f->b[0].kind = SLC_PHASE_SLC_CACHE;
+		f->b[0].tier = 1;
+		f->b[1].kind = SLC_PHASE_DIRECT_TO_TLC;
+		slc__extend_cache_teeth(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp);
+		assert_tiles(f->b, f->nb, 300);
+		jn = first_of_kind(f->b, f->nb, SLC_PHASE_DIRECT_TO_TLC);
+		assert_true(jn < f->nb);
+		assert_int_equal(f->b[jn].i0, pass == 0 ? 104 : 100);
+	}
+	fx_free(f);
+}
+
 /* Teeth that go on for longer than the cache took are native writing
  * with bursts: the cache grows by its own length at most, and not into a
  * stall the consolidation kept. */
@@ -1686,6 +1716,7 @@ int main(void)
 		cmocka_unit_test(test_counter_onset_none),
 		cmocka_unit_test(test_teeth_extend),
 		cmocka_unit_test(test_teeth_clean_end_and_noisy),
+		cmocka_unit_test(test_teeth_one_in_four),
 		cmocka_unit_test(test_teeth_capped),
 		cmocka_unit_test(test_refine_onset_forward),
 		cmocka_unit_test(test_refine_onset_stays),

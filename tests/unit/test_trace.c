@@ -43,9 +43,9 @@ static const struct slc_trace_meta meta = {
 
 static const struct slc_segment_params seg_params[2] = {
 	{ "rand_curve", "rand_write", 4096, 32, 1, 0, 240057409536ull, 0, 42, "random", 1.0, "virtual", 4,
-	  SLC_ROLE_CURVE, 0, 0, "", 0 },
+	  SLC_ROLE_CURVE, 0, 0, "", 0, "" },
 	{ "idle_recovery", "rand_write", 4096, 32, 1, 0, 240057409536ull, 900.0, 43, "random", 1.0, "virtual", 1,
-	  SLC_ROLE_IDLE_BURST, 30, 0, "", 20 },
+	  SLC_ROLE_IDLE_BURST, 30, 0, "", 20, "sqpoll" },
 };
 
 static struct slc_sample sample_at(size_t seg, size_t i)
@@ -126,6 +126,7 @@ static void check_trace(const struct slc_input *in)
 		assert_string_equal(s->params.workload, p->workload);
 		assert_string_equal(s->params.data_pattern, p->data_pattern);
 		assert_string_equal(s->params.clock, p->clock);
+		assert_string_equal(s->params.io_mode, p->io_mode);
 		assert_int_equal(s->params.block_bytes, p->block_bytes);
 		assert_int_equal(s->params.queue_depth, p->queue_depth);
 		assert_int_equal(s->params.jobs, p->jobs);
@@ -357,6 +358,38 @@ static void test_bad_files(void **state)
 
 /* ---- writer misuse --------------------------------------------------- */
 
+/* A segment stops at the most samples a reader takes back, with a reason
+ * that says what to do, and the trace closes as a whole. */
+static void test_writer_segment_limit(void **state)
+{
+	struct slc_trace *t;
+	struct slc_sample s = sample_at(0, 0);
+	char err[256];
+	int rc = 0;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(slc_trace_create(&t, tpath("limit.h5"), &meta, err, sizeof(err)), 0);
+	assert_int_equal(slc_trace_segment_begin(t, &seg_params[0]), 0);
+	/* a first segment of a million, then the rest in a second: the
+	 * limit is the trace's, all segments together (1 GiB / 160 bytes) */
+	for (i = 0; i < 8000000 && !(rc = slc_trace_append(t, &s)); i++) {
+		s.t_s += 0.01;
+		s.bytes_total += 1000;
+		if (i + 1 == 1000000) {
+			assert_int_equal(slc_trace_segment_end(t), 0);
+			assert_int_equal(slc_trace_segment_begin(t, &seg_params[1]), 0);
+			s.t_s = 0;
+			s.bytes_total = 0;
+		}
+	}
+	assert_int_equal(rc, -EFBIG);
+	assert_int_equal(i, ((size_t)1 << 30) / 160);
+	assert_non_null(strstr(slc_trace_errmsg(t), "sample less often"));
+	assert_int_equal(slc_trace_close(t), 0);
+	unlink(tpath("limit.h5"));
+}
+
 static void test_writer_misuse(void **state)
 {
 	struct slc_trace *t;
@@ -456,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_store_json),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_writer_misuse),
+		cmocka_unit_test(test_writer_segment_limit),
 		cmocka_unit_test(test_empty_trace),
 		cmocka_unit_test(test_run_status),
 	};

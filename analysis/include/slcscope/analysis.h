@@ -220,7 +220,9 @@ struct slc_model_params {
 	double slc_bits_unknown;	/* bits per cell for the cache limit, cell unknown */
 	double spare_max;		/* the most spare flash, as a share of the capacity */
 	double buffer_frac;		/* a "cache" under this share of the capacity: a DRAM buffer */
+	double buffer_max;		/* ... and under this many bytes, whatever the capacity */
 	double buffer_cost;		/* ... against reading it as a cache */
+	double conflict_wa;		/* NAND bytes per host byte of the first level that the bounds' host bytes miss */
 	double decay_bonus;		/* for an erase-bound reading of a decay */
 	double rec_cost;		/* against reading later levels as the cache back */
 	double visit_frac;		/* a "cache" this often at the level after it... */

@@ -50,7 +50,30 @@ struct slc_target_opts {
 	const volatile int *stop;     /* may be NULL; non-zero: the safety checks, which
 				       * a stalled drive can hold in the kernel, are
 				       * left behind and the open fails with -ECANCELED */
+	unsigned io_poll;             /* SLC_TARGET_HIPRI | SLC_TARGET_SQPOLL; 0: interrupts */
 };
+
+/*
+ * How a block device's ring does its I/O (slc_target_opts.io_poll).
+ * SLC_TARGET_HIPRI: completions are polled for (IORING_SETUP_IOPOLL), only
+ * on a block device whose queue has poll queues (its queue/io_poll reads 1;
+ * NVMe: nvme.poll_queues=N), refused otherwise rather than left to the
+ * kernel's silent fallback to interrupts.  SLC_TARGET_SQPOLL: a kernel
+ * thread takes the commands from the ring (IORING_SETUP_SQPOLL; it sleeps
+ * after 100 ms without any).  Block devices and files take SQPOLL, block
+ * devices alone HIPRI; the simulated and null targets do no kernel I/O and
+ * refuse both (slc_target_check_args()).
+ */
+#define SLC_TARGET_HIPRI 1u
+#define SLC_TARGET_SQPOLL 2u
+
+/**
+ * slc_blockdev_poll_queues() - whether block device @path has poll queues
+ * (its queue's io_poll, its disk's for a partition), as --hipri needs:
+ * what run's dry run and --fio-job check before they promise a polled run.
+ * Return: 0; -EOPNOTSUPP (none; the fix in @err), or -errno.
+ */
+int slc_blockdev_poll_queues(const char *path, char *err, size_t errlen);
 
 /* One command in flight. */
 struct slc_io {
@@ -123,6 +146,9 @@ unsigned slc_target_caps(const struct slc_target *t);               /* SLC_TARGE
 uint64_t slc_target_capacity(const struct slc_target *t);           /* bytes */
 uint32_t slc_target_logical_block(const struct slc_target *t);      /* bytes; 0 when unknown */
 uint64_t slc_target_now_ns(struct slc_target *t);                   /* the target's clock */
+/* How its I/O completes and is submitted: "irq", "iopoll", "sqpoll" or
+ * "iopoll+sqpoll" for the kernel's rings, "" for targets without kernel I/O. */
+const char *slc_target_io_mode(const struct slc_target *t);
 /** slc_target_discard() - TRIM @len bytes at @offset; 0 or -errno. */
 int slc_target_discard(struct slc_target *t, uint64_t offset, uint64_t len);
 /**
@@ -364,9 +390,11 @@ struct slc_job_result {
 int slc_engine_run(struct slc_target *t, const struct slc_job *job, const struct slc_engine_cb *cb,
 		   const volatile int *stop, struct slc_job_result *res, char *err, size_t errlen);
 
-/* The reap batch @job runs with on @t: its own, or the default, never more
- * than the commands in flight (larger values are clamped); 1 on targets that
- * complete one at a time (SLC_TARGET_CAP_ONE_AT_A_TIME: the simulated drive). */
+/* The reap batch @job runs with on @t: its own, or the default (an eighth
+ * of the commands in flight: queue depth x jobs in one loop, queue depth
+ * in each writer thread where the jobs have one each), never more than
+ * those (larger values are clamped); 1 on targets that complete one at a
+ * time (SLC_TARGET_CAP_ONE_AT_A_TIME: the simulated drive). */
 uint32_t slc_engine_reap_batch(const struct slc_target *t, const struct slc_job *job);
 
 /* ---- run plans ---- */

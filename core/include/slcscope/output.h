@@ -154,4 +154,14 @@ void slc_report_dir_abort(struct slc_report_dir *d);
  */
 int slc_report_dir_prepare(const char *dir, const char *const *inputs, size_t n_inputs, char *err, size_t errlen);
 
+/*
+ * slc_report_dir_unprepare() - remove @dir when it is the directory this
+ * process's last slc_report_dir_prepare() made, it holds nothing but the
+ * marker of a report never written (a run that then failed or was
+ * interrupted) and no other slcscope writes a report into it.  Returns 1
+ * when it was removed, else 0 (it holds a trace or a report, someone else
+ * made it or holds it).  Not thread-safe: one report per process.
+ */
+int slc_report_dir_unprepare(const char *dir);
+
 #endif

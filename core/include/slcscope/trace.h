@@ -82,6 +82,9 @@ struct slc_segment_params {
 					   * since), "partly", "unknown"; "" for no reads */
 	uint32_t poll_us;                 /* each reap polled this long for completions before
 					   * it slept (0: it slept at once, or unknown) */
+	const char *io_mode;              /* how the kernel did the I/O: "irq", "iopoll"
+					   * (--hipri), "sqpoll", "iopoll+sqpoll"; "" when
+					   * none (simulated, null, no I/O, imports, older) */
 };
 
 /* struct slc_sample (one sampling interval) is in slcscope/sample.h. */

@@ -94,6 +94,8 @@ struct slc_lab_added {
 	int64_t drive_id;
 	int existed;                /* the same trace (by its hash) was already stored */
 	int moved;                  /* ... at another path: the stored path is now this one */
+	int rehashed;               /* the same run's file at its stored path changed since (an analysis
+				     * stored in it): the stored hash is now this one */
 	char drive[160];            /* the drive's name as the report titles it */
 	char sha256[65];
 };
@@ -151,6 +153,7 @@ struct slc_lab_near {
 	double distance;            /* over the figures both have, log scale */
 	char drive[160];
 	char path[1024];            /* its trace, as stored */
+	char sha256[65];            /* ... and its SHA-256, checked before it is read */
 };
 
 /**
@@ -175,8 +178,12 @@ int slc_lab_site(struct slc_lab *lab, const char *dir, int binary, int reports, 
 /**
  * slc_lab_compare_report() - a comparison report in @dir (as
  * slc_report_compare_write()) of @x, the run at @path, against the @n
- * drives in @near whose traces can still be read (the others are named on
- * @log and left out).  Return: 0 or -errno with a one-line reason in @err.
+ * drives in @near.  Each stored trace is read only when the file at its
+ * path has its stored SHA-256: one no longer there is named on @log and
+ * left out; one replaced by another file, or one that cannot be read,
+ * fails the report before anything is written, its content never quoted.
+ * Return: 0, -ESTALE (a replaced trace) or -errno with a one-line reason
+ * in @err.
  */
 int slc_lab_compare_report(const char *dir, const struct slc_session *x, const char *path,
 			   const struct slc_lab_near *near, size_t n, FILE *log, char *err, size_t errlen);

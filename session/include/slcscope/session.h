@@ -41,8 +41,8 @@ extern "C" {
  * simulated drive, an import, an older trace).
  */
 struct slc_phase_host {
-	double cpu;                     /* share of a core the writer thread used */
-	double wait;                    /* share of the time it waited for a CPU */
+	double cpu;                     /* share of a core the busiest writer thread used */
+	double wait;                    /* share of the time that thread waited for a CPU */
 	int host_bound;                 /* busy (cpu + wait >= SLC_HOST_BOUND_SHARE) in most samples */
 };
 
@@ -98,6 +98,7 @@ struct slc_session {
 	int allow_no_curve;             /* set before slc_session_load(): reads-only inputs are fine */
 	struct slc_session_hints hints; /* set before slc_session_load(): what the user says */
 	struct slc_phase_evidence *ev;  /* the evidence each analysed segment was read with */
+	void **exp;                     /* each experiment's result, read once at load (private) */
 };
 
 /** slc_session_is_curve() - a write curve with samples (not TRIM, idle, reads or duty rounds)? */
@@ -180,13 +181,14 @@ int slc_session_export(const char *input, const struct slc_import_opts *io, enum
 /* ---- the experiments -------------------------------------------------- */
 
 /*
- * slc_session_trim_responses() - for every random-read segment that
- * follows a TRIM step, the stall and slowdown against the random reads
- * before it.  Fills @out and @seg (trace segment index); the count.
+ * slc_session_trim_responses() - for the random-read segments that follow
+ * a TRIM step (the first 4; the plan has one), the stall and slowdown
+ * against the random reads before it, as read when @x was loaded.  Fills
+ * @out and @seg (trace segment index), up to @max; the count.
  */
 int slc_session_trim_responses(const struct slc_session *x, struct slc_trim_response *out, size_t *seg, size_t max);
 
-/* slc_session_hir() - SNIA host idle recovery: each wait state's mean IOPS of its write windows; the count. */
+/* slc_session_hir() - SNIA host idle recovery: each wait state's mean IOPS of its write windows (the first 16); the count. */
 int slc_session_hir(const struct slc_session *x, double *wait_s, double *iops, size_t max);
 
 /* One burst of the fill-levels plan. */
@@ -198,7 +200,7 @@ struct slc_fill_level {
 	double mean_bps;                /* bytes / time of the whole burst */
 };
 
-/* slc_session_fill_levels() - the fill-levels plan's bursts in order; the count. */
+/* slc_session_fill_levels() - the fill-levels plan's bursts in order (the first 16); the count. */
 int slc_session_fill_levels(const struct slc_session *x, struct slc_fill_level *out, size_t max);
 
 /* slc_session_compressibility() - the compress plan's two bursts' mean speeds; 1 when both are there. */
@@ -336,15 +338,16 @@ void slc_phase_host_of(struct slc_phase_host *out, const struct slc_input_segmen
 
 /**
  * slc_host_bound_words() - a host-bound phase in words, the same on the
- * console and in the report: "host-bound: the writer used 97% of a core;
- * its speed is the host's limit, not the drive's; ...".
+ * console and in the report: "host-bound: the busiest writer thread used
+ * 97% of a core; its speed is the host's limit, not the drive's".
  */
 char *slc_host_bound_words(char *buf, size_t len, const struct slc_phase_host *h);
 
 /**
  * slc_session_host_note() - analyse the trace at @path and say, in @buf,
  * which of its phases were host-bound: "2 of 3 phases ... (rand_curve
- * native 0-120 s: host-bound: ...)".
+ * native 0-120 s: host-bound: ...); 1 writer thread on 8 cores: try
+ * --jobs 8 ...", or that all the host's cores ran writers.
  * Return: the host-bound phases (0 also when the trace has no curve).
  */
 size_t slc_session_host_note(char *buf, size_t len, const char *path);
@@ -361,6 +364,14 @@ long slc_session_find_role(const struct slc_session *x, enum slc_role role);
  * falling back to the first analysed segment.
  */
 long slc_session_pick(const struct slc_session *x, enum slc_role role);
+
+/**
+ * slc_session_recovery() - analysed segment @i read against the main curve
+ * (slc_session_pick(x, 0)) into @out, as every output states it; the main
+ * curve itself is the fresh drive.  Return: 0, or -ENOENT when @i is before
+ * the main curve or has no recovery to state.
+ */
+int slc_session_recovery(const struct slc_session *x, size_t i, struct slc_recovery *out);
 
 /* The figures review articles quote for a write curve; NAN where it has none. */
 struct slc_curve_figures {
@@ -678,6 +689,15 @@ struct slc_run;
 int slc_run_open(struct slc_run **out, struct slc_target *t, const struct slc_run_opts *o, char *err, size_t errlen);
 
 /**
+ * slc_run_check_trace() - whether @path may become the trace of a run on
+ * @target (its spec): not the target itself, nor anything no output may be
+ * (slc_output_check(), an old trace being what -o replaces).  slc_run_open()
+ * checks it; a program checks it sooner, before the target opens.
+ * Return: 0, or -errno with a one-line reason naming -o in @err.
+ */
+int slc_run_check_trace(const char *target, const char *path, int force, char *err, size_t errlen);
+
+/**
  * slc_run_execute() - run @p: one trace segment per step, health snapshots
  * around each, temperature and counters during each.  As slc_plan_run().
  */
@@ -809,12 +829,14 @@ void slc_plan_print(FILE *f, const struct slc_plan *p, const char *spec, uint64_
 /**
  * slc_plan_write_fio() - @p as an fio job file on @f: one job section per
  * step in order (stonewall), for a target @spec of @kind and @capacity
- * bytes, every size resolved for it; @command_line (may be NULL) is noted
- * in a comment.  Nothing is run (docs/plans.md, "fio job files").
+ * bytes, every size resolved for it; @io_poll (SLC_TARGET_HIPRI,
+ * SLC_TARGET_SQPOLL) gives each writing job fio's hipri and sqthread_poll;
+ * @command_line (may be NULL) is noted in a comment.  Nothing is run
+ * (docs/plans.md, "fio job files").
  * Return: 0, or -errno with the reason in @err.
  */
 int slc_plan_write_fio(FILE *f, const struct slc_plan *p, const char *spec, enum slc_target_kind kind,
-		       uint64_t capacity, const char *command_line, char *err, size_t errlen);
+		       uint64_t capacity, unsigned io_poll, const char *command_line, char *err, size_t errlen);
 
 /**
  * slc_fio_job_check() - whether --fio-job @path may be written: absent,
@@ -831,6 +853,7 @@ struct slc_fio_job_opts {
 	uint64_t file_size_bytes;     /* a file's --size: the job is sized for it (0: the file's) */
 	int force;                    /* replace a file slcscope did not write */
 	const char *command_line;     /* noted in the file (may be NULL) */
+	unsigned io_poll;             /* run's --hipri/--sqpoll (slc_target_opts.io_poll): fio's hipri/sqthread_poll */
 };
 
 /**
