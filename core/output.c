@@ -180,12 +180,14 @@ static const char *read_with_input(const char *path, const struct stat *st, cons
 /* Who holds a trace's lock, as the holder wrote it there (session/run.c). */
 #define WRITER_XATTR "user.slcscope.writer"
 
-int slc__take_lock(int fd, const char *what, char *err, size_t errlen)
+/* @op: LOCK_EX to hold the file, LOCK_SH only to look whether a writer
+ * holds it (two lookers at once never see each other). */
+static int lock_as(int fd, int op, const char *what, char *err, size_t errlen)
 {
 	char who[256];
 	ssize_t n;
 
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+	if (flock(fd, op | LOCK_NB) == 0)
 		return 0;
 	if (errno != EWOULDBLOCK)
 		return slc_errf(err, errlen, -errno, "%s: cannot lock it: %s", what, strerror(errno));
@@ -193,6 +195,11 @@ int slc__take_lock(int fd, const char *what, char *err, size_t errlen)
 	who[n > 0 ? n : 0] = '\0';
 	return slc_errf(err, errlen, -EBUSY, "%s: another slcscope is writing it (%s); wait for it to end or choose "
 			"another name", what, n > 0 ? who : "it holds the lock");
+}
+
+int slc__take_lock(int fd, const char *what, char *err, size_t errlen)
+{
+	return lock_as(fd, LOCK_EX, what, err, errlen);
 }
 
 const char *slc__split_path(const char *path, char *dir, size_t len)
@@ -383,7 +390,7 @@ static int check(const char *path, const struct slc_output_opts *o, char *real, 
 		return rc;
 	if ((fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return slc_errf(err, errlen, -errno, "%s: %s", shown, strerror(errno));
-	if ((rc = slc__take_lock(fd, shown, err, errlen)) || !lockfd)
+	if ((rc = lock_as(fd, lockfd ? LOCK_EX : LOCK_SH, shown, err, errlen)) || !lockfd)
 		close(fd);
 	else
 		*lockfd = fd;

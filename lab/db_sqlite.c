@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "lab_priv.h"
 
@@ -20,6 +21,26 @@ static int sq_err(sqlite3 *h, const char *what, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "%s: %s", what, sqlite3_errmsg(h));
 	return sqlite3_errcode(h) == SQLITE_NOMEM ? -ENOMEM : -EIO;
+}
+
+/*
+ * One step of @st.  A statement outside a transaction that meets another
+ * connection's lock where waiting could deadlock gets SQLITE_BUSY at once,
+ * without the busy handler: switching a new lab to WAL while another bench
+ * holds its write lock is one.  It holds nothing yet (@fresh: no row
+ * returned), so it is run again until BUSY_MS have passed.
+ */
+static int step(sqlite3 *h, sqlite3_stmt *st, int fresh, int *waited_ms)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000 };
+	int s;
+
+	while ((s = sqlite3_step(st)) == SQLITE_BUSY && fresh && sqlite3_get_autocommit(h) && *waited_ms < BUSY_MS) {
+		sqlite3_reset(st);
+		nanosleep(&pause, NULL);
+		*waited_ms += 10;
+	}
+	return s;
 }
 
 static int sq_query(struct lab_db *db, const char *sql, int np, const char *const *params, lab_row_fn fn, void *arg,
@@ -53,7 +74,8 @@ static int sq_query(struct lab_db *db, const char *sql, int np, const char *cons
 				break;
 			}
 		}
-		while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		int rows = 0, waited = 0;
+		while (!rc && (s = step(h, st, !rows++, &waited)) == SQLITE_ROW) {
 			int n = sqlite3_column_count(st);
 			if (n > 64) n = 64;
 			for (int c = 0; c < n; c++)

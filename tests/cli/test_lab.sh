@@ -10,7 +10,11 @@
 # The tests: the six runs added; the same trace again changes no row;
 # rank --by cache orders the drives as their presets' caches; compare places
 # a new run (its nearest drive is its own preset) and writes a report; a
-# truncated trace and a log are refused with nothing stored; another
+# truncated trace and a log are refused with nothing stored; compare -o
+# reads a stored trace only when the file at its path has the stored
+# SHA-256 (another trace or a text file copied over it: refused in one line
+# naming the run and the path, nothing written, nothing of the file quoted;
+# one removed: left out; the right one back: in the report); another
 # program's database is refused and left as it was; eight benches adding at
 # once lose nothing and store each trace once; run --lab adds its run.
 set -u
@@ -58,15 +62,15 @@ if [ "$MODE" = pg ]; then
 		fail "initdb: $(tail -3 "$D/initdb.log")"
 	$RUNAS "$PGBIN/pg_ctl" -D "$D/pg/data" -l "$D/pg/log" -w -t 60 \
 		-o "-k $D/pg -c listen_addresses= -p $PORT -F" start >/dev/null || fail "pg_ctl start: $(tail -3 "$D/pg/log")"
-	for db in lab lab2 other; do
+	for db in lab lab2 other stale; do
 		"$PGBIN/createdb" -h "$D/pg" -p "$PORT" -U lab "$db" || fail "createdb $db"
 	done
 	url() { echo "postgresql:///$1?host=$D/pg&port=$PORT&user=lab"; }
-	DB=$(url lab) DB2=$(url lab2) OTHER=$(url other)
+	DB=$(url lab) DB2=$(url lab2) OTHER=$(url other) STALE=$(url stale)
 	rows() { "$PGBIN/psql" -Atq "$1" -c "SELECT count(*) FROM $2"; }
 	"$PGBIN/psql" -q "$OTHER" -c "CREATE TABLE t (x int); INSERT INTO t VALUES (1)" || fail "psql"
 else
-	DB=$D/lab.db DB2=$D/lab2.db OTHER=$D/other.db
+	DB=$D/lab.db DB2=$D/lab2.db OTHER=$D/other.db STALE=$D/stale.db
 	rows() { $PY -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM " + sys.argv[2]).fetchone()[0])' "$1" "$2"; }
 	$PY -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t (x)"); c.execute("INSERT INTO t VALUES (1)"); c.commit()' "$OTHER"
 fi
@@ -131,6 +135,45 @@ lab compare "$T/new.h5" -n 3 -o "$D/cmp" --quiet >/dev/null || fail "compare -o"
 [ -s "$D/cmp/index.html" ] && grep -q "tiny-tlc" "$D/cmp/index.html" || fail "compare -o: no report naming tiny-tlc"
 [ "$(counts)" = "$before" ] || fail "compare stored something"
 
+# compare -o and stored traces that are no longer the ones added: a lab of
+# two drives whose traces are copies in $D, then changed under it
+cp "$T/tiny-mlc.h5" "$D/drive1.h5" && cp "$T/tiny-dramless.h5" "$D/drive2.h5" || fail "cp"
+"$SLC" lab --db "$STALE" add --quiet "$D/drive1.h5" "$D/drive2.h5" || fail "lab add to the second lab"
+run1=$("$SLC" lab --db "$STALE" list --json | $PY -c 'import json, sys
+print([r["run"] for r in json.load(sys.stdin) if r["path"].endswith("/drive1.h5")][0])') || fail "no run of drive1.h5"
+printf 'SECRET-LINE,0\n1,2\n' >"$D/text.csv"
+for other in "$T/tiny-qlc2.h5" "$D/text.csv"; do
+	cp "$other" "$D/drive1.h5"
+	"$SLC" lab --db "$STALE" compare "$T/new.h5" -o "$D/stale" >/dev/null 2>"$D/stale.err" &&
+		fail "compare -o drew a report from a replaced trace ($other)"
+	[ "$(wc -l <"$D/stale.err")" = 1 ] || fail "replaced trace: not one line: $(cat "$D/stale.err")"
+	grep -qF "run $run1 (" "$D/stale.err" &&
+		grep -qF "$D/drive1.h5 is no longer the trace that was added (SHA-256 differs)" "$D/stale.err" ||
+		fail "replaced trace: the run and the path not named: $(cat "$D/stale.err")"
+	! grep -q SECRET "$D/stale.err" || fail "the replaced file's content was quoted: $(cat "$D/stale.err")"
+	[ ! -e "$D/stale" ] || fail "compare -o wrote $D/stale from a replaced trace"
+done
+cp "$T/tiny-mlc.h5" "$D/drive1.h5"
+rm "$D/drive2.h5"
+"$SLC" lab --db "$STALE" compare "$T/new.h5" -o "$D/stale" >/dev/null 2>"$D/stale.err" ||
+	fail "compare -o with the right trace back: $(cat "$D/stale.err")"
+grep -q "drive2.h5 is no longer there; left out of the report" "$D/stale.err" ||
+	fail "the removed trace not named: $(cat "$D/stale.err")"
+grep -q "(tiny-mlc)" "$D/stale/summary.md" && ! grep -q "(tiny-qlc2)\|(tiny-dramless)" "$D/stale/summary.md" ||
+	fail "compare -o: the report is not of the new run and the stored tiny-mlc trace"
+
+# analyze --store changes the file (and its hash) but not the run: the run's
+# record follows the file, no second run; compare then reads it
+"$SLC" analyze --store "$D/drive1.h5" >/dev/null 2>&1 || fail "analyze --store drive1.h5"
+runs=$(rows "$STALE" runs)
+"$SLC" lab --db "$STALE" add "$D/drive1.h5" >"$D/restored.out" 2>&1 || fail "lab add after --store: $(cat "$D/restored.out")"
+grep -q "already in the lab: .*(run $run1); the file changed, the run follows it" "$D/restored.out" ||
+	fail "lab add after --store: $(cat "$D/restored.out")"
+[ "$(rows "$STALE" runs)" = "$runs" ] || fail "lab add after --store stored another run"
+rm -rf "$D/stale"
+"$SLC" lab --db "$STALE" compare "$T/new.h5" -o "$D/stale" >/dev/null 2>"$D/stale.err" ||
+	fail "compare -o after --store and add: $(cat "$D/stale.err")"
+
 # refused, nothing stored: a truncated trace, a log, a missing file
 head -c $(( $(stat -c %s "$T/tiny-tlc.h5") / 2 )) "$T/tiny-tlc.h5" >"$D/cut.h5"
 printf 'time_s,write_MBps\n1,500\n2,500\n' >"$D/log.csv"
@@ -151,6 +194,18 @@ if [ "$MODE" = sqlite ]; then
 	mkfifo "$D/fifo"
 	timeout 10 "$SLC" lab --db "$D/fifo" list >/dev/null 2>&1
 	[ $? = 1 ] || fail "--db FIFO not refused at once"
+fi
+
+# another bench looking at the lab file at the same moment (the output check's
+# shared lock) is no writer: the lab opens
+if [ "$MODE" = sqlite ]; then
+	flock -s "$DB" sleep 5 &
+	holder=$!
+	sleep 0.5
+	"$SLC" lab --db "$DB" add --quiet "$T/main.h5" >"$D/look.out" 2>&1 ||
+		fail "a lab another command was checking was refused: $(cat "$D/look.out")"
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
 fi
 
 # eight benches at once: every trace stored, each once

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include "slcscope/session.h"
 #include "slcscope/trace.h"
 #include "slcscope/vocab.h"
+#include "lab_priv.h"          /* slc__lab_sqlite_open, slc__lab_exec */
 
 static char dir[] = "/tmp/slc_test_lab.XXXXXX";
 
@@ -45,7 +47,7 @@ static void write_curve(const char *path, const char *model, uint64_t cap_bytes,
 				       .device_serial = "S1", .capacity_bytes = cap_bytes, .plan = "seq",
 				       .planned_steps = 1, .run_status = "complete" };
 	struct slc_segment_params p = { "rand_curve", "rand_write", 4096, 32, 1, 0, cap_bytes, 30, 1, "random", 1.0,
-					"monotonic", 4, SLC_ROLE_CURVE, 0, 0, "", 0 };
+					"monotonic", 4, SLC_ROLE_CURVE, 0, 0, "", 0, "" };
 	struct slc_trace *t;
 	uint64_t bytes = 0;
 
@@ -266,6 +268,61 @@ static void test_refused(void **state)
 	assert_int_equal(rows(db, "runs"), 1);
 }
 
+/* Another bench holds a new lab's write lock for a moment. */
+struct holder {
+	const char *path;
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int locked;
+};
+
+static void *hold_write_lock(void *arg)
+{
+	struct holder *hd = arg;
+	const struct timespec moment = { 0, 300 * 1000 * 1000 };
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(hd->path, &h), SQLITE_OK);
+	sqlite3_busy_timeout(h, 60000);
+	assert_int_equal(sqlite3_exec(h, "BEGIN IMMEDIATE; INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
+	pthread_mutex_lock(&hd->m);
+	hd->locked = 1;
+	pthread_cond_signal(&hd->c);
+	pthread_mutex_unlock(&hd->m);
+	nanosleep(&moment, NULL);
+	assert_int_equal(sqlite3_exec(h, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	return NULL;
+}
+
+/* Switching a rollback-journal database to WAL while another connection
+ * holds its write lock: SQLite answers "database is locked" at once (its
+ * busy handler would deadlock), and the lab waits its turn instead. */
+static void test_busy_journal_switch(void **state)
+{
+	struct holder hd = { .path = tpath("busy.db"), .m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER };
+	struct lab_db db = { 0 };
+	pthread_t th;
+	char err[256] = "";
+	sqlite3 *h;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(hd.path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "CREATE TABLE t (a INTEGER)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(pthread_create(&th, NULL, hold_write_lock, &hd), 0);
+	pthread_mutex_lock(&hd.m);
+	while (!hd.locked) pthread_cond_wait(&hd.c, &hd.m);
+	pthread_mutex_unlock(&hd.m);
+	assert_int_equal(slc__lab_sqlite_open(&db, hd.path, err, sizeof(err)), 0);
+	assert_int_equal(slc__lab_exec(&db, "PRAGMA journal_mode=WAL", err, sizeof(err)), 0);
+	db.ops->close(&db);
+	pthread_join(th, NULL);
+	assert_int_equal(sqlite3_open(hd.path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "SELECT 1 FROM t WHERE a = 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_add_once),
 		cmocka_unit_test(test_rank_order),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_busy_journal_switch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
