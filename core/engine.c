@@ -337,6 +337,13 @@ static void host_check(struct loop *l, uint64_t now)
 	const struct slc_engine_cb *cb = l->r.cb;
 	int rc = 0;
 
+	/* the stop may have come after @now was read (inside the reap, or
+	 * here before the check): it ended no earlier than the clock says now */
+	if (what & SLC_HOST_CONTINUED) {
+		uint64_t c = l->t->ops->now_ns(l->t);
+		if (c > now)
+			now = c;
+	}
 	l->pass_ns = now;
 	if ((what & SLC_HOST_CONTINUED) && now > from && now - from >= PAUSE_MIN_NS) {
 		l->res->host_paused_ns += now - from;
@@ -536,7 +543,13 @@ void slc__engine_loop(struct loop *l, char *err, size_t errlen)
 		uint64_t now = t->ops->now_ns(t);
 		int n;
 
-		l->pass_ns = now;
+		/* a stop outside the wait below (while submitting or counting
+		 * completions, most of the time on a fast target) is found
+		 * before its length counts against the time limit */
+		if (l->watch && slc__host_watch_continued(&l->hw))
+			host_check(l, now), now = l->pass_ns;   /* the stop's end: after @now was read */
+		else
+			l->pass_ns = now;
 
 		if (l->submitting && (stop_of(l) || now >= deadline_of(l) ||
 				      (j->max_bytes && l->submitted >= j->max_bytes) ||

@@ -425,6 +425,12 @@ static int host_check(struct slc_jobs *js, uint64_t now)
 	unsigned what = slc_host_watch_check(&js->hw, &susp);
 	int rc = 0;
 
+	/* the stop may have come after @now was read: it ended no earlier than now */
+	if (what & SLC_HOST_CONTINUED) {
+		uint64_t c = slc__target_mono_ns();
+		if (c > now)
+			now = c;
+	}
 	js->pass_ns = now;
 	if ((what & SLC_HOST_CONTINUED) && now > from && now - from >= 1000000ull) {
 		js->main->res->host_paused_ns += now - from;

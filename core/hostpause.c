@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "slcscope/core.h"
+#include "private.h"
 
 static volatile sig_atomic_t conts;
 
@@ -54,6 +55,11 @@ void slc_host_watch_init(struct slc_host_watch *w)
 {
 	w->conts = (unsigned)conts;
 	w->boot_off_ns = boot_minus_mono_ns();
+}
+
+int slc__host_watch_continued(const struct slc_host_watch *w)
+{
+	return (unsigned)conts != w->conts;
 }
 
 unsigned slc_host_watch_check(struct slc_host_watch *w, uint64_t *suspended_ns)

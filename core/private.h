@@ -19,6 +19,11 @@ int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_
 struct slc_target;
 int slc__jobs_threaded(const struct slc_target *t, const struct slc_job *j);
 
+/* Has a SIGCONT come since @w's last check?  One load, cheap enough for
+ * every pass of the engine's loop (slc_host_watch_check() reads two clocks). */
+struct slc_host_watch;
+int slc__host_watch_continued(const struct slc_host_watch *w);
+
 /* Sampling several writer threads (sampler.c): each counts its completions
  * in one interval's struct slc_sampler_acc (bytes_total: the interval's
  * bytes; hist unused), and the intervals' sums reach the sampler whole,
