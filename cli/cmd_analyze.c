@@ -112,8 +112,11 @@ static int cmd_analyze(int argc, char **argv)
 		return cli_usage("analyze", "needs an INPUT (trace, fio log or JSON, CSV, iostat, diskstats, dd)");
 	oo.inputs = (const char *const *)argv + optind;
 	oo.n_inputs = (size_t)(argc - optind);
-	/* a refused output is known before the analysis */
+	/* a refused output is known before the analysis, and so is a trace a run still writes (to --store) */
 	if (slc_output_check(out, &oo, err, sizeof(err)))
+		return cli_fail("analyze", "%s", err);
+	if (store && slc_output_check(argv[optind], &(const struct slc_output_opts){ .kind = SLC_OUTPUT_TRACE,
+				      .option = "--store" }, err, sizeof(err)) == -EBUSY)
 		return cli_fail("analyze", "%s", err);
 	x.allow_no_curve = 1;
 	x.hints.capacity_bytes = (double)io.capacity_bytes;
@@ -123,18 +126,13 @@ static int cmd_analyze(int argc, char **argv)
 		slc_session_free(&x);
 		return cli_fail("analyze", "cannot build the JSON: %s", strerror(-rc));
 	}
-	if (slc_session_write(out, &oo, &x, json ? text : NULL, u, err, sizeof(err))) {
-		rc = cli_fail("analyze", "%s", err);
-		goto done;
-	}
 	rc = CLI_OK;
-	if (store) {
-		if (x.in->format != SLC_INPUT_TRACE)
-			rc = cli_fail("analyze", "--store needs a slcscope trace; import %s first", argv[optind]);
-		else if (slc_trace_store_json(argv[optind], "phases", text, err, sizeof(err)))
-			rc = cli_fail("analyze", "%s", err);
-	}
-done:
+	if (slc_session_write(out, &oo, &x, json ? text : NULL, u, err, sizeof(err)))
+		rc = cli_fail("analyze", "%s", err);
+	else if (store && x.in->format != SLC_INPUT_TRACE)
+		rc = cli_fail("analyze", "--store needs a slcscope trace; import %s first", argv[optind]);
+	else if (store && slc_trace_store_json(argv[optind], "phases", text, err, sizeof(err)))
+		rc = cli_fail("analyze", "%s", err);
 	free(text);
 	slc_session_free(&x);
 	return rc;
