@@ -46,8 +46,7 @@ void slc__input_segment_derive_bw(struct slc_input_segment *seg)
 	}
 }
 
-/* Free what a segment owns (not the segment itself). */
-static void segment_clear(struct slc_input_segment *seg)
+void slc__input_segment_clear(struct slc_input_segment *seg)
 {
 	for (size_t c = 0; c < SLC__TRACE_NCOLS; c++)
 		free(*(void **)((char *)seg + slc__trace_cols[c].input_off));
@@ -69,7 +68,7 @@ void slc_input_free(struct slc_input *in)
 	if (!in)
 		return;
 	for (size_t i = 0; i < in->n_segments; i++)
-		segment_clear(&in->segments[i]);
+		slc__input_segment_clear(&in->segments[i]);
 	free(in->segments);
 	for (size_t i = 0; i < in->n_analysis; i++) {
 		free(in->analysis[i].name);

@@ -16,6 +16,9 @@
 /* Allocate the per-sample arrays of @seg for @n samples (latencies and temp NAN). */
 int slc__input_segment_alloc(struct slc_input_segment *seg, size_t n);
 
+/* Free what a segment owns (not the segment itself) and zero it. */
+void slc__input_segment_clear(struct slc_input_segment *seg);
+
 /* Compute bw_bps from bytes_total and interval_s. */
 void slc__input_segment_derive_bw(struct slc_input_segment *seg);
 

@@ -691,6 +691,27 @@ static int read_root(hid_t f, struct slc_input *in, char *err, size_t errlen)
 	return get_attr(f, "", "logical_block_bytes", H5T_NATIVE_UINT32, &in->meta.logical_block_bytes, err, errlen);
 }
 
+static int running(const struct slc_input *in)
+{
+	return in->meta.run_status && !strcmp(in->meta.run_status, "running");
+}
+
+/*
+ * The newest segment of a run still writing its trace (or killed while it
+ * did) may be half made when read: its group made, a column not yet.  The
+ * segments before it are whole, so they are read, and it is left out with
+ * a note (@why: what was missing).
+ */
+static int leave_out_newest(struct slc_input *in, const char *segname, const char *why)
+{
+	char note[384];
+
+	snprintf(note, sizeof(note), "segment %s left out: the run was writing it (%s)", segname, why);
+	slc__input_segment_clear(&in->segments[in->n_segments - 1]);
+	in->n_segments--;
+	return append_note(in, note);
+}
+
 /* Load the open trace @f into @in. */
 static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 {
@@ -727,16 +748,17 @@ static int load_file(hid_t f, struct slc_input *in, char *err, size_t errlen)
 
 		slc__h5_index_name(name, sizeof(name), i);
 		g = slc__h5_open_checked(segs, name, H5I_GROUP);
-		if (g < 0) {
-			slc_errf(err, errlen, rc, "trace lacks segment %s, or its header is damaged", name);
-			goto out;
-		}
 		in->n_segments = i + 1;
-		rc = read_segment(in, g, &in->segments[i], name, &held, err, errlen);
-		H5Gclose(g);
+		if (g < 0) {
+			rc = slc_errf(err, errlen, -EINVAL, "trace lacks segment %s, or its header is damaged", name);
+		} else {
+			rc = read_segment(in, g, &in->segments[i], name, &held, err, errlen);
+			H5Gclose(g);
+		}
+		if (rc == -EINVAL && i > 0 && i + 1 == info.nlinks && running(in))
+			rc = leave_out_newest(in, name, err);
 		if (rc)
 			goto out;
-		rc = -EINVAL;
 	}
 	rc = 0;
 	if (H5Lexists(f, "analysis", H5P_DEFAULT) > 0) {

@@ -140,8 +140,9 @@ cp t.h5 ./-dash.h5
 "$bin" export t.h5 --csv >/dev/full 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && ok "a full standard output: exit 1 ($(cat "$tmp/err"))" || bad "stdout on /dev/full: exit $rc"
 
-# a trace a running slcscope holds
-"$bin" run sim:tiny-tlc --plan rand --quiet --interval 10ms -o held.h5 2>/dev/null & pids+=($!)
+# a trace a running slcscope holds (a run that lasts until it is stopped below:
+# a simulated one could end first on a loaded machine)
+"$bin" run null:1GB --plan rand --rand-time 10m --quiet --interval 10ms -o held.h5 2>/dev/null & pids+=($!)
 # until the trace holds a write curve (its first flush; slow under the sanitizers)
 for _ in $(seq 300); do
 	[ "$("$bin" export held.h5 --csv 2>/dev/null | grep -vc '^#')" -gt 5 ] && break

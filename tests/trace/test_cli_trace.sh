@@ -194,5 +194,31 @@ PY
 	done
 fi
 
+# a run's newest segment, half made when read (its events' times missing):
+# while the run is still writing the trace (run_status "running") the
+# segments before it are read, with a note; in a finished trace it is damage
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null &&
+	"$bin" run sim:tiny-tlc --plan rand --rand-time 5s --trim-wait 1s --quiet -o "$tmp/half.h5"; then
+	for st in running complete; do
+		cp "$tmp/half.h5" "$tmp/half-$st.h5"
+		/usr/bin/python3 - "$tmp/half-$st.h5" "$st" <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    f.attrs["run_status"] = sys.argv[2]
+    del f["segments"][sorted(f["segments"])[-1]]["events"]["t_s"]
+PY
+	done
+	if "$bin" export "$tmp/half-running.h5" --csv >"$tmp/half.csv" 2>"$tmp/err" &&
+		grep -q "^# notes: segment 0001 left out: the run was writing it (segment 0001: events/t_s missing" \
+			"$tmp/half.csv" && [ "$(grep -c '^# segment ' "$tmp/half.csv")" = 1 ]; then
+		ok "a running trace's half-made newest segment: left out with a note, the one before read"
+	else
+		bad "running trace, half-made newest segment: $(cat "$tmp/err") $(grep '^#' "$tmp/half.csv" | head -3)"
+	fi
+	"$bin" export "$tmp/half-complete.h5" --csv >/dev/null 2>"$tmp/err" && bad "a finished trace's damaged segment read" ||
+		{ grep -q "segment 0001: events/t_s missing" "$tmp/err" && ok "a finished trace's damaged segment: refused"; } ||
+		bad "finished trace, damaged segment: $(cat "$tmp/err")"
+fi
+
 echo "$fails failure(s)"
 [ "$fails" = 0 ]
