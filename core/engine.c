@@ -533,12 +533,6 @@ static int drain_stopped(struct loop *l)
 	return n;
 }
 
-/* host_check() where a stop is rare to find: out of the loop's way */
-static __attribute__((noinline, cold)) void host_check_late(struct loop *l, uint64_t now)
-{
-	host_check(l, now);
-}
-
 /* Keep the queue full until the limits, a stop, an error or a callback end it. */
 void slc__engine_loop(struct loop *l, char *err, size_t errlen)
 {
@@ -558,7 +552,7 @@ void slc__engine_loop(struct loop *l, char *err, size_t errlen)
 			/* at the time limit, a stop the check below has not seen yet
 			 * moves the limit on first */
 			if (late && l->watch && slc__host_watch_continued(&l->hw)) {
-				host_check_late(l, now);
+				host_check(l, now);
 				now = l->pass_ns;
 				late = now >= deadline_of(l);
 			}

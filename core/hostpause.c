@@ -20,12 +20,12 @@
 #include "slcscope/core.h"
 #include "private.h"
 
-volatile sig_atomic_t slc__conts;
+static volatile sig_atomic_t conts;
 
 static void on_cont(int sig)
 {
 	(void)sig;
-	slc__conts++;
+	conts++;
 }
 
 int slc_host_watch_install(void)
@@ -53,13 +53,18 @@ static int64_t boot_minus_mono_ns(void)
 
 void slc_host_watch_init(struct slc_host_watch *w)
 {
-	w->conts = (unsigned)slc__conts;
+	w->conts = (unsigned)conts;
 	w->boot_off_ns = boot_minus_mono_ns();
+}
+
+int slc__host_watch_continued(const struct slc_host_watch *w)
+{
+	return (unsigned)conts != w->conts;
 }
 
 unsigned slc_host_watch_check(struct slc_host_watch *w, uint64_t *suspended_ns)
 {
-	unsigned c = (unsigned)slc__conts, r = 0;
+	unsigned c = (unsigned)conts, r = 0;
 	int64_t off = boot_minus_mono_ns();
 
 	*suspended_ns = 0;

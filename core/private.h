@@ -5,7 +5,6 @@
 
 #include <stdint.h>
 #include <stddef.h>
-#include <signal.h>
 
 #include "slcscope/sample.h"     /* struct slc_host_watch */
 #include "slcscope/units.h"      /* slc_errf() */
@@ -21,14 +20,9 @@ int slc__engine_check_job(uint64_t capacity, uint32_t logical_block, struct slc_
 struct slc_target;
 int slc__jobs_threaded(const struct slc_target *t, const struct slc_job *j);
 
-/* SIGCONTs counted so far (hostpause.c).  Has one come since @w's last
- * check?  One load, inline: cheap enough for every pass of the engine's
- * loop (slc_host_watch_check() reads two clocks). */
-extern volatile sig_atomic_t slc__conts;
-static inline int slc__host_watch_continued(const struct slc_host_watch *w)
-{
-	return (unsigned)slc__conts != w->conts;
-}
+/* Has a SIGCONT come since @w's last check?  Reads no clock, unlike
+ * slc_host_watch_check(). */
+int slc__host_watch_continued(const struct slc_host_watch *w);
 
 /* Sampling several writer threads (sampler.c): each counts its completions
  * in one interval's struct slc_sampler_acc (bytes_total: the interval's
