@@ -7,8 +7,9 @@
  * refills into one io_uring submission; a target that models a device
  * queue (SLC_TARGET_CAP_ONE_AT_A_TIME) completes one command per reap in
  * its own time, which reproduces a device queue of that depth exactly.
- * Random offsets are drawn a few commands ahead so a target can prefetch
- * through its hint op (a simulated drive's mapping table is large).  The
+ * Random offsets are drawn 16-32 commands ahead, 16 at a time, so a target
+ * can prefetch a batch through its hint op (a simulated drive's mapping
+ * table is large, and its misses overlap only when issued together).  The
  * engine knows targets only by their ops and capabilities (target_priv.h).
  * A step of several jobs on a target with twins runs this loop once per
  * job, each in a writer thread of its own (engine_jobs.c); elsewhere one
@@ -295,11 +296,11 @@ void slc__engine_offsets(struct loop *l)
 	l->seq = slc_job_kind_sequential(l->j.kind);
 	l->rng = l->j.seed * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
 	if (!l->rng) l->rng = 1;
-	for (uint32_t i = 0; i < AHEAD; i++) {
+	l->ah = 0;
+	for (uint32_t i = 0; i < AHEAD; i++)
 		l->ahead[i] = draw_offset(l);
-		if (!slc_job_kind_sequential(l->j.kind) && t->ops->hint)
-			t->ops->hint(t, l->ahead[i]);
-	}
+	if (!slc_job_kind_sequential(l->j.kind) && t->ops->hint)
+		t->ops->hint(t, l->ahead, AHEAD);
 }
 
 /* The first offsets, the job's start on the target clock, the sampler. */
@@ -377,10 +378,17 @@ static void place(struct loop *l, struct slc_io *io)
 		l->pos[k] = l->pos[k] + 1 == l->slice ? 0 : l->pos[k] + 1;
 	} else {
 		io->offset = l->ahead[l->ah];
-		l->ahead[l->ah] = draw_offset(l);
-		if (t->ops->hint)
-			t->ops->hint(t, l->ahead[l->ah]);
 		l->ah = l->ah + 1 == AHEAD ? 0 : l->ah + 1;
+		/* a half used up is drawn again in one go, its hints back to
+		 * back: a hint that misses the TLB holds the loop for a page
+		 * walk, and walks issued together overlap */
+		if (l->ah % (AHEAD / 2) == 0) {
+			uint32_t h = (l->ah + AHEAD / 2) % AHEAD;
+			for (uint32_t i = h; i < h + AHEAD / 2; i++)
+				l->ahead[i] = draw_offset(l);
+			if (t->ops->hint)
+				t->ops->hint(t, l->ahead + h, AHEAD / 2);
+		}
 	}
 }
 

@@ -14,7 +14,8 @@
 #include "private.h"
 #include "target_priv.h"
 
-#define AHEAD 16u
+/* random offsets drawn ahead, refilled half a ring at a time (engine.c) */
+#define AHEAD 32u
 #define MAX_QD 256u
 
 struct slc_jobs;

@@ -45,8 +45,9 @@ struct slc_target_ops {
 	int (*discard_stoppable)(struct slc_target *t, uint64_t offset, uint64_t len, const volatile int *stop);
 	/* idle until @until_ns on the target clock (sleep, or virtual time) */
 	void (*idle)(struct slc_target *t, uint64_t until_ns);
-	/* optional: a command at @offset comes soon */
-	void (*hint)(struct slc_target *t, uint64_t offset);
+	/* optional: commands at @offsets come soon, in this order, after
+	 * those of the last call (the engine hints half a ring at a time) */
+	void (*hint)(struct slc_target *t, const uint64_t *offsets, unsigned n);
 	/* optional: register @n buffers of @bytes for fixed I/O */
 	int (*register_buffers)(struct slc_target *t, void **bufs, unsigned n, size_t bytes);
 	/* optional (SLC_TARGET_CAP_EVENTS): up to @max ground-truth events

@@ -89,9 +89,13 @@ static void sim_idle(struct slc_target *t, uint64_t until_ns)
 	}
 }
 
-static void sim_hint(struct slc_target *t, uint64_t offset)
+/* The whole batch at once: the page walks of its misses overlap. */
+static void sim_hint(struct slc_target *t, const uint64_t *offsets, unsigned n)
 {
-	slc_sim_prefetch(((struct sim_priv *)t->priv)->sim, offset);
+	const struct slc_sim *sim = ((struct sim_priv *)t->priv)->sim;
+
+	for (unsigned i = 0; i < n; i++)
+		slc_sim_prefetch(sim, offsets[i]);
 }
 
 static size_t sim_events(struct slc_target *t, struct slc_sim_event *ev, size_t max)

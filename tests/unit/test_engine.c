@@ -554,6 +554,61 @@ static void test_engine_alignment(void **state)
 	assert_true(f.reads == 4000 && f.off4k > 3000);
 }
 
+/* A failing target that records the offsets hinted, how many commands had
+ * been written when each was, and the offsets written. */
+static uint64_t hinted[2048], hinted_at[2048], written[2048];
+static unsigned n_hinted, n_written;
+
+static void h_hint(struct slc_target *t, const uint64_t *offsets, unsigned n)
+{
+	(void)t;
+	for (unsigned i = 0; i < n && n_hinted < 2048; i++) {
+		hinted_at[n_hinted] = n_written;
+		hinted[n_hinted++] = offsets[i];
+	}
+}
+
+static int h_submit(struct slc_target *t, struct slc_io *io, void *buf)
+{
+	if (n_written < 2048)
+		written[n_written++] = io->offset;
+	return f_submit(t, io, buf);
+}
+
+static const struct slc_target_ops hinting_ops = {
+	.name = "hinting", .submit = h_submit, .reap = f_reap, .now_ns = f_now,
+	.discard = f_discard, .idle = f_idle, .close = f_close, .hint = h_hint,
+};
+
+/* A random job hints every offset, in the order written, and after the
+ * first 32, 17 to 32 commands before it: the prefetch has time to arrive
+ * and little to be evicted. */
+static void test_engine_hints(void **state)
+{
+	struct failing f = { .fail_at = UINT64_MAX };
+	struct slc_target t = failing_target(&f, "hinting", 1ull << 30);
+	struct slc_job_result res;
+	struct slc_job job = { .kind = SLC_JOB_RAND_WRITE, .block_bytes = 4096, .queue_depth = 8,
+			       .max_bytes = 1000 * 4096, .seed = 3 };
+	uint64_t lo = UINT64_MAX, hi = 0;
+	char err[256];
+	(void)state;
+
+	t.ops = &hinting_ops;
+	assert_int_equal(slc_engine_run(&t, &job, NULL, NULL, &res, err, sizeof(err)), 0);
+	assert_int_equal(n_written, 1000);
+	assert_true(n_hinted >= 1000 && n_hinted <= 1000 + 32);
+	for (unsigned i = 0; i < n_written; i++) {
+		assert_true(written[i] == hinted[i]);
+		if (i >= 32) {
+			if (i - hinted_at[i] < lo) lo = i - hinted_at[i];
+			if (i - hinted_at[i] > hi) hi = i - hinted_at[i];
+		}
+	}
+	assert_int_equal(lo, 17);
+	assert_int_equal(hi, 32);
+}
+
 /* What a step's reads find, by what the plan did before: marked in the trace. */
 static void test_plan_read_state(void **state)
 {
@@ -1257,6 +1312,7 @@ int main(void)
 		cmocka_unit_test(test_engine_mixed),
 		cmocka_unit_test(test_sweep_plans),
 		cmocka_unit_test(test_engine_alignment),
+		cmocka_unit_test(test_engine_hints),
 		cmocka_unit_test(test_plan_read_state),
 		cmocka_unit_test(test_sweep_point_state),
 		cmocka_unit_test(test_sweep_state_rising),
