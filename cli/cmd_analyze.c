@@ -115,8 +115,7 @@ static int cmd_analyze(int argc, char **argv)
 	/* a refused output is known before the analysis, and so is a trace a run still writes (to --store) */
 	if (slc_output_check(out, &oo, err, sizeof(err)))
 		return cli_fail("analyze", "%s", err);
-	if (store && slc_output_check(argv[optind], &(const struct slc_output_opts){ .kind = SLC_OUTPUT_TRACE,
-				      .option = "--store" }, err, sizeof(err)) == -EBUSY)
+	if (store && slc_output_held(argv[optind], err, sizeof(err)))
 		return cli_fail("analyze", "%s", err);
 	x.allow_no_curve = 1;
 	x.hints.capacity_bytes = (double)io.capacity_bytes;

@@ -181,8 +181,9 @@ static const char *read_with_input(const char *path, const struct stat *st, cons
 #define WRITER_XATTR "user.slcscope.writer"
 
 /* @op: LOCK_EX to hold the file, LOCK_SH only to look whether a writer
- * holds it (two lookers at once never see each other). */
-static int lock_as(int fd, int op, const char *what, char *err, size_t errlen)
+ * holds it (two lookers at once never see each other); @advice ends the
+ * reason when a writer does. */
+static int lock_as(int fd, int op, const char *what, const char *advice, char *err, size_t errlen)
 {
 	char who[256];
 	ssize_t n;
@@ -193,13 +194,32 @@ static int lock_as(int fd, int op, const char *what, char *err, size_t errlen)
 		return slc_errf(err, errlen, -errno, "%s: cannot lock it: %s", what, strerror(errno));
 	n = fgetxattr(fd, WRITER_XATTR, who, sizeof(who) - 1);
 	who[n > 0 ? n : 0] = '\0';
-	return slc_errf(err, errlen, -EBUSY, "%s: another slcscope is writing it (%s); wait for it to end or choose "
-			"another name", what, n > 0 ? who : "it holds the lock");
+	return slc_errf(err, errlen, -EBUSY, "%s: another slcscope is writing it (%s); %s", what,
+			n > 0 ? who : "it holds the lock", advice);
+}
+
+#define OUTPUT_ADVICE "wait for it to end or choose another name"
+
+int slc_output_held(const char *path, char *err, size_t errlen)
+{
+	struct stat st, fst;
+	int fd, rc = 0;
+
+	/* a device or a FIFO is never opened here: opening one can act on it */
+	if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+		return 0;
+	if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
+	    lock_as(fd, LOCK_SH, path, "try again once the run has ended", err, errlen) == -EBUSY)
+		rc = -EBUSY;
+	close(fd);                  /* and with it the shared lock */
+	return rc;
 }
 
 int slc__take_lock(int fd, const char *what, char *err, size_t errlen)
 {
-	return lock_as(fd, LOCK_EX, what, err, errlen);
+	return lock_as(fd, LOCK_EX, what, OUTPUT_ADVICE, err, errlen);
 }
 
 const char *slc__split_path(const char *path, char *dir, size_t len)
@@ -390,7 +410,7 @@ static int check(const char *path, const struct slc_output_opts *o, char *real, 
 		return rc;
 	if ((fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return slc_errf(err, errlen, -errno, "%s: %s", shown, strerror(errno));
-	if ((rc = lock_as(fd, lockfd ? LOCK_EX : LOCK_SH, shown, err, errlen)) || !lockfd)
+	if ((rc = lock_as(fd, lockfd ? LOCK_EX : LOCK_SH, shown, OUTPUT_ADVICE, err, errlen)) || !lockfd)
 		close(fd);
 	else
 		*lockfd = fd;

@@ -358,14 +358,8 @@ int slc_lab_add(struct slc_lab *lab, const char *path, struct slc_lab_added *out
 			 path);
 		return -EINVAL;
 	}
-	{
-		/* a trace is added once its run ended: the check that keeps an
-		 * output from a running slcscope names the run that writes it */
-		const struct slc_output_opts held = { .kind = SLC_OUTPUT_TRACE, .option = "lab add" };
-		if ((rc = slc_output_check(path, &held, err, errlen)) == -EBUSY && strstr(err, "another slcscope is writing"))
-			return rc;
-		err[0] = '\0';
-	}
+	if ((rc = slc_output_held(path, err, errlen)))
+		return rc;
 	if ((rc = slc_session_load(&x, path, -1, NULL, err, errlen))) return rc;
 	if (x.in->format != SLC_INPUT_TRACE) {
 		snprintf(err, errlen, "%s is not a slcscope trace", path);

@@ -46,6 +46,19 @@ struct slc_output_opts {
  */
 int slc_output_check(const char *path, const struct slc_output_opts *o, char *err, size_t errlen);
 
+/**
+ * slc_output_held() - is the trace at @path being written by a slcscope run
+ * (the lock a run holds on its trace until it ends)?  For a command that
+ * reads a trace and keeps what it found (`lab add`, `analyze --store`): a
+ * running trace is kept only once its run has ended.  A path that does not
+ * name a regular file that can be opened is not held: its reader says what
+ * is wrong with it.
+ *
+ * Return: 0, or -EBUSY with a one-line reason naming @path and the run in
+ * @err.
+ */
+int slc_output_held(const char *path, char *err, size_t errlen);
+
 struct slc_output;
 
 /**
