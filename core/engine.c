@@ -322,10 +322,6 @@ static void start_job(struct loop *l)
 		slc_host_watch_init(&l->hw);
 }
 
-/* Less than this between two passes of the loop is no pause worth a record
- * (a SIGCONT sent to a running process). */
-#define PAUSE_MIN_NS 1000000ull
-
 /*
  * Was the host away since the loop's last wait began?  A stop: the samples skip
  * it (slc_sampler_pause()), a time limit is extended by it, the callback
@@ -333,26 +329,21 @@ static void start_job(struct loop *l)
  */
 static void host_check(struct loop *l, uint64_t now)
 {
-	uint64_t susp, from = l->pass_ns;
+	uint64_t susp, from = l->pass_ns, stop;
 	unsigned what = slc_host_watch_check(&l->hw, &susp);
 	const struct slc_engine_cb *cb = l->r.cb;
 	int rc = 0;
 
-	/* the stop may have come after @now was read (inside the reap, or
-	 * here before the check): it ended no earlier than the clock says now */
-	if (what & SLC_HOST_CONTINUED) {
-		uint64_t c = l->t->ops->now_ns(l->t);
-		if (c > now)
-			now = c;
-	}
+	/* real targets only: their clock is the monotonic one */
+	stop = slc__host_stop(what, from, now, &now);
 	l->pass_ns = now;
-	if ((what & SLC_HOST_CONTINUED) && now > from && now - from >= PAUSE_MIN_NS) {
-		l->res->host_paused_ns += now - from;
+	if (stop) {
+		l->res->host_paused_ns += stop;
 		if (l->deadline != UINT64_MAX)
-			l->deadline += now - from;
+			l->deadline += stop;
 		rc = slc_sampler_pause(&l->smp, from, now, slc__engine_on_interval, &l->r);
 		if (!rc && cb->host_pause)
-			rc = cb->host_pause(cb->arg, from, now - from, 0, l->r.t0);
+			rc = cb->host_pause(cb->arg, from, stop, 0, l->r.t0);
 	}
 	if (!rc && (what & SLC_HOST_SUSPENDED) && cb->host_pause)
 		rc = cb->host_pause(cb->arg, now, susp, 1, l->r.t0);

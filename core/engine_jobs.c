@@ -421,22 +421,17 @@ static int take_ready(struct slc_jobs *js, struct pend **out, size_t *n, uint64_
 static int host_check(struct slc_jobs *js, uint64_t now)
 {
 	const struct slc_engine_cb *cb = js->main->r.cb;
-	uint64_t susp, from = js->pass_ns;
+	uint64_t susp, from = js->pass_ns, stop;
 	unsigned what = slc_host_watch_check(&js->hw, &susp);
 	int rc = 0;
 
-	/* the stop may have come after @now was read: it ended no earlier than now */
-	if (what & SLC_HOST_CONTINUED) {
-		uint64_t c = slc__target_mono_ns();
-		if (c > now)
-			now = c;
-	}
+	stop = slc__host_stop(what, from, now, &now);
 	js->pass_ns = now;
-	if ((what & SLC_HOST_CONTINUED) && now > from && now - from >= 1000000ull) {
-		js->main->res->host_paused_ns += now - from;
-		atomic_fetch_add(&js->later, now - from);
+	if (stop) {
+		js->main->res->host_paused_ns += stop;
+		atomic_fetch_add(&js->later, stop);
 		if (cb->host_pause)
-			rc = cb->host_pause(cb->arg, from, now - from, 0, js->t0);
+			rc = cb->host_pause(cb->arg, from, stop, 0, js->t0);
 	}
 	if (!rc && (what & SLC_HOST_SUSPENDED) && cb->host_pause)
 		rc = cb->host_pause(cb->arg, now, susp, 1, js->t0);

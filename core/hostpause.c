@@ -62,6 +62,27 @@ int slc__host_watch_continued(const struct slc_host_watch *w)
 	return (unsigned)conts != w->conts;
 }
 
+/* Less than this is no pause worth a record (a SIGCONT sent to a running
+ * process). */
+#define PAUSE_MIN_NS 1000000ull
+
+uint64_t slc__host_stop(unsigned what, uint64_t from, uint64_t now, uint64_t *end)
+{
+	if (what & SLC_HOST_CONTINUED) {
+		/* the stop may have come after @now was read (inside a wait,
+		 * or in the check): it ended no earlier than the clock says now */
+		struct timespec ts;
+		uint64_t c;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		c = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		if (c > now)
+			now = c;
+	}
+	*end = now;
+	return (what & SLC_HOST_CONTINUED) && now > from && now - from >= PAUSE_MIN_NS ? now - from : 0;
+}
+
 unsigned slc_host_watch_check(struct slc_host_watch *w, uint64_t *suspended_ns)
 {
 	unsigned c = (unsigned)conts, r = 0;

@@ -24,6 +24,12 @@ int slc__jobs_threaded(const struct slc_target *t, const struct slc_job *j);
  * slc_host_watch_check(). */
 int slc__host_watch_continued(const struct slc_host_watch *w);
 
+/* A check at @now on the monotonic clock found @what (slc_host_watch_check());
+ * the loop's last check ended at @from.  Returns the length of the stop to
+ * skip, from @from to *@end, or 0 when there was none worth a record; *@end:
+ * where this check ends, no earlier than the clock after a SIGCONT. */
+uint64_t slc__host_stop(unsigned what, uint64_t from, uint64_t now, uint64_t *end);
+
 /* Sampling several writer threads (sampler.c): each counts its completions
  * in one interval's struct slc_sampler_acc (bytes_total: the interval's
  * bytes; hist unused), and the intervals' sums reach the sampler whole,

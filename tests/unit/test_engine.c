@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -823,6 +824,33 @@ static void test_host_watch(void **state)
 	signal(SIGCONT, SIG_DFL);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A stop's span: none without a SIGCONT or under 1 ms; with one, from the
+ * last check to no earlier than the clock after it, whatever @now said. */
+static void test_host_stop(void **state)
+{
+	uint64_t t = mono_ns(), end = 0;
+	(void)state;
+
+	assert_true(slc__host_stop(0, t - 5000000000ull, t, &end) == 0 && end == t);
+	assert_true(slc__host_stop(SLC_HOST_SUSPENDED, t - 5000000000ull, t, &end) == 0 && end == t);
+	/* a SIGCONT 0.5 ms after the last check: no pause worth a record */
+	assert_true(slc__host_stop(SLC_HOST_CONTINUED, mono_ns() - 500000, 0, &end) == 0);
+	/* @now read before the stop ended (0 here): the end is the clock's */
+	assert_true(slc__host_stop(SLC_HOST_CONTINUED, t - 2000000000ull, 0, &end) >= 2000000000ull);
+	assert_true(end >= t && end <= mono_ns());
+	/* @now later than the clock (a clock read after the check's): kept */
+	assert_true(slc__host_stop(SLC_HOST_CONTINUED, t, t + 3000000000ull, &end) == 3000000000ull);
+	assert_true(end == t + 3000000000ull);
+}
+
 /* Mixed jobs read the share asked for; read jobs only read. */
 static void test_engine_mixed(void **state)
 {
@@ -1309,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(test_sampler_pause),
 		cmocka_unit_test(test_discard_stoppable),
 		cmocka_unit_test(test_host_watch),
+		cmocka_unit_test(test_host_stop),
 		cmocka_unit_test(test_engine_mixed),
 		cmocka_unit_test(test_sweep_plans),
 		cmocka_unit_test(test_engine_alignment),
