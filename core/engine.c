@@ -357,7 +357,8 @@ static void host_check(struct loop *l, uint64_t now)
 }
 
 /* Where @io goes: sequential jobs take turns, each in its own slice;
- * random ones take the oldest offset drawn ahead and draw a new one. */
+ * random ones take the oldest offset drawn ahead, and once half the ring is
+ * used up, draw and hint that half again. */
 static void place(struct loop *l, struct slc_io *io)
 {
 	struct slc_target *t = l->t;

@@ -205,6 +205,8 @@ int slc_output_held(const char *path, char *err, size_t errlen)
 	struct stat st, fst;
 	int fd, rc = 0;
 
+	if (err && errlen)
+		err[0] = '\0';
 	/* a device or a FIFO is never opened here: opening one can act on it */
 	if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
@@ -213,6 +215,8 @@ int slc_output_held(const char *path, char *err, size_t errlen)
 	if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
 	    lock_as(fd, LOCK_SH, path, "try again once the run has ended", err, errlen) == -EBUSY)
 		rc = -EBUSY;
+	else if (err && errlen)
+		err[0] = '\0';         /* a lock that failed otherwise tells nothing of a writer */
 	close(fd);                  /* and with it the shared lock */
 	return rc;
 }

@@ -46,7 +46,8 @@ struct slc_target_ops {
 	/* idle until @until_ns on the target clock (sleep, or virtual time) */
 	void (*idle)(struct slc_target *t, uint64_t until_ns);
 	/* optional: commands at @offsets come soon, in this order, after
-	 * those of the last call (the engine hints half a ring at a time) */
+	 * those of the last call (the engine hints its whole ring of AHEAD
+	 * at the start, then half of it at a time) */
 	void (*hint)(struct slc_target *t, const uint64_t *offsets, unsigned n);
 	/* optional: register @n buffers of @bytes for fixed I/O */
 	int (*register_buffers)(struct slc_target *t, void **bufs, unsigned n, size_t bytes);

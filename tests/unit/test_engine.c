@@ -841,8 +841,11 @@ static void test_host_stop(void **state)
 
 	assert_true(slc__host_stop(0, t - 5000000000ull, t, &end) == 0 && end == t);
 	assert_true(slc__host_stop(SLC_HOST_SUSPENDED, t - 5000000000ull, t, &end) == 0 && end == t);
-	/* a SIGCONT 0.5 ms after the last check: no pause worth a record */
-	assert_true(slc__host_stop(SLC_HOST_CONTINUED, mono_ns() - 500000, 0, &end) == 0);
+	/* a SIGCONT 0.5 ms after the last check: no pause worth a record; 1 ms
+	 * is one (@now ahead of the clock, so the clock cannot move it) */
+	assert_true(slc__host_stop(SLC_HOST_CONTINUED, t + 10000000000ull, t + 10000500000ull, &end) == 0);
+	assert_true(end == t + 10000500000ull);
+	assert_true(slc__host_stop(SLC_HOST_CONTINUED, t + 10000000000ull, t + 10001000000ull, &end) == 1000000);
 	/* @now read before the stop ended (0 here): the end is the clock's */
 	assert_true(slc__host_stop(SLC_HOST_CONTINUED, t - 2000000000ull, 0, &end) >= 2000000000ull);
 	assert_true(end >= t && end <= mono_ns());

@@ -222,9 +222,10 @@ uint64_t slc_sim_write(struct slc_sim *s, uint64_t submit_ns, uint64_t offset, u
 /**
  * slc_sim_prefetch() - hint that a write or read at @offset comes soon, so
  * that its mapping entry is fetched from memory meanwhile.  Random workloads
- * call it 16-32 commands ahead, for 16 offsets in a row: a prefetch that
- * misses the TLB holds the caller for its page walk, and the walks of
- * prefetches issued together overlap.  It changes no state.
+ * call it 17-32 commands ahead, for 16 offsets in a row (32 at the start):
+ * a prefetch that misses the TLB holds the caller for its page walk, and
+ * prefetches issued together wait for their walks together.  It changes no
+ * state.
  */
 void slc_sim_prefetch(const struct slc_sim *s, uint64_t offset);
 
