@@ -9,7 +9,7 @@
  * its own time, which reproduces a device queue of that depth exactly.
  * Random offsets are drawn 16-32 commands ahead, 16 at a time, so a target
  * can prefetch a batch through its hint op (a simulated drive's mapping
- * table is large, and its misses overlap only when issued together).  The
+ * table is large, and its misses cost less issued together).  The
  * engine knows targets only by their ops and capabilities (target_priv.h).
  * A step of several jobs on a target with twins runs this loop once per
  * job, each in a writer thread of its own (engine_jobs.c); elsewhere one
