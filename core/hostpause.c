@@ -19,6 +19,7 @@
 
 #include "slcscope/core.h"
 #include "private.h"
+#include "target_priv.h"          /* slc__target_mono_ns(): the real targets' clock */
 
 static volatile sig_atomic_t conts;
 
@@ -71,11 +72,8 @@ uint64_t slc__host_stop(unsigned what, uint64_t from, uint64_t now, uint64_t *en
 	if (what & SLC_HOST_CONTINUED) {
 		/* the stop may have come after @now was read (inside a wait,
 		 * or in the check): it ended no earlier than the clock says now */
-		struct timespec ts;
-		uint64_t c;
+		uint64_t c = slc__target_mono_ns();
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		c = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 		if (c > now)
 			now = c;
 	}
