@@ -205,19 +205,17 @@ int slc_output_held(const char *path, char *err, size_t errlen)
 	struct stat st, fst;
 	int fd, rc = 0;
 
-	if (err && errlen)
-		err[0] = '\0';
 	/* a device or a FIFO is never opened here: opening one can act on it */
-	if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
-		return 0;
-	if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
-	    lock_as(fd, LOCK_SH, path, "try again once the run has ended", err, errlen) == -EBUSY)
-		rc = -EBUSY;
-	else if (err && errlen)
-		err[0] = '\0';         /* a lock that failed otherwise tells nothing of a writer */
-	close(fd);                  /* and with it the shared lock */
+	if (path && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0) {
+		if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
+		    lock_as(fd, LOCK_SH, path, "try again once the run has ended", err, errlen) == -EBUSY)
+			rc = -EBUSY;
+		close(fd);          /* and with it the shared lock */
+	}
+	/* not held: a lock that failed otherwise tells nothing of a writer */
+	if (!rc && err && errlen)
+		err[0] = '\0';
 	return rc;
 }
 
