@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "slcscope/analysis.h"
 
@@ -88,6 +90,29 @@ static int is_native(enum slc_phase_kind k)
 	return k == SLC_PHASE_DIRECT_TO_TLC || k == SLC_PHASE_ERASE_BOUND;
 }
 
+/* The model's best reading as the answer now is (the phases it has, the
+ * cache's and the onset's figures), and the reason in its reasons. */
+static void restate(struct slc_analysis *a)
+{
+	struct slc_labelling *l = &a->model.best;
+	size_t len = strnlen(a->model.explain, sizeof(a->model.explain));
+	int native = 0, had = l->erase_bound;
+
+	if (!l->valid) return;
+	for (size_t i = 0; i < a->n_phases; i++) native |= a->phases[i].kind == SLC_PHASE_DIRECT_TO_TLC;
+	l->native = native;
+	l->erase_bound = isfinite(a->erase_bound_start_bytes);
+	l->onset_bytes = a->erase_bound_start_bytes;
+	if (a->has_cache) {
+		l->tiers = l->tiers ? l->tiers : 1;
+		l->cache_bytes = a->cache_bytes;
+	}
+	if (len + 1 < sizeof(a->model.explain))
+		snprintf(a->model.explain + len, sizeof(a->model.explain) - len,
+			 "the drive's temperature: a slowdown as it crossed its warning level is throttling%s\n",
+			 had && !l->erase_bound ? ", not the erase-bound phase" : "");
+}
+
 int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_in *th)
 {
 	int changed = 0, native_changed = 0, have_temp, have_tmt;
@@ -137,7 +162,9 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 			if (is_native(a->phases[i].kind)) { first_native = i; break; }
 		for (size_t i = 0; i < first_native; i++)
 			if (a->phases[i].kind == SLC_PHASE_SLC_CACHE) last_cache = i;
-		if (last_cache < a->n_phases) {
+		/* a cache too short to measure stays a bound: its phase's end
+		 * is where its sample ends, not its size */
+		if (last_cache < a->n_phases && !a->model.cache_bound) {
 			a->has_cache = 1;
 			a->cache_bytes = a->phases[last_cache].end_bytes;
 			a->cache_end_s = a->phases[last_cache].end_s;
@@ -149,6 +176,7 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 				a->erase_bound_start_bytes = a->phases[i].start_bytes;
 				break;
 			}
+		restate(a);
 	}
 	return changed;
 }

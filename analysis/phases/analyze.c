@@ -513,6 +513,108 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 		     "before, %.2f after)%s\n", on / 1e9, w0, w1, tail);
 }
 
+/*
+ * The model reads whole levels; the passes after it work on the samples.
+ * Each pass's effect on the reading is stated in the reasons, by name, so
+ * that the answer and its reasons never disagree: where the cache ends,
+ * where the erase-bound phase begins, and any phase a pass added or took
+ * away.  The shape is read from the blocks as headline() will read the
+ * phases.
+ */
+struct shape {
+	double cache_end, onset;	/* host bytes; NAN: none */
+	int cache;			/* 0 none, 1 a cache, 2 one too short to measure (a bound) */
+	int erase_bound;
+};
+
+static struct shape shape_of(const struct trace *tr, const struct block *b, size_t nb, int cache)
+{
+	struct shape s = { NAN, NAN, cache, 0 };
+	int past = 0;
+
+	for (size_t j = 0; j < nb; j++) {
+		if (b[j].dip) continue;
+		if (b[j].kind == SLC_PHASE_SLC_CACHE && !past && cache == 1) s.cache_end = tr->cum[b[j].i1];
+		if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC || b[j].kind == SLC_PHASE_ERASE_BOUND) past = 1;
+		if (b[j].kind == SLC_PHASE_ERASE_BOUND && !s.erase_bound) {
+			s.erase_bound = 1;
+			s.onset = tr->cum[b[j].i0];
+		}
+	}
+	return s;
+}
+
+/* A move the reasons can show: @a and @b differ in the figures written. */
+static int moved(double a, double b)
+{
+	char x[32], y[32];
+
+	return isfinite(a) && isfinite(b) &&
+	       strcmp(slc__fmt_si(x, sizeof(x), a, "B", 4), slc__fmt_si(y, sizeof(y), b, "B", 4));
+}
+
+/* What the pass @by did to the reading: @s before, @n after (@s then
+ * updated); @quiet: the pass states its own figure, only a phase it adds
+ * or takes away is said here. */
+static void journal(struct slc_analysis *out, struct shape *s, struct shape n, const char *by, int quiet)
+{
+	char x[32], y[32];
+
+	if (n.cache != s->cache && n.cache == 1)
+		explain_line(out, 160, "%s: a cache up to %s written, where the levels' reading has %s\n", by,
+			     slc__fmt_si(x, sizeof(x), n.cache_end, "B", 4), s->cache ? "a bound" : "none");
+	else if (n.cache != s->cache && n.cache == 2)
+		explain_line(out, 160, "%s: a cache too short to measure, its size only bounded\n", by);
+	else if (n.cache != s->cache)
+		explain_line(out, 160, "%s: no cache\n", by);
+	else if (!quiet && moved(s->cache_end, n.cache_end))
+		explain_line(out, 160, "%s: the cache's end at %s written (before: %s)\n", by,
+			     slc__fmt_si(x, sizeof(x), n.cache_end, "B", 4), slc__fmt_si(y, sizeof(y), s->cache_end, "B", 4));
+	if (n.erase_bound != s->erase_bound && n.erase_bound)
+		explain_line(out, 160, "%s: erase-bound from %s written, where the levels' reading has no such phase\n",
+			     by, slc__fmt_si(x, sizeof(x), n.onset, "B", 4));
+	else if (n.erase_bound != s->erase_bound)
+		explain_line(out, 160, "%s: no erase-bound phase\n", by);
+	else if (!quiet && moved(s->onset, n.onset))
+		explain_line(out, 160, "%s: the onset at %s written (before: %s)\n", by,
+			     slc__fmt_si(x, sizeof(x), n.onset, "B", 4), slc__fmt_si(y, sizeof(y), s->onset, "B", 4));
+	*s = n;
+}
+
+/* The reading as the model stated it. */
+static struct shape shape_read(const struct slc_labelling *l, int has_cache)
+{
+	return (struct shape){ l->tiers && has_cache ? l->cache_bytes : NAN, l->erase_bound ? l->onset_bytes : NAN,
+			       !!has_cache, l->erase_bound };
+}
+
+/* The model's best reading as the answer states it, once every pass has
+ * placed its boundaries: the figures and phases the phases show (@s: the
+ * blocks' shape after the last pass; the phases share the sample a
+ * boundary falls in by its bytes). */
+static void state_answer(struct slc_analysis *out, struct shape *s)
+{
+	struct slc_labelling *l = &out->model.best;
+	struct shape n = { out->has_cache ? out->cache_bytes : NAN, out->erase_bound_start_bytes,
+			   out->has_cache ? 1 : out->model.cache_bound ? 2 : 0, isfinite(out->erase_bound_start_bytes) };
+	int native = 0;
+
+	journal(out, s, n, "the sample the boundary falls in, split by its bytes", 0);
+
+	for (size_t q = 0; q < out->n_phases; q++) native |= out->phases[q].kind == SLC_PHASE_DIRECT_TO_TLC;
+	if (!l->valid) return;
+	if (out->has_cache) {
+		l->tiers = l->tiers ? l->tiers : 1;
+		l->cache_bytes = out->cache_bytes;
+	} else {
+		l->tiers = 0;
+		l->cache_bytes = NAN;
+	}
+	l->native = native;
+	l->erase_bound = isfinite(out->erase_bound_start_bytes);
+	l->onset_bytes = out->erase_bound_start_bytes;
+}
+
 /* The kind of the first main block after the cache's. */
 static int first_after_cache(const struct block *b, size_t nb)
 {
@@ -552,6 +654,95 @@ static double headline(struct slc_analysis *out, double from_s)
 	return from_s;
 }
 
+/*
+ * The placement: the model chose its reading on whole levels; these passes
+ * carry its boundaries to the samples, in this order (each a stage of its
+ * own, tested in test_phases_stages and test_phases_analyze), and each
+ * one's effect is stated in the reasons (journal(), only in the answer's
+ * own reading @say, not the binned curve's).  @sh gets the blocks' shape
+ * after the last pass.  Returns 0 or -ENOMEM.
+ */
+struct placing {
+	struct slc_analysis *out;
+	const struct trace *tr;
+	const struct block *b;
+	const size_t *nb;
+	struct shape *sh;
+	const int *one;		/* the cache of one sample, to be bounded */
+	int say;
+};
+
+static void placed(const struct placing *p, const char *by, int quiet)
+{
+	const struct slc_analysis *o = p->out;
+	int cache = o->has_cache ? 1 : *p->one || o->model.cache_bound ? 2 : 0;
+
+	if (p->say) journal(p->out, p->sh, shape_of(p->tr, p->b, *p->nb, cache), by, quiet);
+}
+
+static int place(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nbp, size_t cap,
+		 const struct group *g, const struct slc_phase_evidence *evp, const struct slc_cpd_opts *opts,
+		 int coarse, double *tmp, struct shape *sh)
+{
+	struct slc_analysis ca;
+	size_t nbins = 0;
+	int one = 0, ret;
+	const struct placing pl = { out, tr, b, nbp, sh, &one, coarse };
+
+	*sh = shape_read(&out->model.best, out->has_cache);
+	placed(&pl, "the levels' edges on the samples", 0);
+	if (out->has_cache) slc__extend_cache_teeth(tr, b, nbp, cap, tmp);
+	placed(&pl, "the cache's teeth (writing at its speed between stalls)", 0);
+	/* a cache of a single sample (it ended inside it) is no phase that
+	 * sample can measure: a bound (short_cache) */
+	if (out->has_cache && b[0].i1 == 1 && !b[0].dip && *nbp > 1 && b[1].kind != SLC_PHASE_SLC_CACHE) {
+		out->has_cache = 0;
+		one = 1;
+	}
+	placed(&pl, "a cache of one sample", 0);
+	ret = slc__refine_onset(tr, b, nbp, cap, g, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
+	if (ret) return ret;
+	placed(&pl, "the onset's two-level fit to the samples", 0);
+	slc__refine_decay_onset(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
+	placed(&pl, "the decay's knee fitted to every sample", 0);
+	ret = slc__split_small_step(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
+	if (ret) return ret;
+	placed(&pl, "a small lasting step in the native writing", 0);
+	ret = coarse ? coarse_read(&ca, &nbins, tr, opts, evp, tmp) : 0;
+	if (ret < 0) return ret;
+	if (ret) {
+		double on;
+		int cc = coarse_cache(out, tr, b, nbp, cap, &ca, tmp);
+
+		if (cc) explain_add(out, tr, "the cache's end", out->model.best.cache_bytes);
+		on = coarse_onset(tr, &ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
+		/* the coarse reading has native writing after the cache and no
+		 * onset: an erase-bound phase the fine reading began right after
+		 * its (wrong) cache goes with it */
+		if (cc && !(on > 0) && ca.model.best.native && first_after_cache(b, *nbp) == SLC_PHASE_ERASE_BOUND)
+			set_onset(tr, b, nbp, cap, NAN);
+		slc_analysis_free(&ca);
+		if (on > 0) coarse_onset_apply(out, tr, b, nbp, cap, on, evp, tmp);
+		/* the binned curve's reading is now the model's, its reasons
+		 * the answer's: what differs from it is what to state */
+		if (cc) *sh = shape_read(&out->model.best, out->has_cache);
+		placed(&pl, "the binned curve's reading", 1);
+	}
+	counter_onset(out, tr, b, nbp, cap, evp);
+	placed(&pl, "the drive's counters", 1);
+	/* a cache too short to measure: its samples are its phase (so that
+	 * the native level's figures leave them out), its size a bound */
+	{
+		size_t nf = short_cache(out, tr, evp, one, tmp);
+		if (nf && !b[0].dip && (b[0].i1 <= nf || slc__split_block(b, nbp, cap, 0, nf))) {
+			b[0].kind = SLC_PHASE_SLC_CACHE;
+			b[0].tier = 1;
+		}
+	}
+	placed(&pl, "the first samples, faster than the rest", 0);
+	return 0;
+}
+
 int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 		   const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp)
 {
@@ -569,14 +760,12 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 {
 	struct slc_phase_evidence ev;
 	double *gconf = NULL;
-	int one = 0;
 	struct trace tr = { 0 };
 	struct block *b = NULL;
 	struct group *g = NULL;
 	size_t *ends = NULL, nb = 0, ng, start = 0, cap;
 	double *tmp = NULL, from_s;
-	struct slc_analysis ca;
-	size_t nbins = 0;
+	struct shape sh;
 	int ret;
 
 	if (!out) return -EINVAL;
@@ -622,49 +811,13 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret < 0) goto out;
 	out->has_cache = ret;
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
-	if (out->has_cache) slc__extend_cache_teeth(&tr, b, &nb, cap, tmp);
-	/* a cache of a single sample (it ended inside it) is no phase that
-	 * sample can measure: a bound (short_cache) */
-	if (out->has_cache && b[0].i1 == 1 && !b[0].dip && nb > 1 && b[1].kind != SLC_PHASE_SLC_CACHE) {
-		out->has_cache = 0;
-		one = 1;
-	}
-	ret = slc__refine_onset(&tr, b, &nb, cap, g, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
+	ret = place(out, &tr, b, &nb, cap, g, &ev, opts, coarse, tmp, &sh);
 	if (ret) goto out;
-	slc__refine_decay_onset(&tr, b, &nb, cap, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
-	ret = slc__split_small_step(&tr, b, &nb, cap, tmp, slc__min_onset(&ev, out->model.best.cache_bytes));
-	if (ret) goto out;
-	ret = coarse ? coarse_read(&ca, &nbins, &tr, opts, &ev, tmp) : 0;
-	if (ret < 0) goto out;
-	if (ret) {
-		double on;
-
-		int cc = coarse_cache(out, &tr, b, &nb, cap, &ca, tmp);
-
-		if (cc) explain_add(out, &tr, "the cache's end", out->model.best.cache_bytes);
-		on = coarse_onset(&tr, &ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
-		/* the coarse reading has native writing after the cache and no
-		 * onset: an erase-bound phase the fine reading began right after
-		 * its (wrong) cache goes with it */
-		if (cc && !(on > 0) && ca.model.best.native && first_after_cache(b, nb) == SLC_PHASE_ERASE_BOUND)
-			set_onset(&tr, b, &nb, cap, NAN);
-		slc_analysis_free(&ca);
-		if (on > 0) coarse_onset_apply(out, &tr, b, &nb, cap, on, &ev, tmp);
-	}
-	counter_onset(out, &tr, b, &nb, cap, &ev);
-	/* a cache too short to measure: its samples are its phase (so that
-	 * the native level's figures leave them out), its size a bound */
-	{
-		size_t nf = short_cache(out, &tr, &ev, one, tmp);
-		if (nf && !b[0].dip && (b[0].i1 <= nf || slc__split_block(b, &nb, cap, 0, nf))) {
-			b[0].kind = SLC_PHASE_SLC_CACHE;
-			b[0].tier = 1;
-		}
-	}
 	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
 
 	from_s = headline(out, slc__t_start(&tr, 0));
+	if (coarse) state_answer(out, &sh);
 	ret = steady(out, &tr, &ev, from_s);
 out:
 	slc__free_trace(&tr);

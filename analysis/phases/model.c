@@ -48,15 +48,7 @@ static void exf(struct ex *e, const char *fmt, ...)
 /* Decimal units, three significant figures: the explanation's numbers. */
 static const char *fmt_si(char *s, size_t n, double x, const char *unit)
 {
-	static const char *pre[] = { "", "k", "M", "G", "T", "P" };
-	size_t i = 0;
-
-	while (fabs(x) >= 1000 && i + 1 < sizeof(pre) / sizeof(pre[0])) {
-		x /= 1000;
-		i++;
-	}
-	snprintf(s, n, "%.3g %s%s", x, pre[i], unit);
-	return s;
+	return slc__fmt_si(s, n, x, unit, 3);
 }
 
 /* log prior of a speed ratio: 0 inside the range, a normal tail outside */
@@ -1247,7 +1239,11 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 		score(&c, &ru, &e);
 		exf(&e, "odds %.3g : 1 for the first reading", mi->odds);
 	}
+	/* the readings ruled out, the longest and least of the reasons, leave
+	 * room for the conflict below and the passes after the model */
+	e.cap = sizeof(mi->explain) - SLC__PLACE_ROOM;
 	explain_excluded(&c, cs, nc, &e);
+	e.cap = sizeof(mi->explain);
 	/* a reading the evidence ruled out fits the curve far better than any
 	 * left: the evidence (the capacity, cell type or state given) may be
 	 * wrong, and the labels are not to be trusted */

@@ -134,6 +134,7 @@ double slc__covered(const struct trace *tr, double a, double b);
 double slc__blevel(const struct trace *tr, const struct block *b);
 double slc__bdur(const struct trace *tr, const struct block *b);
 double slc__reldiff(double a, double b);
+const char *slc__fmt_si(char *s, size_t n, double x, const char *unit, int digits);
 void slc__merge_range(struct block *b, size_t *nb, size_t j, size_t k);
 double slc__sample_quantile(const struct trace *tr, size_t i0, size_t i1,
 			      size_t j0, size_t j1, double q, double *tmp);
@@ -187,6 +188,10 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 /* Groups a noisy cache may be split into: it sizes the model's arrays of
  * candidates, so it is no parameter (tiers_max is at most this). */
 enum { SLC__MODEL_MMAX = 8 };
+/* Bytes of the reasons the list of readings ruled out leaves free: for
+ * the conflict note and for the passes after the model, which state what
+ * each did to its reading (analyze.c); five lines or so. */
+enum { SLC__PLACE_ROOM = 800 };
 double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes);
 /* Most the cache can be: every block of the flash in SLC mode, the spare
  * area included; INFINITY with the capacity unknown. */

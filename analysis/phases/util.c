@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,20 @@ double slc__covered(const struct trace *tr, double a, double b)
 double slc__bdur(const struct trace *tr, const struct block *b)
 {
 	return tr->t[b->i1 - 1] - slc__t_start(tr, b->i0) - (tr->gap[b->i1 - 1] - tr->gap[b->i0]);
+}
+
+/* @x in decimal units of @unit to @digits significant figures, in @s. */
+const char *slc__fmt_si(char *s, size_t n, double x, const char *unit, int digits)
+{
+	static const char *pre[] = { "", "k", "M", "G", "T", "P" };
+	size_t i = 0;
+
+	while (fabs(x) >= 1000 && i + 1 < sizeof(pre) / sizeof(pre[0])) {
+		x /= 1000;
+		i++;
+	}
+	snprintf(s, n, "%.*g %s%s", digits, x, pre[i], unit);
+	return s;
 }
 
 double slc__reldiff(double a, double b)

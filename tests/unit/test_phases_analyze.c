@@ -71,18 +71,36 @@ static double bytes_before(const struct curve *c, size_t i)
 	return b;
 }
 
-static int analyze(struct slc_analysis *a, const struct curve *c, const struct slc_phase_evidence *ev)
-{
-	struct slc_trace_in in = { .t_s = c->t, .bps = c->v, .n = c->n };
-
-	return slc_analyze_ev(a, &in, NULL, ev);
-}
-
 static int has_kind(const struct slc_analysis *a, enum slc_phase_kind k)
 {
 	for (size_t i = 0; i < a->n_phases; i++)
 		if (a->phases[i].kind == k) return 1;
 	return 0;
+}
+
+/* The model's best reading is the answer: the cache, native and
+ * erase-bound phases the phases have, and the headline's figures. */
+static void check_stated(const struct slc_analysis *a)
+{
+	const struct slc_labelling *l = &a->model.best;
+
+	assert_int_equal(l->tiers > 0, a->has_cache);
+	if (a->has_cache) assert_true(l->cache_bytes == a->cache_bytes);
+	else assert_true(isnan(l->cache_bytes));
+	assert_int_equal(l->native, has_kind(a, SLC_PHASE_DIRECT_TO_TLC));
+	assert_int_equal(l->erase_bound, has_kind(a, SLC_PHASE_ERASE_BOUND));
+	if (l->erase_bound) assert_true(l->onset_bytes == a->erase_bound_start_bytes);
+	else assert_true(isnan(l->onset_bytes));
+}
+
+/* Every analysis here is checked for check_stated(). */
+static int analyze(struct slc_analysis *a, const struct curve *c, const struct slc_phase_evidence *ev)
+{
+	struct slc_trace_in in = { .t_s = c->t, .bps = c->v, .n = c->n };
+	int ret = slc_analyze_ev(a, &in, NULL, ev);
+
+	if (!ret) check_stated(a);
+	return ret;
 }
 
 static void dump(const char *what, const struct slc_analysis *a)
@@ -663,6 +681,7 @@ static void test_short_cache_bound(void **state)
 		assert_int_equal(a.phases[0].kind, SLC_PHASE_SLC_CACHE);
 		if (a.model.cache_bound) {
 			assert_false(a.has_cache);
+			assert_non_null(strstr(a.model.explain, ": a cache too short to measure, its size only bounded\n"));
 			assert_true(a.model.cache_min_bytes <= truth);
 			assert_true(truth <= a.model.cache_max_bytes);
 			assert_true(a.model.cache_bound_samples >= 1 && a.model.cache_bound_samples < 3);
@@ -966,6 +985,60 @@ static void test_steady_not(void **state)
 	curve_free(&c);
 }
 
+/* ---- the answer stated: place() and journal() ---- */
+
+/*
+ * A cache of 20.5 samples at 2 GB/s, then 500 MB/s: the model's levels end
+ * at a sample's edge, the answer shares the sample the end falls in by its
+ * bytes; the reasons say where the end moved, and the best reading states
+ * the answer's figure (check_stated).
+ */
+static void test_placement_stated(void **state)
+{
+	struct curve c;
+	struct slc_analysis a;
+	double truth = short_curve(&c, 20.5, 81);
+
+	(void)state;
+	assert_int_equal(analyze(&a, &c, NULL), 0);
+	dump("a cache of 20.5 samples", &a);
+	assert_true(a.has_cache);
+	/* the levels end after sample 20, the answer within its bytes */
+	assert_non_null(strstr(a.model.explain, "reading: a cache of 40 GB in 1 tier"));
+	assert_true(a.cache_bytes > bytes_before(&c, 20) && a.cache_bytes < bytes_before(&c, 21));
+	assert_near(a.cache_bytes, truth, 0.1e9);
+	assert_non_null(strstr(a.model.explain, "split by its bytes: the cache's end at 41 GB written (before: 40 GB)\n"));
+	slc_analysis_free(&a);
+	curve_free(&c);
+}
+
+/*
+ * A lasting step of 10% in native writing sampled every 100 ms, with 10%
+ * noise (a QLC drive's first garbage collection): the model's levels do
+ * not hold it, the small-step pass finds it after the model has chosen.
+ * The reasons say which pass added the phase, and the best reading has it
+ * (check_stated).
+ */
+static void test_placement_adds_phase(void **state)
+{
+	struct curve c;
+	struct slc_analysis a;
+	uint64_t seed = 91;
+
+	(void)state;
+	curve_new(&c, 6000, 0.1);
+	for (size_t i = 0; i < c.n; i++)
+		c.v[i] = (i < 200 ? 2e9 : i < 3000 ? 5e8 : 4.5e8) * (1 + 0.1 * gauss(&seed));
+	assert_int_equal(analyze(&a, &c, NULL), 0);
+	dump("a small step", &a);
+	assert_non_null(strstr(a.model.explain, "reading: a cache of 40 GB in 1 tier, then native\n"));
+	assert_non_null(strstr(a.model.explain, "a small lasting step in the native writing: erase-bound from "));
+	assert_true(a.model.best.erase_bound);
+	assert_near(a.erase_bound_start_bytes / bytes_before(&c, 3000), 1, 0.01);
+	slc_analysis_free(&a);
+	curve_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -986,6 +1059,8 @@ int main(void)
 		cmocka_unit_test(test_headline_edges),
 		cmocka_unit_test(test_steady_flat_tail),
 		cmocka_unit_test(test_steady_not),
+		cmocka_unit_test(test_placement_stated),
+		cmocka_unit_test(test_placement_adds_phase),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
