@@ -44,6 +44,7 @@ static int set_col(struct slc_import_col *c, const char *key, const char *v, int
 int slc_import_opts_set(struct slc_import_opts *o, const char *key, const char *value, char *err, size_t errlen)
 {
 	uint64_t v;
+	char why[160];
 
 	if (strncmp(key, "--", 2) == 0)
 		key += 2;
@@ -63,16 +64,16 @@ int slc_import_opts_set(struct slc_import_opts *o, const char *key, const char *
 		return 0;
 	}
 	if (strcmp(key, "bin") == 0) {
-		if (slc_parse_duration_ns(&v, value, err, errlen))
-			return -EINVAL;
+		if (slc_parse_duration_ns(&v, value, why, sizeof(why)))
+			return slc_errf(err, errlen, -EINVAL, "--bin: %s", why);
 		if (v < 1000000 || v > 86400000000000ull)
 			return slc_errf(err, errlen, -EINVAL, "--bin must be between 1ms and 1d");
 		o->bin_s = (double)v / 1e9;
 		return 0;
 	}
 	if (strcmp(key, "bs") == 0 || strcmp(key, "capacity") == 0) {
-		if (slc_parse_bytes(&v, value, err, errlen))
-			return -EINVAL;
+		if (slc_parse_bytes(&v, value, why, sizeof(why)))
+			return slc_errf(err, errlen, -EINVAL, "--%s: %s", key, why);
 		if (v == 0 || (key[0] == 'b' && v > (1u << 30)))
 			return slc_errf(err, errlen, -EINVAL, "--%s: must be above 0%s", key,
 					key[0] == 'b' ? " and at most 1GiB" : "");

@@ -141,6 +141,14 @@ for cmd in import analyze; do
 	[ $rc = 2 ] && grep -q "outside 1 MiB to 2^53 bytes" "$tmp/err" && [ ! -e "$tmp/cap.h5" ] &&
 		ok "$cmd --capacity 1000k refused" || bad "$cmd --capacity 1000k: exit $rc $(cat "$tmp/err")"
 done
+# a size or duration that is none: the message names its option
+for a in "analyze --capacity 12Q" "import --bs 4x" "import --bin 3x"; do
+	set -- $a
+	"$bin" "$1" "$data/import/t_ms_MBps.csv" "$2" "$3" -o "$tmp/opt.h5" >/dev/null 2>"$tmp/err"; rc=$?
+	[ "$1" = analyze ] && { "$bin" analyze "$data/import/t_ms_MBps.csv" "$2" "$3" >/dev/null 2>"$tmp/err"; rc=$?; }
+	[ $rc = 2 ] && grep -q "^slcscope $1: $2: unknown" "$tmp/err" && [ ! -e "$tmp/opt.h5" ] &&
+		ok "$a: the message names $2" || bad "$a: exit $rc $(cat "$tmp/err")"
+done
 
 # a file name that is not UTF-8 (any bytes are), and a trace's text that is
 # not: JSON and graphs take UTF-8, so those bytes are shown escaped or replaced
