@@ -90,33 +90,26 @@ static int is_native(enum slc_phase_kind k)
 	return k == SLC_PHASE_DIRECT_TO_TLC || k == SLC_PHASE_ERASE_BOUND;
 }
 
-/* The model's best reading as the answer now is (the phases it has, the
- * cache's and the onset's figures), and the reason in its reasons. */
-static void restate(struct slc_analysis *a)
+/* The reason, after the model's: the slowdown from @from_bytes was read
+ * as @was (a phase kind) and is throttling; @onset: where the erase-bound
+ * phase now begins (NAN: none).  Only a whole line is added. */
+static void thermal_reason(struct slc_analysis *a, double from_bytes, enum slc_phase_kind was, double onset)
 {
-	struct slc_labelling *l = &a->model.best;
-	size_t len = strnlen(a->model.explain, sizeof(a->model.explain));
-	int native = 0, had = l->erase_bound;
+	char line[256], tail[64] = "";
+	size_t len = strnlen(a->model.explain, sizeof(a->model.explain)), n;
 
-	if (!l->valid) return;
-	for (size_t i = 0; i < a->n_phases; i++) native |= a->phases[i].kind == SLC_PHASE_DIRECT_TO_TLC;
-	l->native = native;
-	l->erase_bound = isfinite(a->erase_bound_start_bytes);
-	l->onset_bytes = a->erase_bound_start_bytes;
-	if (a->has_cache) {
-		l->tiers = l->tiers ? l->tiers : 1;
-		l->cache_bytes = a->cache_bytes;
-	}
-	if (len + 1 < sizeof(a->model.explain))
-		snprintf(a->model.explain + len, sizeof(a->model.explain) - len,
-			 "the drive's temperature: a slowdown as it crossed its warning level is throttling%s\n",
-			 had && !l->erase_bound ? ", not the erase-bound phase" : "");
+	if (isfinite(onset)) snprintf(tail, sizeof(tail), "; erase-bound from %.4g GB written", onset / 1e9);
+	n = (size_t)snprintf(line, sizeof(line), "the drive's temperature or thermal management: the slowdown from "
+			     "%.4g GB written is throttling, not %s%s\n", from_bytes / 1e9,
+			     was == SLC_PHASE_ERASE_BOUND ? "the erase-bound phase" : "native writing", tail);
+	if (n < sizeof(line) && len + n < sizeof(a->model.explain)) memcpy(a->model.explain + len, line, n + 1);
 }
 
 int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_in *th)
 {
 	int changed = 0, native_changed = 0, have_temp, have_tmt;
-	double reach_t, dt = th ? th->interval_s : 0;
+	enum slc_phase_kind was = SLC_PHASE_DIRECT_TO_TLC;
+	double reach_t, dt = th ? th->interval_s : 0, from = NAN;
 
 	if (!a || !th)
 		return -EINVAL;
@@ -149,6 +142,10 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 				   (have_tmt && tmt_rose_within(th, p->start_s - dt, p->start_s + dt));
 			if (evidence && have_temp && mostly_cool(th, p->start_s, p->end_s)) evidence = 0;
 			if (evidence) {
+				if (!native_changed) {
+					was = p->kind;
+					from = p->start_bytes;
+				}
 				p->kind = SLC_PHASE_THROTTLED;
 				changed++;
 				native_changed++;
@@ -176,7 +173,7 @@ int slc_analysis_apply_thermal(struct slc_analysis *a, const struct slc_thermal_
 				a->erase_bound_start_bytes = a->phases[i].start_bytes;
 				break;
 			}
-		restate(a);
+		thermal_reason(a, from, was, a->erase_bound_start_bytes);
 	}
 	return changed;
 }

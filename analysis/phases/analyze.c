@@ -515,27 +515,28 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 
 /*
  * The model reads whole levels; the passes after it work on the samples.
- * Each pass's effect on the reading is stated in the reasons, by name, so
- * that the answer and its reasons never disagree: where the cache ends,
- * where the erase-bound phase begins, and any phase a pass added or took
- * away.  The shape is read from the blocks as headline() will read the
- * phases.
+ * Its reading (model.best, its odds and runner-up) stays as it chose it;
+ * what each pass did to it is stated in the reasons, by name, so that the
+ * reasons lead from the reading to the answer: where the cache ends, where
+ * the erase-bound phase begins, and any phase a pass added or took away.
+ * The shape is read from the blocks as headline() will read the phases.
  */
 struct shape {
 	double cache_end, onset;	/* host bytes; NAN: none */
 	int cache;			/* 0 none, 1 a cache, 2 one too short to measure (a bound) */
-	int erase_bound;
+	int native, erase_bound;
 };
 
 static struct shape shape_of(const struct trace *tr, const struct block *b, size_t nb, int cache)
 {
-	struct shape s = { NAN, NAN, cache, 0 };
+	struct shape s = { NAN, NAN, cache, 0, 0 };
 	int past = 0;
 
 	for (size_t j = 0; j < nb; j++) {
 		if (b[j].dip) continue;
 		if (b[j].kind == SLC_PHASE_SLC_CACHE && !past && cache == 1) s.cache_end = tr->cum[b[j].i1];
 		if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC || b[j].kind == SLC_PHASE_ERASE_BOUND) past = 1;
+		s.native |= b[j].kind == SLC_PHASE_DIRECT_TO_TLC;
 		if (b[j].kind == SLC_PHASE_ERASE_BOUND && !s.erase_bound) {
 			s.erase_bound = 1;
 			s.onset = tr->cum[b[j].i0];
@@ -553,28 +554,44 @@ static int moved(double a, double b)
 	       strcmp(slc__fmt_si(x, sizeof(x), a, "B", 4), slc__fmt_si(y, sizeof(y), b, "B", 4));
 }
 
+/* The cache of shape @s in words, for "(before: ...)". */
+static const char *cache_words(char *w, size_t n, const struct shape *s)
+{
+	char x[32];
+
+	if (s->cache == 2) snprintf(w, n, "a bound");
+	else if (s->cache == 1 && isfinite(s->cache_end))
+		snprintf(w, n, "up to %s", slc__fmt_si(x, sizeof(x), s->cache_end, "B", 4));
+	else snprintf(w, n, s->cache ? "a cache" : "none");
+	return w;
+}
+
 /* What the pass @by did to the reading: @s before, @n after (@s then
- * updated); @quiet: the pass states its own figure, only a phase it adds
+ * updated); @quiet: the pass states its own figures, only a phase it adds
  * or takes away is said here. */
 static void journal(struct slc_analysis *out, struct shape *s, struct shape n, const char *by, int quiet)
 {
-	char x[32], y[32];
+	char x[32], y[32], w[48];
 
 	if (n.cache != s->cache && n.cache == 1)
-		explain_line(out, 160, "%s: a cache up to %s written, where the levels' reading has %s\n", by,
-			     slc__fmt_si(x, sizeof(x), n.cache_end, "B", 4), s->cache ? "a bound" : "none");
-	else if (n.cache != s->cache && n.cache == 2)
-		explain_line(out, 160, "%s: a cache too short to measure, its size only bounded\n", by);
+		explain_line(out, 160, "%s: a cache up to %s written (before: %s)\n", by,
+			     slc__fmt_si(x, sizeof(x), n.cache_end, "B", 4), cache_words(w, sizeof(w), s));
 	else if (n.cache != s->cache)
-		explain_line(out, 160, "%s: no cache\n", by);
+		explain_line(out, 160, "%s: %s (before: %s)\n", by,
+			     n.cache ? "a cache too short to measure, its size only bounded" : "no cache",
+			     cache_words(w, sizeof(w), s));
 	else if (!quiet && moved(s->cache_end, n.cache_end))
 		explain_line(out, 160, "%s: the cache's end at %s written (before: %s)\n", by,
 			     slc__fmt_si(x, sizeof(x), n.cache_end, "B", 4), slc__fmt_si(y, sizeof(y), s->cache_end, "B", 4));
+	if (n.native != s->native)
+		explain_line(out, 160, "%s: %s native phase (before: %s)\n", by, n.native ? "a" : "no",
+			     n.native ? "none" : "one");
 	if (n.erase_bound != s->erase_bound && n.erase_bound)
-		explain_line(out, 160, "%s: erase-bound from %s written, where the levels' reading has no such phase\n",
-			     by, slc__fmt_si(x, sizeof(x), n.onset, "B", 4));
+		explain_line(out, 160, "%s: erase-bound from %s written (before: no such phase)\n", by,
+			     slc__fmt_si(x, sizeof(x), n.onset, "B", 4));
 	else if (n.erase_bound != s->erase_bound)
-		explain_line(out, 160, "%s: no erase-bound phase\n", by);
+		explain_line(out, 160, "%s: no erase-bound phase (before: from %s)\n", by,
+			     slc__fmt_si(y, sizeof(y), s->onset, "B", 4));
 	else if (!quiet && moved(s->onset, n.onset))
 		explain_line(out, 160, "%s: the onset at %s written (before: %s)\n", by,
 			     slc__fmt_si(x, sizeof(x), n.onset, "B", 4), slc__fmt_si(y, sizeof(y), s->onset, "B", 4));
@@ -582,37 +599,22 @@ static void journal(struct slc_analysis *out, struct shape *s, struct shape n, c
 }
 
 /* The reading as the model stated it. */
-static struct shape shape_read(const struct slc_labelling *l, int has_cache)
+static struct shape shape_read(const struct slc_labelling *l)
 {
-	return (struct shape){ l->tiers && has_cache ? l->cache_bytes : NAN, l->erase_bound ? l->onset_bytes : NAN,
-			       !!has_cache, l->erase_bound };
+	return (struct shape){ l->tiers ? l->cache_bytes : NAN, l->erase_bound ? l->onset_bytes : NAN, l->tiers > 0,
+			       l->native, l->erase_bound };
 }
 
-/* The model's best reading as the answer states it, once every pass has
- * placed its boundaries: the figures and phases the phases show (@s: the
- * blocks' shape after the last pass; the phases share the sample a
- * boundary falls in by its bytes). */
-static void state_answer(struct slc_analysis *out, struct shape *s)
+/* The last step to the answer: the phases' boundaries to sub-sample
+ * precision (section 3 of docs/analysis.md), from @s, the blocks' shape
+ * after the last pass. */
+static void answer_stated(struct slc_analysis *out, struct shape *s)
 {
-	struct slc_labelling *l = &out->model.best;
 	struct shape n = { out->has_cache ? out->cache_bytes : NAN, out->erase_bound_start_bytes,
-			   out->has_cache ? 1 : out->model.cache_bound ? 2 : 0, isfinite(out->erase_bound_start_bytes) };
-	int native = 0;
+			   out->has_cache ? 1 : out->model.cache_bound ? 2 : 0, 0, isfinite(out->erase_bound_start_bytes) };
 
-	journal(out, s, n, "the sample the boundary falls in, split by its bytes", 0);
-
-	for (size_t q = 0; q < out->n_phases; q++) native |= out->phases[q].kind == SLC_PHASE_DIRECT_TO_TLC;
-	if (!l->valid) return;
-	if (out->has_cache) {
-		l->tiers = l->tiers ? l->tiers : 1;
-		l->cache_bytes = out->cache_bytes;
-	} else {
-		l->tiers = 0;
-		l->cache_bytes = NAN;
-	}
-	l->native = native;
-	l->erase_bound = isfinite(out->erase_bound_start_bytes);
-	l->onset_bytes = out->erase_bound_start_bytes;
+	for (size_t q = 0; q < out->n_phases; q++) n.native |= out->phases[q].kind == SLC_PHASE_DIRECT_TO_TLC;
+	journal(out, s, n, "the boundaries to sub-sample precision", 0);
 }
 
 /* The kind of the first main block after the cache's. */
@@ -689,8 +691,7 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	int one = 0, ret;
 	const struct placing pl = { out, tr, b, nbp, sh, &one, coarse };
 
-	*sh = shape_read(&out->model.best, out->has_cache);
-	placed(&pl, "the levels' edges on the samples", 0);
+	*sh = shape_read(&out->model.best);
 	if (out->has_cache) slc__extend_cache_teeth(tr, b, nbp, cap, tmp);
 	placed(&pl, "the cache's teeth (writing at its speed between stalls)", 0);
 	/* a cache of a single sample (it ended inside it) is no phase that
@@ -725,7 +726,7 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 		if (on > 0) coarse_onset_apply(out, tr, b, nbp, cap, on, evp, tmp);
 		/* the binned curve's reading is now the model's, its reasons
 		 * the answer's: what differs from it is what to state */
-		if (cc) *sh = shape_read(&out->model.best, out->has_cache);
+		if (cc) *sh = shape_read(&out->model.best);
 		placed(&pl, "the binned curve's reading", 1);
 	}
 	counter_onset(out, tr, b, nbp, cap, evp);
@@ -738,6 +739,8 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 			b[0].kind = SLC_PHASE_SLC_CACHE;
 			b[0].tier = 1;
 		}
+		/* the one-sample cache is a bound now, or none */
+		one = 0;
 	}
 	placed(&pl, "the first samples, faster than the rest", 0);
 	return 0;
@@ -817,7 +820,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 
 	from_s = headline(out, slc__t_start(&tr, 0));
-	if (coarse) state_answer(out, &sh);
+	if (coarse) answer_stated(out, &sh);
 	ret = steady(out, &tr, &ev, from_s);
 out:
 	slc__free_trace(&tr);

@@ -74,6 +74,10 @@ const char *slc__fmt_si(char *s, size_t n, double x, const char *unit, int digit
 	static const char *pre[] = { "", "k", "M", "G", "T", "P" };
 	size_t i = 0;
 
+	if (!isfinite(x)) {
+		snprintf(s, n, "unknown");
+		return s;
+	}
 	while (fabs(x) >= 1000 && i + 1 < sizeof(pre) / sizeof(pre[0])) {
 		x /= 1000;
 		i++;
