@@ -323,3 +323,15 @@ char *slc_format_duration(char *buf, size_t len, uint64_t ns)
 			 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 	return buf;
 }
+
+int slc_stream_error(FILE *f)
+{
+	if (!ferror(f))
+		return 0;
+	/* the reason of the write that failed is gone with its call; the
+	 * data it held is still buffered, and writing it again says why */
+	errno = 0;
+	if (fflush(f) && errno)
+		return -errno;
+	return -EIO;
+}

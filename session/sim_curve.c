@@ -22,7 +22,7 @@ static int on_sample(void *arg, const struct slc_sample *s)
 
 	fprintf(o->csv, "%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%.3f,%.3f,%.3f\n", s->t_s, s->interval_s,
 		s->bytes_total, s->ios, s->lat_p50_us, s->lat_p99_us, s->lat_p999_us, s->lat_max_us, s->temp_c);
-	return ferror(o->csv) ? -EIO : 0;
+	return slc_stream_error(o->csv);
 }
 
 static int on_event(void *arg, const struct slc_sim_event *e, uint64_t t0)

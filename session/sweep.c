@@ -327,7 +327,7 @@ int slc__sweep_csv(FILE *f, const struct slc__sweep *t)
 			(unsigned long long)p->read_bytes, (unsigned long long)p->write_bytes, v[1], v[2], v[3], v[4],
 			v[5], v[6], v[7], v[8], v[9], v[10]);
 	}
-	return ferror(f) ? -EIO : 0;
+	return slc_stream_error(f);
 }
 
 void slc__sweep_section(struct doc *d, const struct slc__sweep *t, enum slc_unit_system u,

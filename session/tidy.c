@@ -144,7 +144,7 @@ int slc_session_export_tidy(FILE *f, const struct slc_session *x)
 		for (size_t j = 0; j < s->n_samples; j++)
 			tidy_row(f, s, i, j, in->meta.plan, a, with_ios);
 	}
-	return ferror(f) ? -EIO : 0;
+	return slc_stream_error(f);
 }
 
 static int tidy_tmp(const char *tmp, FILE *f, void *arg, char *err, size_t errlen)

@@ -111,7 +111,7 @@ int slc_input_export_csv(const struct slc_input *in, FILE *out)
 				fmt_double(u, sizeof(u), s->writer_cpu ? s->writer_cpu[j] : NAN),
 				fmt_double(w, sizeof(w), s->writer_wait ? s->writer_wait[j] : NAN));
 	}
-	return ferror(out) ? -EIO : 0;
+	return slc_stream_error(out);
 }
 
 /* Helpers that tolerate NULL children: json_object_set_new() then fails and we report ENOMEM. */

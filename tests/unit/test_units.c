@@ -232,6 +232,30 @@ static void test_format_parse_roundtrip(void **state)
 	}
 }
 
+/* A stream's write error carries its reason: a full device says so, a
+ * stream without an error says nothing. */
+static void test_stream_error(void **state)
+{
+	FILE *f = fopen("/dev/full", "w");
+	char buf[256];
+
+	(void)state;
+	if (!f) {
+		skip();
+		return;
+	}
+	assert_int_equal(slc_stream_error(f), 0);
+	memset(buf, 'x', sizeof(buf));
+	for (int i = 0; i < 100; i++) fwrite(buf, 1, sizeof(buf), f);
+	assert_int_equal(slc_stream_error(f), -ENOSPC);
+	fclose(f);
+	f = tmpfile();
+	assert_non_null(f);
+	fputs("fine\n", f);
+	assert_int_equal(slc_stream_error(f), 0);
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_parse_rate),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_format_parse_roundtrip),
+		cmocka_unit_test(test_stream_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -108,6 +109,13 @@ char *slc_format_duration(char *buf, size_t len, uint64_t ns);
  * slcscope library reports why a call failed.
  */
 int slc_errf(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/**
+ * slc_stream_error() - 0 when stream @f has had no write error; else the
+ * failed write's -errno (-ENOSPC on a full disk, -EPIPE on a closed pipe),
+ * asked of the system once more by flushing, or -EIO when it gives none.
+ */
+int slc_stream_error(FILE *f);
 
 #ifdef __cplusplus
 }
