@@ -38,6 +38,8 @@ int slc__load_trace(struct trace *tr, const struct slc_trace_in *in)
 	if (n == 0 || !in->t_s || (!in->bytes == !in->bps)) return -EINVAL;
 	tr->n = n;
 	tr->t = in->t_s;
+	tr->binned_onset = NAN;
+	tr->binned_cache = tr->binned_bin = 0;
 	tr->block_bytes = in->block_bytes;
 	tr->dt = malloc(n * sizeof(double));
 	tr->v = malloc(n * sizeof(double));
@@ -683,13 +685,11 @@ static void placed(const struct placing *p, const char *by, int quiet)
 }
 
 static int place(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nbp, size_t cap,
-		 const struct group *g, const struct slc_phase_evidence *evp, const struct slc_cpd_opts *opts,
-		 int coarse, double *tmp, struct shape *sh)
+		 const struct group *g, const struct slc_phase_evidence *evp, const struct slc_analysis *ca,
+		 size_t nbins, int say, double *tmp, struct shape *sh)
 {
-	struct slc_analysis ca;
-	size_t nbins = 0;
 	int one = 0, ret;
-	const struct placing pl = { out, tr, b, nbp, sh, &one, coarse };
+	const struct placing pl = { out, tr, b, nbp, sh, &one, say };
 
 	*sh = shape_read(&out->model.best);
 	if (out->has_cache) slc__extend_cache_teeth(tr, b, nbp, cap, tmp);
@@ -709,20 +709,17 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	ret = slc__split_small_step(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
 	if (ret) return ret;
 	placed(&pl, "a small lasting step in the native writing", 0);
-	ret = coarse ? coarse_read(&ca, &nbins, tr, opts, evp, tmp) : 0;
-	if (ret < 0) return ret;
-	if (ret) {
+	if (ca) {
 		double on;
-		int cc = coarse_cache(out, tr, b, nbp, cap, &ca, tmp);
+		int cc = coarse_cache(out, tr, b, nbp, cap, ca, tmp);
 
 		if (cc) explain_add(out, tr, "the cache's end", out->model.best.cache_bytes);
-		on = coarse_onset(tr, &ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
+		on = coarse_onset(tr, ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
 		/* the coarse reading has native writing after the cache and no
 		 * onset: an erase-bound phase the fine reading began right after
 		 * its (wrong) cache goes with it */
-		if (cc && !(on > 0) && ca.model.best.native && first_after_cache(b, *nbp) == SLC_PHASE_ERASE_BOUND)
+		if (cc && !(on > 0) && ca->model.best.native && first_after_cache(b, *nbp) == SLC_PHASE_ERASE_BOUND)
 			set_onset(tr, b, nbp, cap, NAN);
-		slc_analysis_free(&ca);
 		if (on > 0) coarse_onset_apply(out, tr, b, nbp, cap, on, evp, tmp);
 		/* the binned curve's reading is now the model's, its reasons
 		 * the answer's: what differs from it is what to state */
@@ -769,6 +766,9 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	size_t *ends = NULL, nb = 0, ng, start = 0, cap;
 	double *tmp = NULL, from_s;
 	struct shape sh;
+	struct slc_analysis ca;
+	size_t nbins = 0;
+	int binned = 0;
 	int ret;
 
 	if (!out) return -EINVAL;
@@ -810,11 +810,25 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	while (slc__merge_same(&tr, b, &nb) || slc__merge_transient(&tr, b, &nb, tmp))
 		;
 	ng = slc__make_groups(&tr, b, nb, g, tmp);
+	/* the curve binned to coarse_s, read first: its onset is one the model
+	 * scores (binned_group() in model.c), its cache and onset are placed
+	 * after it (place()) */
+	binned = coarse ? coarse_read(&ca, &nbins, &tr, opts, &ev, tmp) : 0;
+	if (binned < 0) {
+		ret = binned;
+		binned = 0;
+		goto out;
+	}
+	if (binned) {
+		tr.binned_onset = ca.erase_bound_start_bytes;
+		tr.binned_cache = ca.has_cache ? ca.cache_bytes : 0;
+		tr.binned_bin = tr.cum[tr.n] / (double)nbins;
+	}
 	ret = slc__model_label(&tr, b, g, ng, &ev, &out->model, gconf);
 	if (ret < 0) goto out;
 	out->has_cache = ret;
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
-	ret = place(out, &tr, b, &nb, cap, g, &ev, opts, coarse, tmp, &sh);
+	ret = place(out, &tr, b, &nb, cap, g, &ev, binned ? &ca : NULL, nbins, coarse, tmp, &sh);
 	if (ret) goto out;
 	ret = slc__emit_phases(&out->phases, &out->n_phases, &tr, b, nb, 0, tmp);
 	if (ret) goto out;
@@ -823,6 +837,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (coarse) answer_stated(out, &sh);
 	ret = steady(out, &tr, &ev, from_s);
 out:
+	if (binned) slc_analysis_free(&ca);
 	slc__free_trace(&tr);
 	free(ends);
 	free(tmp);

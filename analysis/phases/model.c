@@ -1023,9 +1023,43 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
 	return on;
 }
 
+/*
+ * The level after @k cache groups that begins nearest the onset the curve
+ * binned to coarse_s reads (ng: none).  Sampled finer than a second, a
+ * drive's bursts, stalls and wander make hundreds of levels (a DRAM-less
+ * drive's comb at 0.25 s: 268), and the data's onset rule picks a drop
+ * between two of them; binned, they average into the phases' levels, and
+ * the bins' onset is the model's to score like any other.  Only when the
+ * binned curve reads the cache as this reading does (within
+ * coarse_onset_bins bins, as coarse_onset() asks): else its onset belongs
+ * to another reading of the start.
+ */
+static size_t binned_group(const struct mctx *x, size_t k)
+{
+	double on = x->tr->binned_onset, best = INFINITY;
+	size_t q = x->ng;
+
+	double cache = k ? g_end_bytes(x, k - 1) : 0;
+
+	/* the binned curve reads the cache as this reading does, within
+	 * coarse_onset_bins bins: else its levels are another reading's */
+	if (!(x->tr->binned_bin > 0) || !isfinite(on) ||
+	    fabs(cache - x->tr->binned_cache) > x->p->coarse_onset_bins * x->tr->binned_bin)
+		return x->ng;
+	for (size_t i = k + 1; i < x->ng; i++) {
+		double d = fabs(g_start_bytes(x, i) - on);
+		if (d < best) {
+			best = d;
+			q = i;
+		}
+	}
+	return q;
+}
+
 /* The candidate readings of @x's groups (flagged @buf): for each k, the
- * data's onset, none, none before the erase-bound regime, and the next
- * lasting drop after the data's onset (distinct values only); k >= 2
+ * data's onset, none, none before the erase-bound regime, the next
+ * lasting drop after the data's onset, and the level nearest the binned
+ * curve's onset (binned_group(); distinct values only); k >= 2
  * cache groups also as one merged level (k up to SLC__MODEL_MMAX, only so
  * above tiers_max); k >= 1 also with the cache back.  Scored in @c. */
 static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand *cs)
@@ -1033,7 +1067,7 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 	size_t ng = x->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
 
 	for (size_t k = 0; k <= kmax; k++) {
-		size_t os[5];
+		size_t os[6];
 
 		x->onset[k] = k < ng ? slc__erase_onset(x->p, x->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
@@ -1050,7 +1084,11 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 				 * drop a one-tier cache would end at is read both
 				 * ways, whatever the data's onset rule says of it */
 				os[4] = k == 0 && ng > 1 ? 1 : ng;
-				for (int i = 0, first = -1; i < 5; i++) {
+				os[5] = binned_group(x, k);
+				for (int i = 0, first = -1; i < 6; i++) {
+					if (i == 5 && (os[5] == ng || os[5] == os[0] || os[5] == os[1] || os[5] == os[2] ||
+						       os[5] == os[3] || os[5] == os[4]))
+						continue;
 					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)) ||
 					    (i == 3 && (os[3] == os[0] || os[3] == ng || first < 0 ||
 							isfinite(cs[first].score))) ||
@@ -1125,9 +1163,9 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
 }
 
 /* candidates_of() makes at most 2 (the cache back or not) x 2 (merged or
- * not) x 5 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
+ * not) x 6 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
  * groups and for those after a write buffer's burst */
-enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 5 };
+enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 6 };
 
 /*
  * What would decide between the best reading and the close runner-up: the

@@ -44,6 +44,10 @@ struct trace {
 	double *ws;		/* scratch of the statistics below: 3 n entries */
 	double dip_prob;	/* probability that a sample dips (slc__dip_prob) */
 	double block_bytes;
+	double binned_onset;	/* host bytes where the curve binned to coarse_s
+				 * reads an erase-bound onset; NAN: none */
+	double binned_cache;	/* ... and its cache (0: none) */
+	double binned_bin;	/* ... and the bytes of a bin; 0: not binned */
 	const struct slc_model_params *mp;	/* NULL: the defaults (slc__mp()) */
 };
 
