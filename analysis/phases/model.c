@@ -1036,10 +1036,8 @@ static size_t onset_without_rec(struct mctx *c, const struct cand *r)
  */
 static size_t binned_group(const struct mctx *x, size_t k)
 {
-	double on = x->tr->binned_onset, best = INFINITY;
+	double on = x->tr->binned_onset, best = INFINITY, cache = k ? g_end_bytes(x, k - 1) : 0;
 	size_t q = x->ng;
-
-	double cache = k ? g_end_bytes(x, k - 1) : 0;
 
 	/* the binned curve reads the cache as this reading does, within
 	 * coarse_onset_bins bins: else its levels are another reading's */
