@@ -141,10 +141,12 @@ static int help(int argc, char **argv)
 /* A full disk or a closed pipe on standard output is a failure too, said once. */
 static int finish(const char *cmd, int rc)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return rc;
-	if (rc == CLI_OK)
-		rc = cli_fail(cmd, "standard output: %s", errno ? strerror(errno) : "write error");
+	int e;
+
+	fflush(stdout);
+	e = slc_stream_error(stdout);
+	if (e && rc == CLI_OK)
+		rc = cli_fail(cmd, "standard output: %s", strerror(-e));
 	return rc;
 }
 

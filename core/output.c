@@ -549,12 +549,10 @@ void slc_output_abort(struct slc_output *w)
 /* Flush, sync and close the stream: 0 or -errno. */
 static int close_stream(FILE *f, int is_stdout)
 {
-	int rc = 0;
+	/* a buffered write that failed, and why */
+	int rc = slc_stream_error(f);
 
-	/* errno tells why a buffered write failed, when one did */
-	if (ferror(f))
-		rc = -(errno ? errno : EIO);
-	if (fflush(f) && !rc)
+	if (!rc && fflush(f))
 		rc = -(errno ? errno : EIO);
 	if (!is_stdout && fsync(fileno(f)) && !rc)
 		rc = -errno;
@@ -570,7 +568,6 @@ int slc_output_commit(struct slc_output *w, char *err, size_t errlen)
 	int rc = 0, fd;
 
 	if (w->to_stdout) {
-		errno = 0;
 		rc = close_stream(stdout, 1);
 		release(w);
 		return rc ? slc_errf(err, errlen, rc, "cannot write standard output: %s", strerror(-rc)) : 0;

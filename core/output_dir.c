@@ -215,7 +215,8 @@ static int write_marker(const char *dir, const char *const *names, size_t n)
 	fputs(MARKER_HEAD, f);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s\n", names[i]);
-	if (ferror(f) || fflush(f) || fsync(fileno(f)))
+	rc = slc_stream_error(f);
+	if (!rc && (fflush(f) || fsync(fileno(f))))
 		rc = -(errno ? errno : EIO);
 	if (fclose(f) && !rc)
 		rc = -(errno ? errno : EIO);

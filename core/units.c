@@ -326,12 +326,15 @@ char *slc_format_duration(char *buf, size_t len, uint64_t ns)
 
 int slc_stream_error(FILE *f)
 {
+	int e = errno;
+
 	if (!ferror(f))
 		return 0;
-	/* the reason of the write that failed is gone with its call; the
-	 * data it held is still buffered, and writing it again says why */
+	/* data still buffered: writing it again says why.  A stream whose
+	 * failed write dropped its buffer writes nothing more, and errno is
+	 * what that write left, unless a call since has set it. */
 	errno = 0;
 	if (fflush(f) && errno)
 		return -errno;
-	return -EIO;
+	return e ? -e : -EIO;
 }

@@ -326,16 +326,13 @@ FILE *slc__open_w(const char *path)
 	return f;
 }
 
-/*
- * fclose() only reports the last flush: a write that failed earlier (the
- * disk full mid-file) is seen in ferror() alone, and errno still holds its
- * reason unless something since overwrote it.
- */
+/* fclose() only reports the last flush: a write that failed earlier (the
+ * disk full mid-file) is seen by slc_stream_error(). */
 int slc__close_w(FILE *f)
 {
-	int bad = ferror(f), e = errno;
+	int bad = slc_stream_error(f);
 
 	if (fclose(f))
 		return errno ? -errno : -EIO;
-	return bad ? -(e ? e : EIO) : 0;
+	return bad;
 }

@@ -316,8 +316,10 @@ int slc_input_export_json(const struct slc_input *in, FILE *out)
 		goto out;
 	}
 	if (json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) < 0 ||
-	    fputc('\n', out) == EOF || ferror(out))
-		rc = -EIO;
+	    fputc('\n', out) == EOF || ferror(out)) {
+		rc = slc_stream_error(out);
+		if (!rc) rc = -EIO;
+	}
 out:
 	json_decref(root);
 	json_decref(meta);

@@ -137,9 +137,12 @@ cp t.h5 ./-dash.h5
 "$bin" report t.h5 ./-dash.h5 -s idle_burst -o norole >/dev/null 2>"$tmp/err" && bad "report -s idle_burst wrote a report" ||
 	{ grep -q "has no idle_burst segment" "$tmp/err" && [ ! -e norole ] && ok "report -s ROLE the inputs lack: refused"; } ||
 	bad "report -s idle_burst: $(cat "$tmp/err")"
-"$bin" export t.h5 --csv >/dev/full 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] && grep -q "No space left on device" "$tmp/err" && ok "a full standard output: exit 1 ($(cat "$tmp/err"))" ||
-	bad "stdout on /dev/full: exit $rc, $(cat "$tmp/err")"
+# a full standard output: exit 1, and the reason is the disk's
+for c in "export t.h5 --csv" "export t.h5 --json" "analyze t.h5 --json" "analyze t.h5" "sim list"; do
+	"$bin" $c >/dev/full 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -q "No space left on device" "$tmp/err" && ok "$c on a full standard output: $(cat "$tmp/err")" ||
+		bad "$c on /dev/full: exit $rc, $(cat "$tmp/err")"
+done
 
 # a trace a running slcscope holds (a run that lasts until it is stopped below:
 # a simulated one could end first on a loaded machine)

@@ -112,8 +112,9 @@ int slc_errf(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute
 
 /**
  * slc_stream_error() - 0 when stream @f has had no write error; else the
- * failed write's -errno (-ENOSPC on a full disk, -EPIPE on a closed pipe),
- * asked of the system once more by flushing, or -EIO when it gives none.
+ * failed write's -errno (-ENOSPC on a full disk, -EPIPE on a closed pipe):
+ * asked of the system once more by flushing what is still buffered, else
+ * errno as the caller finds it (call it right after the writes), or -EIO.
  */
 int slc_stream_error(FILE *f);
 
