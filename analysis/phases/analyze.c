@@ -706,9 +706,6 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	placed(&pl, "the onset's two-level fit to the samples", 0);
 	slc__refine_decay_onset(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
 	placed(&pl, "the decay's knee fitted to every sample", 0);
-	ret = slc__split_small_step(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
-	if (ret) return ret;
-	placed(&pl, "a small lasting step in the native writing", 0);
 	if (ca) {
 		double on;
 		int cc = coarse_cache(out, tr, b, nbp, cap, ca, tmp);
@@ -743,6 +740,51 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	return 0;
 }
 
+/*
+ * A small lasting step in the native writing of the model's reading: a
+ * drive's first foreground GC can cost it only 5-15% of its speed (a
+ * datacenter drive's spare area, a QLC drive's native writing), a step the
+ * levels, 12% apart before they are two (delta_same), and the model's
+ * wander of 25% (decay_step_min) take in.  When the samples show one
+ * (slc__mark_small_step()), the levels are made again with the step between
+ * two of them and the model reads them once more: the step is then a
+ * candidate onset, and a reading that keeps it inside one phase pays for
+ * the jump.  Returns 0 or a negative errno.
+ */
+static int small_step_read(struct slc_analysis *out, struct trace *tr, struct block *b, size_t *nb, size_t cap,
+			   struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp)
+{
+	size_t at, from = 0, nt = *nb;
+	double fall;
+	char x[32];
+	int ret;
+	struct block *t;
+
+	if (!out->model.best.native || out->model.best.erase_bound) return 0;
+	/* the native writing begins after the cache's teeth, which the
+	 * placement will give the cache */
+	t = malloc(cap * sizeof(*t));
+	if (!t) return -ENOMEM;
+	memcpy(t, b, *nb * sizeof(*t));
+	if (out->has_cache) slc__extend_cache_teeth(tr, t, &nt, cap, tmp);
+	for (size_t i = 0; i < nt; i++)
+		if (!t[i].dip && t[i].kind == SLC_PHASE_DIRECT_TO_TLC) {
+			from = t[i].i0;
+			break;
+		}
+	free(t);
+	ret = slc__mark_small_step(tr, b, nb, cap, tmp, from, slc__min_onset(ev, out->model.best.cache_bytes), &at,
+				   &fall);
+	if (ret || !at) return ret;
+	*ng = slc__make_groups(tr, b, *nb, g, tmp);
+	ret = slc__model_label(tr, b, g, *ng, ev, &out->model, gconf);
+	if (ret < 0) return ret;
+	out->has_cache = ret;
+	explain_line(out, 160, "a lasting step of %.0f%% in the native writing at %s written: two levels, read again\n",
+		     100 * fall, slc__fmt_si(x, sizeof(x), tr->cum[at], "B", 4));
+	return 0;
+}
+
 int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 		   const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp)
 {
@@ -750,9 +792,9 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 }
 
 /* Blocks the passes after the segmentation may add: each splits one
- * block at most, nine in all (the lead, the cache's teeth, the onset's
- * refinement, the decay's onset, the small step, the coarse cache's end,
- * the coarse onset, the counters' onset, the short cache). */
+ * block at most, nine in all (the lead, the small step, the cache's teeth,
+ * the onset's refinement, the decay's onset, the coarse cache's end, the
+ * coarse onset, the counters' onset, the short cache). */
 enum { SPLITS_MAX = 10 };
 
 int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
@@ -827,6 +869,8 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	ret = slc__model_label(&tr, b, g, ng, &ev, &out->model, gconf);
 	if (ret < 0) goto out;
 	out->has_cache = ret;
+	ret = small_step_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp);
+	if (ret) goto out;
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
 	ret = place(out, &tr, b, &nb, cap, g, &ev, binned ? &ca : NULL, nbins, coarse, tmp, &sh);
 	if (ret) goto out;

@@ -171,7 +171,7 @@ size_t slc__make_groups(const struct trace *tr, struct block *b, size_t nb,
 
 	for (size_t j = 0; j < nb; j++) {
 		if (b[j].dip) continue;
-		if (ng > 0) {
+		if (ng > 0 && !b[j].step) {
 			struct group *p = g + ng - 1;
 			if (slc__reldiff(p->level, slc__blevel(tr, b + j)) < mp->delta_same) {
 				p->last = j;
@@ -183,6 +183,7 @@ size_t slc__make_groups(const struct trace *tr, struct block *b, size_t nb,
 		g[ng].first = g[ng].last = j;
 		b[j].group = (int)ng;
 		group_stats(tr, b, g + ng, tmp);
+		g[ng].step = b[j].step;
 		ng++;
 	}
 	/* smooth decays: runs of falling levels in small steps */

@@ -171,7 +171,8 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 /*
  * Log-likelihood lost by reading groups [a, e) as one phase: each jump
  * between neighbouring levels (one below decay_step_min of the other, a
- * step no wander or decay makes) costs the two levels' merge cost.  Groups
+ * step no wander or decay makes, or a small lasting step) costs the two
+ * levels' merge cost.  Groups
  * marked in @rec (the cache back during a fill) are no part of the phase.
  */
 static double jump_cost(const struct slc_model_params *p, const struct group *g, size_t a, size_t e,
@@ -182,7 +183,9 @@ static double jump_cost(const struct slc_model_params *p, const struct group *g,
 	for (size_t q = a + 1; q < e; q++) {
 		if (rec[q] || rec[q - 1]) continue;
 		double lo = fmin(g[q].level, g[q - 1].level), hi = fmax(g[q].level, g[q - 1].level);
-		if (lo < p->decay_step_min * hi) cost += merge_cost(g, q - 1, q + 1);
+		/* a small step the samples show lasting (g[q].step) is no
+		 * wander either, however close the levels */
+		if (lo < p->decay_step_min * hi || g[q].step) cost += merge_cost(g, q - 1, q + 1);
 	}
 	return cost;
 }
@@ -1054,10 +1057,21 @@ static size_t binned_group(const struct mctx *x, size_t k)
 	return q;
 }
 
+/* The first level after group @k that starts at a small lasting step, or
+ * x->ng. */
+static size_t step_group(const struct mctx *x, size_t k)
+{
+	size_t q = k + 1;
+
+	while (q < x->ng && !x->g[q].step) q++;
+	return q < x->ng ? q : x->ng;
+}
+
 /* The candidate readings of @x's groups (flagged @buf): for each k, the
  * data's onset, none, none before the erase-bound regime, the next
- * lasting drop after the data's onset, and the level nearest the binned
- * curve's onset (binned_group(); distinct values only); k >= 2
+ * lasting drop after the data's onset, the level nearest the binned
+ * curve's onset (binned_group()) and the first small lasting step's
+ * (step_group(); distinct values only); k >= 2
  * cache groups also as one merged level (k up to SLC__MODEL_MMAX, only so
  * above tiers_max); k >= 1 also with the cache back.  Scored in @c. */
 static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand *cs)
@@ -1065,7 +1079,7 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 	size_t ng = x->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
 
 	for (size_t k = 0; k <= kmax; k++) {
-		size_t os[6];
+		size_t os[7];
 
 		x->onset[k] = k < ng ? slc__erase_onset(x->p, x->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
@@ -1083,10 +1097,12 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 				 * ways, whatever the data's onset rule says of it */
 				os[4] = k == 0 && ng > 1 ? 1 : ng;
 				os[5] = binned_group(x, k);
-				for (int i = 0, first = -1; i < 6; i++) {
-					if (i == 5 && (os[5] == ng || os[5] == os[0] || os[5] == os[1] || os[5] == os[2] ||
-						       os[5] == os[3] || os[5] == os[4]))
-						continue;
+				os[6] = step_group(x, k);
+				for (int i = 0, first = -1; i < 7; i++) {
+					int seen = 0;
+
+					for (int h = 0; h < i && i >= 5; h++) seen |= os[h] == os[i];
+					if (i >= 5 && (os[i] == ng || seen)) continue;
 					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)) ||
 					    (i == 3 && (os[3] == os[0] || os[3] == ng || first < 0 ||
 							isfinite(cs[first].score))) ||
@@ -1161,9 +1177,9 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
 }
 
 /* candidates_of() makes at most 2 (the cache back or not) x 2 (merged or
- * not) x 6 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
+ * not) x 7 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
  * groups and for those after a write buffer's burst */
-enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 6 };
+enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 7 };
 
 /*
  * What would decide between the best reading and the close runner-up: the

@@ -55,26 +55,28 @@ size_t slc__erase_onset(const struct slc_model_params *mp, const struct group *g
 /*
  * A small lasting step inside the native writing (when no larger onset was
  * found): the best two-level split of the samples of the main blocks from
- * block @j0 on (drops left out).  Puts in @at the sample index where the
- * slower level starts, or 0 when there is no such step (STEP_* above);
+ * block @j0 and sample @from on (drops left out).  Puts in @at the sample index where the
+ * slower level starts, or 0 when there is no such step (STEP_* above), in
+ * @fall how much slower it is (a fraction of the level before);
  * returns 0 or -ENOMEM.
  */
 static int small_step(const struct trace *tr, const struct block *b, size_t nb,
-		      size_t j0, double *x, size_t *at)
+		      size_t j0, size_t from, double *x, size_t *at, double *fall)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	size_t n = 0, best, *idx, max_lag;
 
 	*at = 0;
+	*fall = 0;
 	for (size_t j = j0; j < nb; j++)
-		if (!b[j].dip) n += b[j].i1 - b[j].i0;
+		if (!b[j].dip && b[j].i1 > from) n += b[j].i1 - (b[j].i0 > from ? b[j].i0 : from);
 	if (n < 2 * mp->step_min_len) return 0;
 	idx = malloc(n * sizeof(*idx));
 	if (!idx) return -ENOMEM;
 	n = 0;
 	for (size_t j = j0; j < nb; j++) {
 		if (b[j].dip) continue;
-		for (size_t i = b[j].i0; i < b[j].i1; i++) {
+		for (size_t i = b[j].i0 > from ? b[j].i0 : from; i < b[j].i1; i++) {
 			idx[n] = i;
 			x[n++] = tr->v[i];
 		}
@@ -107,8 +109,10 @@ static int small_step(const struct trace *tr, const struct block *b, size_t nb,
 		if (ma < (1 - mp->step_small) * mb && se > 0 && (mb - ma) / se >= t_need &&
 		    (double)nb_ / tb >= mp->step_min_eff && (double)na / ta >= mp->step_min_eff &&
 		    slc__quarters_on_side(x, nb_, 0.5 * (mb + ma), 1) &&
-		    slc__quarters_on_side(x + best, na, 0.5 * (mb + ma), -1))
+		    slc__quarters_on_side(x + best, na, 0.5 * (mb + ma), -1)) {
 			*at = idx[best];
+			*fall = 1 - ma / mb;
+		}
 	}
 	free(idx);
 	return 0;
@@ -216,15 +220,22 @@ out:
 
 /*
  * Without an erase-bound phase, look for a small lasting step in the native
- * writing from its first block on; the blocks from there are erase-bound
- * (the block holding the step is split when b, of @cap blocks, has room for
- * one more).  Returns 0 or -ENOMEM.
+ * writing from its first block on: the block that starts there (the one
+ * holding the step split, when b, of @cap blocks, has room for one more) is
+ * marked a level of its own (block.step), for the model to weigh: a phase
+ * change, or a step inside one phase, which then costs the jump
+ * (jump_cost() in model.c).  Only the samples from @from on are searched
+ * (the cache's teeth before them are no native writing).  @at gets the
+ * step's sample, 0 when none was marked, @fall the fraction of the speed
+ * it costs.  Returns 0 or -ENOMEM.
  */
-int slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp,
-			  double min_onset_bytes)
+int slc__mark_small_step(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp,
+			 size_t from, double min_onset_bytes, size_t *at_out, double *fall)
 {
 	size_t j0 = *nb, at;
 	int ret;
+
+	*at_out = 0;
 
 	for (size_t j = 0; j < *nb; j++) {
 		if (b[j].dip) continue;
@@ -232,9 +243,16 @@ int slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, s
 		if (b[j].kind == SLC_PHASE_DIRECT_TO_TLC && j0 == *nb) j0 = j;
 	}
 	if (j0 == *nb) return 0;
-	ret = small_step(tr, b, *nb, j0, tmp, &at);
+	ret = small_step(tr, b, *nb, j0, from, tmp, &at, fall);
 	if (ret || !at || tr->cum[at] < min_onset_bytes) return ret;
-	slc__erase_bound_from(b, nb, cap, j0, *nb, at);
+	for (size_t j = j0; j < *nb; j++) {
+		if (b[j].i1 <= at) continue;
+		if (b[j].i0 < at && !slc__split_block(b, nb, cap, j, at)) return 0;
+		if (b[j].i0 < at) j++;
+		b[j].step = 1;
+		*at_out = at;
+		break;
+	}
 	return 0;
 }
 

@@ -73,6 +73,9 @@ struct block {
 	unsigned tier;
 	int group;		/* same level across dips */
 	double conf;		/* the model's weight on its kind */
+	int step;		/* it starts at a small lasting step (small_step()
+				 * in onset.c): a level of its own, not the one
+				 * before, however close */
 };
 
 
@@ -94,6 +97,7 @@ struct group {
 	int decay;		/* part of a smooth decay: DECAY_* flags */
 	int falls;		/* falls by less than a decay (head_trend), as a
 				 * decay does: a decay's start when short */
+	int step;		/* its first block starts at a small lasting step */
 };
 
 
@@ -175,13 +179,13 @@ int slc__stays_below(const struct slc_model_params *mp, const struct group *g, s
 
 /* onset.c */
 size_t slc__erase_onset(const struct slc_model_params *mp, const struct group *g, size_t k, size_t ng);
-/* slc__refine_onset() and slc__split_small_step() return 0 or -ENOMEM */
+/* slc__refine_onset() and slc__mark_small_step() return 0 or -ENOMEM */
 int slc__refine_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap,
 		      const struct group *g, double *x, double min_onset_bytes);
 void slc__refine_decay_onset(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *x,
 			     double min_onset_bytes);
-int slc__split_small_step(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp,
-			  double min_onset_bytes);
+int slc__mark_small_step(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp,
+			 size_t from, double min_onset_bytes, size_t *at, double *fall);
 
 /* analyze.c: slc_analyze_ev(), with (@coarse) or without the onset decided
  * on the curve binned to a second */

@@ -267,6 +267,8 @@ int slc__split_block(struct block *b, size_t *nb, size_t cap, size_t j, size_t a
 	memmove(b + j + 1, b + j, (*nb - j) * sizeof(*b));
 	(*nb)++;
 	b[j].i1 = b[j + 1].i0 = at;
+	/* the second part starts where the first ends, at no step */
+	b[j + 1].step = 0;
 	return 1;
 }
 

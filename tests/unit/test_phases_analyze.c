@@ -1026,11 +1026,12 @@ static void test_placement_stated(void **state)
 
 /*
  * A lasting step of 10% in native writing sampled every 100 ms, with 10%
- * noise (a QLC drive's first garbage collection): the model's levels do
- * not hold it, the small-step pass finds it after the model has chosen.
- * The reasons say which pass added the phase.
+ * noise (a QLC drive's first garbage collection): the levels, 12% apart
+ * before they are two, hold it as one; the samples show it lasting, so the
+ * levels are made again with the step between two of them and the model
+ * reads the onset there itself.  No pass after it adds the phase.
  */
-static void test_placement_adds_phase(void **state)
+static void test_small_step_read(void **state)
 {
 	struct curve c;
 	struct slc_analysis a;
@@ -1042,13 +1043,40 @@ static void test_placement_adds_phase(void **state)
 		c.v[i] = (i < 200 ? 2e9 : i < 3000 ? 5e8 : 4.5e8) * (1 + 0.1 * gauss(&seed));
 	assert_int_equal(analyze(&a, &c, NULL), 0);
 	dump("a small step", &a);
-	/* the model's own reading, the first, has none */
+	assert_non_null(strstr(a.model.explain, "a lasting step of 10% in the native writing at 180.1 GB written: "
+						"two levels, read again\n"));
+	/* the model's reading has it, and the reading without it was
+	 * weighed: the jump inside one phase is what it costs */
 	assert_ptr_equal(strstr(a.model.explain, "reading: "),
-			 strstr(a.model.explain, "reading: a cache of 40 GB in 1 tier, then native\n"));
-	assert_false(a.model.best.erase_bound);
-	assert_non_null(strstr(a.model.explain, "a small lasting step in the native writing: erase-bound from 180.1 GB "
-						"written (before: no such phase)\n"));
+			 strstr(a.model.explain, "reading: a cache of 40 GB in 1 tier, then native, erase-bound from "
+						 "180 GB\n"));
+	assert_true(a.model.best.erase_bound);
+	assert_near(a.model.best.onset_bytes / bytes_before(&c, 3000), 1, 0.01);
+	assert_null(strstr(a.model.explain, "(before: no such phase)"));
 	assert_near(a.erase_bound_start_bytes / bytes_before(&c, 3000), 1, 0.01);
+	slc_analysis_free(&a);
+	curve_free(&c);
+
+	/* the same without a cache: the native writing from the first sample */
+	seed = 93;
+	curve_new(&c, 6000, 0.1);
+	for (size_t i = 0; i < c.n; i++) c.v[i] = (i < 3000 ? 5e8 : 4.5e8) * (1 + 0.1 * gauss(&seed));
+	assert_int_equal(analyze(&a, &c, NULL), 0);
+	assert_non_null(strstr(a.model.explain, "a lasting step of 10% in the native writing at 149.8 GB written"));
+	assert_true(a.model.best.erase_bound);
+	assert_near(a.erase_bound_start_bytes / bytes_before(&c, 3000), 1, 0.01);
+	slc_analysis_free(&a);
+	curve_free(&c);
+
+	/* a step of 3%, under step_small: one level, no onset */
+	seed = 92;
+	curve_new(&c, 6000, 0.1);
+	for (size_t i = 0; i < c.n; i++)
+		c.v[i] = (i < 200 ? 2e9 : i < 3000 ? 5e8 : 4.85e8) * (1 + 0.1 * gauss(&seed));
+	assert_int_equal(analyze(&a, &c, NULL), 0);
+	assert_null(strstr(a.model.explain, "a lasting step of"));
+	assert_false(a.model.best.erase_bound);
+	assert_false(isfinite(a.erase_bound_start_bytes));
 	slc_analysis_free(&a);
 	curve_free(&c);
 }
@@ -1074,7 +1102,7 @@ int main(void)
 		cmocka_unit_test(test_steady_flat_tail),
 		cmocka_unit_test(test_steady_not),
 		cmocka_unit_test(test_placement_stated),
-		cmocka_unit_test(test_placement_adds_phase),
+		cmocka_unit_test(test_small_step_read),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -346,8 +346,8 @@ static void test_passes_without_room(void **state)
 	struct curve c;
 	struct trace tr;
 	struct block *b;
-	double *tmp;
-	size_t nb;
+	double *tmp, fall;
+	size_t nb, at;
 
 	(void)state;
 	make_curve(&c, 0.5, s, COUNT(s));
@@ -371,11 +371,16 @@ static void test_passes_without_room(void **state)
 		/* the small step splits the native block after the teeth */
 		nb = 2;
 		b = make_blocks(e2, kind, nb, nb + room);
-		assert_int_equal(slc__split_small_step(&tr, b, &nb, 2 + room, tmp, 0), 0);
+		assert_int_equal(slc__mark_small_step(&tr, b, &nb, 2 + room, tmp, 0, 0, &at, &fall), 0);
 		assert_int_equal(nb, 2 + room);
 		if (room) {
 			assert_true(b[2].i0 > 1600 && b[2].i0 < 1800);
-			assert_int_equal(b[2].kind, SLC_PHASE_ERASE_BOUND);
+			assert_int_equal(at, b[2].i0);
+			assert_int_equal(b[2].step, 1);
+		} else {
+			/* no room for a level of its own: nothing marked */
+			assert_int_equal(at, 0);
+			assert_int_equal(b[1].step, 0);
 		}
 		free(b);
 	}

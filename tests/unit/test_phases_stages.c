@@ -1359,27 +1359,42 @@ static void test_refine_decay_onset_none(void **state)
 	fx_free(f);
 }
 
-/* ---- split_small_step ---- */
+/* ---- mark_small_step ---- */
 
 /* A QLC drive's first foreground GC: native writing 10% slower from
  * sample 200 on, each side 200 samples.  The step is found within a
- * couple of samples and what follows is erase-bound. */
+ * couple of samples; the block is split there and the second part marked
+ * a level of its own, its kind left to the model. */
 static void test_small_step_found(void **state)
 {
 	double lv[] = { 300, 270 };
-	size_t len[] = { 200, 200 }, ends[] = { 400 }, je;
+	size_t len[] = { 200, 200 }, ends[] = { 400 }, at;
+	double fall;
 	struct fx *f = fx_new(lv, len, 2, 0.01, 111);
 
 	(void)state;
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
+	assert_int_equal(slc__mark_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0, 0, &at, &fall), 0);
 	assert_int_equal(f->nb, 2);
 	assert_tiles(f->b, f->nb, 400);
-	je = first_of_kind(f->b, f->nb, SLC_PHASE_ERASE_BOUND);
-	assert_int_equal(je, 1);
+	assert_int_equal(at, f->b[1].i0);
 	assert_true(absdiff(f->b[1].i0, 200) <= 2);
-	assert_int_equal(f->b[0].kind, SLC_PHASE_DIRECT_TO_TLC);
+	assert_true(fall > 0.09 && fall < 0.11);
+	assert_int_equal(f->b[0].step, 0);
+	assert_int_equal(f->b[1].step, 1);
+	assert_int_equal(f->b[1].kind, SLC_PHASE_DIRECT_TO_TLC);
+	/* the groups keep the two levels apart, 10% being under delta_same */
+	{
+		struct group g[BMAX];
+		size_t ng = slc__make_groups(&f->tb.tr, f->b, f->nb, g, f->tmp);
+
+		assert_int_equal(ng, 2);
+		assert_int_equal(g[1].step, 1);
+		/* and without the mark, one level */
+		f->b[1].step = 0;
+		assert_int_equal(slc__make_groups(&f->tb.tr, f->b, f->nb, g, f->tmp), 1);
+	}
 	fx_free(f);
 }
 
@@ -1388,13 +1403,14 @@ static void test_small_step_found(void **state)
 static void test_small_step_none(void **state)
 {
 	double flat[] = { 300 }, small[] = { 300, 291 }, lv[] = { 300, 270 };
-	size_t lenf[] = { 400 }, len[] = { 200, 200 }, ends[] = { 400 }, ends2[] = { 100, 400 };
+	size_t lenf[] = { 400 }, len[] = { 200, 200 }, ends[] = { 400 }, ends2[] = { 100, 400 }, at;
+	double fall;
 	struct fx *f = fx_new(flat, lenf, 1, 0.01, 112);
 
 	(void)state;
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
+	slc__mark_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0, 0, &at, &fall);
 	assert_int_equal(f->nb, 1);
 	assert_int_equal(f->b[0].kind, SLC_PHASE_DIRECT_TO_TLC);
 	fx_free(f);
@@ -1402,7 +1418,7 @@ static void test_small_step_none(void **state)
 	f = fx_new(small, len, 2, 0.002, 113);
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
+	slc__mark_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0, 0, &at, &fall);
 	assert_int_equal(f->nb, 1);
 	fx_free(f);
 
@@ -1410,7 +1426,7 @@ static void test_small_step_none(void **state)
 	f->nb = mkblocks(f->b, ends2, 2);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
 	f->b[1].kind = SLC_PHASE_ERASE_BOUND;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
+	slc__mark_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0, 0, &at, &fall);
 	assert_int_equal(f->nb, 2);
 	assert_int_equal(f->b[1].i0, 100);
 	fx_free(f);
@@ -1432,7 +1448,7 @@ static void test_small_step_none(void **state)
 	tb_init(&f->tb, f->v, f->n, 1.0, NULL);
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0);
+	slc__mark_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0, 0, &at, &fall);
 	assert_int_equal(f->nb, 1);
 	fx_free(f);
 
@@ -1440,7 +1456,7 @@ static void test_small_step_none(void **state)
 	f = fx_new(lv, len, 2, 0.01, 115);
 	f->nb = mkblocks(f->b, ends, 1);
 	f->b[0].kind = SLC_PHASE_DIRECT_TO_TLC;
-	slc__split_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, f->tb.tr.cum[400]);
+	slc__mark_small_step(&f->tb.tr, f->b, &f->nb, BMAX, f->tmp, 0, f->tb.tr.cum[400], &at, &fall);
 	assert_int_equal(f->nb, 1);
 	fx_free(f);
 }
