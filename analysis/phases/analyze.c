@@ -40,6 +40,7 @@ int slc__load_trace(struct trace *tr, const struct slc_trace_in *in)
 	tr->t = in->t_s;
 	tr->binned_onset = NAN;
 	tr->binned_cache = tr->binned_bin = 0;
+	tr->lead = 0;
 	tr->block_bytes = in->block_bytes;
 	tr->dt = malloc(n * sizeof(double));
 	tr->v = malloc(n * sizeof(double));
@@ -140,13 +141,21 @@ static int stall_hides_end(const struct trace *tr, size_t nf, double med, double
 	return (double)low > mp->texture_frac * (double)n;
 }
 
-static size_t short_cache(struct slc_analysis *out, const struct trace *tr, const struct slc_phase_evidence *ev,
-			  int one, double *tmp)
+/*
+ * The first samples, fewer than bound_samples, each faster by delta_cache
+ * than every one of the short_next after them (@one: the first sample
+ * alone, a cache the segmentation ended there, and the one after it it may
+ * reach into), and a straddler after them still above the level after: a
+ * cache that ended inside them, if they wrote more than a write buffer's
+ * burst.  Returns how many samples (0: none), in @excess what they wrote
+ * beyond the level after them, in @med that level.
+ */
+static size_t short_lead(const struct trace *tr, const struct slc_phase_evidence *ev, int one, double *tmp,
+			 double *excess_out, double *med_out)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
 	size_t lim = (size_t)mp->bound_samples;
 
-	if (out->has_cache) return 0;
 	/* a one-sample cache block may reach into the next sample (it
 	 * straddles): bound by two */
 	for (size_t nf = one ? 2 : 1; nf < (one ? 3 : lim) && nf + mp->short_next <= tr->n; nf++) {
@@ -170,6 +179,25 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, cons
 		 * buffer's burst (slc__buffer_limit()) */
 		if (tr->cum[nf] < slc__buffer_limit(ev))
 			return 0;
+		*excess_out = excess;
+		*med_out = med;
+		return nf;
+	}
+	return 0;
+}
+
+/* The cache of the first samples, which the model read as a level of its
+ * own (@one: a block of one sample, which may straddle into the next),
+ * given as bounds: as short_lead() finds them. */
+static size_t short_cache(struct slc_analysis *out, const struct trace *tr, const struct slc_phase_evidence *ev,
+			  int one, double *tmp)
+{
+	double excess = 0, med = 0;
+	size_t nf;
+
+	if (out->has_cache) return 0;
+	nf = short_lead(tr, ev, one, tmp, &excess, &med);
+	if (nf) {
 		out->model.cache_bound = 1;
 		out->model.cache_bound_samples = (unsigned)nf;
 		out->model.cache_min_bytes = excess;
@@ -178,9 +206,8 @@ static size_t short_cache(struct slc_analysis *out, const struct trace *tr, cons
 			out->model.cache_bound_stall = 1;
 			out->model.cache_max_bytes = fmax(tr->cum[nf], slc__cache_limit(ev));
 		}
-		return nf;
 	}
-	return 0;
+	return nf;
 }
 
 /*
@@ -695,12 +722,14 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	if (out->has_cache) slc__extend_cache_teeth(tr, b, nbp, cap, tmp);
 	placed(&pl, "the cache's teeth (writing at its speed between stalls)", 0);
 	/* a cache of a single sample (it ended inside it) is no phase that
-	 * sample can measure: a bound (short_cache) */
-	if (out->has_cache && b[0].i1 == 1 && !b[0].dip && *nbp > 1 && b[1].kind != SLC_PHASE_SLC_CACHE) {
+	 * sample can measure: a bound (short_cache); so is the cache of the
+	 * first few samples short_lead() found (one 2: bounded as it was found) */
+	if (out->has_cache && !b[0].dip && *nbp > 1 && b[1].kind != SLC_PHASE_SLC_CACHE &&
+	    (b[0].i1 == 1 || b[0].i1 == tr->lead)) {
 		out->has_cache = 0;
-		one = 1;
+		one = b[0].i1 == tr->lead ? 2 : 1;
 	}
-	placed(&pl, "a cache of one sample", 0);
+	placed(&pl, "a cache that ended inside the first samples", 0);
 	ret = slc__refine_onset(tr, b, nbp, cap, g, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
 	if (ret) return ret;
 	placed(&pl, "the onset's two-level fit to the samples", 0);
@@ -725,10 +754,12 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	}
 	counter_onset(out, tr, b, nbp, cap, evp);
 	placed(&pl, "the drive's counters", 1);
-	/* a cache too short to measure: its samples are its phase (so that
-	 * the native level's figures leave them out), its size a bound */
+	/* the cache of the first samples the model read: its samples are its
+	 * phase (so that the native level's figures leave them out), its size
+	 * a bound.  Where the model read none, none: it read those samples as
+	 * a level of their own (short_lead_read()) */
 	{
-		size_t nf = short_cache(out, tr, evp, one, tmp);
+		size_t nf = one ? short_cache(out, tr, evp, one == 1, tmp) : 0;
 		if (nf && !b[0].dip && (b[0].i1 <= nf || slc__split_block(b, nbp, cap, 0, nf))) {
 			b[0].kind = SLC_PHASE_SLC_CACHE;
 			b[0].tier = 1;
@@ -737,6 +768,38 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 		one = 0;
 	}
 	placed(&pl, "the first samples, faster than the rest", 0);
+	return 0;
+}
+
+/*
+ * The first samples, faster than the rest, when the model read no cache:
+ * the segmentation's minimum length puts a cache of one or two samples
+ * into the block after it, and the model reads that block as native
+ * writing.  When short_lead() finds them, they are made a level of their
+ * own (block.step: a reading without a cache pays for the jump) and the
+ * model reads the levels once more; tr->lead keeps how many samples, for
+ * place() to state such a cache as the bound it is.  Returns 0 or a
+ * negative errno.
+ */
+static int short_lead_read(struct slc_analysis *out, struct trace *tr, struct block *b, size_t *nb, size_t cap,
+			   struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp)
+{
+	double excess, med;
+	size_t nf;
+	int ret;
+
+	if (out->has_cache) return 0;
+	nf = short_lead(tr, ev, 0, tmp, &excess, &med);
+	/* a first block of those samples is a level the model has read */
+	if (!nf || b[0].dip || b[0].i1 <= nf || !slc__split_block(b, nb, cap, 0, nf)) return 0;
+	b[1].step = 1;
+	tr->lead = nf;
+	*ng = slc__make_groups(tr, b, *nb, g, tmp);
+	ret = slc__model_label(tr, b, g, *ng, ev, &out->model, gconf);
+	if (ret < 0) return ret;
+	out->has_cache = ret;
+	explain_line(out, 160, "the first %zu sample%s, faster than the rest: a level of %s own, read again\n", nf,
+		     nf > 1 ? "s" : "", nf > 1 ? "their" : "its");
 	return 0;
 }
 
@@ -792,10 +855,10 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 }
 
 /* Blocks the passes after the segmentation may add: each splits one
- * block at most, nine in all (the lead, the small step, the cache's teeth,
- * the onset's refinement, the decay's onset, the coarse cache's end, the
- * coarse onset, the counters' onset, the short cache). */
-enum { SPLITS_MAX = 10 };
+ * block at most, ten in all (the lead, the short lead, the small step, the
+ * cache's teeth, the onset's refinement, the decay's onset, the coarse
+ * cache's end, the coarse onset, the counters' onset, the short cache). */
+enum { SPLITS_MAX = 11 };
 
 int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		 const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp, int coarse)
@@ -869,6 +932,8 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	ret = slc__model_label(&tr, b, g, ng, &ev, &out->model, gconf);
 	if (ret < 0) goto out;
 	out->has_cache = ret;
+	ret = short_lead_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp);
+	if (ret) goto out;
 	ret = small_step_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp);
 	if (ret) goto out;
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];

@@ -1094,8 +1094,10 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 				os[3] = !rc && os[0] + 1 < ng ? slc__erase_onset(x->p, x->g, os[0], ng) : ng;
 				/* without a cache, the first drop as the onset: the
 				 * drop a one-tier cache would end at is read both
-				 * ways, whatever the data's onset rule says of it */
-				os[4] = k == 0 && ng > 1 ? 1 : ng;
+				 * ways, whatever the data's onset rule says of it;
+				 * so too after a cache of the first samples only
+				 * (trace.lead), which the reading without it saw */
+				os[4] = (k == 0 || (k == 1 && x->tr->lead && !buf)) && k + 1 < ng ? k + 1 : ng;
 				os[5] = binned_group(x, k);
 				os[6] = step_group(x, k);
 				for (int i = 0, first = -1; i < 7; i++) {

@@ -48,6 +48,9 @@ struct trace {
 				 * reads an erase-bound onset; NAN: none */
 	double binned_cache;	/* ... and its cache (0: none) */
 	double binned_bin;	/* ... and the bytes of a bin; 0: not binned */
+	size_t lead;		/* the first samples, faster than the rest, a
+				 * level of their own for the model (short_lead()
+				 * in analyze.c); 0: none */
 	const struct slc_model_params *mp;	/* NULL: the defaults (slc__mp()) */
 };
 

@@ -782,6 +782,38 @@ static void test_short_cache_noise(void **state)
 	}
 }
 
+/*
+ * A cache that ended inside the first samples, when the segmentation
+ * gives it no block of its own: the samples are made a level of their
+ * own and the model reads them again.  Its reading has the cache; the
+ * answer gives that cache as the bound the samples allow, and says so.
+ * Over the half-sample caches of test_short_cache_noise.
+ */
+static void test_short_lead_read(void **state)
+{
+	unsigned reread = 0;
+
+	(void)state;
+	for (uint64_t seed = 58; seed < 68; seed++) {
+		struct curve c;
+		struct slc_analysis a;
+
+		short_curve(&c, 0.5, seed);
+		assert_int_equal(analyze(&a, &c, NULL), 0);
+		assert_int_equal(a.model.best.tiers, 1);
+		assert_true(a.model.cache_bound);
+		assert_non_null(strstr(a.model.explain, "a cache that ended inside the first samples: a cache too short "
+							"to measure, its size only bounded (before: up to "));
+		assert_null(strstr(a.model.explain, "(before: none)"));
+		reread += strstr(a.model.explain, "the first 1 sample, faster than the rest: a level of its own, "
+						  "read again\n") != NULL;
+		slc_analysis_free(&a);
+		curve_free(&c);
+	}
+	assert_true(reread > 0);
+	print_message("read again in %u of 10\n", reread);
+}
+
 /* ---- the headline figures ---- */
 
 /*
@@ -1097,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(test_short_cache_bound),
 		cmocka_unit_test(test_short_cache_none),
 		cmocka_unit_test(test_short_cache_noise),
+		cmocka_unit_test(test_short_lead_read),
 		cmocka_unit_test(test_headline_tiers),
 		cmocka_unit_test(test_headline_edges),
 		cmocka_unit_test(test_steady_flat_tail),
