@@ -792,14 +792,12 @@ static int short_lead_read(struct slc_analysis *out, struct trace *tr, struct bl
 	nf = short_lead(tr, ev, 0, tmp, &excess, &med);
 	/* a first block of those samples is a level the model has read */
 	if (!nf || b[0].dip || b[0].i1 <= nf || !slc__split_block(b, nb, cap, 0, nf)) return 0;
-	b[1].step = 1;
+	b[1].step = SLC__STEP_LEAD;
 	tr->lead = nf;
 	*ng = slc__make_groups(tr, b, *nb, g, tmp);
 	ret = slc__model_label(tr, b, g, *ng, ev, &out->model, gconf);
 	if (ret < 0) return ret;
 	out->has_cache = ret;
-	explain_line(out, 160, "the first %zu sample%s, faster than the rest: a level of %s own, read again\n", nf,
-		     nf > 1 ? "s" : "", nf > 1 ? "their" : "its");
 	return 0;
 }
 
@@ -812,17 +810,18 @@ static int short_lead_read(struct slc_analysis *out, struct trace *tr, struct bl
  * (slc__mark_small_step()), the levels are made again with the step between
  * two of them and the model reads them once more: the step is then a
  * candidate onset, and a reading that keeps it inside one phase pays for
- * the jump.  Returns 0 or a negative errno.
+ * the jump.  @at gets the step's sample (0: none), @fall what it costs.
+ * Returns 0 or a negative errno.
  */
 static int small_step_read(struct slc_analysis *out, struct trace *tr, struct block *b, size_t *nb, size_t cap,
-			   struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp)
+			   struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp,
+			   size_t *at, double *fall)
 {
-	size_t at, from = 0, nt = *nb;
-	double fall;
-	char x[32];
+	size_t from = 0, nt = *nb;
 	int ret;
 	struct block *t;
 
+	*at = 0;
 	if (!out->model.best.native || out->model.best.erase_bound) return 0;
 	/* the native writing begins after the cache's teeth, which the
 	 * placement will give the cache */
@@ -836,16 +835,28 @@ static int small_step_read(struct slc_analysis *out, struct trace *tr, struct bl
 			break;
 		}
 	free(t);
-	ret = slc__mark_small_step(tr, b, nb, cap, tmp, from, slc__min_onset(ev, out->model.best.cache_bytes), &at,
-				   &fall);
-	if (ret || !at) return ret;
+	ret = slc__mark_small_step(tr, b, nb, cap, tmp, from, slc__min_onset(ev, out->model.best.cache_bytes), at,
+				   fall);
+	if (ret || !*at) return ret;
 	*ng = slc__make_groups(tr, b, *nb, g, tmp);
 	ret = slc__model_label(tr, b, g, *ng, ev, &out->model, gconf);
 	if (ret < 0) return ret;
 	out->has_cache = ret;
-	explain_line(out, 160, "a lasting step of %.0f%% in the native writing at %s written: two levels, read again\n",
-		     100 * fall, slc__fmt_si(x, sizeof(x), tr->cum[at], "B", 4));
 	return 0;
+}
+
+/* What made the levels the model read last: the reasons' lines for the
+ * first samples and the small step (@at, @fall) made levels of their own. */
+static void read_again_lines(struct slc_analysis *out, const struct trace *tr, size_t at, double fall)
+{
+	char x[32];
+
+	if (tr->lead)
+		explain_line(out, 160, "the first %zu sample%s, faster than the rest: a level of %s own, read again\n",
+			     tr->lead, tr->lead > 1 ? "s" : "", tr->lead > 1 ? "their" : "its");
+	if (at)
+		explain_line(out, 160, "a lasting step of %.0f%% in the native writing at %s written: two levels, "
+			     "read again\n", 100 * fall, slc__fmt_si(x, sizeof(x), tr->cum[at], "B", 4));
 }
 
 int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
@@ -855,9 +866,10 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 }
 
 /* Blocks the passes after the segmentation may add: each splits one
- * block at most, ten in all (the lead, the short lead, the small step, the
- * cache's teeth, the onset's refinement, the decay's onset, the coarse
- * cache's end, the coarse onset, the counters' onset, the short cache). */
+ * block at most, eleven in all (the lead, the short lead, the small step,
+ * the cache's teeth, the onset's refinement, the decay's onset, the coarse
+ * cache's end, the coarse onset and its decay's knee, the counters' onset,
+ * the short cache); a split without room is not made. */
 enum { SPLITS_MAX = 11 };
 
 int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
@@ -872,7 +884,8 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	double *tmp = NULL, from_s;
 	struct shape sh;
 	struct slc_analysis ca;
-	size_t nbins = 0;
+	size_t nbins = 0, step_at = 0;
+	double step_fall = 0;
 	int binned = 0;
 	int ret;
 
@@ -934,8 +947,9 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	out->has_cache = ret;
 	ret = short_lead_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp);
 	if (ret) goto out;
-	ret = small_step_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp);
+	ret = small_step_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp, &step_at, &step_fall);
 	if (ret) goto out;
+	read_again_lines(out, &tr, step_at, step_fall);
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
 	ret = place(out, &tr, b, &nb, cap, g, &ev, binned ? &ca : NULL, nbins, coarse, tmp, &sh);
 	if (ret) goto out;

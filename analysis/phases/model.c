@@ -171,8 +171,8 @@ static double merge_cost(const struct group *g, size_t a, size_t e)
 /*
  * Log-likelihood lost by reading groups [a, e) as one phase: each jump
  * between neighbouring levels (one below decay_step_min of the other, a
- * step no wander or decay makes, or a small lasting step) costs the two
- * levels' merge cost.  Groups
+ * step no wander or decay makes, or one the samples show lasting: a
+ * small step, the first samples' edge) costs the two levels' merge cost.  Groups
  * marked in @rec (the cache back during a fill) are no part of the phase.
  */
 static double jump_cost(const struct slc_model_params *p, const struct group *g, size_t a, size_t e,
@@ -183,8 +183,9 @@ static double jump_cost(const struct slc_model_params *p, const struct group *g,
 	for (size_t q = a + 1; q < e; q++) {
 		if (rec[q] || rec[q - 1]) continue;
 		double lo = fmin(g[q].level, g[q - 1].level), hi = fmax(g[q].level, g[q - 1].level);
-		/* a small step the samples show lasting (g[q].step) is no
-		 * wander either, however close the levels */
+		/* a step the samples show lasting (g[q].step: a small one in
+		 * the native writing, or the first samples' edge) is no wander
+		 * either, however close the levels */
 		if (lo < p->decay_step_min * hi || g[q].step) cost += merge_cost(g, q - 1, q + 1);
 	}
 	return cost;
@@ -1057,13 +1058,13 @@ static size_t binned_group(const struct mctx *x, size_t k)
 	return q;
 }
 
-/* The first level after group @k that starts at a small lasting step, or
- * x->ng. */
+/* The first level after group @k that starts at a small lasting step
+ * (not the first samples' edge), or x->ng. */
 static size_t step_group(const struct mctx *x, size_t k)
 {
 	size_t q = k + 1;
 
-	while (q < x->ng && !x->g[q].step) q++;
+	while (q < x->ng && x->g[q].step != SLC__STEP_SMALL) q++;
 	return q < x->ng ? q : x->ng;
 }
 
@@ -1100,10 +1101,12 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 				os[4] = (k == 0 || (k == 1 && x->tr->lead && !buf)) && k + 1 < ng ? k + 1 : ng;
 				os[5] = binned_group(x, k);
 				os[6] = step_group(x, k);
+				int offered[7] = { 0 };
+
 				for (int i = 0, first = -1; i < 7; i++) {
 					int seen = 0;
 
-					for (int h = 0; h < i && i >= 5; h++) seen |= os[h] == os[i];
+					for (int h = 0; h < i && i >= 5; h++) seen |= offered[h] && os[h] == os[i];
 					if (i >= 5 && (os[i] == ng || seen)) continue;
 					if ((i == 1 && os[1] == os[0]) || (i == 2 && (os[2] == os[0] || os[2] == ng)) ||
 					    (i == 3 && (os[3] == os[0] || os[3] == ng || first < 0 ||
@@ -1111,6 +1114,7 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 					    (i == 4 && (os[4] == ng || os[4] == os[0] || os[4] == os[3])))
 						continue;
 					if (i == 0) first = (int)nc;
+					offered[i] = 1;
 					cs[nc] = (struct cand){ k, os[i], m, rc, 0, os[0], buf };
 					cs[nc].score = score(c, cs + nc, NULL);
 					nc++;
@@ -1229,6 +1233,12 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	struct ex e = { mi->explain, sizeof(mi->explain), 0 };
 	char a[32], a2[32];
 
+	/* what this reading owns, afresh: the levels may be read again */
+	memset(&mi->best, 0, sizeof(mi->best));
+	memset(&mi->runner_up, 0, sizeof(mi->runner_up));
+	mi->confidence = 0;
+	mi->conflict = mi->no_fit = mi->close_call = 0;
+	mi->settle = 0;
 	c.decay_first = decays_after_first(c.p, g, ng);
 	c.rec = malloc(2 * (ng ? ng : 1));
 	c.gc = malloc((ng ? ng : 1) * sizeof(*c.gc));

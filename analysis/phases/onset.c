@@ -249,7 +249,7 @@ int slc__mark_small_step(const struct trace *tr, struct block *b, size_t *nb, si
 		if (b[j].i1 <= at) continue;
 		if (b[j].i0 < at && !slc__split_block(b, nb, cap, j, at)) return 0;
 		if (b[j].i0 < at) j++;
-		b[j].step = 1;
+		b[j].step = SLC__STEP_SMALL;
 		*at_out = at;
 		break;
 	}

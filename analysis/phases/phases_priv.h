@@ -76,11 +76,16 @@ struct block {
 	unsigned tier;
 	int group;		/* same level across dips */
 	double conf;		/* the model's weight on its kind */
-	int step;		/* it starts at a small lasting step (small_step()
-				 * in onset.c): a level of its own, not the one
+	int step;		/* SLC__STEP_*: it starts at a step the samples
+				 * show lasting, a level of its own, not the one
 				 * before, however close */
 };
 
+
+/* A step the samples show lasting: a small one in the native writing
+ * (slc__mark_small_step()), or the edge after the first samples when they
+ * are faster than the rest (short_lead() in analyze.c). */
+enum { SLC__STEP_SMALL = 1, SLC__STEP_LEAD = 2 };
 
 /* Why a group is part of a decay: its own samples fall (first quarter vs
  * last), it is in a run of small falling steps, or it is a level that runs
@@ -100,7 +105,7 @@ struct group {
 	int decay;		/* part of a smooth decay: DECAY_* flags */
 	int falls;		/* falls by less than a decay (head_trend), as a
 				 * decay does: a decay's start when short */
-	int step;		/* its first block starts at a small lasting step */
+	int step;		/* its first block's SLC__STEP_* */
 };
 
 
@@ -200,9 +205,10 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
  * candidates, so it is no parameter (tiers_max is at most this). */
 enum { SLC__MODEL_MMAX = 8 };
 /* Bytes of the reasons the list of readings ruled out leaves free: for
- * the conflict note and for the passes after the model, which state what
- * each did to its reading (analyze.c); five lines or so. */
-enum { SLC__PLACE_ROOM = 800 };
+ * the conflict note, the levels read again and the passes after the
+ * model, which state what each did to its reading (analyze.c); six lines
+ * or so. */
+enum { SLC__PLACE_ROOM = 1000 };
 double slc__min_onset(const struct slc_phase_evidence *ev, double cache_bytes);
 /* Most the cache can be: every block of the flash in SLC mode, the spare
  * area included; INFINITY with the capacity unknown. */

@@ -810,8 +810,37 @@ static void test_short_lead_read(void **state)
 		slc_analysis_free(&a);
 		curve_free(&c);
 	}
-	assert_true(reread > 0);
-	print_message("read again in %u of 10\n", reread);
+	/* the tenth seed's segmentation has the sample as a block already */
+	assert_int_equal(reread, 9);
+}
+
+/*
+ * Both: a cache inside the first sample, then native writing at 1 s with
+ * a lasting step of 10% 400 samples on.  The first sample is made a level
+ * of its own, then the step; the model reads both, and the reasons keep
+ * the line for each.
+ */
+static void test_read_again_both(void **state)
+{
+	struct curve c;
+	struct slc_analysis a;
+	uint64_t seed = 95;
+
+	(void)state;
+	curve_new(&c, 800, 1);
+	c.v[0] = 1.25e9;
+	for (size_t i = 1; i < c.n; i++) c.v[i] = (i < 400 ? 5e8 : 4.5e8) * (1 + 0.02 * gauss(&seed));
+	assert_int_equal(analyze(&a, &c, NULL), 0);
+	dump("a first-sample cache and a small step", &a);
+	assert_non_null(strstr(a.model.explain, "the first 1 sample, faster than the rest: a level of its own, "
+						"read again\n"));
+	assert_non_null(strstr(a.model.explain, "a lasting step of 10% in the native writing at "));
+	assert_int_equal(a.model.best.tiers, 1);
+	assert_true(a.model.best.erase_bound);
+	assert_true(a.model.cache_bound);
+	assert_near(a.erase_bound_start_bytes / bytes_before(&c, 400), 1, 0.01);
+	slc_analysis_free(&a);
+	curve_free(&c);
 }
 
 /* ---- the headline figures ---- */
@@ -1130,6 +1159,7 @@ int main(void)
 		cmocka_unit_test(test_short_cache_none),
 		cmocka_unit_test(test_short_cache_noise),
 		cmocka_unit_test(test_short_lead_read),
+		cmocka_unit_test(test_read_again_both),
 		cmocka_unit_test(test_headline_tiers),
 		cmocka_unit_test(test_headline_edges),
 		cmocka_unit_test(test_steady_flat_tail),

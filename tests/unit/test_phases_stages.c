@@ -901,6 +901,38 @@ static void test_model_two_tiers(void **state)
 	fx_free(f);
 }
 
+/* The levels may be read again (the first samples or a small step made
+ * levels of their own): what a reading before left in the model's record
+ * (a close call, what would settle it, a conflict) is no part of this
+ * one.  One flat level: no close call, nothing to settle. */
+static void test_model_read_again_fresh(void **state)
+{
+	double lv[] = { 300 };
+	size_t len[] = { 400 }, ng;
+	struct fx *f = fx_new(lv, len, 1, 0.01, 79);
+	struct slc_model_info *mi = calloc(1, sizeof(*mi));
+	struct slc_phase_evidence ev;
+	double conf[BMAX];
+
+	(void)state;
+	assert_non_null(mi);
+	fx_blocks_at_levels(f, len, 1);
+	slc_phase_evidence_init(&ev);
+	mi->close_call = mi->conflict = mi->no_fit = 1;
+	mi->settle = SLC_SETTLE_CAPACITY | SLC_SETTLE_CELL;
+	mi->best.tiers = 2;
+	ng = slc__make_groups(&f->tb.tr, f->b, f->nb, f->g, f->tmp);
+	assert_int_equal(slc__model_label(&f->tb.tr, f->b, f->g, ng, &ev, mi, conf), 0);
+	assert_int_equal(mi->best.tiers, 0);
+	assert_true(mi->best.native);
+	assert_false(mi->close_call);
+	assert_int_equal(mi->settle, 0);
+	assert_false(mi->conflict);
+	assert_false(mi->no_fit);
+	free(mi);
+	fx_free(f);
+}
+
 /* Right after a TRIM of a small drive, no erase-bound writing can start
  * before half its flash is used (slc__min_onset): the erase-bound reading
  * is ruled out, and as the reading left fits the curve far worse, the
@@ -1726,6 +1758,7 @@ int main(void)
 		cmocka_unit_test(test_model_cache_native_erase),
 		cmocka_unit_test(test_model_two_tiers),
 		cmocka_unit_test(test_model_evidence_rules_out_onset),
+		cmocka_unit_test(test_model_read_again_fresh),
 		cmocka_unit_test(test_model_bounds),
 		cmocka_unit_test(test_erase_onset_groups),
 		cmocka_unit_test(test_counter_onset_step),
