@@ -45,11 +45,10 @@ static int import_run(int argc, char **argv)
 {
 	struct slc_import_opts io;
 	struct slc_output_opts oo = { .kind = SLC_OUTPUT_TRACE };
-	const char *out_path = NULL;
+	const char *out_path = NULL, *letters;
 	struct slc_input *in = NULL;
 	char err[256], cmdline[4096];
 	int c, li, rc;
-	const char *letters;
 	const struct option *opts = cli_getopt(&import_doc, &letters);
 
 	slc_import_opts_init(&io);
@@ -59,11 +58,9 @@ static int import_run(int argc, char **argv)
 			out_path = optarg;
 		else if (c == 'F')
 			oo.force = 1;
-		else if (c == 'b' || c == CLI_OPT_IMPORT)
-			rc = cli_import_opt("import", &io, c == 'b' ? "bin" : opts[li].name, optarg);
-		else
+		else if (c != 'b' && c != CLI_OPT_IMPORT)
 			return cli_bad_option("import", opts, argv[optind - 1]);
-		if ((c == 'b' || c == CLI_OPT_IMPORT) && rc)
+		else if ((rc = cli_import_opt("import", &io, c == 'b' ? "bin" : opts[li].name, optarg)))
 			return rc;
 	}
 	if (optind >= argc)
@@ -78,7 +75,11 @@ static int import_run(int argc, char **argv)
 		slc_input_free(in);
 		return cli_fail("import", "%s", err);
 	}
-	if ((rc = slc_input_write_trace_opts(in, out_path, cmdline, &oo, err, sizeof(err))))
+	/* a trace is copied as it is: what it records of its drive stands */
+	if (in->format == SLC_INPUT_TRACE && (io.capacity_bytes || io.cell[0]))
+		rc = cli_fail("import", "%s is a slcscope trace, copied with its own records: --capacity and --cell "
+			      "are for logs (give them to analyze)", oo.inputs[0]);
+	else if ((rc = slc_input_write_trace_opts(in, out_path, cmdline, &oo, err, sizeof(err))))
 		rc = cli_fail("import", "%s", err);
 	else
 		slc_input_print_summary(stdout, in, out_path);

@@ -1221,6 +1221,17 @@ static unsigned settle_of(const struct mctx *c, const struct cand *best, const s
 	return f;
 }
 
+/* What a reading owns in @mi, afresh: the levels may be read again (the
+ * first samples or a small step made levels of their own). */
+static void fresh_record(struct slc_model_info *mi)
+{
+	memset(&mi->best, 0, sizeof(mi->best));
+	memset(&mi->runner_up, 0, sizeof(mi->runner_up));
+	mi->confidence = 0;
+	mi->conflict = mi->no_fit = mi->close_call = 0;
+	mi->settle = 0;
+}
+
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,
 		     double *group_conf)
@@ -1228,17 +1239,11 @@ int slc__model_label(const struct trace *tr, struct block *b, struct group *g, s
 	struct mctx c = { tr, b, g, ng, ev, slc__mp(tr), 0, { 0 }, 0, NULL, 0, NULL, NULL, NULL }, sub;
 	struct cand cs[CANDS_MAX], best = { 0, ng, 0, 0, -INFINITY, ng, 0 }, ru = best;
 	double tot = 0;
-	size_t nc;
-	int have_ru = 0;
+	size_t nc, have_ru = 0;
 	struct ex e = { mi->explain, sizeof(mi->explain), 0 };
 	char a[32], a2[32];
 
-	/* what this reading owns, afresh: the levels may be read again */
-	memset(&mi->best, 0, sizeof(mi->best));
-	memset(&mi->runner_up, 0, sizeof(mi->runner_up));
-	mi->confidence = 0;
-	mi->conflict = mi->no_fit = mi->close_call = 0;
-	mi->settle = 0;
+	fresh_record(mi);
 	c.decay_first = decays_after_first(c.p, g, ng);
 	c.rec = malloc(2 * (ng ? ng : 1));
 	c.gc = malloc((ng ? ng : 1) * sizeof(*c.gc));

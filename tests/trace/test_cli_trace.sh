@@ -149,6 +149,13 @@ for a in "analyze --capacity 12Q" "import --bs 4x" "import --bin 3x"; do
 	[ $rc = 2 ] && grep -q "^slcscope $1: $2: unknown" "$tmp/err" && [ ! -e "$tmp/opt.h5" ] &&
 		ok "$a: the message names $2" || bad "$a: exit $rc $(cat "$tmp/err")"
 done
+# a trace is copied with its own records: what --capacity or --cell would
+# say of its drive is refused, not dropped without a word
+for a in "--capacity 512GB" "--cell qlc"; do
+	"$bin" import "$tmp/drive.h5" $a -o "$tmp/copy.h5" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && grep -q "drive.h5 is a slcscope trace, copied with its own records" "$tmp/err" &&
+		[ ! -e "$tmp/copy.h5" ] && ok "import TRACE $a refused" || bad "import TRACE $a: exit $rc $(cat "$tmp/err")"
+done
 
 # a file name that is not UTF-8 (any bytes are), and a trace's text that is
 # not: JSON and graphs take UTF-8, so those bytes are shown escaped or replaced
