@@ -246,8 +246,10 @@ static int diskstats_pass(const char *text, size_t len, struct devs *d, int dev,
 			return slc_errf(err, errlen, -EINVAL, "%s line %zu: sectors written went down (device reset?)",
 					name, l.lineno);
 		if ((rc = slc__curve_add(c, t - first_t, (sec - first_s) * SECTOR)))
-			return slc_errf(err, errlen, -EINVAL, "%s line %zu: %s", name, l.lineno,
-					rc == -E2BIG ? "more than 2 million snapshots" : "time does not increase");
+			return slc_errf(err, errlen, rc == -ENOMEM ? -ENOMEM : -EINVAL, "%s line %zu: %s", name,
+					l.lineno, rc == -E2BIG ? "more than 2 million snapshots" :
+					rc == -ERANGE ? "sectors written past 2^63 bytes" :
+					rc == -ENOMEM ? "out of memory" : "time does not increase");
 	}
 	return 0;
 }

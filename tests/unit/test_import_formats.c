@@ -123,6 +123,11 @@ static const struct tcase cases[] = {
 	  512 * 512.0 },
 	{ "ds.log", "1 8 0 sda 1 0 8 1 10 0 1000 5 0 1 1\n2 8 0 sda 1 0 8 1 10 0 999 5 0 1 1\n", { 0 }, -EINVAL,
 	  "line 2: sectors written went down", 0, 0, 0 },
+	/* a count past what a trace holds is said so, not taken for a time that does not increase */
+	{ "ds.log", "1 8 0 sda 1 0 8 1 10 0 1000 5 0 1 1\n2 8 0 sda 1 0 8 1 10 0 99999999999999999999 5 0 1 1\n", { 0 },
+	  -EINVAL, "line 2: sectors written past 2^63 bytes", 0, 0, 0 },
+	{ "ds.log", "2 8 0 sda 1 0 8 1 10 0 1000 5 0 1 1\n1 8 0 sda 1 0 8 1 10 0 2000 5 0 1 1\n", { 0 }, -EINVAL,
+	  "line 2: time does not increase", 0, 0, 0 },
 	/* dd status=progress: CR-separated progress, messages, records, the summary */
 	{ "dd.txt", "\r734003200 bytes (734 MB, 700 MiB) copied, 1 s, 734 MB/s\r1241513984 bytes (1.2 GB, 1.2 GiB) "
 	  "copied, 2 s, 620 MB/s\ndd: error writing '/dev/sdx': No space left on device\n1500+0 records in\n1500+0 "
