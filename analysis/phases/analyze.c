@@ -771,6 +771,20 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	return 0;
 }
 
+/* The levels made again from the blocks (a step between two of them now)
+ * and read once more by the model.  Returns 0 or a negative errno. */
+static int read_again(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t nb, struct group *g,
+		      size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp)
+{
+	int ret;
+
+	*ng = slc__make_groups(tr, b, nb, g, tmp);
+	ret = slc__model_label(tr, b, g, *ng, ev, &out->model, gconf);
+	if (ret < 0) return ret;
+	out->has_cache = ret;
+	return 0;
+}
+
 /*
  * The first samples, faster than the rest, when the model read no cache:
  * the segmentation's minimum length puts a cache of one or two samples
@@ -786,7 +800,6 @@ static int short_lead_read(struct slc_analysis *out, struct trace *tr, struct bl
 {
 	double excess, med;
 	size_t nf;
-	int ret;
 
 	if (out->has_cache) return 0;
 	nf = short_lead(tr, ev, 0, tmp, &excess, &med);
@@ -794,11 +807,7 @@ static int short_lead_read(struct slc_analysis *out, struct trace *tr, struct bl
 	if (!nf || b[0].dip || b[0].i1 <= nf || !slc__split_block(b, nb, cap, 0, nf)) return 0;
 	b[1].step = SLC__STEP_LEAD;
 	tr->lead = nf;
-	*ng = slc__make_groups(tr, b, *nb, g, tmp);
-	ret = slc__model_label(tr, b, g, *ng, ev, &out->model, gconf);
-	if (ret < 0) return ret;
-	out->has_cache = ret;
-	return 0;
+	return read_again(out, tr, b, *nb, g, ng, ev, gconf, tmp);
 }
 
 /*
@@ -838,11 +847,7 @@ static int small_step_read(struct slc_analysis *out, struct trace *tr, struct bl
 	ret = slc__mark_small_step(tr, b, nb, cap, tmp, from, slc__min_onset(ev, out->model.best.cache_bytes), at,
 				   fall);
 	if (ret || !*at) return ret;
-	*ng = slc__make_groups(tr, b, *nb, g, tmp);
-	ret = slc__model_label(tr, b, g, *ng, ev, &out->model, gconf);
-	if (ret < 0) return ret;
-	out->has_cache = ret;
-	return 0;
+	return read_again(out, tr, b, *nb, g, ng, ev, gconf, tmp);
 }
 
 /* What made the levels the model read last: the reasons' lines for the
