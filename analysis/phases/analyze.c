@@ -502,18 +502,15 @@ static void coarse_onset_apply(struct slc_analysis *out, const struct trace *tr,
 }
 
 /*
- * Where the drive's counters show garbage collection begin, the onset goes
- * there: they see it directly, the speed only once it costs (a sample or
- * more later, and later still on a coarse interval).
- *  - With an onset on the curve, the counters are read around it (within
- *    counter_near of its bytes) and move it only earlier, by more than a
- *    sample: a drive's NAND writing also steps up for other reasons
- *    (folding a QLC cache, a second regime of GC later on).
- *  - Without one, a lasting step becomes the onset only when the NAND
- *    bytes it adds exceed the cache's size: folding the cache writes no
- *    more than that.
- * One that a freshly trimmed drive cannot have yet is left out, as from
- * the curve.
+ * The model's onset placed where the drive's counters show garbage
+ * collection begin: they see it directly, the speed only once it costs (a
+ * sample or more later, and later still on a coarse interval).  The
+ * counters are read around it (within counter_near of its bytes) and move
+ * it only earlier, by more than a sample: a drive's NAND writing also
+ * steps up for other reasons (folding a QLC cache, a second regime of GC
+ * later on).  One that a freshly trimmed drive cannot have yet is left
+ * out, as from the curve.  Where the model read no onset, the counters
+ * were its evidence already (counter_read()).
  */
 static void counter_onset(struct slc_analysis *out, const struct trace *tr, struct block *b, size_t *nb,
 			  size_t bcap, const struct slc_phase_evidence *ev)
@@ -522,24 +519,19 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
 	double w0, w1, extra, cur = onset_at(tr, b, *nb), on, need, sample;
 	size_t i = 0;
-	char tail[64];
 
-	if (isfinite(cur))
-		on = slc__counter_onset(tr, ev, fmax(cache, (1 - mp->counter_near) * cur), (1 + mp->counter_near) * cur,
-					&w0, &w1, &extra);
-	else
-		on = slc__counter_onset(tr, ev, cache, tr->cum[tr->n], &w0, &w1, &extra);
-	if (!isfinite(on) || (isnan(cur) && !(extra > cache))) return;
+	if (!isfinite(cur)) return;
+	on = slc__counter_onset(tr, ev, fmax(cache, (1 - mp->counter_near) * cur), (1 + mp->counter_near) * cur, &w0,
+				&w1, &extra);
+	if (!isfinite(on)) return;
 	need = slc__min_onset(ev, cache);
 	if (need > 0 && on < need) return;
 	while (i + 1 < tr->n && tr->cum[i + 1] < on) i++;
 	sample = tr->cum[i + 1] - tr->cum[i];
-	if (isfinite(cur) && !(on < cur - sample)) return;
+	if (!(on < cur - sample)) return;
 	set_onset(tr, b, nb, bcap, on);
-	if (isfinite(cur)) snprintf(tail, sizeof(tail), "; the speed alone put it at %.4g GB", cur / 1e9);
-	else snprintf(tail, sizeof(tail), "; the speed alone shows none");
 	explain_line(out, 160, "onset from the drive's counters: %.4g GB written (NAND bytes per host byte %.2f "
-		     "before, %.2f after)%s\n", on / 1e9, w0, w1, tail);
+		     "before, %.2f after); the speed alone put it at %.4g GB\n", on / 1e9, w0, w1, cur / 1e9);
 }
 
 /*
@@ -715,7 +707,7 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 		 const struct group *g, const struct slc_phase_evidence *evp, const struct slc_analysis *ca,
 		 size_t nbins, int say, double *tmp, struct shape *sh)
 {
-	int one = 0, ret;
+	int one = 0, ret, by_ctr;
 	const struct placing pl = { out, tr, b, nbp, sh, &one, say };
 
 	*sh = shape_read(&out->model.best);
@@ -730,10 +722,14 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 		one = b[0].i1 == tr->lead ? 2 : 1;
 	}
 	placed(&pl, "a cache that ended inside the first samples", 0);
-	ret = slc__refine_onset(tr, b, nbp, cap, g, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
+	/* an onset the model read at the counters' step (counter_read()) is
+	 * at their sample already: the speed's fits would move it to where
+	 * the speed shows it, later */
+	by_ctr = tr->ctr_onset > 0 && onset_at(tr, b, *nbp) == tr->ctr_onset;
+	ret = by_ctr ? 0 : slc__refine_onset(tr, b, nbp, cap, g, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
 	if (ret) return ret;
 	placed(&pl, "the onset's two-level fit to the samples", 0);
-	slc__refine_decay_onset(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
+	if (!by_ctr) slc__refine_decay_onset(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
 	placed(&pl, "the decay's knee fitted to every sample", 0);
 	if (ca) {
 		double on;
@@ -746,7 +742,7 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 		 * its (wrong) cache goes with it */
 		if (cc && !(on > 0) && ca->model.best.native && first_after_cache(b, *nbp) == SLC_PHASE_ERASE_BOUND)
 			set_onset(tr, b, nbp, cap, NAN);
-		if (on > 0) coarse_onset_apply(out, tr, b, nbp, cap, on, evp, tmp);
+		if (on > 0 && !by_ctr) coarse_onset_apply(out, tr, b, nbp, cap, on, evp, tmp);
 		/* the binned curve's reading is now the model's, its reasons
 		 * the answer's: what differs from it is what to state */
 		if (cc) *sh = shape_read(&out->model.best);
@@ -850,9 +846,49 @@ static int small_step_read(struct slc_analysis *out, struct trace *tr, struct bl
 	return read_again(out, tr, b, *nb, g, ng, ev, gconf, tmp);
 }
 
+/*
+ * The drive's counters, when the model's reading has native writing and no
+ * onset: where they show garbage collection begin (slc__counter_onset():
+ * a lasting step in the NAND bytes per host byte; one whose added NAND
+ * bytes exceed the cache's size, which folding the cache cannot write; not
+ * before a freshly trimmed drive can have one), the block there is split
+ * and marked a level of its own (SLC__STEP_COUNTER), trace.ctr_onset keeps
+ * its bytes and the model reads the levels once more: the onset there is a
+ * candidate, and a reading without it pays counter_cost (model.c).  @wa
+ * gets the NAND bytes per host byte before and after.  Returns 0 or a
+ * negative errno.
+ */
+static int counter_read(struct slc_analysis *out, struct trace *tr, struct block *b, size_t *nb, size_t cap,
+			struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp,
+			double *wa)
+{
+	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
+	double extra, on, need;
+	size_t at = 0, j = 0;
+
+	if (!out->model.best.native || out->model.best.erase_bound) return 0;
+	on = slc__counter_onset(tr, ev, cache, tr->cum[tr->n], wa, wa + 1, &extra);
+	if (!isfinite(on) || !(extra > cache)) return 0;
+	need = slc__min_onset(ev, cache);
+	if (need > 0 && on < need) return 0;
+	while (at < tr->n && tr->cum[at] < on) at++;
+	if (!at || at >= tr->n) return 0;
+	while (j < *nb && b[j].i1 <= at) j++;
+	if (j == *nb || (b[j].i0 < at && !slc__split_block(b, nb, cap, j, at))) return 0;
+	if (b[j].i0 < at) j++;
+	/* a drop there: the level after it */
+	while (j < *nb && b[j].dip) j++;
+	if (j == *nb) return 0;
+	b[j].step = SLC__STEP_COUNTER;
+	tr->ctr_onset = tr->cum[b[j].i0];
+	return read_again(out, tr, b, *nb, g, ng, ev, gconf, tmp);
+}
+
 /* What made the levels the model read last: the reasons' lines for the
- * first samples and the small step (@at, @fall) made levels of their own. */
-static void read_again_lines(struct slc_analysis *out, const struct trace *tr, size_t at, double fall)
+ * first samples, the small step (@at, @fall) and the counters' onset (@wa
+ * the NAND bytes per host byte each side) made levels of their own. */
+static void read_again_lines(struct slc_analysis *out, const struct trace *tr, size_t at, double fall,
+			     const double *wa)
 {
 	char x[32];
 
@@ -862,6 +898,11 @@ static void read_again_lines(struct slc_analysis *out, const struct trace *tr, s
 	if (at)
 		explain_line(out, 160, "a lasting step of %.0f%% in the native writing at %s written: two levels, "
 			     "read again\n", 100 * fall, slc__fmt_si(x, sizeof(x), tr->cum[at], "B", 4));
+	if (tr->ctr_onset > 0)
+		explain_line(out, 200, "the drive's counters show garbage collection from %s written (NAND bytes "
+			     "per host byte %.2f before, %.2f after), where the speed's reading had no onset: a "
+			     "level boundary there, read again\n", slc__fmt_si(x, sizeof(x), tr->ctr_onset, "B", 4),
+			     wa[0], wa[1]);
 }
 
 int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
@@ -871,11 +912,12 @@ int slc_analyze_ev(struct slc_analysis *out, const struct slc_trace_in *in,
 }
 
 /* Blocks the passes after the segmentation may add: each splits one
- * block at most, eleven in all (the lead, the short lead, the small step,
- * the cache's teeth, the onset's refinement, the decay's onset, the coarse
- * cache's end, the coarse onset and its decay's knee, the counters' onset,
- * the short cache); a split without room is not made. */
-enum { SPLITS_MAX = 11 };
+ * block at most, twelve in all (the lead, the short lead, the small step,
+ * the counters' step, the cache's teeth, the onset's refinement, the
+ * decay's onset, the coarse cache's end, the coarse onset and its decay's
+ * knee, the counters' onset, the short cache); a split without room is
+ * not made. */
+enum { SPLITS_MAX = 12 };
 
 int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 		 const struct slc_cpd_opts *opts, const struct slc_phase_evidence *evp, int coarse)
@@ -890,7 +932,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	struct shape sh;
 	struct slc_analysis ca;
 	size_t nbins = 0, step_at = 0;
-	double step_fall = 0;
+	double step_fall = 0, wa[2] = { NAN, NAN };
 	int binned = 0;
 	int ret;
 
@@ -954,7 +996,9 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	if (ret) goto out;
 	ret = small_step_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp, &step_at, &step_fall);
 	if (ret) goto out;
-	read_again_lines(out, &tr, step_at, step_fall);
+	ret = counter_read(out, &tr, b, &nb, cap, g, &ng, &ev, gconf, tmp, wa);
+	if (ret) goto out;
+	read_again_lines(out, &tr, step_at, step_fall, wa);
 	for (size_t j = 0; j < nb; j++) b[j].conf = b[j].dip ? 1 : gconf[b[j].group];
 	ret = place(out, &tr, b, &nb, cap, g, &ev, binned ? &ca : NULL, nbins, coarse, tmp, &sh);
 	if (ret) goto out;

@@ -762,6 +762,25 @@ static double early_onset(struct mctx *c, double onset, double cache, struct ex 
 }
 
 /*
+ * Where the drive's counters show garbage collection begin (trace.ctr_onset:
+ * the speed's first reading had no onset there), a reading without an
+ * erase-bound phase from within counter_near of it leaves out what the
+ * counters see directly; the speed shows it later, or not at all while a
+ * free pool of mostly invalid blocks is cheap to clean.
+ */
+static double counter_term(const struct mctx *c, const struct cand *r, struct ex *e)
+{
+	const struct slc_model_params *p = c->p;
+	double on = c->tr->ctr_onset, ob = r->o < c->ng ? g_start_bytes(c, r->o) : NAN;
+	char a[32];
+
+	if (!(on > 0) || !p->counter_cost || (isfinite(ob) && fabs(ob - on) <= p->counter_near * on)) return 0;
+	exf(e, "  the drive's counters show garbage collection from %s: a reading without an onset there "
+	       "leaves it out (%s %+.1f)", fmt_si(a, sizeof(a), on, "B"), pname(p, &p->counter_cost), -p->counter_cost);
+	return -p->counter_cost;
+}
+
+/*
  * Score of the reading with @k cache tiers (groups [0, k)), native groups
  * [k, o) and erase-bound groups [o, ng).  -INFINITY when the evidence rules
  * it out.  With @e, each term is written down.
@@ -862,6 +881,7 @@ static double score_groups(struct mctx *c, const struct cand *r, struct ex *e)
 			}
 		s += ref_term(c, g[o].level, ev->ref_erase_bps, "erase-bound level", e);
 	}
+	s += counter_term(c, r, e);
 	/* the likelihood: within a native or an erase-bound phase the speed
 	 * wanders, drifts or decays in small steps; a jump between two of its
 	 * levels is a phase change the reading leaves out */
@@ -1058,21 +1078,22 @@ static size_t binned_group(const struct mctx *x, size_t k)
 	return q;
 }
 
-/* The first level after group @k that starts at a small lasting step
- * (not the first samples' edge), or x->ng. */
-static size_t step_group(const struct mctx *x, size_t k)
+/* The first level after group @k that starts at a step of kind @kind
+ * (SLC__STEP_*: a small lasting step, where the counters show garbage
+ * collection begin; never the first samples' edge), or x->ng. */
+static size_t step_group(const struct mctx *x, size_t k, int kind)
 {
 	size_t q = k + 1;
 
-	while (q < x->ng && x->g[q].step != SLC__STEP_SMALL) q++;
+	while (q < x->ng && x->g[q].step != kind) q++;
 	return q < x->ng ? q : x->ng;
 }
 
 /* The candidate readings of @x's groups (flagged @buf): for each k, the
  * data's onset, none, none before the erase-bound regime, the next
  * lasting drop after the data's onset, the level nearest the binned
- * curve's onset (binned_group()) and the first small lasting step's
- * (step_group(); distinct values only); k >= 2
+ * curve's onset (binned_group()), the first small lasting step's and the
+ * counters' (step_group(); distinct values only); k >= 2
  * cache groups also as one merged level (k up to SLC__MODEL_MMAX, only so
  * above tiers_max); k >= 1 also with the cache back.  Scored in @c. */
 static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand *cs)
@@ -1080,7 +1101,7 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 	size_t ng = x->ng, kmax = ng < SLC__MODEL_MMAX ? ng : SLC__MODEL_MMAX, nc = 0;
 
 	for (size_t k = 0; k <= kmax; k++) {
-		size_t os[7];
+		size_t os[8];
 
 		x->onset[k] = k < ng ? slc__erase_onset(x->p, x->g, k, ng) : ng;
 		for (int rc = 0; rc <= (k >= 1); rc++)
@@ -1100,10 +1121,11 @@ static size_t candidates_of(struct mctx *c, struct mctx *x, int buf, struct cand
 				 * (trace.lead), which the reading without it saw */
 				os[4] = (k == 0 || (k == 1 && x->tr->lead && !buf)) && k + 1 < ng ? k + 1 : ng;
 				os[5] = binned_group(x, k);
-				os[6] = step_group(x, k);
-				int offered[7] = { 0 };
+				os[6] = step_group(x, k, SLC__STEP_SMALL);
+				os[7] = step_group(x, k, SLC__STEP_COUNTER);
+				int offered[8] = { 0 };
 
-				for (int i = 0, first = -1; i < 7; i++) {
+				for (int i = 0, first = -1; i < 8; i++) {
 					int seen = 0;
 
 					for (int h = 0; h < i && i >= 5; h++) seen |= offered[h] && os[h] == os[i];
@@ -1183,9 +1205,9 @@ static void group_confidence(const struct mctx *c, const struct cand *cs, size_t
 }
 
 /* candidates_of() makes at most 2 (the cache back or not) x 2 (merged or
- * not) x 7 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
+ * not) x 8 (onsets) readings for each k <= SLC__MODEL_MMAX, for all the
  * groups and for those after a write buffer's burst */
-enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 7 };
+enum { CANDS_MAX = 2 * (SLC__MODEL_MMAX + 1) * 2 * 2 * 8 };
 
 /*
  * What would decide between the best reading and the close runner-up: the

@@ -239,6 +239,14 @@ const struct slc_model_params slc__model_defaults = {
 	.counter_side_min = 3,
 	.counter_wa_step = 0.1,
 	.counter_near = 0.2,
+	/* A reading without an erase-bound phase from within counter_near of
+	 * where the counters show garbage collection begin (when the speed's
+	 * first reading had no onset) pays this: the counters see it directly,
+	 * the speed only once it costs (later, or not at all while a free pool
+	 * of mostly invalid blocks is cheap to clean).  The size of the model's
+	 * other terms for direct evidence (buffer_cost, visit_cost), not
+	 * tuned. */
+	.counter_cost = 3.0,
 
 	/* ---- boundaries ---- */
 	/* A sample at neither level is between_k sigmas from both (generous:
@@ -441,6 +449,7 @@ static const struct param params[] = {
 	{ "counter_side_min", offsetof(struct slc_model_params, counter_side_min), 1, 1, 1e6 },
 	{ "counter_wa_step", offsetof(struct slc_model_params, counter_wa_step), 0, 0, 1e6 },
 	{ "counter_near", offsetof(struct slc_model_params, counter_near), 0, 0, 1 },
+	{ "counter_cost", offsetof(struct slc_model_params, counter_cost), 0, -1e6, 1e6 },
 	{ "between_k", offsetof(struct slc_model_params, between_k), 0, 0, 1e6 },
 	{ "ramp_k", offsetof(struct slc_model_params, ramp_k), 0, 0, 1e6 },
 	{ "balance_seek", offsetof(struct slc_model_params, balance_seek), 1, 1, 2 },

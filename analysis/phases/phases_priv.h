@@ -51,6 +51,9 @@ struct trace {
 	size_t lead;		/* the first samples, faster than the rest, a
 				 * level of their own for the model (short_lead()
 				 * in analyze.c); 0: none */
+	double ctr_onset;	/* host bytes where the drive's counters show
+				 * garbage collection begin, a level boundary for
+				 * the model (counter_read() in analyze.c); 0: none */
 	const struct slc_model_params *mp;	/* NULL: the defaults (slc__mp()) */
 };
 
@@ -84,8 +87,10 @@ struct block {
 
 /* A step the samples show lasting: a small one in the native writing
  * (slc__mark_small_step()), or the edge after the first samples when they
- * are faster than the rest (short_lead() in analyze.c). */
-enum { SLC__STEP_SMALL = 1, SLC__STEP_LEAD = 2 };
+ * are faster than the rest (short_lead() in analyze.c); or where the
+ * drive's counters show garbage collection begin (counter_read() in
+ * analyze.c), a boundary whether the speed steps there or not. */
+enum { SLC__STEP_SMALL = 1, SLC__STEP_LEAD = 2, SLC__STEP_COUNTER = 3 };
 
 /* Why a group is part of a decay: its own samples fall (first quarter vs
  * last), it is in a run of small falling steps, or it is a level that runs

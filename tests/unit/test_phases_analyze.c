@@ -476,12 +476,15 @@ static double sample_bytes_at(const struct curve *c, double b)
 }
 
 /*
- * counter_onset without an onset on the curve: the speed never changes,
+ * counter_read without an onset on the curve: the speed never changes,
  * the NAND bytes per host byte step from 1.0 to 1.5 at 600 s and the
  * bytes that adds (0.5 x 580 s x 500 MB/s) far exceed the cache's 40 GB.
- * The onset lands where the counters step (within a sample's bytes: the
- * counters are read once a sample), and the reasons say so; without the
- * counters there is none.
+ * The counters' step is a level boundary the model reads again, and its
+ * reading has the onset there (within a sample's bytes: the counters are
+ * read once a sample); the readings without it pay counter_cost, and the
+ * reasons say so.  Without the counters there is none; with counter_cost
+ * 0 the readings with and without it are a coin toss (the speed cannot
+ * tell), so the term is what decides.
  */
 static void test_counter_onset_flat_speed(void **state)
 {
@@ -499,8 +502,24 @@ static void test_counter_onset_flat_speed(void **state)
 	dump("flat speed, counters step at 600 s", &a);
 	assert_true(a.has_cache);
 	assert_near(a.erase_bound_start_bytes, truth, sample_bytes_at(&g.c, truth));
-	assert_non_null(strstr(a.model.explain, "the speed alone shows none"));
+	assert_near(a.model.best.onset_bytes, truth, sample_bytes_at(&g.c, truth));
+	assert_non_null(strstr(a.model.explain, "where the speed's reading had no onset: a level boundary there, "
+						"read again"));
+	assert_non_null(strstr(a.model.explain, "leaves it out (counter_cost -3.0)"));
+	if (!(a.model.odds > 10)) fail_msg("odds %g", a.model.odds);
+	/* the counters' placement after the model adds nothing */
+	assert_null(strstr(a.model.explain, "onset from the drive's counters"));
 	slc_analysis_free(&a);
+	{
+		struct slc_model_params mp;
+
+		slc_model_params_default(&mp);
+		mp.counter_cost = 0;
+		g.ev.params = &mp;
+		assert_int_equal(analyze(&a, &g.c, &g.ev), 0);
+		if (!(a.model.odds < 2)) fail_msg("odds %g:\n%s", a.model.odds, a.model.explain);
+		slc_analysis_free(&a);
+	}
 	gc_free(&g);
 }
 

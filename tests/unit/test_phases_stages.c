@@ -933,6 +933,53 @@ static void test_model_read_again_fresh(void **state)
 	fx_free(f);
 }
 
+/*
+ * The counters' step as the model reads it: a cache, then native writing
+ * whose speed never changes, its second half a level of its own where the
+ * drive's counters show garbage collection begin (SLC__STEP_COUNTER,
+ * trace.ctr_onset).  The reading with the onset there wins; without the
+ * counters' bytes the readings with and without it are alike; with the onset more than counter_near away a reading pays the term
+ * as one without any does, and the two are alike again.
+ */
+static void test_model_counter_step(void **state)
+{
+	double lv[] = { 1000, 300, 300 };
+	size_t len[] = { 50, 200, 200 }, ng;
+	struct fx *f = fx_new(lv, len, 3, 0.01, 80);
+	struct slc_model_info *mi = calloc(1, sizeof(*mi));
+
+	(void)state;
+	assert_non_null(mi);
+	fx_blocks_at_levels(f, len, 3);
+	f->b[2].step = SLC__STEP_COUNTER;
+	f->tb.tr.ctr_onset = f->tb.tr.cum[250];
+	assert_int_equal(run_model(f, mi, &ng), 1);
+	assert_int_equal(ng, 3);
+	assert_true(mi->best.erase_bound);
+	assert_near(mi->best.onset_bytes, f->tb.tr.cum[250], 1e-6);
+	assert_int_equal(f->b[2].kind, SLC_PHASE_ERASE_BOUND);
+	assert_non_null(strstr(mi->explain, "(counter_cost -3.0)"));
+	assert_true(mi->odds > 10);
+	/* the same levels without the counters' bytes: no term, and the
+	 * speed cannot tell the readings with and without the onset apart */
+	f->tb.tr.ctr_onset = 0;
+	assert_int_equal(run_model(f, mi, &ng), 1);
+	if (!(mi->odds < 2)) fail_msg("odds %g\n%s", mi->odds, mi->explain);
+	assert_null(strstr(mi->explain, "counter_cost"));
+	/* counters far from the only onset on offer: it pays as well, and the
+	 * two readings are alike again */
+	f->tb.tr.ctr_onset = 3 * f->tb.tr.cum[250];
+	assert_int_equal(run_model(f, mi, &ng), 1);
+	if (!(mi->odds < 2)) fail_msg("odds %g\n%s", mi->odds, mi->explain);
+	{
+		const char *x = strstr(mi->explain, "(counter_cost -3.0)");
+		assert_non_null(x);
+		assert_non_null(strstr(x + 1, "(counter_cost -3.0)"));
+	}
+	free(mi);
+	fx_free(f);
+}
+
 /* Right after a TRIM of a small drive, no erase-bound writing can start
  * before half its flash is used (slc__min_onset): the erase-bound reading
  * is ruled out, and as the reading left fits the curve far worse, the
@@ -1759,6 +1806,7 @@ int main(void)
 		cmocka_unit_test(test_model_two_tiers),
 		cmocka_unit_test(test_model_evidence_rules_out_onset),
 		cmocka_unit_test(test_model_read_again_fresh),
+		cmocka_unit_test(test_model_counter_step),
 		cmocka_unit_test(test_model_bounds),
 		cmocka_unit_test(test_erase_onset_groups),
 		cmocka_unit_test(test_counter_onset_step),

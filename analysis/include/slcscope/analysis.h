@@ -194,6 +194,7 @@ struct slc_model_params {
 	size_t counter_side_min;	/* counter readings each side of a knee */
 	double counter_wa_step;		/* least step of NAND bytes per host byte that is GC */
 	double counter_near;		/* counters looked at within this share of the curve's onset */
+	double counter_cost;		/* against a reading without the onset the counters show */
 	/* boundaries (the byte balance) */
 	double between_k;		/* a straddler is this many sigmas from both levels */
 	double ramp_k;			/* a ramp's further samples this many */
