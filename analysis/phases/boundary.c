@@ -149,7 +149,9 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
 }
 
 /*
- * The end of a cache that folds as it fills: in its last stretch some
+ * The end of a cache that folds as it fills (slc__cache_teeth_end() finds
+ * it, slc__extend_cache_teeth() gives the blocks before it to the cache):
+ * in its last stretch some
  * samples drop to a fraction of its speed (the drive folds between host
  * writes: teeth) while the rest still run at it.  The segmentation sees a
  * level between the cache's and the native one there and the labelling
@@ -169,28 +171,28 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
  * has room for @cap blocks: without room for one more, the block holding
  * the end is not split).
  */
-void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp)
+size_t slc__cache_teeth_end(const struct trace *tr, const struct block *b, size_t nb, double *tmp, size_t *jcp)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
-	size_t jc = *nb, e, lim, best = 0, m = 0;
+	size_t jc = nb, e, lim, best = 0, m = 0;
 	double level, sum = 0, peak = 0, sig, at;
 
-	for (size_t j = 0; j < *nb; j++) {
+	for (size_t j = 0; j < nb; j++) {
 		if (b[j].dip) continue;
 		if (b[j].kind != SLC_PHASE_SLC_CACHE) break;
 		jc = j;
 	}
-	if (jc == *nb || jc + 1 >= *nb) return;
+	if (jc == nb || jc + 1 >= nb) return 0;
 	for (size_t i = b[jc].i0; i < b[jc].i1; i++) tmp[m++] = tr->v[i];
 	level = slc__median(tr, tmp, m);
 	/* only a steady cache: one toothed all along (a DRAM-less drive's
 	 * journal stalls) has no level of its own that native writing misses */
 	sig = slc__mad_sigma(tr, tmp, m);
-	if (!(level > 0) || sig > mp->steady_cov * level) return;
+	if (!(level > 0) || sig > mp->steady_cov * level) return 0;
 	at = level - fmin(mp->teeth_k * sig, mp->delta_same * level);
 	e = b[jc].i1;
 	lim = e + (e - b[0].i0) < tr->n ? e + (e - b[0].i0) : tr->n;
-	for (size_t j = jc + 1; j < *nb; j++)
+	for (size_t j = jc + 1; j < nb; j++)
 		if ((b[j].dip || b[j].kind == SLC_PHASE_ERASE_BOUND) && b[j].i0 < lim) lim = b[j].i0;
 	for (size_t i = e; i < lim; i++) {
 		int at_level = tr->v[i] >= at;
@@ -203,6 +205,14 @@ void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb
 			best = i + 1;
 		}
 	}
+	if (jcp) *jcp = jc;
+	return best;
+}
+
+void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp)
+{
+	size_t jc = 0, best = slc__cache_teeth_end(tr, b, *nb, tmp, &jc);
+
 	if (!best) return;
 	for (size_t j = jc + 1; j < *nb && b[j].i0 < best; j++) {
 		if (b[j].i1 > best && !slc__split_block(b, nb, cap, j, best)) break;

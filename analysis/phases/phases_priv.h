@@ -173,6 +173,9 @@ double slc__split_t(const struct slc_model_params *mp, const double *x, size_t n
  * never go past it: a split without room is not made. */
 int slc__split_block(struct block *b, size_t *nb, size_t cap, size_t j, size_t at);
 void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp);
+/* The sample where the cache's teeth end (0: none; @jc, may be NULL, gets
+ * the cache's last block), the blocks unchanged. */
+size_t slc__cache_teeth_end(const struct trace *tr, const struct block *b, size_t nb, double *tmp, size_t *jc);
 size_t slc__erase_bound_from(struct block *b, size_t *nb, size_t cap, size_t j0, size_t je, size_t at);
 
 /* consolidate.c */
