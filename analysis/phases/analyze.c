@@ -724,7 +724,8 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	placed(&pl, "a cache that ended inside the first samples", 0);
 	/* an onset the model read at the counters' step (counter_read()) is
 	 * at their sample already: the speed's fits would move it to where
-	 * the speed shows it, later */
+	 * the speed shows it, and the counters' placement to where they show
+	 * it searched around it: it stays */
 	by_ctr = tr->ctr_onset > 0 && onset_at(tr, b, *nbp) == tr->ctr_onset;
 	ret = by_ctr ? 0 : slc__refine_onset(tr, b, nbp, cap, g, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
 	if (ret) return ret;
@@ -740,7 +741,8 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 		/* the coarse reading has native writing after the cache and no
 		 * onset: an erase-bound phase the fine reading began right after
 		 * its (wrong) cache goes with it */
-		if (cc && !(on > 0) && ca->model.best.native && first_after_cache(b, *nbp) == SLC_PHASE_ERASE_BOUND)
+		if (cc && !(on > 0) && !by_ctr && ca->model.best.native &&
+		    first_after_cache(b, *nbp) == SLC_PHASE_ERASE_BOUND)
 			set_onset(tr, b, nbp, cap, NAN);
 		if (on > 0 && !by_ctr) coarse_onset_apply(out, tr, b, nbp, cap, on, evp, tmp);
 		/* the binned curve's reading is now the model's, its reasons
@@ -748,7 +750,7 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 		if (cc) *sh = shape_read(&out->model.best);
 		placed(&pl, "the binned curve's reading", 1);
 	}
-	counter_onset(out, tr, b, nbp, cap, evp);
+	if (!by_ctr) counter_onset(out, tr, b, nbp, cap, evp);
 	placed(&pl, "the drive's counters", 1);
 	/* the cache of the first samples the model read: its samples are its
 	 * phase (so that the native level's figures leave them out), its size
@@ -822,24 +824,19 @@ static int small_step_read(struct slc_analysis *out, struct trace *tr, struct bl
 			   struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp,
 			   size_t *at, double *fall)
 {
-	size_t from = 0, nt = *nb;
+	size_t from = 0, teeth;
 	int ret;
-	struct block *t;
 
 	*at = 0;
 	if (!out->model.best.native || out->model.best.erase_bound) return 0;
 	/* the native writing begins after the cache's teeth, which the
 	 * placement will give the cache */
-	t = malloc(cap * sizeof(*t));
-	if (!t) return -ENOMEM;
-	memcpy(t, b, *nb * sizeof(*t));
-	if (out->has_cache) slc__extend_cache_teeth(tr, t, &nt, cap, tmp);
-	for (size_t i = 0; i < nt; i++)
-		if (!t[i].dip && t[i].kind == SLC_PHASE_DIRECT_TO_TLC) {
-			from = t[i].i0;
+	teeth = out->has_cache ? slc__cache_teeth_end(tr, b, *nb, tmp, NULL) : 0;
+	for (size_t i = 0; i < *nb; i++)
+		if (!b[i].dip && b[i].kind == SLC_PHASE_DIRECT_TO_TLC && b[i].i1 > teeth) {
+			from = b[i].i0 > teeth ? b[i].i0 : teeth;
 			break;
 		}
-	free(t);
 	ret = slc__mark_small_step(tr, b, nb, cap, tmp, from, slc__min_onset(ev, out->model.best.cache_bytes), at,
 				   fall);
 	if (ret || !*at) return ret;
@@ -854,9 +851,10 @@ static int small_step_read(struct slc_analysis *out, struct trace *tr, struct bl
  * before a freshly trimmed drive can have one), the block there is split
  * and marked a level of its own (SLC__STEP_COUNTER), trace.ctr_onset keeps
  * its bytes and the model reads the levels once more: the onset there is a
- * candidate, and a reading without it pays counter_cost (model.c).  @wa
- * gets the NAND bytes per host byte before and after.  Returns 0 or a
- * negative errno.
+ * candidate, and a reading without it pays counter_cost (model.c).  The
+ * boundary is at the counters' sample, or after a drop that holds it.  @wa
+ * gets the NAND bytes per host byte before and after, and the counters'
+ * onset.  Returns 0 or a negative errno.
  */
 static int counter_read(struct slc_analysis *out, struct trace *tr, struct block *b, size_t *nb, size_t cap,
 			struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp,
@@ -874,19 +872,24 @@ static int counter_read(struct slc_analysis *out, struct trace *tr, struct block
 	while (at < tr->n && tr->cum[at] < on) at++;
 	if (!at || at >= tr->n) return 0;
 	while (j < *nb && b[j].i1 <= at) j++;
-	if (j == *nb || (b[j].i0 < at && !slc__split_block(b, nb, cap, j, at))) return 0;
-	if (b[j].i0 < at) j++;
-	/* a drop there: the level after it */
+	/* in a drop (garbage collection often begins with a stall): the level
+	 * after it, the drop kept whole */
 	while (j < *nb && b[j].dip) j++;
 	if (j == *nb) return 0;
+	if (b[j].i0 < at) {
+		if (!slc__split_block(b, nb, cap, j, at)) return 0;
+		j++;
+	}
 	b[j].step = SLC__STEP_COUNTER;
 	tr->ctr_onset = tr->cum[b[j].i0];
+	wa[2] = on;
 	return read_again(out, tr, b, *nb, g, ng, ev, gconf, tmp);
 }
 
 /* What made the levels the model read last: the reasons' lines for the
- * first samples, the small step (@at, @fall) and the counters' onset (@wa
- * the NAND bytes per host byte each side) made levels of their own. */
+ * first samples, the small step (@at, @fall) and the counters' onset (@wa:
+ * the NAND bytes per host byte each side, the counters' own onset) made
+ * levels of their own. */
 static void read_again_lines(struct slc_analysis *out, const struct trace *tr, size_t at, double fall,
 			     const double *wa)
 {
@@ -901,7 +904,7 @@ static void read_again_lines(struct slc_analysis *out, const struct trace *tr, s
 	if (tr->ctr_onset > 0)
 		explain_line(out, 200, "the drive's counters show garbage collection from %s written (NAND bytes "
 			     "per host byte %.2f before, %.2f after), where the speed's reading had no onset: a "
-			     "level boundary there, read again\n", slc__fmt_si(x, sizeof(x), tr->ctr_onset, "B", 4),
+			     "level boundary there, read again\n", slc__fmt_si(x, sizeof(x), wa[2], "B", 4),
 			     wa[0], wa[1]);
 }
 
@@ -932,7 +935,7 @@ int slc__analyze(struct slc_analysis *out, const struct slc_trace_in *in,
 	struct shape sh;
 	struct slc_analysis ca;
 	size_t nbins = 0, step_at = 0;
-	double step_fall = 0, wa[2] = { NAN, NAN };
+	double step_fall = 0, wa[3] = { NAN, NAN, NAN };
 	int binned = 0;
 	int ret;
 

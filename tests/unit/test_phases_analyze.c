@@ -524,6 +524,35 @@ static void test_counter_onset_flat_speed(void **state)
 }
 
 /*
+ * counter_read when garbage collection begins with a stall: the counters
+ * step at 600 s inside a 3 s stall (599-602 s) in native writing whose
+ * speed never changes.  The stall stays one phase, the onset is the first
+ * level after it (the counters' boundary), and no placement after the
+ * model moves it or says the speed put it anywhere.
+ */
+static void test_counter_onset_in_stall(void **state)
+{
+	static const double stall[] = { 599, 0 };
+	struct gc g;
+	struct slc_analysis a;
+	size_t stalls = 0;
+	double after;
+
+	(void)state;
+	gc_new(&g, 1200, 1e9, 1, stall, 600, 1.0, 1.5, 57);
+	after = bytes_before(&g.c, 602);
+	assert_int_equal(analyze(&a, &g.c, &g.ev), 0);
+	dump("counters step inside a stall", &a);
+	for (size_t q = 0; q < a.n_phases; q++) stalls += a.phases[q].kind == SLC_PHASE_STALL;
+	assert_int_equal(stalls, 1);
+	assert_near(a.erase_bound_start_bytes, after, sample_bytes_at(&g.c, after));
+	assert_null(strstr(a.model.explain, "onset from the drive's counters"));
+	assert_non_null(strstr(a.model.explain, "a level boundary there, read again"));
+	slc_analysis_free(&a);
+	gc_free(&g);
+}
+
+/*
  * counter_onset gives no onset without a lasting step: flat counters
  * (1.2 NAND bytes per host byte throughout), or a step whose added NAND
  * bytes (0.15 x 200 s x 500 MB/s, 15 GB) stay under the cache's 40 GB,
@@ -1170,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_coarse_onset_decay),
 		cmocka_unit_test(test_coarse_onset_none),
 		cmocka_unit_test(test_counter_onset_flat_speed),
+		cmocka_unit_test(test_counter_onset_in_stall),
 		cmocka_unit_test(test_counter_onset_none),
 		cmocka_unit_test(test_counter_onset_earlier_only),
 		cmocka_unit_test(test_counter_onset_trimmed),

@@ -144,8 +144,10 @@ static void check_phases(const struct slc_analysis *a, const struct curve *c)
 	assert_true(fabs(a->phases[a->n_phases - 1].end_bytes - total) <= 1e-9 * total);
 }
 
-/* Each allocation of the analysis of @c failing in turn. */
-static void sweep(const char *name, const struct curve *c)
+/* Each allocation of the analysis of @c (with the drive's evidence @ev,
+ * NULL: none) failing in turn; @want_eb: the analysis that succeeds must
+ * have an erase-bound phase. */
+static void sweep_ev(const char *name, const struct curve *c, const struct slc_phase_evidence *ev, int want_eb)
 {
 	struct slc_analysis a;
 	size_t total;
@@ -153,8 +155,9 @@ static void sweep(const char *name, const struct curve *c)
 	fail_at = 0;
 	n_alloc = 0;
 	live = 0;
-	assert_int_equal(slc_analyze(&a, &c->in, NULL), 0);
+	assert_int_equal(slc_analyze_ev(&a, &c->in, NULL, ev), 0);
 	check_phases(&a, c);
+	if (want_eb) assert_true(isfinite(a.erase_bound_start_bytes));
 	slc_analysis_free(&a);
 	assert_int_equal(live, 0);
 	total = n_alloc;
@@ -165,7 +168,7 @@ static void sweep(const char *name, const struct curve *c)
 
 		fail_at = k;
 		n_alloc = 0;
-		ret = slc_analyze(&a, &c->in, NULL);
+		ret = slc_analyze_ev(&a, &c->in, NULL, ev);
 		if (ret != -ENOMEM) print_message("%s: allocation %zu of %zu failed: returned %d\n", name, k, total, ret);
 		assert_int_equal(ret, -ENOMEM);
 		assert_true(n_alloc >= k);
@@ -180,7 +183,49 @@ static void sweep(const char *name, const struct curve *c)
 	fail_at = 0;
 }
 
+static void sweep(const char *name, const struct curve *c)
+{
+	sweep_ev(name, c, NULL, 0);
+}
+
 #define COUNT(x) (sizeof(x) / sizeof((x)[0]))
+
+/* A cache, then native writing whose speed never changes while the
+ * drive's counters show garbage collection begin halfway (NAND bytes per
+ * host byte 1.0, then 1.5: more NAND bytes than the cache holds): the
+ * counters' step is a level boundary the model reads again
+ * (counter_read()). */
+static void test_counters(void **state)
+{
+	static const struct seg s[] = {
+		{ 2e9, 20, 0.02, 0, 0, 0, 0 },
+		{ 5e8, 980, 0.03, 0, 0, 0, 0 },
+	};
+	struct curve c;
+	struct slc_phase_evidence ev;
+	double *host, *nand, h = 0, f = 0;
+
+	(void)state;
+	make_curve(&c, 1, s, COUNT(s));
+	host = malloc(c.in.n * sizeof(double));
+	nand = malloc(c.in.n * sizeof(double));
+	assert_true(host && nand);
+	for (size_t i = 0; i < c.in.n; i++) {
+		h += c.bytes[i];
+		f += c.bytes[i] * (i >= 550 ? 1.5 : 1.0);
+		host[i] = h;
+		nand[i] = f;
+	}
+	slc_phase_evidence_init(&ev);
+	ev.ctr_t_s = c.t;
+	ev.ctr_host = host;
+	ev.ctr_nand = nand;
+	ev.n_ctr = c.in.n;
+	sweep_ev("counters", &c, &ev, 1);
+	free(host);
+	free(nand);
+	free_curve(&c);
+}
 
 /* A cache, native writing, then erase-bound, sampled every 0.25 s over
  * ten minutes: the curve binned to a second is read too. */
@@ -457,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_dramless_comb),
 		cmocka_unit_test(test_cache_native_erase),
 		cmocka_unit_test(test_decay),
+		cmocka_unit_test(test_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
