@@ -201,7 +201,30 @@ def score(cell_in):
             "o_has": tr["onset"] is not None or an["erase_bound_start_bytes"] is not None,
             "main": main_phases(an), "truth_main": truth_main(phases),
             "all": " ".join(avs.SHORT.get(p["kind"], p["kind"]) for p in an["phases"]),
-            "flag": flag, "short": bool(short), "bound": bool(bk), "n": seg["n_samples"]}
+            "flag": flag, "short": bool(short), "bound": bool(bk), "n": seg["n_samples"],
+            "cache": an["cache"]["size_bytes"], "cache_bound": bnd, "onset": found_on}
+
+
+def spread(vals):
+    """max / min - 1 of the figures (0 for fewer than two)."""
+    return max(vals) / min(vals) - 1 if len(vals) > 1 and min(vals) > 0 else 0.0
+
+
+def agree(rs, tol=0.03):
+    """Does the answer agree across the intervals of one preset x plan
+    (rows @rs): the cache and the onset each given at every interval or at
+    none, their figures within @tol of each other; a cache given as a bound
+    (too short for that interval) agrees when it holds the other intervals'
+    figures.  Returns (ok, cache spread, onset spread)."""
+    pts = [r["cache"] for r in rs if r["cache"] is not None]
+    bnds = [r["cache_bound"] for r in rs if r["cache"] is None and r["cache_bound"]]
+    ons = [r["onset"] for r in rs if r["onset"] is not None]
+    ok = len(pts) + len(bnds) in (0, len(rs)) and len(ons) in (0, len(rs))
+    for b in bnds:
+        hi = b["max_bytes"] if b["max_bytes"] is not None else float("inf")
+        ok = ok and all(b["min_bytes"] <= x <= hi for x in pts)
+    cs, os_ = spread(pts), spread(ons)
+    return ok and cs <= tol and os_ <= tol, cs, os_
 
 
 def main():
@@ -279,6 +302,7 @@ def main():
     c_cells = [r for r in rows.values() if r["c_has"]]
     o_cells = [r for r in rows.values() if r["o_has"]]
     short = [r for r in rows.values() if r["short"]]
+    agreed = {k: agree([rows[(k[0], k[1], iv)] for iv in ivs]) for k in groups}
     print()
     print(f"Summary ({n} cells: {len(names)} presets x {len(plans)} plans x {len(ivs)} intervals; "
           f"{wall:.0f} s wall with {a.jobs} at once): "
@@ -289,7 +313,15 @@ def main():
           f"of {n} cells; same main phases at every interval: {sum(groups.values())} of {len(groups)} "
           f"preset x plan pairs ({sum(groups[(r['preset'], r['plan'])] for r in rows.values())} of "
           f"{n} cells); short phases flagged in {len(short)} cells, a bound given in "
-          f"{sum(r['bound'] for r in short)}.")
+          f"{sum(r['bound'] for r in short)}; the answer agrees across the intervals (the cache and the onset "
+          f"within 3% of each other, a bound holding the other intervals' figures): "
+          f"{sum(v[0] for v in agreed.values())} of {len(agreed)} pairs, largest spread "
+          f"{100 * max([v[1] for v in agreed.values()] + [0]):.2f}% (cache), "
+          f"{100 * max([v[2] for v in agreed.values()] + [0]):.2f}% (onset).")
+    for k, v in sorted(agreed.items()):
+        if not v[0]:
+            print(f"- disagrees across intervals: {k[0]} {k[1]} (cache spread {100 * v[1]:.2f}%, "
+                  f"onset spread {100 * v[2]:.2f}%)")
     for iv in ivs:
         rs = [rows[(p, pl, iv)] for p in names for pl in plans]
         rc = [r for r in rs if r["c_has"]]
@@ -297,7 +329,8 @@ def main():
         print(f"- {iv}: cache within 1% {sum(r['c_ok'] for r in rc)}/{len(rc)}, "
               f"onset within 3% {sum(r['o_ok'] for r in ro)}/{len(ro)}, "
               f"short phases flagged {sum(r['short'] for r in rs)}/{len(rs)}")
-    return 0 if all(r["c_ok"] and r["o_ok"] for r in rows.values()) and all(groups.values()) else 1
+    return 0 if all(r["c_ok"] and r["o_ok"] for r in rows.values()) and all(groups.values()) and \
+        all(v[0] for v in agreed.values()) else 1
 
 
 if __name__ == "__main__":
