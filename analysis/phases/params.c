@@ -100,10 +100,11 @@ const struct slc_model_params slc__model_defaults = {
 	/* Cache tiers at most; more cache groups are read only as one noisy
 	 * level.  The reviews' drives show one to three. */
 	.tiers_max = 3,
-	/* The levels a noisy cache splits into lie within this factor (a CoV
-	 * of 0.3 gives stretches of a few samples 30-50% off the mean).
-	 * Tuned. */
-	.merge_span = 2.0,
+	/* The levels a noisy cache splits into lie within this factor: a CoV
+	 * of 0.3 gives stretches of a few samples up to 50% off the mean
+	 * either way, 1.5 / 0.5 = 3 between the fastest and the slowest
+	 * (statistics). */
+	.merge_span = 3.0,
 	/* A stretch is still cache while one sample in this many runs at its
 	 * speed (teeth strike a half of the samples and more as a cache folds
 	 * while it fills).  Tuned. */
