@@ -439,6 +439,18 @@ static void explain_line(struct slc_analysis *out, size_t room, const char *fmt,
 	va_end(ap);
 }
 
+/* The reading @l in words ("no cache, native, erase-bound from 12 GB"). */
+static const char *reading_words(char *w, size_t n, const struct slc_labelling *l)
+{
+	char x[32], y[32];
+
+	snprintf(w, n, "%s%s%s%s%s", l->tiers ? "a cache of " : "no cache",
+		 l->tiers ? slc__fmt_si(x, sizeof(x), l->cache_bytes, "B", 4) : "", l->native ? ", native" : "",
+		 l->erase_bound ? ", erase-bound from " : "",
+		 l->erase_bound ? slc__fmt_si(y, sizeof(y), l->onset_bytes, "B", 4) : "");
+	return w;
+}
+
 /* A line of reasons for what the binned curve decided. */
 static void explain_add(struct slc_analysis *out, const struct trace *tr, const char *what, double bytes)
 {
@@ -733,10 +745,19 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 	if (!by_ctr) slc__refine_decay_onset(tr, b, nbp, cap, tmp, slc__min_onset(evp, out->model.best.cache_bytes));
 	placed(&pl, "the decay's knee fitted to every sample", 0);
 	if (ca) {
-		double on;
+		double on, odds = out->model.odds;
+		struct slc_labelling fine = out->model.best;
 		int cc = coarse_cache(out, tr, b, nbp, cap, ca, tmp);
+		char w[128];
 
-		if (cc) explain_add(out, tr, "the cache's end", out->model.best.cache_bytes);
+		if (cc) {
+			explain_add(out, tr, "the cache's end", out->model.best.cache_bytes);
+			/* the model's record is the binned curve's now: what the
+			 * samples at their own interval read, for the record */
+			explain_line(out, 260, "the samples at their own interval read %s (odds %.3g : 1): their "
+				     "levels are the bursts between stalls, which the bins average\n",
+				     reading_words(w, sizeof(w), &fine), odds);
+		}
 		on = coarse_onset(tr, ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
 		/* the coarse reading has native writing after the cache and no
 		 * onset: an erase-bound phase the fine reading began right after

@@ -183,6 +183,8 @@ static void test_coarse_cache_bursts(void **state)
 	assert_true(a.has_cache);
 	assert_near(a.cache_bytes / truth, 1, 0.03);
 	assert_non_null(strstr(a.model.explain, "the cache's end from the curve binned"));
+	/* and what the samples read, which the binned curve's reading replaced */
+	assert_non_null(strstr(a.model.explain, "the samples at their own interval read "));
 	/* the fine reading began erase-bound writing right after its cache
 	 * (the native bursts at half the speed); the coarse reading has
 	 * native writing there and no onset, so none is left */
