@@ -220,9 +220,11 @@ def agree(rs, tol=0.03):
     bnds = [r["cache_bound"] for r in rs if r["cache"] is None and r["cache_bound"]]
     ons = [r["onset"] for r in rs if r["onset"] is not None]
     ok = len(pts) + len(bnds) in (0, len(rs)) and len(ons) in (0, len(rs))
-    for b in bnds:
-        hi = b["max_bytes"] if b["max_bytes"] is not None else float("inf")
+    his = [b["max_bytes"] if b["max_bytes"] is not None else float("inf") for b in bnds]
+    for b, hi in zip(bnds, his):
         ok = ok and all(b["min_bytes"] <= x <= hi for x in pts)
+    # bounds at several intervals: they overlap
+    ok = ok and (not bnds or max(b["min_bytes"] for b in bnds) <= min(his))
     cs, os_ = spread(pts), spread(ons)
     return ok and cs <= tol and os_ <= tol, cs, os_
 

@@ -37,7 +37,7 @@ while [ "$k" -le "$last" ]; do
 	cp -r "$src/testdata/analysis/realdata" "$dir/analysis/"
 	# the committed cases gen_synthetic.py does not make (decay_fine, from
 	# bench/curves/generate.py) as they are; it overwrites its own below
-	cp "$src"/testdata/analysis/*.csv "$src"/testdata/analysis/*.expected "$dir/analysis/"
+	cp "$src"/testdata/analysis/*.csv "$src"/testdata/analysis/*.expected "$dir/analysis/" || exit 2
 	if ! SLC_GEN_SEED_OFFSET=$k SLC_GEN_OUT="$dir/analysis" python3 "$src/testdata/analysis/gen_synthetic.py" \
 		>/dev/null; then
 		echo "noise_sweeps: generating sweep $k failed" >&2

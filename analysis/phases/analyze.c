@@ -767,8 +767,10 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 			set_onset(tr, b, nbp, cap, NAN);
 		if (on > 0 && !by_ctr) coarse_onset_apply(out, tr, b, nbp, cap, on, evp, tmp);
 		/* the binned curve's reading is now the model's, its reasons
-		 * the answer's: what differs from it is what to state */
+		 * the answer's: what differs from it is what to state; an
+		 * onset kept at the counters' boundary first, by its name */
 		if (cc) *sh = shape_read(&out->model.best);
+		if (cc && by_ctr) placed(&pl, "the drive's counters (the samples' reading had its onset there)", 0);
 		placed(&pl, "the binned curve's reading", 1);
 	}
 	if (!by_ctr) counter_onset(out, tr, b, nbp, cap, evp);
@@ -851,11 +853,12 @@ static int small_step_read(struct slc_analysis *out, struct trace *tr, struct bl
 	*at = 0;
 	if (!out->model.best.native || out->model.best.erase_bound) return 0;
 	/* the native writing begins after the cache's teeth, which the
-	 * placement will give the cache */
+	 * placement will give the cache (splitting the block they end in
+	 * when there is room for one more) */
 	teeth = out->has_cache ? slc__cache_teeth_end(tr, b, *nb, tmp, NULL) : 0;
 	for (size_t i = 0; i < *nb; i++)
 		if (!b[i].dip && b[i].kind == SLC_PHASE_DIRECT_TO_TLC && b[i].i1 > teeth) {
-			from = b[i].i0 > teeth ? b[i].i0 : teeth;
+			from = b[i].i0 >= teeth || *nb >= cap ? b[i].i0 : teeth;
 			break;
 		}
 	ret = slc__mark_small_step(tr, b, nb, cap, tmp, from, slc__min_onset(ev, out->model.best.cache_bytes), at,

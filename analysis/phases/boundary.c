@@ -167,9 +167,9 @@ void slc__balance(const struct trace *tr, size_t a0, size_t j, size_t b1,
  * at its speed); the cache runs to where that sum peaks, when it peaks
  * above 0 (a tooth-free end stays put, the sum falls from its first native
  * sample on), within at most the cache's own length and not into a drop
- * the consolidation kept (a stall, throttling) or an erase-bound block (@b
- * has room for @cap blocks: without room for one more, the block holding
- * the end is not split).
+ * the consolidation kept (a stall, throttling) or an erase-bound block.
+ * slc__extend_cache_teeth(): @b has room for @cap blocks; without room for
+ * one more, the block holding the end is not split.
  */
 size_t slc__cache_teeth_end(const struct trace *tr, const struct block *b, size_t nb, double *tmp, size_t *jcp)
 {
