@@ -439,18 +439,6 @@ static void explain_line(struct slc_analysis *out, size_t room, const char *fmt,
 	va_end(ap);
 }
 
-/* The reading @l in words ("no cache, native, erase-bound from 12 GB"). */
-static const char *reading_words(char *w, size_t n, const struct slc_labelling *l)
-{
-	char x[32], y[32];
-
-	snprintf(w, n, "%s%s%s%s%s", l->tiers ? "a cache of " : "no cache",
-		 l->tiers ? slc__fmt_si(x, sizeof(x), l->cache_bytes, "B", 4) : "", l->native ? ", native" : "",
-		 l->erase_bound ? ", erase-bound from " : "",
-		 l->erase_bound ? slc__fmt_si(y, sizeof(y), l->onset_bytes, "B", 4) : "");
-	return w;
-}
-
 /* A line of reasons for what the binned curve decided. */
 static void explain_add(struct slc_analysis *out, const struct trace *tr, const char *what, double bytes)
 {
@@ -514,6 +502,25 @@ static void coarse_onset_apply(struct slc_analysis *out, const struct trace *tr,
 }
 
 /*
+ * Where the drive's counters show garbage collection begin between @lo (at
+ * the earliest the end of the model's cache, *@cache bytes) and @hi host
+ * bytes: slc__counter_onset(), @w the NAND bytes per host byte each side,
+ * @extra the NAND bytes the step adds.  NAN when they show none, or one a
+ * freshly trimmed drive cannot have yet, as from the curve.
+ */
+static double counters_onset(const struct slc_analysis *out, const struct trace *tr,
+			     const struct slc_phase_evidence *ev, double lo, double hi, double *w, double *extra,
+			     double *cache)
+{
+	double on, need;
+
+	*cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
+	on = slc__counter_onset(tr, ev, fmax(*cache, lo), hi, w, w + 1, extra);
+	need = slc__min_onset(ev, *cache);
+	return isfinite(on) && !(need > 0 && on < need) ? on : NAN;
+}
+
+/*
  * The model's onset placed where the drive's counters show garbage
  * collection begin: they see it directly, the speed only once it costs (a
  * sample or more later, and later still on a coarse interval).  The
@@ -528,22 +535,18 @@ static void counter_onset(struct slc_analysis *out, const struct trace *tr, stru
 			  size_t bcap, const struct slc_phase_evidence *ev)
 {
 	const struct slc_model_params *mp = slc__mp(tr);
-	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
-	double w0, w1, extra, cur = onset_at(tr, b, *nb), on, need, sample;
+	double w[2], extra, cache, cur = onset_at(tr, b, *nb), on, sample;
 	size_t i = 0;
 
 	if (!isfinite(cur)) return;
-	on = slc__counter_onset(tr, ev, fmax(cache, (1 - mp->counter_near) * cur), (1 + mp->counter_near) * cur, &w0,
-				&w1, &extra);
+	on = counters_onset(out, tr, ev, (1 - mp->counter_near) * cur, (1 + mp->counter_near) * cur, w, &extra, &cache);
 	if (!isfinite(on)) return;
-	need = slc__min_onset(ev, cache);
-	if (need > 0 && on < need) return;
 	while (i + 1 < tr->n && tr->cum[i + 1] < on) i++;
 	sample = tr->cum[i + 1] - tr->cum[i];
 	if (!(on < cur - sample)) return;
 	set_onset(tr, b, nb, bcap, on);
 	explain_line(out, 160, "onset from the drive's counters: %.4g GB written (NAND bytes per host byte %.2f "
-		     "before, %.2f after); the speed alone put it at %.4g GB\n", on / 1e9, w0, w1, cur / 1e9);
+		     "before, %.2f after); the speed alone put it at %.4g GB\n", on / 1e9, w[0], w[1], cur / 1e9);
 }
 
 /*
@@ -756,7 +759,7 @@ static int place(struct slc_analysis *out, const struct trace *tr, struct block 
 			 * samples at their own interval read, for the record */
 			explain_line(out, 260, "the samples at their own interval read %s (odds %.3g : 1): their "
 				     "levels are the bursts between stalls, which the bins average\n",
-				     reading_words(w, sizeof(w), &fine), odds);
+				     slc__reading_words(w, sizeof(w), &fine), odds);
 		}
 		on = coarse_onset(tr, ca, nbins, out->has_cache ? out->model.best.cache_bytes : 0);
 		/* the coarse reading has native writing after the cache and no
@@ -884,27 +887,18 @@ static int counter_read(struct slc_analysis *out, struct trace *tr, struct block
 			struct group *g, size_t *ng, const struct slc_phase_evidence *ev, double *gconf, double *tmp,
 			double *wa)
 {
-	double cache = out->has_cache && isfinite(out->model.best.cache_bytes) ? out->model.best.cache_bytes : 0;
-	double extra, on, need;
-	size_t at = 0, j = 0;
+	double extra, on, cache;
+	size_t at = 0, j;
 
 	if (!out->model.best.native || out->model.best.erase_bound) return 0;
-	on = slc__counter_onset(tr, ev, cache, tr->cum[tr->n], wa, wa + 1, &extra);
+	on = counters_onset(out, tr, ev, 0, tr->cum[tr->n], wa, &extra, &cache);
 	if (!isfinite(on) || !(extra > cache)) return 0;
-	need = slc__min_onset(ev, cache);
-	if (need > 0 && on < need) return 0;
 	while (at < tr->n && tr->cum[at] < on) at++;
 	if (!at || at >= tr->n) return 0;
-	while (j < *nb && b[j].i1 <= at) j++;
 	/* in a drop (garbage collection often begins with a stall): the level
-	 * after it, the drop kept whole */
-	while (j < *nb && b[j].dip) j++;
+	 * after it */
+	j = slc__mark_step(b, nb, cap, 0, at, SLC__STEP_COUNTER);
 	if (j == *nb) return 0;
-	if (b[j].i0 < at) {
-		if (!slc__split_block(b, nb, cap, j, at)) return 0;
-		j++;
-	}
-	b[j].step = SLC__STEP_COUNTER;
 	tr->ctr_onset = tr->cum[b[j].i0];
 	wa[2] = on;
 	return read_again(out, tr, b, *nb, g, ng, ev, gconf, tmp);

@@ -983,19 +983,26 @@ static struct slc_labelling reading(const struct mctx *c0, const struct cand *r)
 	return l;
 }
 
-static void describe(struct ex *e, const struct slc_labelling *l)
+const char *slc__reading_words(char *w, size_t n, const struct slc_labelling *l)
 {
 	char a[32], b[32];
 
+	if (l->tiers) snprintf(w, n, "a cache of %s in %u tier%s%s%s%s", fmt_si(a, sizeof(a), l->cache_bytes, "B"),
+			       l->tiers, l->tiers > 1 ? "s" : "", l->native ? ", then native" : "",
+			       l->erase_bound ? ", erase-bound from " : "",
+			       l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
+	else snprintf(w, n, "no cache%s%s%s", l->native ? ", native" : "", l->erase_bound ? ", erase-bound from " : "",
+		      l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
+	return w;
+}
+
+static void describe(struct ex *e, const struct slc_labelling *l)
+{
+	char a[32], w[128];
+
 	if (l->buffer_bytes > 0) exf(e, "reading: a write buffer's burst of %s, then:",
 				     fmt_si(a, sizeof(a), l->buffer_bytes, "B"));
-	if (l->tiers) exf(e, "reading: a cache of %s in %u tier%s%s%s%s",
-			  fmt_si(a, sizeof(a), l->cache_bytes, "B"), l->tiers, l->tiers > 1 ? "s" : "",
-			  l->native ? ", then native" : "", l->erase_bound ? ", erase-bound from " : "",
-			  l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
-	else exf(e, "reading: no cache%s%s%s", l->native ? ", native" : "",
-		 l->erase_bound ? ", erase-bound from " : "",
-		 l->erase_bound ? fmt_si(b, sizeof(b), l->onset_bytes, "B") : "");
+	exf(e, "reading: %s", slc__reading_words(w, sizeof(w), l));
 }
 
 /* The readings the evidence ruled out, each with its reason. */

@@ -245,14 +245,8 @@ int slc__mark_small_step(const struct trace *tr, struct block *b, size_t *nb, si
 	if (j0 == *nb) return 0;
 	ret = small_step(tr, b, *nb, j0, from, tmp, &at, fall);
 	if (ret || !at || tr->cum[at] < min_onset_bytes) return ret;
-	for (size_t j = j0; j < *nb; j++) {
-		if (b[j].i1 <= at) continue;
-		if (b[j].i0 < at && !slc__split_block(b, nb, cap, j, at)) return 0;
-		if (b[j].i0 < at) j++;
-		b[j].step = SLC__STEP_SMALL;
-		*at_out = at;
-		break;
-	}
+	/* @at is a sample of the native writing, never one of a drop */
+	if (slc__mark_step(b, nb, cap, j0, at, SLC__STEP_SMALL) < *nb) *at_out = at;
 	return 0;
 }
 

@@ -172,6 +172,11 @@ double slc__split_t(const struct slc_model_params *mp, const double *x, size_t n
 /* The passes that add blocks (splits) take the room of b, @cap blocks, and
  * never go past it: a split without room is not made. */
 int slc__split_block(struct block *b, size_t *nb, size_t cap, size_t j, size_t at);
+/* The level from sample @at on (searched from block @j0) marked a step of
+ * @kind (SLC__STEP_*): the block holding @at split there, or, when a drop
+ * holds it, the level after the drop.  Returns the marked block, or *@nb
+ * (none after @at, or no room to split). */
+size_t slc__mark_step(struct block *b, size_t *nb, size_t cap, size_t j0, size_t at, int kind);
 void slc__extend_cache_teeth(const struct trace *tr, struct block *b, size_t *nb, size_t cap, double *tmp);
 /* The sample where the cache's teeth end (0: none; @jc, may be NULL, gets
  * the cache's last block), the blocks unchanged. */
@@ -229,6 +234,10 @@ double slc__buffer_limit(const struct slc_phase_evidence *ev);
  * the slopes each side and the NAND bytes the step added after it. */
 double slc__counter_onset(const struct trace *tr, const struct slc_phase_evidence *ev, double from_bytes,
 			  double to_bytes, double *wa_before, double *wa_after, double *extra_bytes);
+/* The reading @l in words, as the reasons give it ("a cache of 7.03 GB in
+ * 1 tier, then native", "no cache, native, erase-bound from 12 GB"). */
+const char *slc__reading_words(char *w, size_t n, const struct slc_labelling *l);
+
 /* Returns 1 with a cache, 0 without, -ENOMEM. */
 int slc__model_label(const struct trace *tr, struct block *b, struct group *g, size_t ng,
 		     const struct slc_phase_evidence *ev, struct slc_model_info *mi,

@@ -272,6 +272,22 @@ int slc__split_block(struct block *b, size_t *nb, size_t cap, size_t j, size_t a
 	return 1;
 }
 
+size_t slc__mark_step(struct block *b, size_t *nb, size_t cap, size_t j0, size_t at, int kind)
+{
+	size_t j = j0;
+
+	while (j < *nb && b[j].i1 <= at) j++;
+	/* in a drop: the level after it, the drop kept whole */
+	while (j < *nb && b[j].dip) j++;
+	if (j == *nb) return *nb;
+	if (b[j].i0 < at) {
+		if (!slc__split_block(b, nb, cap, j, at)) return *nb;
+		j++;
+	}
+	b[j].step = kind;
+	return j;
+}
+
 /* The main blocks of [j0, je) from sample @at on are erase-bound, the one
  * holding @at split there (drops keep their label; without room in b, of
  * @cap blocks, it keeps its own).  Returns the new end of the range. */
