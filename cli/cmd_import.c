@@ -75,11 +75,8 @@ static int import_run(int argc, char **argv)
 		slc_input_free(in);
 		return cli_fail("import", "%s", err);
 	}
-	/* a trace is copied as it is: what it records of its drive stands */
-	if (in->format == SLC_INPUT_TRACE && (io.capacity_bytes || io.cell[0]))
-		rc = cli_fail("import", "%s is a slcscope trace, copied with its own records: --capacity and --cell "
-			      "are for logs (give them to analyze)", oo.inputs[0]);
-	else if ((rc = slc_input_write_trace_opts(in, out_path, cmdline, &oo, err, sizeof(err))))
+	if ((rc = slc_import_opts_check(&io, in, err, sizeof(err))) ||
+	    (rc = slc_input_write_trace_opts(in, out_path, cmdline, &oo, err, sizeof(err))))
 		rc = cli_fail("import", "%s", err);
 	else
 		slc_input_print_summary(stdout, in, out_path);

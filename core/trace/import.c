@@ -39,6 +39,16 @@ void slc_import_opts_init(struct slc_import_opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
+int slc_import_opts_check(const struct slc_import_opts *o, const struct slc_input *in, char *err, size_t errlen)
+{
+	/* a trace is copied as it is: what it records of its drive stands */
+	if (in->format == SLC_INPUT_TRACE && (o->capacity_bytes || o->cell[0]))
+		return slc_errf(err, errlen, -EINVAL, "%s is a slcscope trace, copied with its own records: "
+				"--capacity and --cell are for logs (give them to analyze)",
+				in->source ? in->source : "the input");
+	return 0;
+}
+
 /* ---- fio logs ----------------------------------------------------------- */
 
 struct fio_rec {

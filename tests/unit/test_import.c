@@ -385,6 +385,28 @@ static void test_cell_names_agree(void **state)
 	}
 }
 
+/* slc_import_opts_check(): a trace keeps its own records of the drive, so
+ * --capacity or --cell for one is refused with its name; a log takes them,
+ * and a trace without them passes. */
+static void test_opts_check(void **state)
+{
+	struct slc_import_opts o;
+	struct slc_input in = { .format = SLC_INPUT_TRACE, .source = "run.h5" };
+	char err[256] = "";
+
+	(void)state;
+	slc_import_opts_init(&o);
+	assert_int_equal(slc_import_opts_check(&o, &in, err, sizeof(err)), 0);
+	assert_int_equal(slc_import_opts_set(&o, "capacity", "240G", err, sizeof(err)), 0);
+	assert_int_equal(slc_import_opts_check(&o, &in, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "run.h5 is a slcscope trace"));
+	slc_import_opts_init(&o);
+	assert_int_equal(slc_import_opts_set(&o, "cell", "tlc", err, sizeof(err)), 0);
+	assert_int_equal(slc_import_opts_check(&o, &in, err, sizeof(err)), -EINVAL);
+	in.format = SLC_INPUT_FIO;
+	assert_int_equal(slc_import_opts_check(&o, &in, err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_fio_lat),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_cell_names_agree),
+		cmocka_unit_test(test_opts_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -343,6 +343,16 @@ void slc_import_opts_init(struct slc_import_opts *o);
 int slc_import_opts_set(struct slc_import_opts *o, const char *key, const char *value, char *err, size_t errlen);
 
 /**
+ * slc_import_opts_check() - do the options @o suit @in, loaded with them,
+ * to be written as a trace?  A slcscope trace is copied with its own
+ * records of the drive: the drive's options (capacity, cell), which only a
+ * log needs, are refused for it (an analysis takes them as evidence).
+ *
+ * Return: 0, or -EINVAL with a one-line reason in @err.
+ */
+int slc_import_opts_check(const struct slc_import_opts *o, const struct slc_input *in, char *err, size_t errlen);
+
+/**
  * slc_input_load() - load a trace, fio log or CSV into memory.
  * @out:    the input; free it with slc_input_free()
  * @path:   file; a fio log "NAME_bw.N.log" brings in its sibling jobs
